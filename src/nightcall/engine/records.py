@@ -1,0 +1,92 @@
+"""Game records (shared/spec/game-record.md): reading, checking and dispatching.
+
+Ruleset-specific steps are replayed by each ruleset; this module holds what
+all of them share: loading the JSON, finding the ruleset, reading the seating
+and names, and turning seat numbers back into names.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from nightcall.engine.errors import DeckError, RecordError
+from nightcall.engine.ruleset import Ruleset, get_ruleset
+
+COMMENT_KEYS = frozenset({"text", "rule"})
+
+
+def load(path: str | Path) -> dict[str, Any]:
+    """Read a record file; refuse anything that is not a JSON object."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    if not isinstance(data, dict):
+        raise RecordError("a game record is a JSON object")
+    return data
+
+
+def ruleset_of(record: Mapping[str, Any]) -> Ruleset:
+    rid = record.get("ruleset")
+    if not isinstance(rid, str):
+        raise RecordError("the record needs a 'ruleset': \"onuw\", \"epic\" or \"lupus\"")
+    try:
+        return get_ruleset(rid)
+    except DeckError as exc:
+        raise RecordError(str(exc)) from None
+
+
+def replay(record: Mapping[str, Any]) -> tuple[Ruleset, Any]:
+    """Replay any record; return its ruleset and final state."""
+    ruleset = ruleset_of(record)
+    return ruleset, ruleset.replay(record)
+
+
+def players_of(record: Mapping[str, Any]) -> tuple[str, ...]:
+    players = record.get("players")
+    if not isinstance(players, list) or not players:
+        raise RecordError("'players' must be a non-empty list of names")
+    for p in players:
+        if not isinstance(p, str) or not p.strip():
+            raise RecordError(f"player names must be non-empty strings, got {p!r}")
+    if len(set(players)) != len(players):
+        raise RecordError("two players have the same name")
+    return tuple(players)
+
+
+def seat_of(names: Sequence[str], name: Any, step: int, field: str) -> int:
+    if not isinstance(name, str):
+        raise RecordError(f"'{field}' must be a player name, got {name!r}", step)
+    try:
+        return names.index(name)
+    except ValueError:
+        raise RecordError(f"'{field}': {name!r} is not seated at this table", step) from None
+
+
+def options_of(record: Mapping[str, Any]) -> dict[str, Any]:
+    options = record.get("options") or {}
+    if not isinstance(options, dict):
+        raise RecordError("'options' must be an object")
+    return options
+
+
+def steps_of(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    steps = record.get("steps", [])
+    if not isinstance(steps, list):
+        raise RecordError("'steps' must be a list")
+    for i, step in enumerate(steps):
+        if not isinstance(step, dict):
+            raise RecordError("a step must be an object", i)
+    return steps
+
+
+def is_comment(step: Mapping[str, Any]) -> bool:
+    """A step with nothing but comments (``text``, ``rule``) changes nothing."""
+    return all(key in COMMENT_KEYS for key in step)

@@ -1,0 +1,131 @@
+"""The contract every ruleset fulfils, and the registry that finds them by id.
+
+A ruleset is a stateless object of functions over its own state type, in the
+spirit of python-chess variants and OpenSpiel games: ``legal_actions`` is the
+one place that knows legality, ``apply`` is checked and leaves the state
+unchanged when it refuses, ``view`` is the only road from a state to a client.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from nightcall.engine.actions import Action
+from nightcall.engine.cards import CardMap
+from nightcall.engine.errors import DeckError, RecordError
+from nightcall.engine.events import Viewer
+from nightcall.engine.outcome import Outcome
+
+
+class Ruleset(ABC):
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    role_ids: ClassVar[tuple[str, ...]]
+    card_map: ClassVar[CardMap | None] = None
+
+    # --- setting up -------------------------------------------------------
+    @abstractmethod
+    def validate_deck(
+        self, players: int, roles: Sequence[str], options: Mapping[str, Any] | None = None
+    ) -> list[str]:
+        """Raise DeckError if the deck is not allowed; return warnings otherwise."""
+
+    @abstractmethod
+    def new_game(
+        self,
+        players: Sequence[str],
+        deal: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+    ) -> Any:
+        """A game from a known deal: ``deal[i]`` is seat i's card, then any center cards."""
+
+    def deal(
+        self,
+        players: Sequence[str],
+        roles: Sequence[str],
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+    ) -> Any:
+        """Shuffle ``roles`` with a seeded RNG and start a game; the deal lands in the record."""
+        self.validate_deck(len(players), roles, options)
+        cards = list(roles)
+        random.Random(seed).shuffle(cards)
+        return self.new_game(players, cards, options)
+
+    # --- playing ----------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self, state: Any, seat: int) -> Sequence[Action]: ...
+
+    @abstractmethod
+    def apply(self, state: Any, seat: int, action: Action) -> None:
+        """Apply a legal action or raise IllegalAction, leaving the state unchanged."""
+
+    @abstractmethod
+    def waiting_for(self, state: Any) -> tuple[int, ...]:
+        """Seats that have a legal action now (secret: never sent to other seats)."""
+
+    @abstractmethod
+    def is_over(self, state: Any) -> bool: ...
+
+    @abstractmethod
+    def outcome(self, state: Any) -> Outcome | None: ...
+
+    @abstractmethod
+    def view(self, state: Any, viewer: Viewer) -> dict[str, Any]:
+        """Everything ``viewer`` may know now; nothing else."""
+
+    # --- records ----------------------------------------------------------
+    @abstractmethod
+    def replay(self, record: Mapping[str, Any]) -> Any:
+        """Build the final state of a record, or raise RecordError naming the step."""
+
+    @abstractmethod
+    def to_record(self, state: Any) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def outcome_json(self, state: Any) -> dict[str, Any]:
+        """The outcome object of game-record.md for a replayed state."""
+
+    def card_to_role(self, card: Any, where: str) -> str:
+        """Read a record card: a role id of this ruleset or a playing card."""
+        if not isinstance(card, str):
+            raise RecordError(f"{where}: a card must be a string, got {card!r}")
+        if card in self.role_ids:
+            return card
+        if self.card_map is not None:
+            role = self.card_map.role_of(card)
+            if role is not None:
+                return role
+        raise RecordError(f"{where}: {card!r} is not a {self.id} role or playing card")
+
+
+_REGISTRY: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    _REGISTRY[ruleset.id] = ruleset
+    return ruleset
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    _load_builtin()
+    try:
+        return _REGISTRY[ruleset_id]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise DeckError(f"unknown ruleset {ruleset_id!r} (known: {known})") from None
+
+
+def all_rulesets() -> dict[str, Ruleset]:
+    _load_builtin()
+    return dict(_REGISTRY)
+
+
+def _load_builtin() -> None:
+    # Imported lazily so that the engine does not depend on any one ruleset.
+    import nightcall.rulesets  # noqa: F401

@@ -1,0 +1,1 @@
+"""One Night Ultimate Werewolf (shared/rules/one-night-ultimate-werewolf.md)."""

@@ -1,0 +1,190 @@
+"""One Night Ultimate Werewolf as a :class:`~nightcall.engine.ruleset.Ruleset`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from nightcall.engine.actions import Action
+from nightcall.engine.cards import CardMap
+from nightcall.engine.errors import DeckError, IllegalAction
+from nightcall.engine.events import MASTER, Event, Viewer, visible_to
+from nightcall.engine.outcome import Outcome
+from nightcall.engine.ruleset import Ruleset
+from nightcall.rulesets.onuw import day, deck, night, record
+from nightcall.rulesets.onuw.roles import CALL_ORDER, CARD_MAP, DISPLAY_NAME, ROLE_IDS
+from nightcall.rulesets.onuw.state import DAY, NIGHT, NOT_VOTED, OVER, PHASE_NAMES, OneNightState
+
+DEFAULT_OPTIONS: dict[str, Any] = {"lone_wolf": True}
+TALK = frozenset({"claim", "claim_saw", "claim_swap"})
+
+
+class OneNight(Ruleset):
+    id: ClassVar[str] = "onuw"
+    title: ClassVar[str] = "One Night Ultimate Werewolf"
+    min_players: ClassVar[int] = deck.MIN_PLAYERS
+    max_players: ClassVar[int] = deck.MAX_PLAYERS
+    role_ids: ClassVar[tuple[str, ...]] = ROLE_IDS
+    card_map: ClassVar[CardMap | None] = CARD_MAP
+    call_order: ClassVar[tuple[str, ...]] = CALL_ORDER
+
+    def __init__(self) -> None:
+        self._schedules: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    # --- setting up -------------------------------------------------------
+    def validate_deck(
+        self, players: int, roles: Sequence[str], options: Mapping[str, Any] | None = None
+    ) -> list[str]:
+        return deck.validate(players, roles)
+
+    def recommended_deck(self, players: int, add: Sequence[str] = ()) -> list[str]:
+        return deck.recommended(players, add)
+
+    def options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        merged = dict(DEFAULT_OPTIONS)
+        if options:
+            unknown = set(options) - set(DEFAULT_OPTIONS)
+            if unknown:
+                raise DeckError(f"unknown One Night options: {', '.join(sorted(unknown))}")
+            for key, value in options.items():
+                if not isinstance(value, bool):
+                    raise DeckError(f"option {key!r} must be true or false")
+            merged.update(options)
+        return merged
+
+    def new_game(
+        self,
+        players: Sequence[str],
+        deal: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+    ) -> OneNightState:
+        names = tuple(players)
+        if len(set(names)) != len(names):
+            raise DeckError("two players have the same name")
+        self.validate_deck(len(names), deal, options)
+        cards = list(deal)
+        key = tuple(sorted(cards))
+        schedule = self._schedules.get(key)
+        if schedule is None:
+            schedule = self._schedules[key] = night.schedule_for(key, self.call_order)
+        st = OneNightState(names, cards, self.options(options), schedule)
+        log = st.log
+        log.append(Event("deal", MASTER, {"cards": list(cards)}))
+        for s in range(st.n):
+            log.append(Event("deal", night.ONLY[s], {"seat": s, "card": cards[s]}))
+        night.advance(st, day.start_day)
+        return st
+
+    # --- playing ----------------------------------------------------------
+    def legal_actions(self, state: OneNightState, seat: int) -> Sequence[Action]:
+        """The moves ``seat`` may make now (talk is listed by :meth:`legal_claims`)."""
+        st = state
+        if st.phase == NIGHT:
+            if seat != st.actor:
+                return ()
+            return night.CALLS[st.schedule[st.call_i]][1](st, seat)
+        if st.phase == DAY and 0 <= seat < st.n and st.votes[seat] == NOT_VOTED:
+            return day.vote_options(st.n, seat)
+        return ()
+
+    def legal_claims(self, state: OneNightState, seat: int) -> Sequence[Action]:
+        """What ``seat`` may say during the day: only roles that are in the deck."""
+        if state.phase != DAY or not 0 <= seat < state.n:
+            return ()
+        return day.claim_options(state.n, tuple(sorted(set(state.deck))))
+
+    def apply(self, state: OneNightState, seat: int, action: Action) -> None:
+        st = state
+        if action.kind in TALK:
+            self._check_claim(st, seat, action)
+            day.record_claim(st, seat, action)
+            return
+        if action not in self.legal_actions(st, seat):
+            raise IllegalAction(str(action), self._why_illegal(st, seat, action))
+        if st.phase == NIGHT:
+            call = st.schedule[st.call_i]
+            st.history.append((seat, action, call))
+            if night.CALLS[call][2](st, seat, action):
+                st.call_i += 1
+                st.stage = 0
+                st.actor = -1
+                night.advance(st, day.start_day)
+        else:
+            st.history.append((seat, action, "day"))
+            day.cast_vote(st, seat, action)
+
+    def _check_claim(self, st: OneNightState, seat: int, action: Action) -> None:
+        if st.phase != DAY:
+            raise IllegalAction(str(action), "claims are made during the day")
+        if not 0 <= seat < st.n:
+            raise IllegalAction(str(action), f"there is no seat {seat}")
+        if action not in self.legal_claims(st, seat):
+            raise IllegalAction(
+                str(action), "a claim names a role in the deck and seats or center cards"
+            )
+        if sum(1 for s, _ in st.claims if s == seat) >= day.MAX_CLAIMS_PER_SEAT:
+            raise IllegalAction(str(action), "too many claims from this seat")
+
+    def _why_illegal(self, st: OneNightState, seat: int, action: Action) -> str:
+        if st.phase == OVER:
+            return "the game is over"
+        if not 0 <= seat < st.n:
+            return f"there is no seat {seat}"
+        if st.phase == NIGHT:
+            if seat != st.actor:
+                return f"it is the {DISPLAY_NAME.get(st.schedule[st.call_i], 'night')}'s " \
+                    "call and this seat has nothing to do now"
+            allowed = ", ".join(str(a) for a in self.legal_actions(st, seat))
+            return f"not one of the choices of this call: {allowed}"
+        if st.votes[seat] != NOT_VOTED:
+            return "this seat has already voted"
+        if action.kind == "vote" and action.a == seat:
+            return "a player points at another player, not at themselves"
+        return "during the day a seat votes for another player or abstains"
+
+    def waiting_for(self, state: OneNightState) -> tuple[int, ...]:
+        if state.phase == NIGHT:
+            return (state.actor,) if state.actor >= 0 else ()
+        if state.phase == DAY:
+            return tuple(s for s in range(state.n) if state.votes[s] == NOT_VOTED)
+        return ()
+
+    def is_over(self, state: OneNightState) -> bool:
+        return state.phase == OVER
+
+    def outcome(self, state: OneNightState) -> Outcome | None:
+        return state.outcome
+
+    # --- views ------------------------------------------------------------
+    def view(self, state: OneNightState, viewer: Viewer) -> dict[str, Any]:
+        st = state
+        out: dict[str, Any] = {
+            "ruleset": self.id,
+            "phase": PHASE_NAMES[st.phase],
+            "players": list(st.names),
+            "roles_in_play": list(st.deck),
+            "call": st.call,
+            "voted": [st.names[s] for s in range(st.n) if st.votes[s] != NOT_VOTED],
+            "events": [
+                {"kind": e.kind, **e.data} for e in st.log if visible_to(e, viewer)
+            ],
+        }
+        if isinstance(viewer, int):
+            out["seat"] = viewer
+            out["legal"] = [a.to_json() for a in self.legal_actions(st, viewer)]
+        if st.outcome is not None:
+            out["outcome"] = st.outcome.to_json(st.names)
+        return out
+
+    # --- records ----------------------------------------------------------
+    def replay(self, record_: Mapping[str, Any]) -> OneNightState:
+        return record.replay(self, record_)
+
+    def to_record(self, state: OneNightState) -> dict[str, Any]:
+        return record.to_record(self, state)
+
+    def outcome_json(self, state: OneNightState) -> dict[str, Any]:
+        return record.outcome_json(state)
+
+
+ONUW = OneNight()

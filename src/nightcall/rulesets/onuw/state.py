@@ -1,0 +1,92 @@
+"""The state of a One Night game: plain slots, mutated in place by the ruleset.
+
+Positions 0..n-1 of ``cards`` are the seats (clockwise), n..n+2 the center
+from left to right. ``start`` is what each seat saw when it looked at its card,
+which is what it wakes up for. The step log (``log``) is the truth from which
+every view is computed; ``history`` is every applied (seat, action), from which
+the record is written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nightcall.engine.actions import Action
+from nightcall.engine.events import Event
+from nightcall.engine.outcome import Outcome
+
+NIGHT = 0
+DAY = 1
+OVER = 2
+PHASE_NAMES = ("night", "day", "over")
+
+NOT_VOTED = -2
+ABSTAIN = -1
+
+
+class OneNightState:
+    __slots__ = (
+        "actor",
+        "call_i",
+        "cards",
+        "claims",
+        "copy",
+        "deck",
+        "doppel",
+        "history",
+        "log",
+        "n",
+        "names",
+        "options",
+        "outcome",
+        "phase",
+        "schedule",
+        "stage",
+        "start",
+        "votes",
+    )
+
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        deal: list[str],
+        options: dict[str, Any],
+        schedule: tuple[str, ...],
+    ) -> None:
+        n = len(names)
+        self.names = names
+        self.n = n
+        self.cards = deal
+        self.start: tuple[str, ...] = tuple(deal[:n])
+        self.deck: tuple[str, ...] = tuple(sorted(deal))
+        self.options = options
+        self.schedule = schedule
+        self.phase = NIGHT
+        self.call_i = 0
+        self.stage = 0
+        self.actor = -1
+        self.copy: str | None = None  # the role the Doppelgänger copied
+        self.doppel = -1  # the seat that started with the Doppelgänger
+        self.votes = [NOT_VOTED] * n
+        self.claims: list[tuple[int, dict[str, Any]]] = []
+        self.log: list[Event] = []
+        self.history: list[tuple[int, Action, str]] = []  # (seat, action, call or 'day')
+        self.outcome: Outcome | None = None
+
+    @property
+    def center(self) -> list[str]:
+        return self.cards[self.n :]
+
+    @property
+    def call(self) -> str | None:
+        """The role being called now (public), or None outside the night."""
+        if self.phase != NIGHT or self.call_i >= len(self.schedule):
+            return None
+        return self.schedule[self.call_i]
+
+    def final_role(self, pos: int) -> str:
+        """The role a card position counts as now: the Doppelgänger card is what it copied."""
+        card = self.cards[pos]
+        if card == "doppelganger" and self.copy is not None:
+            return self.copy
+        return card
