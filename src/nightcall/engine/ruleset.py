@@ -44,6 +44,15 @@ class Ruleset(ABC):
     ) -> Any:
         """A game from a known deal: ``deal[i]`` is seat i's card, then any center cards."""
 
+    @abstractmethod
+    def default_deck(self, players: int, scenario: str | None = None) -> list[str]:
+        """A sensible deck for ``players`` (the rulebook's recommended one, or a scenario's)."""
+
+    @abstractmethod
+    def night_calls(self, roles: Sequence[str], night: int = 1) -> list[str]:
+        """The calls of night ``night`` for a deck, in wake order, every role in the deck
+        called whether its card is in the center, dead or alive (the narrator's order)."""
+
     def deal(
         self,
         players: Sequence[str],
@@ -78,6 +87,10 @@ class Ruleset(ABC):
     @abstractmethod
     def view(self, state: Any, viewer: Viewer) -> dict[str, Any]:
         """Everything ``viewer`` may know now; nothing else."""
+
+    @abstractmethod
+    def account(self, state: Any) -> list[str]:
+        """The whole game as plain sentences, in order (the master's account)."""
 
     # --- records ----------------------------------------------------------
     @abstractmethod

@@ -11,7 +11,8 @@ from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_to
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.ruleset import Ruleset
-from nightcall.rulesets.onuw import day, deck, night, record
+from nightcall.rulesets.onuw import account, day, deck, night, record
+from nightcall.rulesets.onuw import night as night_mod
 from nightcall.rulesets.onuw.roles import CALL_ORDER, CARD_MAP, DISPLAY_NAME, ROLE_IDS
 from nightcall.rulesets.onuw.state import DAY, NIGHT, NOT_VOTED, OVER, PHASE_NAMES, OneNightState
 
@@ -39,6 +40,14 @@ class OneNight(Ruleset):
 
     def recommended_deck(self, players: int, add: Sequence[str] = ()) -> list[str]:
         return deck.recommended(players, add)
+
+    def default_deck(self, players: int, scenario: str | None = None) -> list[str]:
+        if scenario is not None:
+            raise DeckError("One Night has no scenarios; use --roles to pick a deck")
+        return deck.recommended(players)
+
+    def night_calls(self, roles: Sequence[str], night: int = 1) -> list[str]:
+        return list(night_mod.schedule_for(tuple(sorted(roles)), self.call_order))
 
     def options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         merged = dict(DEFAULT_OPTIONS)
@@ -175,6 +184,9 @@ class OneNight(Ruleset):
         if st.outcome is not None:
             out["outcome"] = st.outcome.to_json(st.names)
         return out
+
+    def account(self, state: OneNightState) -> list[str]:
+        return account.account(state)
 
     # --- records ----------------------------------------------------------
     def replay(self, record_: Mapping[str, Any]) -> OneNightState:

@@ -1,0 +1,1 @@
+"""Sub-commands of ``nightcall``: one module each, with a ``register(app)`` function."""
