@@ -1,0 +1,86 @@
+"""The agent protocol messages: round trips, and clear refusals of bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from nightcall import protocol as p
+from nightcall.engine.actions import Action
+
+
+def test_action_message_round_trip_leaves_unused_arguments_out() -> None:
+    msg = p.ActionMessage(p.ActionJSON.of(Action("vote", 3)), state_id=7)
+    line = p.encode_line(msg)
+    assert line.endswith("\n") and "\n" not in line[:-1]
+    assert json.loads(line) == {"type": "action", "action": {"kind": "vote", "a": 3}, "state_id": 7}
+    back = p.decode_agent(line)
+    assert isinstance(back, p.ActionMessage)
+    assert back.action.to_action() == Action("vote", 3)
+    assert back.state_id == 7
+
+
+def test_server_messages_round_trip() -> None:
+    msgs: list[p.ServerMessage] = [
+        p.Welcome("onuw", 1, ["a", "b", "c"]),
+        p.Observation(1, 4, {"legal": [{"kind": "skip"}]}, [p.ActionJSON("claim", 2)], [0, 1]),
+        p.Error(p.ErrorCode.ILLEGAL_ACTION, "no", 4),
+        p.GameOver(1, 9, {"phase": "over"}, True),
+    ]
+    for msg in msgs:
+        assert p.decode_server(p.encode(msg)) == msg
+    obs = msgs[1]
+    assert isinstance(obs, p.Observation)
+    assert obs.legal == [Action("skip")]
+
+
+def test_action_from_engine_json_decodes_identically() -> None:
+    # The engine's own Action.to_json is a valid wire action, and vice versa.
+    for action in (Action("skip"), Action("look_center", 0, 2), Action("vote", 0)):
+        wire = {"type": "action", "action": action.to_json()}
+        msg = p.decode_agent(json.dumps(wire))
+        assert isinstance(msg, p.ActionMessage)
+        assert msg.action.to_action() == action
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "words"),
+    [
+        ("{", p.ErrorCode.BAD_JSON, "not valid JSON"),
+        ("[1, 2]", p.ErrorCode.BAD_JSON, "got list"),
+        ('{"type": "dance"}', p.ErrorCode.UNKNOWN_TYPE, "'dance'"),
+        ('{"action": {"kind": "skip"}}', p.ErrorCode.UNKNOWN_TYPE, "None"),
+        ('{"type": "action"}', p.ErrorCode.BAD_MESSAGE, "missing required field `action`"),
+        ('{"type": "action", "action": {"kind": "vote", "a": "x"}}', p.ErrorCode.BAD_MESSAGE,
+         "$.action.a"),
+        ('{"type": "action", "action": {"kind": "vote", "a": 1, "c": 2}}',
+         p.ErrorCode.BAD_MESSAGE, "unknown field `c`"),
+        ('{"type": "action", "action": {"kind": ""}}', p.ErrorCode.BAD_MESSAGE, "length"),
+        ('{"type": "action", "action": {"kind": "vote", "a": -5}}', p.ErrorCode.BAD_MESSAGE,
+         ">= -1"),
+        ('{"type": "welcome", "ruleset": "onuw", "seat": 0, "players": []}',
+         p.ErrorCode.UNKNOWN_TYPE, "'welcome'"),
+    ],
+)
+def test_bad_agent_input_is_refused_with_a_reason(line: str, code: p.ErrorCode, words: str) -> None:
+    with pytest.raises(p.ProtocolError) as info:
+        p.decode_agent(line)
+    assert info.value.error.code == code
+    assert words in info.value.error.message
+
+
+def test_error_is_a_message_of_its_own() -> None:
+    err = p.ProtocolError(p.ErrorCode.BAD_JSON, "broken").error
+    assert json.loads(p.encode(err)) == {"type": "error", "code": "bad_json", "message": "broken"}
+
+
+def test_schema_covers_every_message_type() -> None:
+    schema = p.schema()
+    defs = schema["$defs"]
+    for name in ("Welcome", "Observation", "Error", "GameOver", "Hello", "ActionMessage"):
+        assert defs[name]["additionalProperties"] is False
+    tags = {defs[n]["properties"]["type"]["enum"][0] for n in defs if "properties" in defs[n]
+            and "type" in defs[n]["properties"]}
+    assert tags == set(p.SERVER_TYPES) | set(p.AGENT_TYPES)
+    assert set(defs["ErrorCode"]["enum"]) == {c.value for c in p.ErrorCode}
