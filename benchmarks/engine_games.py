@@ -26,7 +26,7 @@ DECKS = {
 
 def play_random(players: int, deck: list[str], seed: int, rng: random.Random) -> None:
     names = tuple(f"P{i}" for i in range(players))
-    st = ONUW.deal(names, deck, seed)
+    st = ONUW.deal(names, deck, rng)
     legal = ONUW.legal_actions
     apply = ONUW.apply
     waiting = ONUW.waiting_for
@@ -39,7 +39,7 @@ def play_random(players: int, deck: list[str], seed: int, rng: random.Random) ->
 def bare_minimum(players: int, deck: list[str], seed: int, rng: random.Random) -> None:
     """What any random game must at least do: deal, a few choices, count the votes."""
     cards = list(deck)
-    random.Random(seed).shuffle(cards)
+    rng.shuffle(cards)
     for _ in range(4):  # a few night choices
         i, j = rng.randrange(players), rng.randrange(players)
         cards[i], cards[j] = cards[j], cards[i]

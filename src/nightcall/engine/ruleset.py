@@ -57,13 +57,17 @@ class Ruleset(ABC):
         self,
         players: Sequence[str],
         roles: Sequence[str],
-        seed: int,
+        seed: int | random.Random,
         options: Mapping[str, Any] | None = None,
     ) -> Any:
-        """Shuffle ``roles`` with a seeded RNG and start a game; the deal lands in the record."""
+        """Shuffle ``roles`` with a seeded RNG and start a game; the deal lands in the record.
+
+        ``seed`` may be a ``random.Random`` already seeded (simulations deal many games
+        from one generator, which is cheaper than seeding one per game)."""
         self.validate_deck(len(players), roles, options)
         cards = list(roles)
-        random.Random(seed).shuffle(cards)
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        rng.shuffle(cards)
         return self.new_game(players, cards, options)
 
     # --- playing ----------------------------------------------------------
@@ -139,6 +143,21 @@ def all_rulesets() -> dict[str, Ruleset]:
     return dict(_REGISTRY)
 
 
+BUILTIN = (
+    "nightcall.rulesets.onuw.game",
+    "nightcall.rulesets.epic.game",
+    "nightcall.rulesets.lupus.game",
+)
+
+
 def _load_builtin() -> None:
-    # Imported lazily so that the engine does not depend on any one ruleset.
-    import nightcall.rulesets  # noqa: F401
+    # Imported lazily so that the engine does not depend on any one ruleset, and
+    # importing one ruleset never imports the others.
+    import importlib
+
+    for module in BUILTIN:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not module.startswith(exc.name):
+                raise

@@ -16,13 +16,13 @@ from functools import cache
 from itertools import combinations
 
 from nightcall.engine.actions import Action
-from nightcall.engine.events import EVERYONE, Event
+from nightcall.engine.events import EVERYONE, Event, new_event
 from nightcall.engine.outcome import Death, Outcome
 from nightcall.rulesets.onuw.roles import (
     DISPLAY_NAME, HUNTER, MINION, ROLE_IDS, TANNER, TANNER_TEAM, TEAM, VILLAGE, WEREWOLF,
     WEREWOLVES,
 )
-from nightcall.rulesets.onuw.state import ABSTAIN, DAY, NOT_VOTED, OVER, OneNightState
+from nightcall.rulesets.onuw.state import ABSTAIN, DAY, OVER, OneNightState
 
 MAX_CLAIMS_PER_SEAT = 40
 ABSTAIN_ACTION = Action("abstain")
@@ -66,97 +66,134 @@ def record_claim(st: OneNightState, seat: int, action: Action) -> None:
 
 def cast_vote(st: OneNightState, seat: int, action: Action) -> None:
     st.votes[seat] = action.a if action.kind == "vote" else ABSTAIN
-    if NOT_VOTED not in st.votes:
+    st.pending -= 1
+    if not st.pending:
         resolve(st)
 
 
 def resolve(st: OneNightState) -> None:
     """Count the votes, kill, reveal every card, and run the who-has-won check."""
     n = st.n
-    names = st.names
     votes = st.votes
-    st.log.append(
-        Event("votes", EVERYONE, {"votes": [v if v >= 0 else None for v in votes]})
-    )
+    log = st.log
+    log.append(new_event(Event, ("votes", EVERYONE, {"votes": [v if v >= 0 else None for v in votes]})))
     tally = [0] * n
     for v in votes:
         if v >= 0:
             tally[v] += 1
     top = max(tally)
-    lines: list[str] = []
-    deaths: list[Death] = []
-    if top <= 1:
-        lines.append("Nobody got more than one vote, so nobody dies.")
-    else:
-        voted_out = [s for s in range(n) if tally[s] == top]
-        deaths = [Death(s, "votes") for s in voted_out]
-        if len(voted_out) == 1:
-            lines.append(f"{names[voted_out[0]]} got the most votes ({top}) and dies.")
-        else:
-            who = _join(names[s] for s in voted_out)
-            lines.append(f"{who} tie with {top} votes each, and all of them die.")
-    roles = [st.final_role(s) for s in range(n)]
+    deaths = [Death(s, "votes") for s in range(n) if tally[s] == top] if top > 1 else []
+    roles = st.final_roles()
     # A dead Hunter takes the player they point at; a Hunter taken that way fires too.
-    dead = {d.seat for d in deaths}
-    i = 0
-    while i < len(deaths):
-        s = deaths[i].seat
-        target = votes[s]
-        if roles[s] == HUNTER and target >= 0 and target not in dead:
-            deaths.append(Death(target, "hunter"))
-            dead.add(target)
-            lines.append(f"{names[s]} was the Hunter and points at {names[target]}, "
-                         f"so {names[target]} dies too.")
-        i += 1
-    st.log.append(Event("died", EVERYONE, {"deaths": [[d.seat, d.cause] for d in deaths]}))
-    st.log.append(
-        Event("reveal", EVERYONE, {"cards": list(st.cards), "copy": st.copy})
-    )
-    st.outcome = who_won(st, roles, deaths, lines)
+    if HUNTER in roles and deaths:
+        dead = {d.seat for d in deaths}
+        i = 0
+        while i < len(deaths):
+            s = deaths[i].seat
+            target = votes[s]
+            if roles[s] == HUNTER and target >= 0 and target not in dead:
+                deaths.append(Death(target, "hunter"))
+                dead.add(target)
+            i += 1
+    log.append(new_event(Event, ("died", EVERYONE, {"deaths": [[d.seat, d.cause] for d in deaths]})))
+    log.append(new_event(Event, ("reveal", EVERYONE, {"cards": list(st.cards), "copy": st.copy})))
+    st.outcome = who_won(st, roles, deaths, tally)
     st.phase = OVER
-    st.log.append(Event("over", EVERYONE, {}))
 
 
-def who_won(
-    st: OneNightState, roles: list[str], deaths: list[Death], lines: list[str]
-) -> Outcome:
-    """The who-has-won check, step by step, each step adding its sentence."""
+def who_won(st: OneNightState, roles: list[str], deaths: list[Death], tally: list[int]) -> Outcome:
+    """The who-has-won check (rulebook "Who wins"), as facts; the sentences come on demand."""
+    dead = {d.seat for d in deaths}
+    any_wolf = wolf_died = tanner_died = minion = other_than_minion_died = False
+    for s, role in enumerate(roles):  # one pass: this runs once per simulated game
+        if role == WEREWOLF:
+            any_wolf = True
+            if s in dead:
+                wolf_died = True
+        elif role == MINION:
+            minion = True
+        if s in dead:
+            if role == TANNER:
+                tanner_died = True
+            if role != MINION:
+                other_than_minion_died = True
+    teams: list[str] = []
+    # The village: a Werewolf died; or no player is a Werewolf and nobody died.
+    if wolf_died or not (any_wolf or dead):
+        teams.append(VILLAGE)
+    if any_wolf:
+        # The werewolves (Minion included): no Werewolf died, and no Tanner either.
+        if not wolf_died and not tanner_died:
+            teams.append(WEREWOLVES)
+    elif minion and not tanner_died and other_than_minion_died:
+        # The Minion without Werewolves: somebody other than the Minion died.
+        teams.append(WEREWOLVES)
+    if tanner_died:
+        teams.append(TANNER_TEAM)
+    winners = []
+    for s, role in enumerate(roles):
+        if role == TANNER:
+            if s in dead:
+                winners.append(s)
+        elif TEAM[role] in teams:
+            winners.append(s)
+    return Outcome(
+        deaths, teams, winners, lambda: explain(st, roles, deaths, tally, teams, winners)
+    )
+
+
+def explain(
+    st: OneNightState,
+    roles: list[str],
+    deaths: list[Death],
+    tally: list[int],
+    teams: list[str],
+    winners: list[int],
+) -> list[str]:
+    """The who-has-won check as sentences, one per step, in the order it is made."""
     n = st.n
     names = st.names
     dead = {d.seat for d in deaths}
+    lines: list[str] = []
+    voted_out = [d.seat for d in deaths if d.cause == "votes"]
+    if not voted_out:
+        lines.append("Nobody got more than one vote, so nobody dies.")
+    elif len(voted_out) == 1:
+        lines.append(f"{names[voted_out[0]]} got the most votes ({tally[voted_out[0]]}) and dies.")
+    else:
+        lines.append(f"{_join(names[s] for s in voted_out)} tie with {tally[voted_out[0]]} "
+                     "votes each, and all of them die.")
+    for d in deaths:
+        if d.cause == "hunter":
+            hunter = next(s for s in dead if roles[s] == HUNTER and st.votes[s] == d.seat)
+            lines.append(f"{names[hunter]} was the Hunter and points at {names[d.seat]}, "
+                         f"so {names[d.seat]} dies too.")
+    if st.copy is not None and "doppelganger" in st.cards[:n]:
+        holder = st.cards.index("doppelganger")
+        role = DISPLAY_NAME[st.copy]
+        lines.append(f"{names[holder]} holds the Doppelgänger card, which copied the {role}: "
+                     f"they count as a {role}.")
     wolves = [s for s in range(n) if roles[s] == WEREWOLF]
     dead_wolves = [s for s in wolves if s in dead]
     dead_tanners = [s for s in range(n) if roles[s] == TANNER and s in dead]
     minions = [s for s in range(n) if roles[s] == MINION]
-    if st.copy is not None and "doppelganger" in st.cards[:n]:
-        holder = st.cards.index("doppelganger")
-        if holder < n:
-            lines.append(
-                f"{names[holder]} holds the Doppelgänger, which copied the "
-                f"{DISPLAY_NAME[st.copy]}: they are a {DISPLAY_NAME[st.copy]}."
-            )
-    teams: list[str] = []
 
     # Step 1: is any player a Werewolf at the end?
     if wolves:
         lines.append(f"Werewolves among the players at the end: {_join(names[s] for s in wolves)}.")
     else:
         lines.append("No player holds a Werewolf at the end: they are all in the center.")
-
     # Step 2: the village.
     if wolves:
         if dead_wolves:
             lines.append(f"A Werewolf died ({_join(names[s] for s in dead_wolves)}): "
                          "the village wins.")
-            teams.append(VILLAGE)
         else:
             lines.append("No Werewolf died: the village loses.")
     elif not dead:
         lines.append("No player is a Werewolf and nobody died: the village wins.")
-        teams.append(VILLAGE)
     else:
         lines.append("No player is a Werewolf but somebody died: the village loses.")
-
     # Step 3: the werewolves, with the Minion.
     if wolves:
         if dead_wolves:
@@ -166,42 +203,22 @@ def who_won(
         else:
             lines.append("No Werewolf died: the werewolves win"
                          + (", and the Minion with them." if minions else "."))
-            teams.append(WEREWOLVES)
     elif minions:
-        others_dead = [s for s in dead if roles[s] != MINION]
         if dead_tanners:
             lines.append("No player is a Werewolf and the Tanner died: the Minion does not win.")
-        elif others_dead:
+        elif any(roles[s] != MINION for s in dead):
             lines.append("No player is a Werewolf and a player other than the Minion died: "
                          "the Minion wins.")
-            teams.append(WEREWOLVES)
         else:
             lines.append("No player is a Werewolf and nobody but the Minion died: "
                          "the Minion loses.")
-
     # Step 4: the Tanner wins by dying.
-    tanners = [s for s in range(n) if roles[s] == TANNER]
-    for s in tanners:
-        if s in dead:
-            lines.append(f"{names[s]} was the Tanner and died: the Tanner wins.")
-        else:
-            lines.append(f"{names[s]} was the Tanner and lived: the Tanner loses.")
-    if dead_tanners:
-        teams.append(TANNER_TEAM)
-
-    winners: list[int] = []
     for s in range(n):
-        team = TEAM[roles[s]]
-        if team == TANNER_TEAM:
-            if s in dead:
-                winners.append(s)
-        elif team in teams:
-            winners.append(s)
-    if winners:
-        lines.append(f"Winners: {_join(names[s] for s in winners)}.")
-    else:
-        lines.append("Nobody wins.")
-    return Outcome(tuple(deaths), tuple(teams), tuple(winners), tuple(lines))
+        if roles[s] == TANNER:
+            verdict = "died: the Tanner wins" if s in dead else "lived: the Tanner loses"
+            lines.append(f"{names[s]} was the Tanner and {verdict}.")
+    lines.append(f"Winners: {_join(names[s] for s in winners)}." if winners else "Nobody wins.")
+    return lines
 
 
 def _join(parts: Iterable[str]) -> str:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
 from nightcall.engine.errors import DeckError, IllegalAction
-from nightcall.engine.events import MASTER, Event, Viewer, visible_to
+from nightcall.engine.events import MASTER, Event, Viewer, new_event, visible_to
 from nightcall.engine.outcome import Outcome
-from nightcall.engine.ruleset import Ruleset
+from nightcall.engine.ruleset import Ruleset, register
 from nightcall.rulesets.onuw import account, day, deck, night, record
 from nightcall.rulesets.onuw import night as night_mod
 from nightcall.rulesets.onuw.roles import CALL_ORDER, CARD_MAP, DISPLAY_NAME, ROLE_IDS
@@ -31,12 +32,18 @@ class OneNight(Ruleset):
 
     def __init__(self) -> None:
         self._schedules: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._valid: dict[tuple[Any, ...], list[str]] = {}
 
     # --- setting up -------------------------------------------------------
     def validate_deck(
         self, players: int, roles: Sequence[str], options: Mapping[str, Any] | None = None
     ) -> list[str]:
-        return deck.validate(players, roles)
+        # Decks repeat across millions of simulated games: remember the verdict.
+        key = (players, *sorted(roles))
+        warnings = self._valid.get(key)
+        if warnings is None:
+            warnings = self._valid[key] = deck.validate(players, roles)
+        return list(warnings)
 
     def recommended_deck(self, players: int, add: Sequence[str] = ()) -> list[str]:
         return deck.recommended(players, add)
@@ -50,6 +57,8 @@ class OneNight(Ruleset):
         return list(night_mod.schedule_for(tuple(sorted(roles)), self.call_order))
 
     def options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        if not options:
+            return DEFAULT_OPTIONS  # shared: the engine never mutates options
         merged = dict(DEFAULT_OPTIONS)
         if options:
             unknown = set(options) - set(DEFAULT_OPTIONS)
@@ -61,6 +70,18 @@ class OneNight(Ruleset):
             merged.update(options)
         return merged
 
+    def deal(
+        self,
+        players: Sequence[str],
+        roles: Sequence[str],
+        seed: int | random.Random,
+        options: Mapping[str, Any] | None = None,
+    ) -> OneNightState:
+        cards = list(roles)
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        rng.shuffle(cards)
+        return self.new_game(players, cards, options)  # validates the deck
+
     def new_game(
         self,
         players: Sequence[str],
@@ -70,17 +91,18 @@ class OneNight(Ruleset):
         names = tuple(players)
         if len(set(names)) != len(names):
             raise DeckError("two players have the same name")
-        self.validate_deck(len(names), deal, options)
         cards = list(deal)
         key = tuple(sorted(cards))
+        if (len(names), *key) not in self._valid:
+            self.validate_deck(len(names), cards, options)
         schedule = self._schedules.get(key)
         if schedule is None:
             schedule = self._schedules[key] = night.schedule_for(key, self.call_order)
-        st = OneNightState(names, cards, self.options(options), schedule)
+        st = OneNightState(names, cards, self.options(options), schedule, key)
         log = st.log
         log.append(Event("deal", MASTER, {"cards": list(cards)}))
         for s in range(st.n):
-            log.append(Event("deal", night.ONLY[s], {"seat": s, "card": cards[s]}))
+            log.append(new_event(Event, ("deal", night.ONLY[s], {"seat": s, "card": cards[s]})))
         night.advance(st, day.start_day)
         return st
 
@@ -89,9 +111,7 @@ class OneNight(Ruleset):
         """The moves ``seat`` may make now (talk is listed by :meth:`legal_claims`)."""
         st = state
         if st.phase == NIGHT:
-            if seat != st.actor:
-                return ()
-            return night.CALLS[st.schedule[st.call_i]][1](st, seat)
+            return st.choices if seat == st.actor else ()
         if st.phase == DAY and 0 <= seat < st.n and st.votes[seat] == NOT_VOTED:
             return day.vote_options(st.n, seat)
         return ()
@@ -104,23 +124,34 @@ class OneNight(Ruleset):
 
     def apply(self, state: OneNightState, seat: int, action: Action) -> None:
         st = state
-        if action.kind in TALK:
-            self._check_claim(st, seat, action)
-            day.record_claim(st, seat, action)
-            return
-        if action not in self.legal_actions(st, seat):
-            raise IllegalAction(str(action), self._why_illegal(st, seat, action))
-        if st.phase == NIGHT:
+        phase = st.phase
+        if phase == NIGHT:
+            if seat != st.actor or action not in st.choices:
+                raise IllegalAction(str(action), self._why_illegal(st, seat, action))
             call = st.schedule[st.call_i]
             st.history.append((seat, action, call))
             if night.CALLS[call][2](st, seat, action):
                 st.call_i += 1
                 st.stage = 0
                 st.actor = -1
+                st.choices = ()
                 night.advance(st, day.start_day)
-        else:
-            st.history.append((seat, action, "day"))
-            day.cast_vote(st, seat, action)
+            else:  # the same seat chooses again (the Doppelgänger's copied action)
+                st.choices = night.CALLS[call][1](st, seat)
+            return
+        if action.kind in TALK:
+            self._check_claim(st, seat, action)
+            day.record_claim(st, seat, action)
+            return
+        if (
+            phase != DAY
+            or not 0 <= seat < st.n
+            or st.votes[seat] != NOT_VOTED
+            or action not in day.vote_options(st.n, seat)
+        ):
+            raise IllegalAction(str(action), self._why_illegal(st, seat, action))
+        st.history.append((seat, action, "day"))
+        day.cast_vote(st, seat, action)
 
     def _check_claim(self, st: OneNightState, seat: int, action: Action) -> None:
         if st.phase != DAY:
@@ -200,3 +231,4 @@ class OneNight(Ruleset):
 
 
 ONUW = OneNight()
+register(ONUW)

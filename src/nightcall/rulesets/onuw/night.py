@@ -21,7 +21,7 @@ from functools import cache
 from itertools import combinations
 
 from nightcall.engine.actions import Action
-from nightcall.engine.events import EVERYONE, Event
+from nightcall.engine.events import EVERYONE, Event, new_event
 from nightcall.rulesets.onuw.roles import (
     ACTS_AT_ONCE, DOPPELGANGER, DOPPELGANGER_INSOMNIAC, DRUNK, INSOMNIAC, MASON, MINION,
     ROBBER, SEER, TROUBLEMAKER, WEREWOLF,
@@ -79,7 +79,7 @@ def role_options(role: str, n: int, seat: int) -> tuple[Action, ...]:
 
 
 def _tell(st: OneNightState, who: int, kind: str, **data: object) -> None:
-    st.log.append(Event(kind, ONLY[who], data))
+    st.log.append(new_event(Event, (kind, ONLY[who], data)))
 
 
 def _holders(st: OneNightState, role: str) -> list[int]:
@@ -170,7 +170,7 @@ def _wolves_begin(st: OneNightState) -> int:
     if not wolves:
         return -1
     audience = frozenset(wolves)
-    st.log.append(Event("wolves", audience, {"seats": wolves}))
+    st.log.append(new_event(Event, ("wolves", audience, {"seats": wolves})))
     if len(wolves) == 1 and st.options.get("lone_wolf", True):
         st.stage = 1
         return wolves[0]
@@ -268,6 +268,10 @@ CALLS: dict[str, tuple[Begin, Options, Act]] = {
 }
 
 
+# The public "this role is called" events are the same in every game: built once.
+CALL_EVENTS = {call: Event("call", EVERYONE, {"role": call}) for call in CALLS}
+
+
 def schedule_for(deck: tuple[str, ...], call_order: tuple[str, ...]) -> tuple[str, ...]:
     """Every call for the roles in the deck, center ones included, in wake order."""
     roles = set(deck)
@@ -287,11 +291,14 @@ def advance(st: OneNightState, start_day: Callable[[OneNightState], None]) -> No
             return
         call = schedule[st.call_i]
         if st.stage == 0:
-            log.append(Event("call", EVERYONE, {"role": call}))
-        actor = CALLS[call][0](st)
+            log.append(CALL_EVENTS[call])
+        begin, options, _ = CALLS[call]
+        actor = begin(st)
         if actor >= 0:
             st.actor = actor
+            st.choices = options(st, actor)
             return
         st.actor = -1
+        st.choices = ()
         st.call_i += 1
         st.stage = 0

@@ -29,6 +29,7 @@ class OneNightState:
         "actor",
         "call_i",
         "cards",
+        "choices",
         "claims",
         "copy",
         "deck",
@@ -39,6 +40,7 @@ class OneNightState:
         "names",
         "options",
         "outcome",
+        "pending",
         "phase",
         "schedule",
         "stage",
@@ -52,22 +54,25 @@ class OneNightState:
         deal: list[str],
         options: dict[str, Any],
         schedule: tuple[str, ...],
+        deck: tuple[str, ...],
     ) -> None:
         n = len(names)
         self.names = names
         self.n = n
         self.cards = deal
         self.start: tuple[str, ...] = tuple(deal[:n])
-        self.deck: tuple[str, ...] = tuple(sorted(deal))
+        self.deck = deck  # the roles in play, sorted: public
         self.options = options
         self.schedule = schedule
         self.phase = NIGHT
         self.call_i = 0
         self.stage = 0
         self.actor = -1
+        self.choices: tuple[Action, ...] = ()  # the actor's legal actions, set with ``actor``
         self.copy: str | None = None  # the role the Doppelgänger copied
         self.doppel = -1  # the seat that started with the Doppelgänger
         self.votes = [NOT_VOTED] * n
+        self.pending = n  # seats that have not voted yet
         self.claims: list[tuple[int, dict[str, Any]]] = []
         self.log: list[Event] = []
         self.history: list[tuple[int, Action, str]] = []  # (seat, action, call or 'day')
@@ -83,6 +88,13 @@ class OneNightState:
         if self.phase != NIGHT or self.call_i >= len(self.schedule):
             return None
         return self.schedule[self.call_i]
+
+    def final_roles(self) -> list[str]:
+        """What each seat counts as now (the Doppelgänger card as the role it copied)."""
+        copy = self.copy
+        if copy is None:
+            return self.cards[: self.n]
+        return [copy if c == "doppelganger" else c for c in self.cards[: self.n]]
 
     def final_role(self, pos: int) -> str:
         """The role a card position counts as now: the Doppelgänger card is what it copied."""

@@ -1,0 +1,122 @@
+"""The who-has-won check for a real One Night table: final cards and votes in, outcome out.
+
+``table`` is what the players see once every card is turned over::
+
+    {"players": ["Anna", "Bruno", ...],
+     "cards": {"Anna": "werewolf", "Bruno": "K♥", ...},   # final cards: role ids or playing cards
+     "center": ["villager", "A♣", "seer"],                # optional
+     "votes": {"Anna": "Bruno", ...},                     # a player left out did not point
+     "doppelganger": "werewolf"}                          # optional: what the Doppelgänger copied
+
+The check itself is onuw/day.py's ``resolve`` (deaths, Hunter, who won), run on
+a state built from the table, so a real table and a played game are judged by
+the very same code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from nightcall.engine.errors import DeckError, NightcallError
+from nightcall.engine.outcome import Outcome
+from nightcall.rulesets.onuw import day
+from nightcall.rulesets.onuw.roles import CARD_MAP, DOPPELGANGER, ROLE_IDS
+from nightcall.rulesets.onuw.state import ABSTAIN, DAY, OneNightState
+
+
+class TableError(NightcallError):
+    """A table description that cannot be judged; the message says which entry and why."""
+
+
+def read_card(value: Any, where: str) -> str:
+    """A role id, a display name in any case, or a playing card, as a role id."""
+    if not isinstance(value, str) or not value.strip():
+        raise TableError(f"{where}: a card must be a role or a playing card, got {value!r}")
+    text = value.strip()
+    key = text.lower().replace(" ", "_").replace("ä", "a")
+    if key in ROLE_IDS:
+        return key
+    role = CARD_MAP.role_of(text)
+    if role is not None:
+        return role
+    raise TableError(
+        f"{where}: {value!r} is not a One Night role ({', '.join(ROLE_IDS)}) or a playing card"
+    )
+
+
+def _players(table: Mapping[str, Any]) -> tuple[str, ...]:
+    players = table.get("players")
+    if not isinstance(players, list) or not players:
+        raise TableError("'players' must be a non-empty list of names")
+    if not all(isinstance(p, str) and p.strip() for p in players):
+        raise TableError("player names must be non-empty strings")
+    if len(set(players)) != len(players):
+        raise TableError("two players have the same name")
+    if not 3 <= len(players) <= 10:
+        raise TableError(f"One Night is for 3 to 10 players, the table has {len(players)}")
+    return tuple(players)
+
+
+def build_state(table: Mapping[str, Any]) -> OneNightState:
+    """A day-phase state holding the table's final cards and votes (nothing of the night)."""
+    if not isinstance(table, Mapping):
+        raise TableError("a table is a JSON object with 'players', 'cards' and 'votes'")
+    names = _players(table)
+    cards = table.get("cards")
+    if not isinstance(cards, Mapping):
+        raise TableError("'cards' must map every player to the card in front of them")
+    missing = [p for p in names if p not in cards]
+    if missing:
+        raise TableError(f"no final card given for {', '.join(missing)}")
+    strangers = [str(p) for p in cards if p not in names]
+    if strangers:
+        raise TableError(f"cards given for people not seated: {', '.join(strangers)}")
+    final = [read_card(cards[p], f"card of {p}") for p in names]
+    center_raw = table.get("center", [])
+    if not isinstance(center_raw, list) or len(center_raw) not in (0, 3):
+        raise TableError("'center' is optional, and when given lists the 3 center cards")
+    center = [read_card(c, f"center card {i + 1}") for i, c in enumerate(center_raw)]
+    copy_raw = table.get("doppelganger")
+    copy = None if copy_raw in (None, "") else read_card(copy_raw, "doppelganger")
+    if copy == DOPPELGANGER:
+        raise TableError("the Doppelgänger copies another player's card, not a Doppelgänger")
+    if copy is not None and DOPPELGANGER not in final + center:
+        raise TableError(
+            "'doppelganger' says what the Doppelgänger copied, but no card is the Doppelgänger"
+        )
+    cards_all = final + center
+    st = OneNightState(names, cards_all, {"lone_wolf": True}, (), tuple(sorted(cards_all)))
+    st.copy = copy
+    st.phase = DAY
+    st.votes = _votes(table.get("votes", {}), names)
+    st.pending = 0
+    return st
+
+
+def _votes(raw: Any, names: tuple[str, ...]) -> list[int]:
+    if not isinstance(raw, Mapping):
+        raise TableError("'votes' must map each player to the player they point at")
+    votes = [ABSTAIN] * len(names)
+    for voter, target in raw.items():
+        if voter not in names:
+            raise TableError(f"votes: {voter!r} is not seated at this table")
+        if target is None or target == "":
+            continue
+        if target not in names:
+            raise TableError(f"votes: {voter} points at {target!r}, who is not seated here")
+        if target == voter:
+            raise TableError(f"votes: {voter} points at themselves; point at another player")
+        votes[names.index(voter)] = names.index(target)
+    return votes
+
+
+def judge(table: Mapping[str, Any]) -> Outcome:
+    """Deaths, winners and the check as sentences, for a real table's end of game."""
+    st = build_state(table)
+    try:
+        day.resolve(st)
+    except DeckError as exc:  # pragma: no cover - resolve raises nothing on a valid state
+        raise TableError(str(exc)) from None
+    assert st.outcome is not None
+    return st.outcome
