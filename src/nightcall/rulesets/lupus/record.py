@@ -1,0 +1,324 @@
+"""Lupus records: replay a record into a state, write a state back as a record.
+
+Steps follow shared/spec/game-record.md, "Lupus in Tabula nights" and "Day":
+one step per night (``wolves``, ``seer``, ``bodyguard``, ``harlot``, ``owl``,
+``mythomaniac``), and day steps with ``accuse`` and ``execute`` (together or
+apart). Dawn is computed, never written. Two additions, both optional:
+``last`` on a night step (the Master's pick of which death counts as the last
+to die) and ``wolf_picks`` (each werewolf's pick when the pack did not point at
+the same player). ``roles`` is accepted for ``cards``, as in the rulebook's
+example round. Every step goes through the same checked ``apply`` as a live
+game, so a record is illegal exactly when a live table could not have done it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from nightcall.engine import records
+from nightcall.engine.actions import Action
+from nightcall.engine.errors import DeckError, IllegalAction, RecordError
+from nightcall.rulesets.lupus import end
+from nightcall.rulesets.lupus.night import KIND, STAY_HOME
+from nightcall.rulesets.lupus.roles import (
+    BODYGUARD,
+    DISPLAY_NAME,
+    FIRST_NIGHT,
+    HARLOT,
+    MYTHOMANIAC,
+    ONLY_NIGHT,
+    OWL,
+    SEER,
+    WEREWOLF,
+)
+from nightcall.rulesets.lupus.state import (
+    ACCUSE,
+    DAY,
+    EXECUTE,
+    NIGHT,
+    NOBODY,
+    NOT_YET,
+    OVER,
+    LupusState,
+)
+
+if TYPE_CHECKING:
+    from nightcall.rulesets.lupus.game import Lupus
+
+# Record key of each call that has a choice.
+KEY_OF = {WEREWOLF: "wolves", SEER: "seer", BODYGUARD: "bodyguard", HARLOT: "harlot",
+          OWL: "owl", MYTHOMANIAC: "mythomaniac"}
+ROLE_OF_KEY = {key: role for role, key in KEY_OF.items()}
+NIGHT_KEYS = frozenset({*KEY_OF.values(), "wolf_picks", "last"})
+DAY_KEYS = frozenset({"accuse", "execute"})
+
+
+def replay(ruleset: Lupus, record: Mapping[str, Any]) -> LupusState:
+    names = records.players_of(record)
+    deal = read_deal(ruleset, record, names)
+    options = records.options_of(record)
+    try:
+        st = ruleset.new_game(names, deal, options)
+    except DeckError as exc:
+        raise RecordError(str(exc)) from None
+    for i, step in enumerate(records.steps_of(record)):
+        apply_step(ruleset, st, step, i)
+    return st
+
+
+def apply_step(ruleset: Lupus, st: LupusState, step: Mapping[str, Any], i: int = 0) -> None:
+    """Play one record step (a night, or a day's accusations and/or execution) on ``st``.
+    Raise RecordError naming step ``i`` if a live table could not have done it."""
+    night_keys = NIGHT_KEYS & step.keys()
+    day_keys = DAY_KEYS & step.keys()
+    if not night_keys and not day_keys:
+        return  # comments, claims and unknown keys change nothing (spec: data, not code)
+    if night_keys and day_keys:
+        raise RecordError(
+            f"a step is a night ({', '.join(sorted(night_keys))}) or a day "
+            f"({', '.join(sorted(day_keys))}), not both", i)
+    if st.phase == OVER:
+        raise RecordError(f"the game is already over ({_over_text(st)})", i)
+    if night_keys:
+        _night_step(ruleset, st, i, step)
+    else:
+        _day_step(ruleset, st, i, step)
+
+
+def read_deal(ruleset: Lupus, record: Mapping[str, Any], names: tuple[str, ...]) -> list[str]:
+    cards = record.get("cards", record.get("roles"))
+    if not isinstance(cards, dict):
+        raise RecordError("'cards' (or 'roles') must map every player to a card")
+    missing = [p for p in names if p not in cards]
+    if missing:
+        raise RecordError(f"no card dealt to {', '.join(missing)}")
+    extra = [str(p) for p in cards if p not in names]
+    if extra:
+        raise RecordError(f"cards dealt to people not seated: {', '.join(extra)}")
+    return [ruleset.card_to_role(cards[p], f"card of {p}") for p in names]
+
+
+def _over_text(st: LupusState) -> str:
+    teams = st.outcome.teams if st.outcome else ()
+    return f"won by {', '.join(teams)}" if teams else "nobody won"
+
+
+def _apply(ruleset: Lupus, st: LupusState, i: int, seat: int, action: Action, what: str) -> None:
+    try:
+        ruleset.apply(st, seat, action)
+    except IllegalAction as exc:
+        raise RecordError(f"{what}: {exc.reason}", i) from None
+
+
+def _check_night_keys(st: LupusState, i: int, step: Mapping[str, Any]) -> None:
+    """Refuse a choice for a role that is not in play, not called tonight, or dead."""
+    names = st.names
+    for key, role in ROLE_OF_KEY.items():
+        if key not in step:
+            continue
+        name = DISPLAY_NAME[role]
+        if role not in st.deck:
+            raise RecordError(f"'{key}': nobody is the {name}, the role is not in this deck", i)
+        first = FIRST_NIGHT.get(role, 1)
+        only = ONLY_NIGHT.get(role)
+        if st.night < first or (only is not None and st.night != only):
+            when = f"only on night {only}" if only is not None else f"from night {first}"
+            raise RecordError(
+                f"'{key}': the {name} is not called to choose on night {st.night} ({when})", i)
+        if not st.living_with(role):
+            holders = [names[s] for s, r in enumerate(st.roles) if r == role]
+            raise RecordError(
+                f"'{key}': {' and '.join(holders)} ({name}) is dead: ghosts keep their eyes "
+                "closed at night", i)
+
+
+def _night_step(ruleset: Lupus, st: LupusState, i: int, step: Mapping[str, Any]) -> None:
+    if st.phase != NIGHT:
+        stage = "accusation round" if st.stage == ACCUSE else "execution"
+        raise RecordError(
+            f"a night step, but day {st.day} is not over: the {stage} comes first", i)
+    _check_night_keys(st, i, step)
+    night_no = st.night
+    while st.phase == NIGHT and st.night == night_no:
+        call = st.calls[st.call_i]
+        waiting = ruleset.waiting_for(st)
+        if not waiting:  # pragma: no cover - a call with nobody to choose never waits
+            break
+        for seat in waiting:
+            action = _night_action(st, i, call, seat, step)
+            target = st.names[action.a] if action.a >= 0 else "nobody"
+            what = f"night {night_no}, {st.names[seat]} ({DISPLAY_NAME[call]}) points at {target}"
+            _apply(ruleset, st, i, seat, action, what)
+    if "wolf_picks" in step and "wolves" in step:
+        settled = st.nights_log[night_no - 1].get("wolves", NOBODY)
+        wanted = records.seat_of(st.names, step["wolves"], i, "wolves")
+        if settled != wanted:
+            raise RecordError(
+                f"the wolves' picks settle on {st.names[settled]}, not {step['wolves']}", i)
+    if "last" in step and st.phase == DAY:
+        seat = records.seat_of(st.names, step["last"], i, "last")
+        try:
+            ruleset.choose_last(st, seat)
+        except IllegalAction as exc:
+            raise RecordError(f"'last': {exc.reason}", i) from None
+
+
+def _night_action(
+    st: LupusState, i: int, call: str, seat: int, step: Mapping[str, Any]
+) -> Action:
+    names = st.names
+    key = KEY_OF[call]
+    kind = KIND[call]
+    name = DISPLAY_NAME[call]
+    if call == WEREWOLF and "wolf_picks" in step:
+        picks = step["wolf_picks"]
+        if not isinstance(picks, dict) or names[seat] not in picks:
+            raise RecordError(f"'wolf_picks' must give the pick of every living werewolf, "
+                              f"{names[seat]}'s is missing", i)
+        return Action(kind, records.seat_of(names, picks[names[seat]], i, "wolf_picks"))
+    if key not in step:
+        if call == HARLOT:
+            return STAY_HOME  # a role that may act and has no step did nothing (spec)
+        raise RecordError(
+            f"night {st.night}: the {name} ({names[seat]}) is alive and must point at "
+            f"someone, but the step has no '{key}'", i)
+    value = step[key]
+    if call == HARLOT and value is None:
+        return STAY_HOME
+    if call == SEER and isinstance(value, dict):
+        if names[seat] not in value:
+            raise RecordError(f"'seer' gives no pick for {names[seat]}, a living Seer", i)
+        value = value[names[seat]]
+    elif call == SEER and len(st.actors) > 1:
+        raise RecordError(
+            "two Seers are awake (one is the Mythomaniac): 'seer' must map each to a pick", i)
+    return Action(kind, records.seat_of(names, value, i, key))
+
+
+def _targets_of(st: LupusState, i: int, value: Any, key: str) -> dict[int, int]:
+    if not isinstance(value, dict):
+        raise RecordError(f"'{key}' must map player names to the player they point at", i)
+    out: dict[int, int] = {}
+    for who, target in value.items():
+        seat = records.seat_of(st.names, who, i, key)
+        out[seat] = NOBODY if target is None else records.seat_of(
+            st.names, target, i, f"{key} of {who}")
+    return out
+
+
+def _day_step(ruleset: Lupus, st: LupusState, i: int, step: Mapping[str, Any]) -> None:
+    names = st.names
+    if st.phase != DAY:
+        raise RecordError(f"a day step during night {st.night}: the night's choices come first", i)
+    day_no = st.day
+    if "accuse" in step:
+        if st.stage != ACCUSE:
+            raise RecordError(f"the accusation round of day {day_no} is already over", i)
+        accusations = _targets_of(st, i, step["accuse"], "accuse")
+        for seat in st.accuse_order:
+            target = accusations.get(seat, NOBODY)
+            action = Action("accuse", target) if target >= 0 else Action("no_accusation")
+            aim = names[target] if target >= 0 else "nobody"
+            _apply(ruleset, st, i, seat, action,
+                   f"day {day_no}, {names[seat]} accuses {aim}")
+    if "execute" in step:
+        if st.phase != DAY or st.stage != EXECUTE or st.day != day_no:
+            raise RecordError(
+                f"the execution of day {day_no} comes after its accusation round", i)
+        votes = _targets_of(st, i, step["execute"], "execute")
+        chosen = []
+        for seat, target in votes.items():
+            action = Action("execute", target) if target >= 0 else Action("abstain")
+            if action not in ruleset.legal_actions(st, seat):
+                aim = names[target] if target >= 0 else "nobody"
+                raise RecordError(f"day {day_no}, {names[seat]} votes to execute {aim}: "
+                                  f"{ruleset.why_illegal(st, seat, action)}", i)
+            chosen.append((seat, action))
+        for seat in st.voters:  # absent from the map: did not point
+            if seat not in votes:
+                chosen.append((seat, Action("abstain")))
+        for seat, action in chosen:
+            _apply(ruleset, st, i, seat, action, f"day {day_no}, {names[seat]}'s vote")
+
+
+# --- writing ---------------------------------------------------------------------
+
+
+def _night_json(st: LupusState, entry: Mapping[str, Any]) -> dict[str, Any]:
+    names = st.names
+    out: dict[str, Any] = {}
+    for key in ("wolves", "bodyguard", "owl", "mythomaniac", "last"):
+        if key in entry:
+            out[key] = names[entry[key]]
+    if "wolf_picks" in entry:
+        out["wolf_picks"] = {names[w]: names[t] for w, t in entry["wolf_picks"].items()}
+    if "harlot" in entry:
+        out["harlot"] = names[entry["harlot"]] if entry["harlot"] >= 0 else None
+    if "seer" in entry:
+        looks = entry["seer"]
+        if len(looks) == 1:
+            out["seer"] = names[next(iter(looks.values()))]
+        else:
+            out["seer"] = {names[s]: names[t] for s, t in looks.items()}
+    return out
+
+
+def _day_json(st: LupusState, entry: Mapping[str, Any]) -> dict[str, Any]:
+    names = st.names
+    out: dict[str, Any] = {}
+    for key in ("accuse", "execute"):
+        if key in entry:
+            out[key] = {names[s]: (names[t] if t >= 0 else None) for s, t in entry[key].items()}
+    return out
+
+
+def to_record(ruleset: Lupus, st: LupusState) -> dict[str, Any]:
+    names = st.names
+    steps: list[dict[str, Any]] = []
+    for k, entry in enumerate(st.nights_log):
+        steps.append(_night_json(st, entry))
+        if k < len(st.days_log) and st.days_log[k]:
+            steps.append(_day_json(st, st.days_log[k]))
+    return {
+        "ruleset": ruleset.id,
+        "players": list(names),
+        "cards": {names[s]: st.start[s] for s in range(st.n)},
+        "steps": [s for s in steps if s],
+    }
+
+
+def outcome_json(st: LupusState) -> dict[str, Any]:
+    names = st.names
+    final = {"cards": {names[s]: st.roles[s] for s in range(st.n)}, "center": [], "tokens": {}}
+    progress = {
+        "nights": [[names[s] for s in dead] for dead in st.night_deaths],
+        "executed": [names[s] for s in st.executed],
+    }
+    if st.outcome is not None:
+        return {"final": final, **st.outcome.to_json(names), **progress, "status": "over"}
+    wolves, humans = end.counts(st)
+    if st.phase == NIGHT:
+        where = f"during night {st.night}"
+    elif st.stage == ACCUSE:
+        where = f"before the accusation round of day {st.day}"
+    else:
+        where = f"before the execution of day {st.day}"
+    pending = [names[s] for s in st.voters if st.votes[s] == NOT_YET]
+    explanation = [
+        f"The record stops {where}.",
+        f"Alive: {len(wolves)} werewolf(s) and {len(humans)} human(s); "
+        "no side has won yet.",
+    ]
+    if st.phase == DAY and st.stage == EXECUTE:
+        explanation.append(f"Still to vote: {', '.join(pending)}.")
+    return {
+        "final": final,
+        "dead": [names[d.seat] for d in st.deaths],
+        "causes": {names[d.seat]: d.cause for d in st.deaths},
+        "winners": [],
+        "teams": [],
+        "explanation": explanation,
+        **progress,
+        "status": "ongoing",
+    }

@@ -1,0 +1,142 @@
+"""The state of a Lupus game: plain slots, mutated in place by the ruleset.
+
+Seats are numbered clockwise: the player to the left of seat i is seat i+1
+(wrapping). ``roles`` is what each seat is now (the Mythomaniac may change);
+``start`` is what was dealt. ``alive_mask`` mirrors ``alive`` as a bit mask so
+that legal-action lists can be cached by it. The log of events is the truth
+every view is computed from; ``nights_log``/``days_log`` keep each night's and
+day's choices by seat, from which the record is written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nightcall.engine.actions import Action
+from nightcall.engine.events import Event
+from nightcall.engine.outcome import Death, Outcome
+
+NIGHT = 0
+DAY = 1
+OVER = 2
+PHASE_NAMES = ("night", "day", "over")
+
+ACCUSE = 0
+EXECUTE = 1
+STAGE_NAMES = ("accuse", "execute")
+
+NOT_YET = -2  # has not pointed yet
+NOBODY = -1  # pointed at nobody (or: no such seat)
+
+
+class LupusState:
+    __slots__ = (
+        "accusations",
+        "accuse_i",
+        "accuse_order",
+        "actors",
+        "alive",
+        "alive_mask",
+        "call_i",
+        "calls",
+        "dawn_dead",
+        "day",
+        "days_log",
+        "deaths",
+        "deck",
+        "executed",
+        "last",
+        "log",
+        "looks",
+        "myth_becomes",
+        "n",
+        "names",
+        "night",
+        "night_deaths",
+        "nights_log",
+        "outcome",
+        "owl_pick",
+        "phase",
+        "picks",
+        "protected",
+        "role_at_death",
+        "roles",
+        "self_protected",
+        "stage",
+        "start",
+        "suspects",
+        "victim",
+        "visit",
+        "voters",
+        "votes",
+    )
+
+    def __init__(self, names: tuple[str, ...], deal: list[str]) -> None:
+        n = len(names)
+        self.names = names
+        self.n = n
+        self.start: tuple[str, ...] = tuple(deal)
+        self.roles = list(deal)
+        self.deck: tuple[str, ...] = tuple(sorted(deal))
+        self.alive = [True] * n
+        self.alive_mask = (1 << n) - 1
+        self.phase = NIGHT
+        self.night = 0
+        self.day = 0
+        self.stage = ACCUSE
+        # the night
+        self.calls: tuple[str, ...] = ()
+        self.call_i = 0
+        self.actors: tuple[int, ...] = ()
+        self.picks: dict[int, Action] = {}
+        self.victim = NOBODY
+        self.protected = NOBODY
+        self.visit = NOBODY  # the Harlot's host tonight, NOBODY when at home
+        self.looks: list[tuple[int, int]] = []  # (seer seat, looked-at seat)
+        self.owl_pick = NOBODY  # carried into the next day's accusation round
+        self.self_protected = False
+        self.myth_becomes: tuple[int, str] | None = None  # (seat, role) from the next night
+        # the day
+        self.last = NOBODY  # the last player to die; NOBODY before the first death
+        self.dawn_dead: tuple[int, ...] = ()
+        self.accuse_order: tuple[int, ...] = ()
+        self.accuse_i = 0
+        self.accusations = [NOT_YET] * n
+        self.suspects: tuple[int, ...] = ()
+        self.voters: tuple[int, ...] = ()
+        self.votes = [NOT_YET] * n
+        # what happened
+        self.deaths: list[Death] = []
+        self.role_at_death: dict[int, str] = {}
+        self.night_deaths: list[list[int]] = []
+        self.executed: list[int] = []
+        self.nights_log: list[dict[str, Any]] = []
+        self.days_log: list[dict[str, Any]] = []
+        self.log: list[Event] = []
+        self.outcome: Outcome | None = None
+
+    @property
+    def call(self) -> str | None:
+        """The role being called now (public narration), or None outside the night."""
+        if self.phase != NIGHT or self.call_i >= len(self.calls):
+            return None
+        return self.calls[self.call_i]
+
+    def living(self) -> list[int]:
+        alive = self.alive
+        return [s for s in range(self.n) if alive[s]]
+
+    def living_with(self, role: str) -> list[int]:
+        alive = self.alive
+        return [s for s, r in enumerate(self.roles) if r == role and alive[s]]
+
+    def distance(self, seat: int) -> int:
+        """How far ``seat`` sits clockwise from the last player to die: 0 is the
+        player to their left. Before anyone died, seat 0 is the start (rulings)."""
+        return (seat - self.last - 1) % self.n
+
+    def mask_of(self, seats: list[int]) -> int:
+        mask = 0
+        for s in seats:
+            mask |= 1 << s
+        return mask
