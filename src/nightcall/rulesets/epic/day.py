@@ -1,0 +1,69 @@
+"""The Epic Battle day: dawn (artifacts, revealed cards), the vote, the end.
+
+Source: epic-battle-rulebook.txt, "Day", "Vote", the Curator's "Day phase".
+Action kinds: ``vote`` (a=seat, a fellow player), ``abstain`` (does not point).
+Who dies and who wins is :mod:`nightcall.rulesets.epic.judge`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from nightcall.engine.actions import Action
+from nightcall.engine.events import EVERYONE, Event
+from nightcall.rulesets.epic.judge import NO_VOTE, EndOfNight, decide
+from nightcall.rulesets.epic.night import ONLY
+from nightcall.rulesets.epic.roles import ARTIFACT_INSTRUCTION
+from nightcall.rulesets.epic.state import DAY, NOT_VOTED, OVER, EpicState
+
+ABSTAIN_ACTION = Action("abstain")
+
+
+@cache
+def vote_options(n: int, seat: int) -> tuple[Action, ...]:
+    return (*(Action("vote", x) for x in range(n) if x != seat), ABSTAIN_ACTION)
+
+
+def start_day(st: EpicState) -> None:
+    st.phase = DAY
+    st.actor = -1
+    st.log.append(Event("dawn", EVERYONE, {}))
+    if st.revealed:
+        st.log.append(Event("revealed", EVERYONE,
+                            {"cards": {str(s): c for s, c in sorted(st.revealed.items())}}))
+    for s, artifact in enumerate(st.artifacts):
+        if artifact is not None:
+            st.log.append(Event("artifact", ONLY[s], {
+                "artifact": artifact, "instruction": ARTIFACT_INSTRUCTION[artifact]}))
+
+
+def cast_vote(st: EpicState, seat: int, action: Action) -> None:
+    st.votes[seat] = action.a if action.kind == "vote" else NO_VOTE
+    if NOT_VOTED not in st.votes:
+        resolve(st)
+
+
+def end_of_night(st: EpicState) -> EndOfNight:
+    n = st.n
+    return EndOfNight(
+        st.names,
+        tuple(st.final_role(s) for s in range(n)),
+        tuple(st.tokens),
+        tuple(st.artifacts),
+        tuple(v if v >= 0 else NO_VOTE for v in st.votes),
+    )
+
+
+def resolve(st: EpicState) -> None:
+    """Count the votes, reveal everything, and run the who-has-won check."""
+    st.log.append(Event("votes", EVERYONE,
+                        {"votes": [v if v >= 0 else None for v in st.votes]}))
+    outcome = decide(end_of_night(st))
+    st.log.append(Event("died", EVERYONE,
+                        {"deaths": [[d.seat, d.cause] for d in outcome.deaths]}))
+    st.log.append(Event("reveal", EVERYONE, {
+        "cards": list(st.cards), "roles": [st.final_role(s) for s in range(st.n)],
+        "tokens": list(st.tokens), "artifacts": list(st.artifacts)}))
+    st.outcome = outcome
+    st.phase = OVER
+    st.log.append(Event("over", EVERYONE, {}))

@@ -1,0 +1,78 @@
+"""Which Epic Battle decks are allowed.
+
+Source: epic-battle-rulebook.txt, "Setup" (3 more cards than players), "Alpha
+Wolf" (a werewolf card beside the center), "Freemason" (both or neither) and
+"The Game" (3-10 players). Card limits: docs/rulings/epic.md.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from nightcall.engine.errors import DeckError
+from nightcall.rulesets.epic.roles import (
+    ALPHA_WOLF,
+    EXTRA_CARDS,
+    FREEMASON,
+    INSOMNIAC,
+    MAX_COPIES,
+    RENFIELD,
+    ROLE_IDS,
+    VAMPIRE_CARDS,
+    WOLF_CARDS,
+    name,
+)
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 10
+CENTER = 3
+# Roles that can change a card, for the Insomniac's warning.
+_CARD_MOVERS = frozenset({"robber", "witch", ALPHA_WOLF, "goblin"})
+
+
+def validate(players: int, roles: Sequence[str], extra: str | None = None) -> list[str]:
+    """Raise DeckError for a deck the rules forbid; return the rulebook's warnings."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise DeckError(f"Epic Battle is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    if len(roles) != players + CENTER:
+        raise DeckError(
+            f"{players} players need {players + CENTER} role cards (players + 3), got {len(roles)}"
+        )
+    unknown = sorted({r for r in roles if r not in ROLE_IDS} | (
+        {extra} if extra is not None and extra not in ROLE_IDS else set()))
+    if unknown:
+        raise DeckError(f"not Epic Battle roles: {', '.join(unknown)}")
+    count = Counter(roles)
+    if ALPHA_WOLF in count:
+        if extra is None:
+            raise DeckError(
+                "with the Alpha Wolf a werewolf card (werewolf, sight_wolf or dream_wolf) "
+                "lies beside the center: the deck needs its 'extra' card"
+            )
+        if extra not in EXTRA_CARDS:
+            raise DeckError(
+                f"the Alpha Wolf's extra card must be a werewolf, sight_wolf or dream_wolf, "
+                f"not {extra}"
+            )
+        count[extra] += 1
+    elif extra is not None:
+        raise DeckError("an 'extra' card is only laid beside the center for the Alpha Wolf")
+    for role, k in count.items():
+        limit = MAX_COPIES.get(role, 1)
+        if k > limit:
+            raise DeckError(
+                f"the box has {limit} {name(role)} card(s), the deck (with any extra card) "
+                f"has {k}"
+            )
+    if count[FREEMASON] == 1:
+        raise DeckError("the Freemasons come into play together: the deck needs both or neither")
+    warnings = []
+    if count[INSOMNIAC] and not any(count[r] for r in _CARD_MOVERS):
+        warnings.append("the Insomniac is meant to be played with the Robber, Witch, "
+                        "Alpha Wolf or Goblin: without them her card cannot change")
+    if count[RENFIELD] and not any(count[r] for r in VAMPIRE_CARDS):
+        warnings.append("Renfield is meant for decks with vampires")
+    if not any(count[r] for r in WOLF_CARDS | VAMPIRE_CARDS):
+        warnings.append("there are no werewolves or vampires in this deck")
+    return warnings

@@ -1,0 +1,256 @@
+"""One Night Ultimate Werewolf: Epic Battle as a :class:`~nightcall.engine.ruleset.Ruleset`.
+
+A deck is a list of role ids: the players + 3 cards, then, when the Alpha Wolf
+is among them, the werewolf card laid beside the center (``extra``). A deal is
+the same with the seats first: ``deal[i]`` is seat i's card, ``deal[n:n+3]``
+the center, ``deal[n+3]`` the extra card. Night call ids are documented in
+:mod:`nightcall.rulesets.epic.night`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from nightcall.engine.actions import Action
+from nightcall.engine.errors import DeckError, IllegalAction
+from nightcall.engine.events import MASTER, Event, Viewer, visible_to
+from nightcall.engine.outcome import Outcome
+from nightcall.engine.ruleset import Ruleset, register
+from nightcall.rulesets.epic import account, day, deck, night, record, scenarios
+from nightcall.rulesets.epic import night as night_mod
+from nightcall.rulesets.epic.roles import (
+    ALPHA_WOLF,
+    ARTIFACTS,
+    BITE,
+    CERTAINTY,
+    CLAW,
+    ROLE_IDS,
+    TOKEN_ROLES,
+    TOKEN_SUPPLY,
+    TOKENS,
+    VAMPIRE_CARDS,
+    WOLF_CARDS,
+    name,
+)
+from nightcall.rulesets.epic.state import DAY, NIGHT, NOT_VOTED, OVER, PHASE_NAMES, EpicState
+
+DEFAULT_OPTIONS: dict[str, Any] = {"seed": 0, "artifacts": list(ARTIFACTS)}
+
+
+def split_deck(players: int, roles: Sequence[str]) -> tuple[list[str], str | None]:
+    """The players + 3 cards and the extra card (if the list carries one)."""
+    cards = list(roles)
+    if len(cards) == players + deck.CENTER + 1 and ALPHA_WOLF in cards[:-1]:
+        return cards[:-1], cards[-1]
+    return cards, None
+
+
+class EpicBattle(Ruleset):
+    id: ClassVar[str] = "epic"
+    title: ClassVar[str] = "One Night Ultimate Werewolf: Epic Battle"
+    min_players: ClassVar[int] = deck.MIN_PLAYERS
+    max_players: ClassVar[int] = deck.MAX_PLAYERS
+    role_ids: ClassVar[tuple[str, ...]] = ROLE_IDS
+
+    def __init__(self) -> None:
+        self._schedules: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    # --- setting up -------------------------------------------------------
+    def validate_deck(
+        self, players: int, roles: Sequence[str], options: Mapping[str, Any] | None = None
+    ) -> list[str]:
+        cards, extra = split_deck(players, roles)
+        return deck.validate(players, cards, extra)
+
+    def default_deck(self, players: int, scenario: str | None = None) -> list[str]:
+        """The deck of a scenario (default: "The First Night", or for more than 5
+        players "Hours of Despair"), the extra card last when there is one."""
+        if scenario is None:
+            scenario = "the_first_night" if players <= 5 else "hours_of_despair"
+        roles, extra = scenarios.build_deck(scenario, players)
+        return roles + ([extra] if extra is not None else [])
+
+    def night_calls(self, roles: Sequence[str], night: int = 1) -> list[str]:
+        return list(night_mod.schedule_for(roles))
+
+    def options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        merged = {"seed": 0, "artifacts": list(ARTIFACTS)}
+        if options:
+            unknown = set(options) - set(DEFAULT_OPTIONS)
+            if unknown:
+                raise DeckError(f"unknown Epic Battle options: {', '.join(sorted(unknown))}")
+            seed = options.get("seed", 0)
+            if isinstance(seed, bool) or not isinstance(seed, int):
+                raise DeckError("option 'seed' must be an integer")
+            arts = options.get("artifacts", ARTIFACTS)
+            if not isinstance(arts, list | tuple) or any(a not in ARTIFACTS for a in arts) \
+                    or len(set(arts)) != len(arts):
+                raise DeckError(f"option 'artifacts' lists distinct artifacts among "
+                                f"{', '.join(ARTIFACTS)}")
+            merged = {"seed": seed, "artifacts": list(arts)}
+        return merged
+
+    def new_game(
+        self,
+        players: Sequence[str],
+        deal: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        tokens: Sequence[str] | None = None,
+    ) -> EpicState:
+        names = tuple(players)
+        if len(set(names)) != len(names):
+            raise DeckError("two players have the same name")
+        n = len(names)
+        cards, extra = split_deck(n, deal)
+        deck.validate(n, cards, extra)
+        opts = self.options(options)
+        start_tokens = list(tokens) if tokens is not None else [CERTAINTY] * n
+        _check_tokens(names, start_tokens)
+        full = cards + ([extra] if extra is not None else [])
+        key = tuple(sorted(full))
+        schedule = self._schedules.get(key)
+        if schedule is None:
+            schedule = self._schedules[key] = night.schedule_for(key)
+        # The Claw and the Bite leave the game when their party is not in play (Curator).
+        pool = [a for a in opts["artifacts"]
+                if not (a == CLAW and not set(key) & WOLF_CARDS)
+                and not (a == BITE and not set(key) & VAMPIRE_CARDS)]
+        st = EpicState(names, cards, extra, start_tokens, opts, schedule, pool,
+                       bool(set(key) & TOKEN_ROLES))
+        st.log.append(Event("deal", MASTER, {"cards": list(st.cards),
+                                             "tokens": list(start_tokens)}))
+        for s in range(n):
+            st.log.append(Event("deal", night.ONLY[s], {"seat": s, "card": cards[s]}))
+        night.advance(st, day.start_day)
+        return st
+
+    def deal(
+        self,
+        players: Sequence[str],
+        roles: Sequence[str],
+        seed: int | random.Random,
+        options: Mapping[str, Any] | None = None,
+    ) -> EpicState:
+        """Shuffle the players + 3 cards (the extra card stays beside the center).
+        The game's own RNG (the Curator's draw) is seeded from the same seed."""
+        n = len(players)
+        cards, extra = split_deck(n, roles)
+        deck.validate(n, cards, extra)
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        rng.shuffle(cards)
+        opts = dict(options or {})
+        opts.setdefault("seed", seed if isinstance(seed, int) else rng.randrange(2**31))
+        return self.new_game(players, cards + ([extra] if extra else []), opts)
+
+    # --- playing ----------------------------------------------------------
+    def legal_actions(self, state: EpicState, seat: int) -> Sequence[Action]:
+        st = state
+        if st.phase == NIGHT:
+            if seat != st.actor or seat < 0:
+                return ()
+            return night.CALLS[st.schedule[st.call_i]][1](st, seat)
+        if st.phase == DAY and 0 <= seat < st.n and st.votes[seat] == NOT_VOTED:
+            return day.vote_options(st.n, seat)
+        return ()
+
+    def apply(self, state: EpicState, seat: int, action: Action) -> None:
+        st = state
+        if action not in self.legal_actions(st, seat):
+            raise IllegalAction(str(action), self._why_illegal(st, seat, action))
+        if st.phase == NIGHT:
+            call = st.schedule[st.call_i]
+            st.history.append((seat, action, call))
+            if night.CALLS[call][2](st, seat, action):
+                night.finish_call(st, day.start_day)
+        else:
+            st.history.append((seat, action, "day"))
+            day.cast_vote(st, seat, action)
+
+    def _why_illegal(self, st: EpicState, seat: int, action: Action) -> str:
+        if st.phase == OVER:
+            return "the game is over"
+        if not 0 <= seat < st.n:
+            return f"there is no seat {seat}"
+        if st.phase == NIGHT:
+            call = st.schedule[st.call_i]
+            if seat != st.actor:
+                if seat == st.panicked and st.night_started:
+                    return "this seat has the Panic token and may not wake up tonight"
+                return f"it is the {call} call and this seat has nothing to do now"
+            allowed = ", ".join(str(a) for a in self.legal_actions(st, seat))
+            return f"not one of the choices of the {call} call: {allowed}"
+        if st.votes[seat] != NOT_VOTED:
+            return "this seat has already voted"
+        if action.kind == "vote" and action.a == seat:
+            return "a player points at a fellow player, not at themselves"
+        return "during the day a seat points at another player or abstains"
+
+    def waiting_for(self, state: EpicState) -> tuple[int, ...]:
+        if state.phase == NIGHT:
+            return (state.actor,) if state.actor >= 0 else ()
+        if state.phase == DAY:
+            return tuple(s for s in range(state.n) if state.votes[s] == NOT_VOTED)
+        return ()
+
+    def is_over(self, state: EpicState) -> bool:
+        return state.phase == OVER
+
+    def outcome(self, state: EpicState) -> Outcome | None:
+        return state.outcome
+
+    # --- views ------------------------------------------------------------
+    def view(self, state: EpicState, viewer: Viewer) -> dict[str, Any]:
+        st = state
+        events = [{"kind": e.kind, **e.data} for e in st.log if visible_to(e, viewer)]
+        out: dict[str, Any] = {
+            "ruleset": self.id,
+            "phase": PHASE_NAMES[st.phase],
+            "players": list(st.names),
+            "roles_in_play": list(st.deck),
+            "tokens_in_play": st.tokens_in_play,
+            "call": st.call,
+            "face_up": {st.names[s]: c for s, c in st.revealed.items()}
+            if st.phase != NIGHT else {},
+            "voted": [st.names[s] for s in range(st.n) if st.votes[s] != NOT_VOTED],
+            "events": events,
+        }
+        if isinstance(viewer, int):
+            out["seat"] = viewer
+            out["legal"] = [a.to_json() for a in self.legal_actions(st, viewer)]
+            out["instructions"] = [e["instruction"] for e in events
+                                   if e["kind"] == "artifact"]
+        if st.outcome is not None:
+            out["outcome"] = st.outcome.to_json(st.names)
+        return out
+
+    def account(self, state: EpicState) -> list[str]:
+        return account.account(state)
+
+    # --- records ----------------------------------------------------------
+    def replay(self, record_: Mapping[str, Any]) -> EpicState:
+        return record.replay(self, record_)
+
+    def to_record(self, state: EpicState) -> dict[str, Any]:
+        return record.to_record(self, state)
+
+    def outcome_json(self, state: EpicState) -> dict[str, Any]:
+        return record.outcome_json(state)
+
+
+def _check_tokens(names: tuple[str, ...], tokens: list[str]) -> None:
+    if len(tokens) != len(names):
+        raise DeckError(f"{len(names)} players need {len(names)} starting tokens")
+    for t in tokens:
+        if t not in TOKENS:
+            raise DeckError(f"{t!r} is not a symbol token ({', '.join(TOKENS)})")
+    for t in set(tokens):
+        if tokens.count(t) > TOKEN_SUPPLY[t]:
+            raise DeckError(f"the box has {TOKEN_SUPPLY[t]} {t} token(s), the table shows "
+                            f"{tokens.count(t)}")
+
+
+EPIC = register(EpicBattle())
+
+__all__ = ["EPIC", "EpicBattle", "name"]

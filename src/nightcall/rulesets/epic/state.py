@@ -1,0 +1,116 @@
+"""The state of an Epic Battle game: plain slots, mutated in place by the ruleset.
+
+Card positions: 0..n-1 are the seats (clockwise; the player to the left of seat
+i is seat i+1), n..n+2 the center from left to right, and n+3 the Alpha Wolf's
+extra werewolf card when it is in play. ``start`` is what each seat saw at the
+start, which is what it wakes up for. ``tokens`` are the seats' symbol tokens;
+``board`` what lies on the token board. ``card_as`` says what the Mimic card and
+the Ghost Hunter card count as once they changed. The log of events is the
+truth every view is computed from; ``history`` is every applied (seat, action,
+call), from which the record is written.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from nightcall.engine.actions import Action
+from nightcall.engine.events import Event
+from nightcall.engine.outcome import Outcome
+from nightcall.rulesets.epic.roles import (
+    ASSASSIN,
+    GHOST_HUNTER,
+    MIMIC,
+    TOKEN_SUPPLY,
+    VILLAGER,
+)
+
+NIGHT = 0
+DAY = 1
+OVER = 2
+PHASE_NAMES = ("night", "day", "over")
+
+NOT_VOTED = -2
+ABSTAIN = -1
+
+
+class EpicState:
+    __slots__ = (
+        "acted", "actor", "artifact_pool", "artifacts", "board", "call_i", "card_as",
+        "cards", "deck", "extra_pos", "forced_artifact", "history", "log", "n", "names",
+        "night_started", "options", "outcome", "panicked", "phase", "pick", "revealed", "rng",
+        "schedule", "stage", "start", "start_tokens", "started_center", "tokens",
+        "tokens_in_play", "vampires", "votes", "wolves_known",
+    )
+
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        deal: list[str],
+        extra: str | None,
+        tokens: list[str],
+        options: dict[str, Any],
+        schedule: tuple[str, ...],
+        artifact_pool: list[str],
+        tokens_in_play: bool,
+    ) -> None:
+        n = len(names)
+        self.names = names
+        self.n = n
+        self.cards = deal + ([extra] if extra is not None else [])
+        self.extra_pos = n + 3 if extra is not None else -1
+        self.start: tuple[str, ...] = tuple(deal[:n])
+        self.started_center = frozenset(deal[n:])  # a Mimic/Assassin from here is a villager
+        self.deck: tuple[str, ...] = tuple(sorted(self.cards))
+        self.tokens = tokens
+        self.start_tokens: tuple[str, ...] = tuple(tokens)
+        self.board: Counter[str] = Counter(TOKEN_SUPPLY)
+        self.board.subtract(tokens)
+        self.tokens_in_play = tokens_in_play
+        self.options = options
+        self.rng = random.Random(options.get("seed", 0))
+        self.schedule = schedule
+        self.phase = NIGHT
+        self.call_i = 0
+        self.stage = 0
+        self.actor = -1
+        self.pick = -1  # a choice remembered between two stages of one call
+        self.night_started = False  # after "everybody look at your token"
+        self.card_as: dict[str, str] = {}
+        self.vampires: tuple[int, ...] = ()
+        self.wolves_known: frozenset[int] = frozenset()
+        self.panicked = -1
+        self.acted: set[int] = set()  # moved or looked at a card or token (Fortune Teller)
+        self.artifact_pool = artifact_pool
+        self.artifacts: list[str | None] = [None] * n
+        self.forced_artifact: str | None = None  # a replayed record says what was drawn
+        self.revealed: dict[int, str] = {}
+        self.votes = [NOT_VOTED] * n
+        self.log: list[Event] = []
+        self.history: list[tuple[int, Action, str]] = []
+        self.outcome: Outcome | None = None
+
+    @property
+    def center(self) -> list[str]:
+        return self.cards[self.n : self.n + 3]
+
+    @property
+    def call(self) -> str | None:
+        """The call being made now (public), or None outside the night."""
+        if self.phase != NIGHT or self.call_i >= len(self.schedule):
+            return None
+        return self.schedule[self.call_i]
+
+    def final_role(self, pos: int) -> str:
+        """What the card at ``pos`` counts as now (rulebook "Mimic", "Ghost Hunter",
+        "Assassin": a Mimic or Assassin card that started in the center is a villager)."""
+        card = self.cards[pos]
+        if card == MIMIC:
+            return VILLAGER if MIMIC in self.started_center else self.card_as.get(MIMIC, MIMIC)
+        if card == ASSASSIN and ASSASSIN in self.started_center:
+            return VILLAGER
+        if card == GHOST_HUNTER:
+            return self.card_as.get(GHOST_HUNTER, GHOST_HUNTER)
+        return card
