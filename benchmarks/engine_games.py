@@ -51,7 +51,10 @@ def bare_minimum(players: int, deck: list[str], seed: int, rng: random.Random) -
     _ = any(cards[s] == "werewolf" for s in dead)
 
 
-def rate(fn: Callable[[int, list[str], int, random.Random], None], players: int, games: int) -> float:
+Game = Callable[[int, list[str], int, random.Random], None]
+
+
+def rate(fn: Game, players: int, games: int) -> float:
     deck = DECKS[players]
     rng = random.Random(1)
     t0 = time.perf_counter()

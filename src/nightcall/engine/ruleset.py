@@ -130,34 +130,34 @@ def register(ruleset: Ruleset) -> Ruleset:
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
-    _load_builtin()
+    """The ruleset with this id, importing only its own module on first use."""
+    if ruleset_id not in _REGISTRY and ruleset_id in BUILTIN:
+        _import(ruleset_id)
     try:
         return _REGISTRY[ruleset_id]
     except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
+        known = ", ".join(sorted(set(BUILTIN) | set(_REGISTRY)))
         raise DeckError(f"unknown ruleset {ruleset_id!r} (known: {known})") from None
 
 
 def all_rulesets() -> dict[str, Ruleset]:
-    _load_builtin()
+    for ruleset_id in BUILTIN:
+        if ruleset_id not in _REGISTRY:
+            _import(ruleset_id)
     return dict(_REGISTRY)
 
 
-BUILTIN = (
-    "nightcall.rulesets.onuw.game",
-    "nightcall.rulesets.epic.game",
-    "nightcall.rulesets.lupus.game",
-)
+# Built-in rulesets by id; ``nightcall.rulesets.<id>.game`` registers each when imported.
+BUILTIN = ("onuw", "epic", "lupus")
 
 
-def _load_builtin() -> None:
-    # Imported lazily so that the engine does not depend on any one ruleset, and
-    # importing one ruleset never imports the others.
+def _import(ruleset_id: str) -> None:
     import importlib
 
-    for module in BUILTIN:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not module.startswith(exc.name):
-                raise
+    module = f"nightcall.rulesets.{ruleset_id}.game"
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        # A ruleset not built yet is simply absent; any other import error is a bug.
+        if exc.name is None or not module.startswith(exc.name):
+            raise

@@ -19,7 +19,15 @@ from nightcall.engine.actions import Action
 from nightcall.engine.events import EVERYONE, Event, new_event
 from nightcall.engine.outcome import Death, Outcome
 from nightcall.rulesets.onuw.roles import (
-    DISPLAY_NAME, HUNTER, MINION, ROLE_IDS, TANNER, TANNER_TEAM, TEAM, VILLAGE, WEREWOLF,
+    DISPLAY_NAME,
+    HUNTER,
+    MINION,
+    ROLE_IDS,
+    TANNER,
+    TANNER_TEAM,
+    TEAM,
+    VILLAGE,
+    WEREWOLF,
     WEREWOLVES,
 )
 from nightcall.rulesets.onuw.state import ABSTAIN, DAY, OVER, OneNightState
@@ -76,7 +84,8 @@ def resolve(st: OneNightState) -> None:
     n = st.n
     votes = st.votes
     log = st.log
-    log.append(new_event(Event, ("votes", EVERYONE, {"votes": [v if v >= 0 else None for v in votes]})))
+    shown = [v if v >= 0 else None for v in votes]
+    log.append(new_event(Event, ("votes", EVERYONE, {"votes": shown})))
     tally = [0] * n
     for v in votes:
         if v >= 0:
@@ -95,8 +104,10 @@ def resolve(st: OneNightState) -> None:
                 deaths.append(Death(target, "hunter"))
                 dead.add(target)
             i += 1
-    log.append(new_event(Event, ("died", EVERYONE, {"deaths": [[d.seat, d.cause] for d in deaths]})))
-    log.append(new_event(Event, ("reveal", EVERYONE, {"cards": list(st.cards), "copy": st.copy})))
+    died = {"deaths": [[d.seat, d.cause] for d in deaths]}
+    log.append(new_event(Event, ("died", EVERYONE, died)))
+    revealed = {"cards": list(st.cards), "copy": st.copy}
+    log.append(new_event(Event, ("reveal", EVERYONE, revealed)))
     st.outcome = who_won(st, roles, deaths, tally)
     st.phase = OVER
 

@@ -13,8 +13,20 @@ from collections.abc import Sequence
 
 from nightcall.engine.errors import DeckError
 from nightcall.rulesets.onuw.roles import (
-    DRUNK, HUNTER, INSOMNIAC, MASON, MINION, ROBBER, ROLE_IDS, SEER, SINGLE, TANNER,
-    TROUBLEMAKER, VILLAGER, WEREWOLF, DOPPELGANGER,
+    DOPPELGANGER,
+    DRUNK,
+    HUNTER,
+    INSOMNIAC,
+    MASON,
+    MINION,
+    ROBBER,
+    ROLE_IDS,
+    SEER,
+    SINGLE,
+    TANNER,
+    TROUBLEMAKER,
+    VILLAGER,
+    WEREWOLF,
 )
 
 MIN_PLAYERS = 3

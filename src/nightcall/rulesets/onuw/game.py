@@ -168,6 +168,8 @@ class OneNight(Ruleset):
     def _why_illegal(self, st: OneNightState, seat: int, action: Action) -> str:
         if st.phase == OVER:
             return "the game is over"
+        if action.kind in TALK:
+            return "claims are made during the day"
         if not 0 <= seat < st.n:
             return f"there is no seat {seat}"
         if st.phase == NIGHT:

@@ -23,8 +23,17 @@ from itertools import combinations
 from nightcall.engine.actions import Action
 from nightcall.engine.events import EVERYONE, Event, new_event
 from nightcall.rulesets.onuw.roles import (
-    ACTS_AT_ONCE, DOPPELGANGER, DOPPELGANGER_INSOMNIAC, DRUNK, INSOMNIAC, MASON, MINION,
-    ROBBER, SEER, TROUBLEMAKER, WEREWOLF,
+    ACTS_AT_ONCE,
+    DOPPELGANGER,
+    DOPPELGANGER_INSOMNIAC,
+    DRUNK,
+    INSOMNIAC,
+    MASON,
+    MINION,
+    ROBBER,
+    SEER,
+    TROUBLEMAKER,
+    WEREWOLF,
 )
 from nightcall.rulesets.onuw.state import NIGHT, OneNightState
 

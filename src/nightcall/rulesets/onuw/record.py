@@ -15,7 +15,13 @@ from nightcall.engine.actions import Action
 from nightcall.engine.errors import DeckError, IllegalAction, RecordError
 from nightcall.rulesets.onuw.night import SKIP
 from nightcall.rulesets.onuw.roles import (
-    DOPPELGANGER, DOPPELGANGER_INSOMNIAC, DRUNK, ROBBER, ROLE_IDS, SEER, TROUBLEMAKER,
+    DOPPELGANGER,
+    DOPPELGANGER_INSOMNIAC,
+    DRUNK,
+    ROBBER,
+    ROLE_IDS,
+    SEER,
+    TROUBLEMAKER,
     WEREWOLF,
 )
 from nightcall.rulesets.onuw.state import DAY, NIGHT, NOT_VOTED, OVER, OneNightState
@@ -103,7 +109,8 @@ def _night_step(ruleset: OneNight, st: OneNightState, i: int, step: dict[str, An
     # The Doppelgänger is called twice (its own call, and after the Insomniac).
     targets = [
         j for j in range(st.call_i, len(st.schedule))
-        if st.schedule[j] == call or (call == DOPPELGANGER and st.schedule[j] == DOPPELGANGER_INSOMNIAC)
+        if st.schedule[j] == call
+        or (call == DOPPELGANGER and st.schedule[j] == DOPPELGANGER_INSOMNIAC)
     ]
     if not targets:
         if call in st.schedule:
@@ -286,7 +293,7 @@ def _step_fields(st: OneNightState, action: Action, role: str) -> dict[str, Any]
 def to_record(ruleset: OneNight, st: OneNightState) -> dict[str, Any]:
     names = st.names
     n = st.n
-    deal = [e.data["cards"] for e in st.log if e.kind == "deal" and "cards" in e.data][0]
+    deal = next(e.data["cards"] for e in st.log if e.kind == "deal" and "cards" in e.data)
     steps: list[dict[str, Any]] = []
     for seat, action, call in st.history:
         if call == "day":
