@@ -9,7 +9,10 @@ From the game master to the agent (:data:`ServerMessage`):
 
 ``welcome``
     ``{"type": "welcome", "protocol": 1, "ruleset": "onuw", "seat": 2,
-    "players": ["ann", "bob", ...], "action_space": [...]?}``. Sent once, first.
+    "players": ["ann", "bob", ...], "role_ids": [...], "action_space": [...]?}``.
+    Sent once, first. ``role_ids`` are the ruleset's roles: a claim's role number
+    (One Night's ``claim`` a, ``claim_saw`` b) is an index in this list; seat
+    numbers index ``players``; in claims a position n+i is center card i.
     ``action_space`` (only when masks were asked for) is the fixed list of every
     action of this game; ``mask[i]`` in an observation refers to ``action_space[i]``.
 ``observation``
@@ -97,6 +100,7 @@ class Welcome(_Message, tag="welcome"):
     seat: Seat
     players: list[str]
     protocol: int = PROTOCOL_VERSION
+    role_ids: list[str] = msgspec.field(default_factory=list)
     action_space: list[ActionJSON] | None = None
 
 

@@ -1,0 +1,92 @@
+"""A fixed, numbered list of every action of a game, so legal moves can travel as a mask.
+
+Learning code wants the same action numbers in every state of a game: the space
+is enumerated once per (ruleset, player count) and ``mask(legal)`` marks the
+legal ones with 1. A ruleset may provide ``all_actions(players, talk)`` itself;
+otherwise the enumeration below, written from each ruleset's documented action
+kinds, is used. An action outside the space is a bug in the enumeration, and
+:meth:`ActionSpace.mask` says so rather than dropping it silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from itertools import combinations
+from typing import Any
+
+from nightcall.engine.actions import Action
+
+CENTER = 3  # center cards in One Night
+
+
+class ActionSpace:
+    """Actions numbered 0..len-1; ``index`` maps an action back to its number."""
+
+    def __init__(self, actions: Iterable[Action]) -> None:
+        self.actions: tuple[Action, ...] = tuple(dict.fromkeys(actions))
+        self.index: dict[Action, int] = {a: i for i, a in enumerate(self.actions)}
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def __getitem__(self, i: int) -> Action:
+        return self.actions[i]
+
+    def __contains__(self, action: object) -> bool:
+        return action in self.index
+
+    def mask(self, legal: Iterable[Action]) -> list[int]:
+        out = [0] * len(self.actions)
+        for action in legal:
+            i = self.index.get(action)
+            if i is None:
+                raise ValueError(
+                    f"legal action {action} is not in the action space of this game: "
+                    "the enumeration in nightcall.agents.action_space misses it"
+                )
+            out[i] = 1
+        return out
+
+
+def onuw_actions(players: int, talk: bool) -> list[Action]:
+    """Every One Night move (night.py and day.py action kinds), then every claim."""
+    n = players
+    seats = range(n)
+    center = range(CENTER)
+    out = [Action("copy", x) for x in seats]
+    out += [Action("look", x) for x in seats]
+    out += [Action("look_center", i) for i in center]
+    out += [Action("look_center", a, b) for a, b in combinations(center, 2)]
+    out += [Action("swap", x) for x in seats]
+    out += [Action("swap_two", a, b) for a, b in combinations(seats, 2)]
+    out += [Action("take_center", i) for i in center]
+    out.append(Action("skip"))
+    out += [Action("vote", x) for x in seats]
+    out.append(Action("abstain"))
+    if talk:
+        from nightcall.rulesets.onuw.roles import ROLE_IDS
+
+        roles = range(len(ROLE_IDS))
+        positions = range(n + CENTER)
+        out += [Action("claim", r) for r in roles]
+        out += [Action("claim_saw", p, r) for p in positions for r in roles]
+        out += [Action("claim_swap", a, b) for a, b in combinations(positions, 2)]
+    return out
+
+
+Enumerator = Callable[[int, bool], Sequence[Action]]
+ENUMERATORS: dict[str, Enumerator] = {"onuw": onuw_actions}
+
+
+def action_space(ruleset: Any, players: int, talk: bool = False) -> ActionSpace:
+    """The action space of ``ruleset`` for ``players`` seats; with ``talk``, claims too."""
+    own = getattr(ruleset, "all_actions", None)
+    if callable(own):
+        return ActionSpace(own(players, talk))
+    enumerate_ = ENUMERATORS.get(ruleset.id)
+    if enumerate_ is None:
+        raise ValueError(
+            f"no action space is known for ruleset {ruleset.id!r}: give the ruleset an "
+            "all_actions(players, talk) method or add it to nightcall.agents.action_space"
+        )
+    return ActionSpace(enumerate_(players, talk))

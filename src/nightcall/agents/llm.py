@@ -1,0 +1,146 @@
+"""A player for any OpenAI-compatible chat endpoint (``POST {url}/chat/completions``).
+
+For every decision it sends the observation as sentences and a numbered list of
+what it may do now (its moves, and during the day what it may say), and reads
+the number in the reply. A reply without a usable number, or a failed request,
+becomes a random legal move, and the player says so on its log: the game never
+waits on a broken model. It talks through the same protocol as any agent (claims
+are actions), at most ``max_talk`` times a game so that it gets to vote.
+Only the standard library is used for HTTP.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from typing import IO, Any
+
+from nightcall.agents.render import Names, describe_action, describe_view
+from nightcall.engine.actions import Action
+from nightcall.protocol import Observation, Welcome
+
+SYSTEM_PROMPT = (
+    "You are playing a social deduction card game ({title}) as one player. "
+    "Win for your team: reason from what you know, and talk to help your side. "
+    "Answer with the number of exactly one of the options, then, after a dash, "
+    "one short sentence saying why."
+)
+TITLES = {"onuw": "One Night Ultimate Werewolf", "epic": "One Night Ultimate Werewolf: "
+          "Epic Battle", "lupus": "Lupus in Tabula"}
+
+
+class LLMPlayer:
+    def __init__(
+        self,
+        url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        seed: int = 0,
+        max_talk: int = 2,
+        timeout: float = 60.0,
+        temperature: float = 0.7,
+        log: IO[str] = sys.stderr,
+    ) -> None:
+        self.endpoint = url.rstrip("/") + "/chat/completions"
+        self.model = model
+        self.api_key = api_key
+        self.rng = random.Random(seed)
+        self.max_talk = max_talk
+        self.timeout = timeout
+        self.temperature = temperature
+        self.log = log
+        self.names = Names([], [], 0)
+        self.ruleset = ""
+        self.talked = 0
+        self.fallbacks = 0  # decisions made at random because the reply was unusable
+
+    def start(self, welcome: Welcome) -> None:
+        self.names = Names(welcome.players, welcome.role_ids, welcome.seat)
+        self.ruleset = welcome.ruleset
+        self.talked = 0
+
+    def options(self, observation: Observation) -> list[Action]:
+        """Moves first, then talk while this player still has something to say."""
+        moves = observation.legal
+        talk = [t.to_action() for t in observation.talk] if self.talked < self.max_talk else []
+        return moves + talk if moves else talk
+
+    def prompt(self, observation: Observation, options: Sequence[Action]) -> list[dict[str, str]]:
+        lines = describe_view(observation.view, self.names)
+        lines.append("")
+        lines.append("Your options now:")
+        lines += [f"{i}. {describe_action(a, self.names)}" for i, a in enumerate(options, 1)]
+        title = TITLES.get(self.ruleset, self.ruleset)
+        return [
+            {"role": "system", "content": SYSTEM_PROMPT.format(title=title)},
+            {"role": "user", "content": "\n".join(lines)},
+        ]
+
+    def choose(self, observation: Observation) -> Action:
+        options = self.options(observation)
+        if not options:
+            raise ValueError("asked to choose with no legal action in the observation")
+        try:
+            reply = self.ask(self.prompt(observation, options))
+            index = parse_choice(reply, len(options))
+            problem = None if index is not None else f"no option number in {reply[:200]!r}"
+        except LLMUnavailable as exc:
+            index, problem = None, str(exc)
+        if index is None:
+            # Talk is optional: a random fallback is always a move, never a claim.
+            moves = observation.legal or options
+            action = self.rng.choice(moves)
+            self.fallbacks += 1
+            print(f"llm player: {problem}; playing a random legal action instead: "
+                  f"{describe_action(action, self.names)}", file=self.log, flush=True)
+            return action
+        action = options[index]
+        if action not in observation.legal:
+            self.talked += 1
+        return action
+
+    def ask(self, messages: list[dict[str, str]]) -> str:
+        """One chat completion; the text of the first choice."""
+        body = json.dumps({
+            "model": self.model, "messages": messages, "temperature": self.temperature,
+        }).encode("utf-8")
+        headers = {"Content-Type": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        request = urllib.request.Request(self.endpoint, body, headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                data: Any = json.loads(response.read().decode("utf-8"))
+        except urllib.error.HTTPError as exc:
+            raise LLMUnavailable(f"the endpoint answered HTTP {exc.code}") from None
+        except (urllib.error.URLError, TimeoutError, OSError) as exc:
+            raise LLMUnavailable(f"cannot reach {self.endpoint}: {exc}") from None
+        except json.JSONDecodeError:
+            raise LLMUnavailable("the endpoint did not answer JSON") from None
+        try:
+            content = data["choices"][0]["message"]["content"]
+        except (KeyError, IndexError, TypeError):
+            raise LLMUnavailable("the reply has no choices[0].message.content") from None
+        if not isinstance(content, str):
+            raise LLMUnavailable("the reply's message content is not text")
+        return content
+
+
+class LLMUnavailable(Exception):
+    """The endpoint could not give a reply (network, HTTP status or shape)."""
+
+
+def parse_choice(reply: str, count: int) -> int | None:
+    """The 0-based option the reply picks: its first number in 1..count, or None."""
+    for match in re.finditer(r"\d+", reply):
+        number = int(match.group())
+        if 1 <= number <= count:
+            return number - 1
+        break  # the first number is the answer; a wrong one is not rescued by later ones
+    return None

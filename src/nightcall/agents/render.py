@@ -1,0 +1,138 @@
+"""Observations and actions as plain sentences, for language models and people.
+
+Rendering reads only what the protocol carries (the view, the welcome's names
+and role ids), so it can never show more than the seat may know. Kinds it does
+not know (a new ruleset's) fall back to their JSON, which is still readable.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from nightcall.engine.actions import Action
+
+
+class Names:
+    """How to name seats, center cards and roles in sentences."""
+
+    def __init__(self, players: Sequence[str], role_ids: Sequence[str], me: int) -> None:
+        self.players = list(players)
+        self.role_ids = list(role_ids)
+        self.me = me
+
+    def seat(self, s: Any) -> str:
+        if not isinstance(s, int) or not 0 <= s < len(self.players):
+            return f"seat {s}"
+        return "you" if s == self.me else self.players[s]
+
+    def position(self, p: int) -> str:
+        """A claim position: a seat, or n+i for center card i."""
+        n = len(self.players)
+        return self.seat(p) if p < n else f"center card {p - n + 1}"
+
+    def role(self, r: Any) -> str:
+        if isinstance(r, int):
+            return self.role_ids[r] if 0 <= r < len(self.role_ids) else f"role {r}"
+        return str(r)
+
+    def seats(self, seats: Any) -> str:
+        return ", ".join(self.seat(s) for s in seats) if seats else "nobody"
+
+
+def describe_action(action: Action, names: Names) -> str:
+    k, a, b = action
+    s = names.seat
+    texts: dict[str, Callable[[], str]] = {
+        "vote": lambda: f"vote for {s(a)}",
+        "abstain": lambda: "vote for nobody",
+        "skip": lambda: "do nothing",
+        "copy": lambda: f"look at {s(a)}'s card and become that role",
+        "look": lambda: f"look at {s(a)}'s card",
+        "look_center": lambda: (
+            f"look at center card {a + 1}" if b < 0
+            else f"look at center cards {a + 1} and {b + 1}"
+        ),
+        "swap": lambda: f"swap your card with {s(a)}'s card and look at your new card",
+        "swap_two": lambda: f"swap the cards of {s(a)} and {s(b)}",
+        "take_center": lambda: f"swap your card with center card {a + 1} without looking",
+        "claim": lambda: f'say "I am the {names.role(a)}"',
+        "claim_saw": lambda: f'say "I saw that {names.position(a)} is the {names.role(b)}"',
+        "claim_swap": lambda: (
+            f'say "I swapped {names.position(a)} and {names.position(b)}"'
+        ),
+    }
+    text = texts.get(k)
+    return text() if text is not None else json.dumps(action.to_json())
+
+
+def describe_event(event: dict[str, Any], names: Names) -> str:
+    kind = event.get("kind")
+    s = names.seat
+    if kind == "deal" and "seat" in event:
+        return f"You were dealt the {event['card']}."
+    if kind == "call":
+        return f"The {event['role']} was called."
+    if kind == "wolves":
+        return f"The werewolves opened their eyes: {names.seats(event['seats'])}."
+    if kind == "masons":
+        return f"The masons opened their eyes: {names.seats(event['seats'])}."
+    if kind == "thumbs":
+        return f"Thumbs up from the werewolves: {names.seats(event['seats'])}."
+    if kind == "saw" and "seat" in event:
+        return f"You saw that {s(event['seat'])}'s card is the {event['card']}."
+    if kind == "saw" and "center" in event:
+        return f"You saw that center card {event['center'] + 1} is the {event['card']}."
+    if kind == "became":
+        return f"You became the {event['role']}."
+    if kind == "swapped" and "seats" in event:
+        a, b = event["seats"]
+        return f"You swapped the cards of {s(a)} and {s(b)}."
+    if kind == "swapped" and "center" in event:
+        return f"You swapped your card with center card {event['center'] + 1}."
+    if kind == "dawn":
+        return "Day broke: time to talk and vote."
+    if kind == "claim":
+        who = s(event["seat"])
+        if "saw" in event:
+            return f'{who} said: "I saw that {names.position(event["saw"])} is the ' \
+                f'{event["role"]}."'
+        if "swapped" in event:
+            a, b = event["swapped"]
+            return f'{who} said: "I swapped {names.position(a)} and {names.position(b)}."'
+        return f'{who} said: "I am the {event["role"]}."'
+    if kind == "votes":
+        votes = event["votes"]
+        return "Votes: " + "; ".join(
+            f"{s(i)} -> {'nobody' if v is None else s(v)}" for i, v in enumerate(votes)
+        ) + "."
+    if kind == "died":
+        deaths = event["deaths"]
+        if not deaths:
+            return "Nobody died."
+        return "Died: " + ", ".join(f"{s(seat)} ({cause})" for seat, cause in deaths) + "."
+    if kind == "reveal":
+        cards = event["cards"]
+        n = len(names.players)
+        seats = ", ".join(f"{s(i)}: {c}" for i, c in enumerate(cards[:n]))
+        return f"Cards revealed: {seats}; center: {', '.join(cards[n:])}."
+    if kind == "over":
+        return "The game is over."
+    return json.dumps(event, ensure_ascii=False)
+
+
+def describe_view(view: dict[str, Any], names: Names) -> list[str]:
+    """The situation as sentences: who you are, what you know, what is going on."""
+    lines = [
+        f"You are {names.players[names.me]} (seat {names.me}) at a table of "
+        f"{', '.join(names.players)}.",
+        f"Phase: {view.get('phase')}.",
+    ]
+    if view.get("roles_in_play"):
+        lines.append(f"Cards in play: {', '.join(view['roles_in_play'])}.")
+    if view.get("voted"):
+        lines.append(f"Already voted: {', '.join(view['voted'])}.")
+    lines.append("What you know so far:")
+    lines += [f"- {describe_event(e, names)}" for e in view.get("events", ())]
+    return lines

@@ -1,0 +1,136 @@
+"""The game master speaking JSON lines: agent programs on some seats, bots on the rest.
+
+Each agent seat is a :class:`LineChannel` (a pair of text streams: our stdin and
+stdout for ``nightcall agent stdio``, a child's pipes for ``nightcall agent play``).
+The loop is the protocol of :mod:`nightcall.protocol`: a ``welcome`` to every
+agent, then, whenever a seat has something to do, its ``observation`` and one
+answer, until the ``game_over``. Bad lines get an ``error`` and the observation
+again; the game does not move until a good answer arrives.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Mapping, Sequence
+from typing import IO, Protocol
+
+from nightcall.agents.table import Table
+from nightcall.bots.random_bot import RandomBot
+from nightcall.engine.actions import Action
+from nightcall.protocol import (
+    Error,
+    Hello,
+    ProtocolError,
+    ServerMessage,
+    decode_agent,
+    encode_line,
+)
+
+MAX_ERRORS_IN_A_ROW = 50
+MAX_LINE = 1 << 20
+
+
+class AgentGone(Exception):
+    """An agent closed its stream or kept sending nothing usable; the game cannot go on."""
+
+
+class Bot(Protocol):
+    def choose(self, view: dict[str, object]) -> Action | None: ...
+
+
+class LineChannel:
+    """One agent's two text streams, a message per line."""
+
+    def __init__(self, reader: IO[str], writer: IO[str], name: str = "agent") -> None:
+        self.reader = reader
+        self.writer = writer
+        self.name = name
+
+    def send(self, message: ServerMessage) -> None:
+        try:
+            self.writer.write(encode_line(message))
+            self.writer.flush()
+        except (BrokenPipeError, ValueError) as exc:  # ValueError: closed file
+            raise AgentGone(f"{self.name} stopped reading: {exc}") from None
+
+    def receive(self) -> str:
+        line = self.reader.readline(MAX_LINE)
+        if not line:
+            raise AgentGone(f"{self.name} closed its output before the game was over")
+        return line
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """Each bot gets its own stream of choices, fixed by the game seed."""
+    return seed * 1009 + seat
+
+
+def run_game(
+    table: Table,
+    agents: Mapping[int, LineChannel],
+    bots: Mapping[int, Bot] | None = None,
+    seed: int = 0,
+) -> None:
+    """Play ``table`` to the end: agents on their seats, a random bot on every other seat."""
+    robots: dict[int, Bot] = dict(bots or {})
+    for seat in range(len(table.names)):
+        if seat not in agents and seat not in robots:
+            robots[seat] = RandomBot(bot_seed(seed, seat))
+    for seat, channel in agents.items():
+        channel.send(table.welcome(seat))
+    while not table.is_over():
+        waiting = table.to_act()
+        if not waiting:
+            raise RuntimeError(f"{table.ruleset.id}: not over, yet nobody has anything to do")
+        seat = min(waiting)
+        if seat in agents:
+            _ask(table, seat, agents[seat])
+        else:
+            action = robots[seat].choose(table.ruleset.view(table.state, seat))
+            if action is None:
+                raise RuntimeError(f"the bot on seat {seat} found no legal action")
+            table.play(seat, action)
+    for seat, channel in agents.items():
+        channel.send(table.game_over(seat))
+
+
+def _ask(table: Table, seat: int, channel: LineChannel) -> None:
+    """Get one accepted move from an agent; talk is answered with a fresh observation."""
+    errors = 0
+    send_observation = True
+    while not table.is_over() and seat in table.to_act():
+        if send_observation:
+            channel.send(table.observe(seat))
+        line = channel.receive()
+        try:
+            message = decode_agent(line)
+        except ProtocolError as exc:
+            exc.error.state_id = table.state_id
+            refused: Error = exc.error
+        else:
+            error = table.submit(seat, message)
+            if error is None:
+                # A hello needs no new observation; anything applied does.
+                send_observation = not isinstance(message, Hello)
+                errors = 0
+                continue
+            refused = error
+        errors += 1
+        if errors >= MAX_ERRORS_IN_A_ROW:
+            raise AgentGone(f"{channel.name} sent {errors} refused messages in a row")
+        channel.send(refused)
+        send_observation = True
+
+
+def spawn(command: Sequence[str], name: str) -> tuple[subprocess.Popen[str], LineChannel]:
+    """Start an agent program and talk to it over its stdin and stdout."""
+    proc = subprocess.Popen(
+        list(command),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        bufsize=1,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    return proc, LineChannel(proc.stdout, proc.stdin, name)

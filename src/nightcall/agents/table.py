@@ -1,0 +1,138 @@
+"""One game in progress, seen through the agent protocol.
+
+A :class:`Table` holds a ruleset, its state and a state id (the number of
+actions applied so far), and turns them into protocol messages: ``observe(seat)``
+builds a seat's observation from ``Ruleset.view`` alone, and ``submit(seat, msg)``
+is the one pipeline an agent's message goes through, whatever the transport
+(stdio here, the websocket in the web app): refuse if over, stale, or not this
+seat's business, otherwise apply. A refused message changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from nightcall.agents.action_space import ActionSpace, action_space
+from nightcall.engine.actions import Action
+from nightcall.engine.errors import IllegalAction
+from nightcall.engine.ruleset import Ruleset, get_ruleset
+from nightcall.protocol import (
+    ActionJSON,
+    ActionMessage,
+    AgentMessage,
+    Error,
+    ErrorCode,
+    GameOver,
+    Hello,
+    Observation,
+    Welcome,
+)
+
+
+def seat_names(players: int) -> list[str]:
+    return [f"player_{i}" for i in range(players)]
+
+
+def legal_talk(ruleset: Ruleset, state: Any, seat: int) -> Sequence[Action]:
+    """What ``seat`` may say now, for rulesets that have talk (One Night's claims)."""
+    claims = getattr(ruleset, "legal_claims", None)
+    return claims(state, seat) if callable(claims) else ()
+
+
+class Table:
+    def __init__(self, ruleset: Ruleset, state: Any, *, masks: bool = False) -> None:
+        self.ruleset = ruleset
+        self.state = state
+        self.state_id = 0
+        public = ruleset.view(state, None)
+        self.names: list[str] = list(public["players"])
+        self.space: ActionSpace | None = (
+            action_space(ruleset, len(self.names)) if masks else None
+        )
+        self.agent_names: dict[int, str] = {}  # what each seat's agent said in its hello
+
+    @classmethod
+    def deal(
+        cls,
+        ruleset_id: str,
+        players: int | Sequence[str],
+        seed: int,
+        *,
+        roles: Sequence[str] | None = None,
+        scenario: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        masks: bool = False,
+    ) -> Table:
+        """A new game: ``players`` is a count (seats named player_0...) or the names."""
+        ruleset = get_ruleset(ruleset_id)
+        names = seat_names(players) if isinstance(players, int) else list(players)
+        deck = list(roles) if roles else ruleset.default_deck(len(names), scenario)
+        return cls(ruleset, ruleset.deal(names, deck, seed, options), masks=masks)
+
+    # --- reading --------------------------------------------------------------
+    def is_over(self) -> bool:
+        return self.ruleset.is_over(self.state)
+
+    def to_act(self) -> tuple[int, ...]:
+        """Seats with a move to make now (secret: for the game master only)."""
+        return tuple(self.ruleset.waiting_for(self.state))
+
+    def talk(self, seat: int) -> list[Action]:
+        return list(legal_talk(self.ruleset, self.state, seat))
+
+    def welcome(self, seat: int) -> Welcome:
+        space = None if self.space is None else [ActionJSON.of(a) for a in self.space.actions]
+        return Welcome(
+            self.ruleset.id, seat, list(self.names),
+            role_ids=list(self.ruleset.role_ids), action_space=space,
+        )
+
+    def observe(self, seat: int) -> Observation:
+        view = self.ruleset.view(self.state, seat)
+        mask = None
+        if self.space is not None:
+            mask = self.space.mask(Action.from_json(a) for a in view.get("legal") or ())
+        talk = [ActionJSON.of(a) for a in self.talk(seat)]
+        return Observation(seat, self.state_id, view, talk, mask)
+
+    def won(self, seat: int) -> bool:
+        outcome = self.ruleset.outcome(self.state)
+        return outcome is not None and seat in outcome.winners
+
+    def game_over(self, seat: int) -> GameOver:
+        return GameOver(seat, self.state_id, self.ruleset.view(self.state, seat), self.won(seat))
+
+    # --- acting ---------------------------------------------------------------
+    def play(self, seat: int, action: Action) -> None:
+        """Apply a move or a line of talk; raise IllegalAction and change nothing if refused."""
+        self.ruleset.apply(self.state, seat, action)
+        self.state_id += 1
+
+    def submit(self, seat: int, message: AgentMessage) -> Error | None:
+        """Run one agent message through the pipeline; return the error to send, if any."""
+        if isinstance(message, Hello):
+            self.agent_names[seat] = message.name
+            return None
+        assert isinstance(message, ActionMessage)
+        action = message.action.to_action()
+        if self.is_over():
+            return self._error(ErrorCode.GAME_OVER, f"{action}: the game is over")
+        if message.state_id is not None and message.state_id != self.state_id:
+            return self._error(
+                ErrorCode.STALE_STATE,
+                f"{action} answers state {message.state_id}, but the game is at state "
+                f"{self.state_id}: answer the latest observation",
+            )
+        if not self.ruleset.legal_actions(self.state, seat) and not self.talk(seat):
+            return self._error(
+                ErrorCode.NOT_YOUR_TURN, f"{action}: this seat has nothing to do now"
+            )
+        try:
+            self.play(seat, action)
+        except IllegalAction as exc:
+            return self._error(ErrorCode.ILLEGAL_ACTION, str(exc))
+        return None
+
+    def _error(self, code: ErrorCode, message: str) -> Error:
+        return Error(code, message, self.state_id)

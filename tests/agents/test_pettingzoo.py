@@ -1,0 +1,46 @@
+"""The optional pettingzoo extra: PettingZoo's own API and seed tests must pass."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test
+
+from nightcall.agents.pettingzoo_env import NightcallAECEnv, decode_view, env
+
+
+# PettingZoo suggests Box observations; ours is a Dict of Boxes, as in its classic games.
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.parametrize(("players", "talk"), [(3, False), (5, False), (10, False), (6, True)])
+def test_pettingzoo_api_test_passes(players: int, talk: bool) -> None:
+    api_test(env(players=players, talk=talk), num_cycles=200)
+
+
+def test_pettingzoo_seed_test_passes() -> None:
+    seed_test(lambda: env(players=5), num_cycles=100)
+
+
+def test_packed_observation_decodes_to_the_view() -> None:
+    e = NightcallAECEnv("onuw", 5)
+    e.reset(seed=3)
+    for agent in e.possible_agents:
+        obs = e.observe(agent)
+        assert decode_view(obs["observation"]) == e.core.ruleset.view(
+            e.core.state, e.core.seat(agent)
+        )
+        assert obs["action_mask"].tolist() == e.core.observe(agent)["action_mask"]
+
+
+def test_view_too_large_for_obs_bytes_is_a_clear_error() -> None:
+    e = NightcallAECEnv("onuw", 5, obs_bytes=64)
+    e.reset(seed=3)
+    with pytest.raises(ValueError, match="larger obs_bytes"):
+        e.observe("player_0")
+    big = NightcallAECEnv("onuw", 5)
+    big.reset(seed=3)
+    assert len(json.dumps(big.core.observe("player_0")["observation"])) < big.obs_bytes

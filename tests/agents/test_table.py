@@ -1,0 +1,138 @@
+"""The message pipeline of a table: refusals change nothing, observations hold only views."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from nightcall import protocol as p
+from nightcall.agents.table import Table
+from nightcall.bots.random_bot import RandomBot
+from nightcall.engine.actions import Action
+from nightcall.engine.events import MASTER
+
+
+def master(table: Table) -> str:
+    """Everything about the game, to check that a refusal changed nothing."""
+    return json.dumps(table.ruleset.view(table.state, MASTER), sort_keys=True)
+
+
+def act(table: Table, seat: int, action: Action, state_id: int | None = None) -> p.Error | None:
+    return table.submit(seat, p.ActionMessage(p.ActionJSON.of(action), state_id))
+
+
+def to_day(table: Table, seed: int = 0) -> None:
+    bot = RandomBot(seed)
+    while table.ruleset.view(table.state, None)["phase"] == "night":
+        seat = min(table.to_act())
+        action = bot.choose(table.ruleset.view(table.state, seat))
+        assert action is not None
+        table.play(seat, action)
+
+
+def test_observation_is_the_rulesets_view_of_that_seat_only() -> None:
+    table = Table.deal("onuw", 5, seed=11)
+    for seat in range(5):
+        obs = table.observe(seat)
+        assert obs.view == table.ruleset.view(table.state, seat)
+        assert obs.seat == seat and obs.state_id == 0
+        deals = [e for e in obs.view["events"] if e["kind"] == "deal"]
+        assert deals == [{"kind": "deal", "seat": seat, "card": table.state.cards[seat]}]
+
+
+def test_welcome_names_the_table_and_never_the_deal() -> None:
+    table = Table.deal("onuw", 5, seed=11, masks=True)
+    welcome = table.welcome(2)
+    assert welcome.players == [f"player_{i}" for i in range(5)]
+    assert welcome.role_ids == list(table.ruleset.role_ids)
+    assert welcome.action_space is not None and len(welcome.action_space) > 0
+    text = p.encode(welcome).decode()
+    assert "seed" not in text and "cards" not in text
+
+
+def test_illegal_action_is_refused_and_changes_nothing() -> None:
+    table = Table.deal("onuw", 5, seed=3)
+    to_day(table)
+    before, state_id = master(table), table.state_id
+    error = act(table, 1, Action("vote", 1))  # a player may not vote for themselves
+    assert error is not None and error.code == p.ErrorCode.ILLEGAL_ACTION
+    assert "(vote 1)" in error.message and "not at themselves" in error.message
+    assert master(table) == before and table.state_id == state_id
+
+
+def test_stale_state_id_is_refused() -> None:
+    table = Table.deal("onuw", 5, seed=3)
+    to_day(table)
+    now = table.state_id
+    before = master(table)
+    error = act(table, 0, Action("abstain"), state_id=now - 1)
+    assert error is not None and error.code == p.ErrorCode.STALE_STATE
+    assert f"at state {now}" in error.message
+    assert master(table) == before
+    assert act(table, 0, Action("abstain"), state_id=now) is None
+    assert table.state_id == now + 1
+
+
+def test_seat_with_nothing_to_do_is_told_so() -> None:
+    table = Table.deal("onuw", 5, seed=3)
+    acting = table.to_act()
+    idle = next(s for s in range(5) if s not in acting)
+    before = master(table)
+    error = act(table, idle, Action("skip"))
+    assert error is not None and error.code == p.ErrorCode.NOT_YOUR_TURN
+    assert master(table) == before
+
+
+def test_talk_is_listed_in_the_day_and_applied_as_an_action() -> None:
+    table = Table.deal("onuw", 5, seed=3)
+    assert table.observe(0).talk == []  # nothing to say at night
+    to_day(table)
+    obs = table.observe(0)
+    assert obs.talk, "claims are open during the day"
+    claim = obs.talk[0].to_action()
+    assert act(table, 0, claim, obs.state_id) is None
+    events = table.observe(4).view["events"]
+    assert events[-1]["kind"] == "claim" and events[-1]["seat"] == 0
+
+
+def test_game_over_refuses_more_actions_and_says_who_won() -> None:
+    table = Table.deal("onuw", 5, seed=5)
+    bot = RandomBot(1)
+    while not table.is_over():
+        seat = min(table.to_act())
+        choice = bot.choose(table.ruleset.view(table.state, seat))
+        assert choice is not None
+        assert act(table, seat, choice) is None
+    outcome = table.ruleset.outcome(table.state)
+    assert outcome is not None
+    for seat in range(5):
+        over = table.game_over(seat)
+        assert over.won == (seat in outcome.winners)
+        assert "outcome" in over.view
+    error = act(table, 0, Action("abstain"))
+    assert error is not None and error.code == p.ErrorCode.GAME_OVER
+
+
+def test_hello_records_the_agents_name() -> None:
+    table = Table.deal("onuw", 4, seed=1)
+    assert table.submit(2, p.Hello(name="my-bot")) is None
+    assert table.agent_names == {2: "my-bot"}
+    assert table.state_id == 0
+
+
+@pytest.mark.parametrize("players", [3, 10])
+def test_mask_marks_exactly_the_legal_moves(players: int) -> None:
+    table = Table.deal("onuw", players, seed=2, masks=True)
+    assert table.space is not None
+    bot = RandomBot(4)
+    while not table.is_over():
+        for seat in table.to_act():
+            obs = table.observe(seat)
+            assert obs.mask is not None
+            marked = [table.space[i] for i, bit in enumerate(obs.mask) if bit]
+            assert sorted(marked) == sorted(obs.legal)
+        seat = min(table.to_act())
+        choice = bot.choose(table.ruleset.view(table.state, seat))
+        assert choice is not None
+        table.play(seat, choice)
