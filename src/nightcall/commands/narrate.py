@@ -1,0 +1,156 @@
+"""``nightcall narrate RULESET``: the narrator for a real table, aloud or on screen.
+
+``--json`` and ``--print`` give the script without waiting; otherwise each line
+is shown, spoken through espeak-ng when it is installed, and its pause counted
+down. For Lupus in Tabula the live mode is the Master's loop, night after night.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+EXIT_REFUSED = 2
+
+
+def _parse_options(items: list[str] | None) -> dict[str, Any]:
+    """``--option lone_wolf=false`` -> ``{"lone_wolf": False}``."""
+    out: dict[str, Any] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--option {item!r}: write it as name=value, e.g. lone_wolf=false")
+        low = value.strip().lower()
+        if low in ("true", "yes", "on", "1"):
+            out[key] = True
+        elif low in ("false", "no", "off", "0"):
+            out[key] = False
+        else:
+            out[key] = value
+    return out
+
+
+def _speaker(console: Any, voice_name: str) -> Any:
+    """espeak-ng as a speaker, or None (with a note) when it cannot be heard."""
+    from nightcall.narration import speech as voice
+
+    if not voice.available():
+        console.print("[dim]espeak-ng is not installed: read the lines aloud from the "
+                      "screen.[/]", highlight=False)
+        return None
+    state = {"on": True}
+
+    def speak(text: str) -> None:
+        if state["on"] and not voice.speak(text, voice_name):
+            state["on"] = False
+            console.print("[dim]no audio device: read the lines aloud from the screen.[/]",
+                          highlight=False)
+
+    return speak
+
+
+def narrate(
+    ruleset_id: Annotated[str, typer.Argument(metavar="RULESET", help="onuw, epic or lupus.")],
+    players: Annotated[int, typer.Option("--players", "-n", help="How many players.")],
+    scenario: Annotated[str | None, typer.Option(help="A scenario (Epic Battle).")] = None,
+    roles: Annotated[
+        list[str] | None,
+        typer.Option(help="The deck: role ids, names or playing cards (see `nightcall deck`)."),
+    ] = None,
+    lang: Annotated[str, typer.Option(help="en, it or de.")] = "en",
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the script as JSON steps, without waiting.")
+    ] = False,
+    as_text: Annotated[
+        bool, typer.Option("--print", help="Print the script as text, without waiting.")
+    ] = False,
+    speed: Annotated[
+        str, typer.Option(help="slow (new tables), normal, fast (experienced), or a factor.")
+    ] = "normal",
+    discussion: Annotated[
+        float | None, typer.Option(help="Seconds of discussion (default: the rulebook's).")
+    ] = None,
+    night: Annotated[int, typer.Option(help="Which night (Lupus: 1, 2, ...).")] = 1,
+    option: Annotated[
+        list[str] | None, typer.Option(help="A ruleset option, e.g. lone_wolf=false.")
+    ] = None,
+    wait: Annotated[
+        bool, typer.Option("--wait/--no-wait", help="Pause between lines (off: for trying out).")
+    ] = True,
+    speech: Annotated[
+        bool, typer.Option("--speech/--no-speech", help="Speak through espeak-ng if installed.")
+    ] = True,
+    wav_dir: Annotated[
+        Path | None,
+        typer.Option(help="Write every line as a WAV file here instead (needs espeak-ng)."),
+    ] = None,
+    no_day: Annotated[
+        bool, typer.Option("--night-only", help="Stop at dawn: no day timer, no vote.")
+    ] = False,
+) -> None:
+    """Run the night for a real table: every role called, the same pause for each."""
+    from rich.console import Console
+
+    from nightcall.engine.errors import NightcallError
+    from nightcall.engine.ruleset import get_ruleset
+    from nightcall.narration import speech as voice
+    from nightcall.narration.deckspec import choose_deck
+    from nightcall.narration.locale import LocaleError, load
+    from nightcall.narration.runner import run
+    from nightcall.narration.script import as_text as script_text
+    from nightcall.narration.script import build_script
+    from nightcall.narration.timing import timing_for
+
+    err = Console(stderr=True)
+    try:
+        if night < 1:
+            raise ValueError(f"nights are counted from 1, not {night}")
+        locale = load(lang)
+        ruleset = get_ruleset(ruleset_id)
+        options = _parse_options(option)
+        check_options = getattr(ruleset, "options", None)
+        if options and callable(check_options):
+            check_options(options)  # refuses unknown names and bad values
+        deck, warnings = choose_deck(ruleset, players, scenario, roles)
+        timing = timing_for(ruleset.id, speed, discussion)
+        steps = build_script(ruleset.id, deck, night=night, lang=lang, timing=timing,
+                             options=options, day=not no_day)
+    except (NightcallError, LocaleError, ValueError) as exc:
+        err.print(f"[bold red]cannot narrate[/]: {exc}", highlight=False)
+        raise typer.Exit(EXIT_REFUSED) from None
+
+    if as_json:
+        typer.echo(json.dumps([s.to_json() for s in steps], ensure_ascii=False, indent=2))
+        return
+    if as_text:
+        typer.echo(script_text(steps))
+        return
+
+    console = Console()
+    for warning in warnings:
+        console.print(f"[yellow]warning[/]: {warning}", highlight=False)
+    if wav_dir is not None:
+        if not voice.available():
+            err.print("[bold red]cannot write WAV files[/]: espeak-ng is not installed",
+                      highlight=False)
+            raise typer.Exit(EXIT_REFUSED)
+        wav_dir.mkdir(parents=True, exist_ok=True)
+        for i, step in enumerate(steps, 1):
+            voice.synthesize(step.text, locale.voice, wav_dir / f"{i:03d}-{step.key}.wav")
+        console.print(f"{len(steps)} WAV files written to {wav_dir}", highlight=False)
+        return
+    speak = _speaker(console, locale.voice) if speech else None
+    if ruleset.id == "lupus":
+        from nightcall.narration.master import run_master
+
+        run_master(console, ruleset, deck, locale, timing, speak=speak, wait=wait)
+        return
+    run(steps, console, lambda r: locale.role(ruleset.id, r), locale.line("ui.pause"),
+        speak=speak, wait=wait)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("narrate")(narrate)

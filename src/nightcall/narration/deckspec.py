@@ -1,0 +1,88 @@
+"""Reading a deck from the command line: role ids, role names or playing cards.
+
+``--roles werewolf,werewolf,seer`` or ``--roles "A♠ A♣ K♥"`` or ``--roles 3xvillager``;
+the same role may be named in any language's locale ("Veggente", "Seherin").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from nightcall.engine.errors import DeckError
+from nightcall.engine.ruleset import Ruleset
+from nightcall.narration.locale import LANGUAGES, load
+
+_REPEAT = re.compile(r"^(\d+)\s*[x*×]\s*(.+)$|^(.+?)\s*[x*×]\s*(\d+)$", re.IGNORECASE)
+_COUNT_ALONE = re.compile(r"^(\d+)\s*[x*×]?$", re.IGNORECASE)
+
+
+def _normal(text: str) -> str:
+    return text.strip().lower().replace(" ", "_").replace("-", "_")
+
+
+def role_lookup(ruleset: Ruleset) -> dict[str, str]:
+    """Every accepted spelling of each role of ``ruleset`` -> role id."""
+    table = {rid: rid for rid in ruleset.role_ids}
+    for lang in LANGUAGES:
+        for rid, name in load(lang).roles.get(ruleset.id, {}).items():
+            if rid in ruleset.role_ids:
+                table.setdefault(_normal(name), rid)
+    return table
+
+
+def split_items(values: Iterable[str]) -> list[str]:
+    """``["a,b", "c d"]`` -> ``["a", "b", "c", "d"]``; names with spaces use ``_``."""
+    out: list[str] = []
+    for value in values:
+        for chunk in value.replace(";", ",").split(","):
+            out.extend(part for part in chunk.split() if part)
+    return out
+
+
+def parse_roles(ruleset: Ruleset, values: Sequence[str]) -> list[str]:
+    """The deck as role ids, or DeckError naming the entry that is not a role."""
+    lookup = role_lookup(ruleset)
+    deck: list[str] = []
+    pending = 0  # a count written apart from its role: "2x villager"
+    for item in split_items(values):
+        count = 1
+        alone = _COUNT_ALONE.match(item)
+        if alone:
+            pending = int(alone.group(1))
+            continue
+        m = _REPEAT.match(item)
+        if m:
+            count = int(m.group(1) or m.group(4))
+            item = m.group(2) or m.group(3)
+        elif pending:
+            count = pending
+        pending = 0
+        role = lookup.get(_normal(item))
+        if role is None and ruleset.card_map is not None:
+            role = ruleset.card_map.role_of(item)
+        if role is None:
+            known = ", ".join(ruleset.role_ids)
+            raise DeckError(f"{item!r} is not a {ruleset.id} role or playing card (roles: {known})")
+        if not 1 <= count <= 30:
+            raise DeckError(f"{item!r}: a role can be repeated 1 to 30 times, not {count}")
+        deck.extend([role] * count)
+    if pending:
+        raise DeckError(f"--roles ends with a count ({pending}x) and no role after it")
+    if not deck:
+        raise DeckError("--roles lists no roles")
+    return deck
+
+
+def choose_deck(
+    ruleset: Ruleset, players: int, scenario: str | None, roles: Sequence[str] | None
+) -> tuple[list[str], list[str]]:
+    """The deck (from ``--roles``, a scenario or the default) and the rules' warnings."""
+    if roles:
+        if scenario:
+            raise DeckError("give either --scenario or --roles, not both")
+        deck = parse_roles(ruleset, roles)
+    else:
+        deck = ruleset.default_deck(players, scenario)
+    warnings = ruleset.validate_deck(players, deck)
+    return deck, warnings

@@ -1,0 +1,71 @@
+"""Locale files: ``locales/<lang>.json``, the same keys in every language.
+
+Structure (also read by the web host screen)::
+
+    {
+      "language": "English",          # the language's own name
+      "voice": "en",                  # the espeak-ng voice
+      "roles": {"onuw": {"werewolf": "Werewolf", ...}, "epic": {...}, "lupus": {...}},
+      "lines": {"onuw.seer.wake": "Seer, open your eyes. ...", ...}
+    }
+
+``lines`` holds one key per line of narration (and per on-screen label, ``ui.*``),
+with ``{placeholders}`` filled in by :func:`Locale.line`.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+LOCALES_DIR = Path(__file__).parent / "locales"
+LANGUAGES = ("en", "it", "de")
+
+
+class LocaleError(ValueError):
+    """A missing language, key or placeholder."""
+
+
+@dataclass(frozen=True, slots=True)
+class Locale:
+    lang: str
+    language: str
+    voice: str
+    roles: dict[str, dict[str, str]]
+    lines: dict[str, str]
+
+    def line(self, key: str, **values: Any) -> str:
+        try:
+            template = self.lines[key]
+        except KeyError:
+            raise LocaleError(f"the {self.lang} locale has no line {key!r}") from None
+        try:
+            return template.format(**values)
+        except KeyError as exc:
+            raise LocaleError(f"line {key!r} needs a value for {exc.args[0]!r}") from None
+
+    def role(self, ruleset: str, role: str) -> str:
+        """The role's name in this language, falling back to the id made readable."""
+        return self.roles.get(ruleset, {}).get(role, role.replace("_", " ").title())
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@cache
+def load(lang: str) -> Locale:
+    if lang not in LANGUAGES:
+        raise LocaleError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+    data = json.loads((LOCALES_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    return Locale(
+        lang=lang,
+        language=data["language"],
+        voice=data["voice"],
+        roles=data["roles"],
+        lines=data["lines"],
+    )

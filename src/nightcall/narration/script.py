@@ -1,0 +1,118 @@
+"""A deck in, the narrator's script out: every line in order, with the pause after it.
+
+The calls come from ``ruleset.night_calls(deck, night)``, so each ruleset's wake
+order lives in one place (the ruleset) and every role in the deck is called,
+held, in the center or dead alike. The script depends on the deck, options,
+language and timing only, never on the deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from nightcall.engine.ruleset import get_ruleset
+from nightcall.narration import lines as L
+from nightcall.narration.locale import Locale, load
+from nightcall.narration.timing import Timing, timing_for
+
+NIGHT = "night"
+DAY = "day"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    role: str | None  # the call this line belongs to, None for the opening, dawn and day
+    key: str  # the locale key the text came from
+    text: str
+    wait: float  # seconds of silence after the line
+    phase: str = NIGHT
+    fallback: bool = False  # True when the call had no lines of its own (generic wording)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "role": self.role,
+            "key": self.key,
+            "text": self.text,
+            "wait": round(self.wait, 2),
+            "phase": self.phase,
+        }
+
+
+def minutes_text(seconds: float, lang: str) -> str:
+    """Minutes to the nearest half, written the way the language writes decimals."""
+    halves = max(1, round(seconds / 30))
+    text = f"{halves / 2:g}"
+    return text.replace(".", ",") if lang in ("it", "de") else text
+
+
+def _wait(kind: str, call: str | None, timing: Timing) -> float:
+    if kind == L.ACTION:
+        return timing.for_call(call or "")
+    if kind == L.SHORT:
+        return timing.short
+    if kind == L.COUNT:
+        return timing.count
+    if kind == L.DISCUSSION:
+        return timing.discussion
+    return 0.0
+
+
+def build_script(
+    ruleset_id: str,
+    roles: Sequence[str],
+    *,
+    night: int = 1,
+    lang: str = "en",
+    timing: Timing | None = None,
+    options: Mapping[str, Any] | None = None,
+    day: bool = True,
+) -> list[Step]:
+    """The whole night (and, with ``day``, the day timer and the vote countdown)."""
+    ruleset = get_ruleset(ruleset_id)
+    script = L.SCRIPTS.get(ruleset_id)
+    if script is None:
+        script = L.Script(opening=(), calls={}, closing=(), day=())
+    locale = load(lang)
+    timing = timing or timing_for(ruleset_id)
+    opts: dict[str, object] = {**script.options, **(options or {})}
+    deck = frozenset(roles)
+    aliases = L.ALIASES.get(ruleset_id, {})
+    values = {"minutes": minutes_text(timing.discussion, lang)}
+
+    steps: list[Step] = []
+
+    def emit(part: Sequence[L.Line], call: str | None, phase: str, fallback: bool = False,
+             **extra: str) -> None:
+        for line in part:
+            if line.applies(deck, opts):
+                text = locale.line(line.key, **values, **extra)
+                steps.append(
+                    Step(call, line.key, text, _wait(line.wait, call, timing), phase, fallback)
+                )
+
+    emit(script.opening, None, NIGHT)
+    for call in ruleset.night_calls(list(roles), night):
+        known = aliases.get(call, call)
+        if known in script.calls:
+            emit(script.calls[known], known, NIGHT)
+        else:
+            emit(L.GENERIC, call, NIGHT, True, role=role_name(locale, ruleset_id, call))
+    emit(script.closing, None, NIGHT)
+    if day:
+        emit(script.day, None, DAY)
+    return steps
+
+
+def role_name(locale: Locale, ruleset_id: str, call: str) -> str:
+    return locale.role(ruleset_id, call)
+
+
+def as_text(steps: Sequence[Step]) -> str:
+    """The script to read aloud from paper: one line each, pauses in brackets."""
+    out = []
+    for step in steps:
+        pause = f"   [{step.wait:g} s]" if step.wait else ""
+        out.append(f"{step.text}{pause}")
+    return "\n".join(out)

@@ -1,0 +1,112 @@
+"""Every locale has every key, with the same placeholders, and the rulebooks' role names."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from nightcall.engine.ruleset import all_rulesets
+from nightcall.narration import lines
+from nightcall.narration.locale import LANGUAGES, LOCALES_DIR, LocaleError, load, placeholders
+
+from .helpers import need_ruleset, rules_text
+
+# Entries of "roles" that name a call rather than a card.
+CALL_NAMES = {"tokens", "lovers", "vampires", "werewolves", "werewolves_dream_wolf", "freemasons"}
+
+
+def raw(lang: str) -> dict[str, object]:
+    data = json.loads((LOCALES_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def test_every_locale_has_the_same_keys_and_placeholders() -> None:
+    english = load("en")
+    for lang in LANGUAGES:
+        other = load(lang)
+        assert set(other.lines) == set(english.lines), lang
+        for key, text in english.lines.items():
+            assert placeholders(other.lines[key]) == placeholders(text), (lang, key)
+            assert other.lines[key].strip(), (lang, key)
+        for ruleset, names in english.roles.items():
+            assert set(other.roles[ruleset]) == set(names), (lang, ruleset)
+
+
+def test_every_key_a_script_uses_exists() -> None:
+    for lang in LANGUAGES:
+        missing = lines.all_keys() - set(load(lang).lines)
+        assert not missing, (lang, sorted(missing))
+
+
+def test_the_structure_is_the_documented_one() -> None:
+    for lang in LANGUAGES:
+        data = raw(lang)
+        assert set(data) == {"language", "voice", "roles", "lines"}
+        assert data["voice"] == lang  # the espeak-ng voice of the language
+
+
+def test_translations_are_not_copies_of_english() -> None:
+    english = load("en").lines
+    for lang in ("it", "de"):
+        other = load(lang).lines
+        same = [k for k, v in english.items() if other[k] == v and not k.startswith("count.")]
+        assert not same, (lang, same)
+
+
+def test_every_role_of_every_registered_ruleset_has_a_name() -> None:
+    for rid, ruleset in all_rulesets().items():
+        for lang in LANGUAGES:
+            names = load(lang).roles.get(rid, {})
+            missing = [r for r in ruleset.role_ids if r not in names]
+            assert not missing, (rid, lang, missing)
+
+
+def test_italian_one_night_names_are_the_italian_rulebooks() -> None:
+    text = rules_text("one-night-ultimate-werewolf.it.txt")
+    names = load("it").roles["onuw"]
+    for role in ("werewolf", "minion", "mason", "seer", "robber", "troublemaker", "drunk",
+                 "insomniac", "hunter", "tanner", "villager", "doppelganger"):
+        stem = names[role][:-1]  # "Lupo" / "Lupi", "Massone" / "Massoni"
+        assert stem in text, (role, names[role])
+
+
+def test_german_epic_names_are_the_rulebooks() -> None:
+    text = rules_text("epic-battle-rulebook.txt")
+    german = load("de").roles["epic"]
+    english = load("en").roles["epic"]
+    for role, name in german.items():
+        if role in CALL_NAMES or role in ("renfield", "venus"):
+            continue  # names of calls, not roles; or the same word in both languages
+        # The rulebook writes "Alpha Wolf (Alphawolf): ..." for each role.
+        assert re.search(rf"{re.escape(english[role])} \({re.escape(name)}\)", text), (
+            role, name)
+
+
+def test_a_missing_line_or_value_is_a_clear_error() -> None:
+    en = load("en")
+    with pytest.raises(LocaleError, match="no line 'nope'"):
+        en.line("nope")
+    with pytest.raises(LocaleError, match="minutes"):
+        en.line("onuw.day.discussion")
+    with pytest.raises(LocaleError, match="unknown language 'fr'"):
+        load("fr")
+
+
+def test_epic_and_lupus_calls_all_have_lines() -> None:
+    """No call of a registered ruleset falls back to the generic wording."""
+    from nightcall.narration.script import build_script
+
+    for rid in ("epic", "lupus"):
+        need_ruleset(rid)
+    epic = all_rulesets()["epic"]
+    every = [r for r in epic.role_ids]
+    for night in (1,):
+        fallbacks = [s for s in build_script("epic", every, night=night) if s.fallback]
+        assert not fallbacks, fallbacks
+    lupus = all_rulesets()["lupus"]
+    for night in (1, 2, 3):
+        steps = build_script("lupus", list(lupus.role_ids), night=night)
+        assert not [s for s in steps if s.fallback]
