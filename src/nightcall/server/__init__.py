@@ -1,0 +1,1 @@
+"""The web app: Starlette server, websocket pipeline, rooms, clock and stores."""

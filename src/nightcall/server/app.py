@@ -1,0 +1,321 @@
+"""The Starlette application: pages, a small JSON API, and one websocket per client."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from nightcall import protocol
+from nightcall.server import messages as m
+from nightcall.server.hub import Hub
+from nightcall.server.room import Room, RoomError, Sink
+from nightcall.server.store import Store
+
+log = logging.getLogger("nightcall.server")
+HELLO_TIMEOUT = 30.0
+MAX_MESSAGE = 4096
+SEND_QUEUE = 256
+
+
+def web_dir() -> Path:
+    return Path(str(resources.files("nightcall").joinpath("web")))
+
+
+class WsSink(Sink):
+    """A websocket client. Sends go through a queue and a writer task, so a slow
+    phone never holds up the room's pipeline."""
+
+    def __init__(self, ws: WebSocket, role: str, viewer: int | None) -> None:
+        self.ws = ws
+        self.role = role
+        self.viewer = viewer
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(SEND_QUEUE)
+
+    def send(self, data: bytes) -> None:
+        try:
+            self.queue.put_nowait(data)
+        except asyncio.QueueFull:  # a client this far behind is gone; it will resync
+            self.queue = asyncio.Queue(SEND_QUEUE)
+            self.queue.put_nowait(None)
+
+    async def writer(self) -> None:
+        while True:
+            data = await self.queue.get()
+            if data is None:
+                await self.ws.close(code=1013)
+                return
+            await self.ws.send_text(data.decode())
+
+
+PROTOCOL_CODES = frozenset(c.value for c in protocol.ErrorCode)
+
+
+def _error(code: str, message: str) -> bytes:
+    """In-game refusals are the agent protocol's ``error``; lobby ones are ``room_error``."""
+    if code in PROTOCOL_CODES:
+        return m.encode(protocol.Error(protocol.ErrorCode(code), message))
+    return m.encode(m.RoomErrorMessage(code=code, message=message))
+
+
+def _decode_error(exc: Exception) -> bytes:
+    if isinstance(exc, msgspec.ValidationError):  # (a subclass of DecodeError)
+        if "`$.type`" in str(exc):
+            return _error("unknown_type", f"unknown message type: {exc}")
+        return _error("bad_message", str(exc))
+    return _error("bad_json", f"not valid JSON: {exc}")
+
+
+async def _send_now(ws: WebSocket, data: bytes) -> None:
+    await ws.send_text(data.decode())
+
+
+def _hello(room: Room, hello: m.Hello, hub: Hub) -> tuple[str, int | None, m.Welcome]:
+    """Who this connection is: a seat (new or rejoining), the host, or a spectator."""
+    if hello.as_ == "host":
+        if hello.token is None or hello.token != room.host_token:
+            raise RoomError("bad_token", "only the host's screen can open this page as host")
+        return "host", None, m.Welcome(room=room.code, role="host", token=room.host_token)
+    if hello.as_ == "spectator":
+        return "spectator", None, m.Welcome(room=room.code, role="spectator")
+    if hello.token:
+        seat = room.seat_of_token(hello.token)
+    elif hello.name is not None:
+        seat, _ = room.join(hello.name)
+    else:
+        raise RoomError("bad_hello", "give a name to take a seat, or your seat's token")
+    s = room.seats[seat]
+    return "player", seat, m.Welcome(
+        room=room.code, role="player", seat=seat, name=s.name, token=s.token
+    )
+
+
+def _handle(hub: Hub, room: Room, sink: WsSink, msg: m.ClientMessage) -> None:
+    """One client message through the pipeline; raises RoomError to refuse it."""
+    if isinstance(msg, m.Ping):
+        sink.send(m.encode(m.Pong()))
+        return
+    if isinstance(msg, protocol.ActionMessage):
+        if sink.role not in ("player", "agent") or sink.viewer is None or sink.viewer < 0:
+            raise RoomError("not_a_player", "only a seated player can act")
+        room.submit(sink.viewer, msg.action.to_action(), msg.state_id)
+        return
+    if isinstance(msg, m.Hello):
+        raise RoomError("already_seated", "this connection already said hello")
+    if sink.role != "host":
+        raise RoomError("not_host", "only the host's screen can do that")
+    if isinstance(msg, m.Start):
+        hub.start(room, msg.seats)
+    elif isinstance(msg, m.AddBot):
+        room.add_bot()
+    elif isinstance(msg, m.Kick):
+        room.kick(msg.seat)
+    elif isinstance(msg, m.Advance):
+        hub.clock(room).advance()
+
+
+async def _refuse(ws: WebSocket, data: bytes) -> None:
+    with contextlib.suppress(Exception):
+        await _send_now(ws, data)
+        await ws.close(code=4000)
+
+
+async def _first_message(ws: WebSocket) -> m.ClientMessage:
+    raw = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
+    if len(raw) > MAX_MESSAGE:
+        raise RoomError("too_long", "that message is too long")
+    return m.decode(raw)
+
+
+async def websocket_endpoint(ws: WebSocket) -> None:
+    """A browser: host screen, spectator or player (``hello`` first)."""
+    hub: Hub = ws.app.state.hub
+    await ws.accept()
+    try:
+        room = hub.get(str(ws.path_params["code"]))
+        hello = await _first_message(ws)
+        if not isinstance(hello, m.Hello):
+            raise RoomError("bad_hello", "the first message must be a hello")
+        role, viewer, welcome = _hello(room, hello, hub)
+    except RoomError as exc:
+        await _refuse(ws, _error(exc.code, exc.message))
+        return
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        await _refuse(ws, _decode_error(exc))
+        return
+    except (TimeoutError, WebSocketDisconnect):
+        with contextlib.suppress(Exception):
+            await ws.close()
+        return
+    await _serve(ws, hub, room, WsSink(ws, role, viewer), m.encode(welcome))
+
+
+async def agent_endpoint(ws: WebSocket) -> None:
+    """An agent (nightcall.protocol) speaks nothing but protocol messages. It takes a
+    seat with ``?name=`` (or a protocol ``hello`` carrying its name) and may bring
+    its own secret ``?token=`` (16+ characters) to rejoin the same seat later."""
+    hub: Hub = ws.app.state.hub
+    await ws.accept()
+    try:
+        room = hub.get(str(ws.path_params["code"]))
+        token = ws.query_params.get("token")
+        seat: int | None = None
+        if token:
+            with contextlib.suppress(RoomError):
+                seat = room.seat_of_token(token)
+        if seat is None:
+            name = ws.query_params.get("name")
+            if not name:
+                raw = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
+                hello = protocol.decode_agent(raw)
+                if not isinstance(hello, protocol.Hello) or not hello.name:
+                    raise RoomError("bad_hello", "say hello with a name to take a seat")
+                name = hello.name
+            seat, _ = room.join(name, token)
+    except RoomError as exc:
+        await _refuse(ws, _error(exc.code, exc.message))
+        return
+    except protocol.ProtocolError as exc:
+        await _refuse(ws, m.encode(exc.error))
+        return
+    except (TimeoutError, WebSocketDisconnect):
+        with contextlib.suppress(Exception):
+            await ws.close()
+        return
+    await _serve(ws, hub, room, WsSink(ws, "agent", seat), None)
+
+
+async def _serve(ws: WebSocket, hub: Hub, room: Room, sink: WsSink, first: bytes | None) -> None:
+    writer = asyncio.create_task(sink.writer())
+    if first is not None:
+        sink.send(first)
+    room.sinks.add(sink)
+    room.broadcast()  # the newcomer gets the lobby and its view; others see it connected
+    try:
+        while True:
+            raw = await ws.receive_text()
+            try:
+                if len(raw) > MAX_MESSAGE:
+                    raise RoomError("too_long", "that message is too long")
+                _handle(hub, room, sink, m.decode(raw))
+            except RoomError as exc:
+                sink.send(_error(exc.code, exc.message))
+            except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+                sink.send(_decode_error(exc))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.forget(sink)
+        writer.cancel()
+        room.broadcast()
+
+
+# --- HTTP ----------------------------------------------------------------------------
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    return Response(msgspec.json.encode(data), status_code=status,
+                    media_type="application/json")
+
+
+async def create_room(request: Request) -> Response:
+    hub: Hub = request.app.state.hub
+    try:
+        settings = msgspec.json.decode(await request.body(), type=m.CreateRoom)
+        room = hub.create(settings, str(request.base_url))
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        return _json({"code": "bad_message", "message": str(exc)}, 400)
+    except RoomError as exc:
+        return _json({"code": exc.code, "message": exc.message}, 400)
+    return _json({"room": room.code, "host_token": room.host_token,
+                  "join_url": room.join_url}, 201)
+
+
+async def room_info(request: Request) -> Response:
+    hub: Hub = request.app.state.hub
+    try:
+        room = hub.get(request.path_params["code"])
+    except RoomError as exc:
+        return _json({"code": exc.code, "message": exc.message}, 404)
+    return _json(room.lobby())
+
+
+async def room_qr(request: Request) -> Response:
+    import segno
+
+    hub: Hub = request.app.state.hub
+    try:
+        room = hub.get(request.path_params["code"])
+    except RoomError as exc:
+        return _json({"code": exc.code, "message": exc.message}, 404)
+    url = room.join_url or hub.join_url(room.code, str(request.base_url))
+    svg = segno.make(url, error="m").svg_inline(scale=8, border=2, dark="#111", light="#fff")
+    return Response(svg, media_type="image/svg+xml")
+
+
+async def room_record(request: Request) -> Response:
+    """The game record, once the game is over (before that it holds every secret)."""
+    hub: Hub = request.app.state.hub
+    try:
+        room = hub.get(request.path_params["code"])
+    except RoomError as exc:
+        return _json({"code": exc.code, "message": exc.message}, 404)
+    if room.status != "over":
+        return _json({"code": "not_over", "message": "the record opens at the end"}, 403)
+    return _json(room.ruleset.to_record(room.state))
+
+
+async def rulesets(request: Request) -> Response:
+    hub: Hub = request.app.state.hub
+    return JSONResponse(hub.public_rulesets())
+
+
+def page(name: str) -> Any:
+    async def endpoint(request: Request) -> Response:
+        return FileResponse(web_dir() / name, headers={"Cache-Control": "no-cache"})
+
+    return endpoint
+
+
+def create_app(store: Store, scale: float = 1.0, public_url: str = "") -> Starlette:
+    """The app. ``scale`` multiplies every timer (tests run the clock fast)."""
+    hub = Hub(store, scale, public_url)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        resumed = hub.resume_all()
+        if resumed:
+            log.info("resumed %d room(s)", resumed)
+        yield
+        hub.stop()
+
+    routes = [
+        Route("/", page("index.html")),
+        Route("/join", page("index.html")),
+        Route("/host/{code}", page("host.html")),
+        Route("/play/{code}", page("play.html")),
+        Route("/watch/{code}", page("watch.html")),
+        Route("/api/rulesets", rulesets),
+        Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/rooms/{code}", room_info),
+        Route("/api/rooms/{code}/qr.svg", room_qr),
+        Route("/api/rooms/{code}/record", room_record),
+        WebSocketRoute("/ws/{code}", websocket_endpoint),
+        WebSocketRoute("/ws/{code}/agent", agent_endpoint),
+        Mount("/static", StaticFiles(directory=web_dir()), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    return app

@@ -1,0 +1,228 @@
+"""The room's clock: paces the night call by call, runs the day, moves the bots.
+
+The engine's night has no clock. Here every call of the deck (center and dead
+roles included, from ``ruleset.night_calls``) lasts exactly its call time, and
+never ends early because someone acted: a silence tells nobody anything. A
+seat that has not chosen when its call ends gets the default move
+(:meth:`Room.default_move`), so the game never stalls. Bots choose at a random
+moment inside the call, from their own seat's view, like anyone else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from collections.abc import Callable
+
+from nightcall.bots.random_bot import RandomBot
+from nightcall.server.room import ONE_NIGHT, Room, RoomError
+
+MAX_DEFAULTS = 64  # guard: defaults applied at one deadline
+
+
+class RoomClock:
+    def __init__(self, room: Room, scale: float = 1.0) -> None:
+        self.room = room
+        self.scale = scale
+        self.gen = 0  # bumped at every stage change; stale callbacks check it
+        self.handles: list[asyncio.TimerHandle] = []
+        self.pending: set[int] = set()
+        self.bots = {i: RandomBot(room.seed + i) for i, s in enumerate(room.seats) if s.bot}
+        self.rng = random.Random(room.seed ^ 0x5EED)
+        self.waiting_seen: set[int] = set()
+        room.on_moved = self.on_moved
+
+    # --- plumbing ------------------------------------------------------------------
+    def _later(self, delay: float, fn: Callable[..., None], *args: object) -> None:
+        loop = asyncio.get_running_loop()
+        self.handles.append(loop.call_later(max(0.0, delay), fn, *args))
+
+    def _new_stage(self, stage: str, seconds: float | None) -> int:
+        for h in self.handles:
+            h.cancel()
+        self.handles.clear()
+        self.pending.clear()
+        self.gen += 1
+        c = self.room.clock
+        c.stage = stage
+        c.seconds = seconds
+        c.ends_at = None if seconds is None else time.time() + seconds
+        return self.gen
+
+    def stop(self) -> None:
+        for h in self.handles:
+            h.cancel()
+        self.handles.clear()
+        self.gen += 1
+
+    def _seconds(self, value: float) -> float:
+        return max(0.0, value * self.scale)
+
+    # --- starting and resuming ---------------------------------------------------------
+    def begin(self) -> None:
+        self.bots = {i: RandomBot(self.room.seed + i) for i, s in enumerate(self.room.seats)
+                     if s.bot}
+        self.room.clock.start = 0
+        self.begin_night(1)
+
+    def resume(self) -> None:
+        """After a restart: the stage the room was in starts again, whole."""
+        c = self.room.clock
+        if self.room.status == "over":
+            return
+        if c.stage == "night":
+            self.enter_slot()
+        elif c.stage == "discussion":
+            self.enter_discussion()
+        elif c.stage in ("vote", "day"):
+            self.enter_turns()
+        else:
+            self.route()
+
+    # --- the night ----------------------------------------------------------------------
+    def begin_night(self, night: int) -> None:
+        room = self.room
+        c = room.clock
+        c.night = night
+        c.calls = list(room.ruleset.night_calls(room.roles, night))
+        c.slot = 0
+        self.enter_slot()
+
+    def enter_slot(self) -> None:
+        room = self.room
+        c = room.clock
+        if c.slot >= len(c.calls):
+            self.after_night()
+            return
+        seconds = self._seconds(room.settings.call_seconds)
+        gen = self._new_stage("night", seconds)
+        room.changed()
+        self.move_bots(seconds)
+        self._later(seconds, self.end_slot, gen)
+
+    def end_slot(self, gen: int) -> None:
+        if gen != self.gen:
+            return
+        room = self.room
+        c = room.clock
+        # Whoever the engine still waits on at this call (or an earlier one) gets the default.
+        for _ in range(MAX_DEFAULTS):
+            if room.engine_phase() != "night" or room.engine_slot() > c.slot:
+                break
+            if not self._default_all():
+                break
+        c.slot += 1
+        self.enter_slot()
+
+    def after_night(self) -> None:
+        room = self.room
+        for _ in range(MAX_DEFAULTS):  # a ruleset whose calls the clock did not know
+            if room.engine_phase() != "night" or not self._default_all():
+                break
+        self.route()
+
+    # --- the day ------------------------------------------------------------------------
+    def route(self) -> None:
+        room = self.room
+        if room.ruleset.is_over(room.state):
+            self.finish()
+        elif room.engine_phase() == "night":
+            self.begin_night(room.clock.night + 1)
+        else:
+            self.enter_discussion()
+
+    def enter_discussion(self) -> None:
+        seconds = self._seconds(self.room.settings.discussion_seconds)
+        gen = self._new_stage("discussion", seconds)
+        self.room.changed()
+        self._later(seconds, self.end_discussion, gen)
+
+    def end_discussion(self, gen: int) -> None:
+        if gen == self.gen:
+            self.enter_turns()
+
+    def advance(self) -> None:
+        """The host ends the discussion early (the day is public: nothing to hide)."""
+        if self.room.clock.stage != "discussion":
+            raise RoomError("not_now", "there is no discussion to end")
+        self.enter_turns()
+
+    def enter_turns(self) -> None:
+        room = self.room
+        stage = "vote" if room.ruleset.id in ONE_NIGHT else "day"
+        seconds = self._seconds(room.settings.vote_seconds)
+        gen = self._new_stage(stage, seconds)
+        self.waiting_seen = set(room.ruleset.waiting_for(room.state))
+        room.changed()
+        self.move_bots(seconds)
+        self._later(seconds, self.end_turns, gen)
+
+    def end_turns(self, gen: int) -> None:
+        if gen != self.gen:
+            return
+        self._default_all()
+        if self.gen == gen and not self.room.ruleset.is_over(self.room.state):
+            self.enter_turns()  # the engine still waits on someone: a new turn
+
+    def finish(self) -> None:
+        room = self.room
+        self._new_stage("over", None)
+        room.status = "over"
+        room.changed()
+
+    # --- moves --------------------------------------------------------------------------
+    def _default_all(self) -> bool:
+        """Apply the default move for every seat the engine waits on; False if none."""
+        room = self.room
+        moved = False
+        for seat in room.ruleset.waiting_for(room.state):
+            action = room.default_move(seat)
+            if action is not None:
+                room.apply_move(seat, action)
+                moved = True
+        return moved
+
+    def on_moved(self, room: Room) -> None:
+        """After every applied move: the next stage, or the bots' next choices."""
+        c = room.clock
+        if c.stage == "night":
+            remaining = (c.ends_at or time.time()) - time.time()
+            self.move_bots(remaining)
+            return
+        if c.stage not in ("discussion", "vote", "day"):
+            return
+        if room.ruleset.is_over(room.state):
+            self.finish()
+        elif room.engine_phase() == "night":
+            self.begin_night(c.night + 1)
+        elif c.stage in ("vote", "day"):
+            waiting = set(room.ruleset.waiting_for(room.state))
+            if waiting - self.waiting_seen:
+                self.enter_turns()  # someone new must act (Lupus' rounds): a fresh timer
+            else:
+                self.move_bots((c.ends_at or time.time()) - time.time())
+
+    def move_bots(self, within: float) -> None:
+        """Schedule a choice for every bot that has one to make now."""
+        room = self.room
+        if room.clock.stage == "night" and not room.at_slot():
+            return  # the engine is past the clock: this call's chooser is not a bot
+        for seat in room.ruleset.waiting_for(room.state):
+            if seat in self.bots and seat not in self.pending:
+                self.pending.add(seat)
+                delay = self.rng.uniform(0.15, 0.6) * max(within, 0.0)
+                self._later(delay, self.bot_move, seat, self.gen)
+
+    def bot_move(self, seat: int, gen: int) -> None:
+        self.pending.discard(seat)
+        if gen != self.gen or self.room.status != "playing":
+            return
+        view = self.room.seat_view(seat)
+        action = self.bots[seat].choose(view)
+        if action is None:
+            return
+        # If the engine moved on meanwhile, the deadline's default covers the seat.
+        with contextlib.suppress(RoomError):
+            self.room.apply_move(seat, action)

@@ -1,0 +1,160 @@
+"""All the rooms of one server process: creating them, finding them, saving them,
+and bringing back the unfinished ones after a restart."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+from nightcall.engine.errors import DeckError
+from nightcall.engine.ruleset import get_ruleset
+from nightcall.server.clock import RoomClock
+from nightcall.server.messages import CreateRoom
+from nightcall.server.room import Room, RoomError
+from nightcall.server.store import Store
+
+log = logging.getLogger("nightcall.server")
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read aloud and typed on phones
+CODE_LENGTH = 4
+MAX_SECONDS = 3600.0
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def check_settings(settings: CreateRoom) -> None:
+    """Refuse a room that could never be dealt, before anyone joins it."""
+    try:
+        ruleset = get_ruleset(settings.ruleset)
+    except DeckError as exc:
+        raise RoomError("bad_ruleset", str(exc)) from None
+    if not ruleset.min_players <= settings.seats <= ruleset.max_players:
+        raise RoomError(
+            "bad_seats",
+            f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} players",
+        )
+    for name in ("call_seconds", "discussion_seconds", "vote_seconds"):
+        value = getattr(settings, name)
+        if not 0 <= value <= MAX_SECONDS:
+            raise RoomError("bad_timer", f"{name} must be between 0 and {MAX_SECONDS:.0f}")
+    try:
+        if settings.roles:
+            ruleset.validate_deck(settings.seats, settings.roles, settings.options)
+        else:
+            roles = ruleset.default_deck(settings.seats, settings.scenario)
+            ruleset.validate_deck(settings.seats, roles, settings.options)
+    except DeckError as exc:
+        raise RoomError("bad_deck", str(exc)) from None
+
+
+class Hub:
+    def __init__(self, store: Store, scale: float = 1.0, public_url: str = "") -> None:
+        self.store = store
+        self.scale = scale
+        self.public_url = public_url.rstrip("/")
+        self.rooms: dict[str, Room] = {}
+        self.clocks: dict[str, RoomClock] = {}
+
+    def join_url(self, code: str, base: str) -> str:
+        return f"{self.public_url or base.rstrip('/')}/play/{code}"
+
+    def create(self, settings: CreateRoom, base_url: str = "") -> Room:
+        check_settings(settings)
+        code = new_code()
+        while code in self.rooms or self.store.load(code) is not None:
+            code = new_code()
+        room = Room(code, settings)
+        room.join_url = self.join_url(code, base_url)
+        self._attach(room)
+        self.save(room)
+        return room
+
+    def _attach(self, room: Room) -> None:
+        room.on_change = self.save
+        self.rooms[room.code] = room
+        self.clocks[room.code] = RoomClock(room, self.scale)
+
+    def get(self, code: str) -> Room:
+        code = code.upper()
+        room = self.rooms.get(code)
+        if room is None:
+            doc = self.store.load(code)
+            if doc is None:
+                raise RoomError("no_room", f"there is no room {code}")
+            room = Room.from_doc(doc)
+            room.join_url = self.join_url(code, "")
+            self._attach(room)
+        return room
+
+    def clock(self, room: Room) -> RoomClock:
+        return self.clocks[room.code]
+
+    def save(self, room: Room) -> None:
+        self.store.save(room.code, room.to_doc(), finished=room.status == "over")
+
+    def start(self, room: Room, seats: int | None = None) -> None:
+        room.start(seats)
+        self.clock(room).begin()
+
+    def resume_all(self) -> int:
+        """Load every unfinished room and restart its clock where it stood."""
+        count = 0
+        for doc in self.store.unfinished():
+            try:
+                room = Room.from_doc(doc)
+            except Exception:  # one broken room must not keep the others down
+                log.exception("cannot resume room %s", doc.get("code"))
+                continue
+            room.join_url = self.join_url(room.code, "")
+            self._attach(room)
+            if room.status == "playing":
+                self.clock(room).resume()
+            count += 1
+        return count
+
+    def stop(self) -> None:
+        for clock in self.clocks.values():
+            clock.stop()
+        self.store.close()
+
+    def public_rulesets(self) -> list[dict[str, Any]]:
+        out = []
+        for rid, rs in sorted(available_rulesets().items()):
+            decks = {}
+            for n in range(rs.min_players, rs.max_players + 1):
+                try:
+                    decks[str(n)] = rs.default_deck(n)
+                except DeckError:
+                    continue
+            out.append({
+                "id": rid, "title": rs.title, "min_players": rs.min_players,
+                "max_players": rs.max_players, "roles": list(rs.role_ids),
+                "decks": decks, "scenarios": list(getattr(rs, "scenarios", {}) or []),
+                "options": dict(getattr(rs, "default_options", {}) or
+                                _module_default_options(rs)),
+            })
+        return out
+
+
+def available_rulesets() -> dict[str, Any]:
+    """Every ruleset that loads; one still being built must not take the others down."""
+    from nightcall.engine import ruleset as registry
+
+    found: dict[str, Any] = {}
+    for rid in getattr(registry, "BUILTIN", ("onuw", "epic", "lupus")):
+        try:
+            found[rid] = get_ruleset(rid)
+        except Exception:
+            log.warning("ruleset %s is not available", rid, exc_info=True)
+    return found
+
+
+def _module_default_options(ruleset: Any) -> dict[str, Any]:
+    import sys
+
+    module = sys.modules.get(type(ruleset).__module__)
+    options = getattr(module, "DEFAULT_OPTIONS", {}) if module else {}
+    return dict(options) if isinstance(options, dict) else {}

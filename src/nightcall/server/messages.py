@@ -1,0 +1,150 @@
+"""Every message of the websocket, as typed msgspec values.
+
+Client messages are one tagged union (field ``type``) decoded and validated in
+one call; anything that does not decode gets an ``error`` back and changes
+nothing. Server messages are plain structs encoded to JSON. In-game messages
+(``action``, ``error``) are the agent protocol's (:mod:`nightcall.protocol`);
+agents connect to ``/ws/CODE/agent`` and get nothing but protocol messages.
+Lobby and room messages are ours.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from nightcall import protocol
+from nightcall.protocol import ActionMessage
+
+# --- client -> server ----------------------------------------------------------
+
+
+class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
+    """The first message: who is connecting. A player gives a name (new seat)
+    or the token of the seat it had (reconnect); the host gives the host token.
+    ``protocol`` is accepted so that the agent protocol's hello also reads."""
+
+    as_: Literal["player", "host", "spectator"] = msgspec.field(name="as", default="player")
+    name: str | None = None
+    token: str | None = None
+    protocol: int = 1
+
+
+class Start(msgspec.Struct, tag="start", forbid_unknown_fields=True):
+    """Host: fill the empty seats with bots and deal."""
+
+    seats: int | None = None
+
+
+class AddBot(msgspec.Struct, tag="add_bot", forbid_unknown_fields=True):
+    """Host: seat one bot now."""
+
+
+class Kick(msgspec.Struct, tag="kick", forbid_unknown_fields=True):
+    """Host: free a seat in the lobby."""
+
+    seat: int
+
+
+class Advance(msgspec.Struct, tag="advance", forbid_unknown_fields=True):
+    """Host: end the discussion now and open the vote."""
+
+
+class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
+    pass
+
+
+# Moves and claims are the agent protocol's ``action`` message, for browsers and agents alike.
+ClientMessage = Hello | ActionMessage | Start | AddBot | Kick | Advance | Ping
+
+# --- server -> client ----------------------------------------------------------
+
+
+class Welcome(msgspec.Struct, tag="welcome"):
+    room: str
+    role: str  # "player", "host" or "spectator"
+    seat: int | None = None
+    name: str | None = None
+    token: str | None = None
+
+
+class SeatInfo(msgspec.Struct):
+    seat: int
+    name: str
+    bot: bool
+    connected: bool
+
+
+class Lobby(msgspec.Struct, tag="lobby"):
+    """Public room facts: settings, who sits where, whether the game started."""
+
+    room: str
+    ruleset: str
+    title: str
+    status: str  # "lobby", "playing", "over"
+    seats: list[SeatInfo]
+    settings: dict[str, Any]
+    join_url: str
+
+
+class Clock(msgspec.Struct):
+    """The public clock: the same for every client. ``ends_at`` is epoch milliseconds."""
+
+    stage: str  # "lobby", "night", "discussion", "vote", "day", "over"
+    call: str | None = None
+    night: int = 0
+    ends_at: int | None = None
+    seconds: float | None = None
+    narration: str | None = None
+
+
+class Observation(msgspec.Struct, tag="observation"):
+    """What one seat (or the public) may know now, computed by ``ruleset.view``.
+    The browser's observation: the agent protocol's, plus the public clock."""
+
+    room: str
+    state_id: int
+    view: dict[str, Any]
+    clock: Clock
+    timeline: list[str] | None = None
+
+
+class RoomErrorMessage(msgspec.Struct, tag="room_error"):
+    """A refused lobby or room request (in-game refusals use the protocol's ``error``)."""
+
+    code: str
+    message: str
+
+
+class Pong(msgspec.Struct, tag="pong"):
+    pass
+
+
+ServerMessage = Welcome | Lobby | Observation | RoomErrorMessage | Pong
+
+_decoder = msgspec.json.Decoder(ClientMessage)
+_encoder = msgspec.json.Encoder()
+
+
+def decode(raw: str | bytes) -> ClientMessage:
+    """Decode and validate one client message; raise msgspec.ValidationError/DecodeError."""
+    return _decoder.decode(raw)
+
+
+def encode(msg: ServerMessage | protocol.ServerMessage) -> bytes:
+    return _encoder.encode(msg)
+
+
+class CreateRoom(msgspec.Struct, forbid_unknown_fields=True):
+    """POST /api/rooms: a new room. Times are seconds; ``roles`` empty = recommended deck."""
+
+    ruleset: str = "onuw"
+    seats: int = 5
+    scenario: str | None = None
+    roles: list[str] = msgspec.field(default_factory=list)
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    language: Literal["en", "it", "de"] = "en"
+    call_seconds: float = 10.0
+    discussion_seconds: float = 300.0
+    vote_seconds: float = 30.0

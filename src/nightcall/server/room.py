@@ -1,0 +1,476 @@
+"""One room: its seats, its game, and the one pipeline every move goes through.
+
+The pipeline (style guide, boardgame.io): authenticate the seat → reject if the
+game is not running, not this seat's turn, stale, or illegal → apply → send each
+client its own seat's view → persist. The clock (:mod:`.clock`) drives the
+night and the day through the same ``apply_move``.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from nightcall.engine.actions import Action
+from nightcall.engine.errors import DeckError, IllegalAction
+from nightcall.engine.ruleset import Ruleset, get_ruleset
+from nightcall.server import pacing
+from nightcall.server.messages import Clock, CreateRoom, Lobby, Observation, SeatInfo
+
+MAX_NAME = 24
+MIN_TOKEN = 16
+BOT_NAMES = ("Ada", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Hugo", "Ilse",
+             "Jonas", "Kira", "Luca", "Mara", "Nico", "Olga", "Piet", "Quinn", "Rita")
+TALK_KINDS = frozenset({"claim", "claim_saw", "claim_swap"})
+ONE_NIGHT = frozenset({"onuw", "epic"})
+
+
+class RoomError(Exception):
+    """A refused request; ``code`` is machine-readable, the message is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Seat:
+    name: str
+    token: str
+    bot: bool = False
+
+
+@dataclass
+class ClockState:
+    stage: str = "lobby"  # lobby, night, discussion, vote, day, over
+    night: int = 0
+    slot: int = 0
+    start: int = 0  # index of the night's first public event
+    calls: list[str] = field(default_factory=list)
+    ends_at: float | None = None  # loop-independent wall time (seconds)
+    seconds: float | None = None
+
+
+class Sink:
+    """Somewhere a room sends messages: a websocket connection, or a test's list."""
+
+    viewer: int | None  # the seat, or None for the host screen and spectators
+    role: str
+
+    def send(self, data: bytes) -> None:
+        raise NotImplementedError
+
+
+def clean_name(raw: str) -> str:
+    name = " ".join(raw.split())[:MAX_NAME]
+    if not name:
+        raise RoomError("bad_name", "type a name to take a seat")
+    return name
+
+
+class Room:
+    def __init__(self, code: str, settings: CreateRoom, host_token: str | None = None) -> None:
+        self.code = code
+        self.settings = settings
+        self.ruleset: Ruleset = get_ruleset(settings.ruleset)
+        self.host_token = host_token or secrets.token_urlsafe(16)
+        self.seats: list[Seat] = []
+        self.status = "lobby"
+        self.seed = 0
+        self.roles: list[str] = []
+        self.state: Any = None
+        self.actions: list[tuple[int, Action]] = []
+        self.clock = ClockState()
+        # State ids from an earlier process (before a restart) do not match new ones.
+        self.epoch = secrets.randbelow(1 << 20) * 10_000
+        self.sinks: set[Sink] = set()
+        self._turn: dict[int | None, tuple[int, Any]] = {}
+        self._frozen: dict[int | None, dict[str, Any]] = {}
+        self._last: dict[Sink, bytes] = {}
+        self._last_lobby: dict[Sink, bytes] = {}
+        self._welcomed: set[Sink] = set()
+        self.warnings: list[str] = []
+        # Hooks set by the server: persist after each change, wake the clock.
+        self.on_change: Callable[[Room], None] = lambda room: None
+        self.on_moved: Callable[[Room], None] = lambda room: None
+        self.join_url = ""
+
+    # --- seats ------------------------------------------------------------------
+    def connected(self, seat: int) -> bool:
+        return any(s.viewer == seat and s.role == "player" for s in self.sinks)
+
+    def join(self, name: str, token: str | None = None) -> tuple[int, Seat]:
+        """A new seat. An agent may bring its own secret token (to rejoin later)."""
+        if self.status != "lobby":
+            raise RoomError("started", "the game has started: ask the host for the next one")
+        name = clean_name(name)
+        if any(s.name.casefold() == name.casefold() for s in self.seats):
+            raise RoomError("name_taken", f"someone here is already called {name}")
+        if len(self.seats) >= self.ruleset.max_players:
+            raise RoomError("full", "the table is full")
+        if token is not None and len(token) < MIN_TOKEN:
+            raise RoomError("bad_token", f"a seat token has at least {MIN_TOKEN} characters")
+        seat = Seat(name, token or secrets.token_urlsafe(16))
+        self.seats.append(seat)
+        self.changed()
+        return len(self.seats) - 1, seat
+
+    def seat_of_token(self, token: str) -> int:
+        for i, s in enumerate(self.seats):
+            if not s.bot and secrets.compare_digest(s.token, token):
+                return i
+        raise RoomError("bad_token", "this seat is not known here: join again with a name")
+
+    def add_bot(self) -> None:
+        if self.status != "lobby":
+            raise RoomError("started", "bots join before the deal")
+        if len(self.seats) >= self.ruleset.max_players:
+            raise RoomError("full", "the table is full")
+        taken = {s.name for s in self.seats}
+        name = next(
+            (f"{n} (bot)" for n in BOT_NAMES if f"{n} (bot)" not in taken),
+            f"Bot {len(self.seats) + 1}",
+        )
+        self.seats.append(Seat(name, secrets.token_urlsafe(16), bot=True))
+        self.changed()
+
+    def kick(self, seat: int) -> None:
+        if self.status != "lobby":
+            raise RoomError("started", "seats are fixed once the cards are dealt")
+        if not 0 <= seat < len(self.seats):
+            raise RoomError("bad_seat", f"there is no seat {seat}")
+        del self.seats[seat]
+        for sink in self.sinks:
+            if sink.viewer is not None and sink.role == "player":
+                if sink.viewer == seat:
+                    sink.viewer = -1  # a kicked player no longer sees anything
+                elif sink.viewer > seat:
+                    sink.viewer -= 1
+        self.changed()
+
+    # --- starting -----------------------------------------------------------------
+    def start(self, seats: int | None = None) -> None:
+        if self.status != "lobby":
+            raise RoomError("started", "the game has already started")
+        want = max(seats or self.settings.seats, len(self.seats), self.ruleset.min_players)
+        want = min(want, self.ruleset.max_players)
+        while len(self.seats) < want:
+            self.add_bot()
+        players = [s.name for s in self.seats]
+        try:
+            roles = list(self.settings.roles) or self.ruleset.default_deck(
+                len(players), self.settings.scenario
+            )
+            self.warnings = self.ruleset.validate_deck(
+                len(players), roles, self.settings.options
+            )
+            self.roles = roles
+            self.seed = secrets.randbits(32)
+            self.state = self.ruleset.deal(players, roles, self.seed, self.settings.options)
+        except DeckError as exc:
+            raise RoomError("bad_deck", str(exc)) from None
+        self.status = "playing"
+
+    def rebuild(self) -> None:
+        """The state from the deal and every applied action (a game is its history)."""
+        players = [s.name for s in self.seats]
+        state = self.ruleset.deal(players, self.roles, self.seed, self.settings.options)
+        for seat, action in self.actions:
+            self.ruleset.apply(state, seat, action)
+        self.state = state
+
+    # --- the pipeline -----------------------------------------------------------
+    def state_id(self, viewer: int | None) -> int:
+        return self.epoch + self._turn.get(viewer, (0, None))[0]
+
+    def is_talk(self, seat: int, action: Action) -> bool:
+        claims = getattr(self.ruleset, "legal_claims", None)
+        return action.kind in TALK_KINDS and claims is not None
+
+    def submit(self, seat: int, action: Action, state_id: int | None) -> None:
+        """A move from a player: checked against what that player was shown. The state
+        id is optional (agent protocol), but when given it must be the latest."""
+        if self.status == "lobby":
+            raise RoomError("not_your_turn", "the game has not started yet")
+        if self.status == "over":
+            raise RoomError("game_over", "the game is over")
+        self.snapshot(seat)
+        if state_id is not None and state_id != self.state_id(seat):
+            raise RoomError("stale_state", "the game moved on: look at your screen again")
+        if self.is_talk(seat, action):
+            if self.clock.stage not in ("discussion", "vote", "day"):
+                raise RoomError("not_your_turn", "claims are made during the day")
+        elif action.to_json() not in self.seat_view(seat).get("legal", []):
+            raise RoomError("not_your_turn", "that is not one of your choices now")
+        self.apply_move(seat, action)
+
+    def apply_move(self, seat: int, action: Action) -> None:
+        """Apply (bots, defaults and checked players), then broadcast and persist."""
+        before = self.public_events_count()
+        try:
+            self.ruleset.apply(self.state, seat, action)
+        except IllegalAction as exc:
+            raise RoomError("illegal_action", str(exc)) from None
+        self.actions.append((seat, action))
+        if self.clock.stage != "night" and self.engine_phase() == "night":
+            self.clock.start = before  # a new night (Lupus) starts after this move
+        self.on_moved(self)
+        self.changed()
+
+    def default_move(self, seat: int) -> Action | None:
+        """What a seat does when its time runs out: skip or abstain when the rules allow,
+        otherwise a random legal choice from the room's seeded generator (a ruling)."""
+        legal = list(self.ruleset.legal_actions(self.state, seat))
+        if not legal:
+            return None
+        for kind in ("skip", "abstain"):
+            if Action(kind) in legal:
+                return Action(kind)
+        rng = random.Random(self.seed * 1000003 + len(self.actions))
+        return rng.choice(legal)
+
+    # --- views ------------------------------------------------------------------
+    def public_view(self) -> dict[str, Any]:
+        return self.ruleset.view(self.state, None)
+
+    def public_events_count(self) -> int:
+        return len(self.public_view()["events"]) if self.state is not None else 0
+
+    def engine_phase(self) -> str:
+        return str(self.public_view().get("phase", ""))
+
+    def engine_slot(self) -> int:
+        """The clock slot the engine's night is at (-1 before the first call)."""
+        public = self.public_view()["events"]
+        return pacing.engine_slot(public, self.clock.start, self.clock.calls)
+
+    def at_slot(self) -> bool:
+        """Is the engine waiting on the call the clock shows now?"""
+        return (
+            self.clock.stage == "night"
+            and self.engine_phase() == "night"
+            and self.engine_slot() == self.clock.slot
+        )
+
+    def seat_view(self, viewer: int | None) -> dict[str, Any]:
+        """``ruleset.view`` for ``viewer``, held back to the call the clock shows."""
+        if self.state is None:
+            return {}
+        view = self.ruleset.view(self.state, viewer)
+        clock = self.clock
+        if clock.stage == "discussion" and "legal" in view:
+            view["legal"] = []  # the vote opens when the discussion ends
+        if clock.stage != "night":
+            return view
+        public = self.public_view()
+        engine_night = public.get("phase") == "night"
+        if engine_night:
+            self._frozen[viewer] = view
+        slot = pacing.engine_slot(public["events"], clock.start, clock.calls)
+        if engine_night and slot == clock.slot:
+            return view
+        # The engine is past the clock: show the night as it stood at this call.
+        base = dict(view if engine_night else self._frozen.get(viewer, view))
+        keep = pacing.cut_index(public["events"], clock.start, clock.calls, clock.slot)
+        base["events"] = pacing.cut(view["events"], public["events"], keep)
+        base["phase"] = "night"
+        base["call"] = clock.calls[clock.slot] if clock.slot < len(clock.calls) else None
+        if "legal" in base:
+            base["legal"] = []
+        base.pop("outcome", None)
+        return base
+
+    def clock_message(self) -> Clock:
+        from nightcall.server.narration import call_line, stage_line
+
+        c = self.clock
+        call = c.calls[c.slot] if c.stage == "night" and c.slot < len(c.calls) else None
+        lang = self.settings.language
+        text = call_line(self.ruleset.id, call, lang) if call else stage_line(
+            self.ruleset.id, c.stage, lang
+        )
+        return Clock(
+            stage=c.stage,
+            call=call,
+            night=c.night,
+            ends_at=None if c.ends_at is None else int(c.ends_at * 1000),
+            seconds=c.seconds,
+            narration=text,
+        )
+
+    def snapshot(self, viewer: int | None) -> dict[str, Any]:
+        """The viewer's view now; a new state id whenever its choices or the stage change."""
+        view = self.seat_view(viewer)
+        key = (self.clock.stage, self.clock.slot, self.clock.night,
+               repr(view.get("legal")), view.get("phase"))
+        turn, last = self._turn.get(viewer, (0, None))
+        if key != last:
+            self._turn[viewer] = (turn + 1, key)
+        return view
+
+    def observation(self, viewer: int | None) -> Observation:
+        view = self.snapshot(viewer)
+        timeline = None
+        if self.status == "over":
+            timeline = list(self.ruleset.account(self.state))
+        return Observation(
+            room=self.code,
+            state_id=self.state_id(viewer),
+            view=view,
+            clock=self.clock_message(),
+            timeline=timeline,
+        )
+
+    def _role_names(self) -> dict[str, str]:
+        from nightcall.server.narration import role_name
+
+        rid, lang = self.ruleset.id, self.settings.language
+        return {r: role_name(rid, r, lang) for r in self.ruleset.role_ids}
+
+    def lobby(self) -> Lobby:
+        settings = {
+            "seats": self.settings.seats,
+            "roles": list(self.roles or self.settings.roles),
+            "options": dict(self.settings.options),
+            "scenario": self.settings.scenario,
+            "language": self.settings.language,
+            "call_seconds": self.settings.call_seconds,
+            "discussion_seconds": self.settings.discussion_seconds,
+            "vote_seconds": self.settings.vote_seconds,
+            "warnings": list(self.warnings),
+            "role_ids": list(self.ruleset.role_ids),
+            "role_names": self._role_names(),
+        }
+        return Lobby(
+            room=self.code,
+            ruleset=self.ruleset.id,
+            title=self.ruleset.title,
+            status=self.status,
+            seats=[
+                SeatInfo(i, s.name, s.bot, s.bot or self.connected(i))
+                for i, s in enumerate(self.seats)
+            ],
+            settings=settings,
+            join_url=self.join_url,
+        )
+
+    # --- broadcasting --------------------------------------------------------------
+    def send_to(self, sink: Sink, data: bytes) -> None:
+        """Send unless this client already has exactly this message (no empty updates:
+        a message at an unusual moment would itself tell something)."""
+        if self._last.get(sink) == data:
+            return
+        self._last[sink] = data
+        sink.send(data)
+
+    def broadcast(self) -> None:
+        from nightcall.server.messages import encode
+
+        lobby = encode(self.lobby())
+        cache: dict[int | None, bytes] = {}
+        for sink in list(self.sinks):
+            if sink.role == "agent":
+                self.update_agent(sink)
+                continue
+            self.send_lobby(sink, lobby)
+            if self.state is None or (sink.viewer is not None and sink.viewer < 0):
+                continue
+            if sink.viewer not in cache:
+                cache[sink.viewer] = encode(self.observation(sink.viewer))
+            self.send_to(sink, cache[sink.viewer])
+
+    def update_agent(self, sink: Sink) -> None:
+        """An agent hears only the agent protocol: a welcome once the cards are dealt,
+        an observation whenever it may act or talk, and game_over at the end."""
+        from nightcall import protocol
+        from nightcall.server.messages import encode
+
+        seat = sink.viewer
+        if self.state is None or seat is None or seat < 0:
+            return
+        if sink not in self._welcomed:
+            self._welcomed.add(sink)
+            sink.send(encode(protocol.Welcome(
+                ruleset=self.ruleset.id, seat=seat, players=[s.name for s in self.seats],
+                role_ids=list(self.ruleset.role_ids),
+            )))
+        view = self.snapshot(seat)
+        state_id = self.state_id(seat)
+        if self.status == "over":
+            outcome = self.ruleset.outcome(self.state)
+            won = outcome is not None and seat in outcome.winners
+            self.send_to(sink, encode(protocol.GameOver(seat, state_id, view, won)))
+            return
+        talk: list[protocol.ActionJSON] = []
+        claims = getattr(self.ruleset, "legal_claims", None)
+        if claims is not None and self.clock.stage in ("discussion", "vote", "day"):
+            talk = [protocol.ActionJSON.of(a) for a in claims(self.state, seat)]
+        if view.get("legal") or talk:
+            self.send_to(sink, encode(protocol.Observation(seat, state_id, view, talk)))
+
+    def send_lobby(self, sink: Sink, data: bytes) -> None:
+        if self._last_lobby.get(sink) == data:
+            return
+        self._last_lobby[sink] = data
+        sink.send(data)
+
+    def changed(self) -> None:
+        self.broadcast()
+        self.on_change(self)
+
+    def forget(self, sink: Sink) -> None:
+        self.sinks.discard(sink)
+        self._last.pop(sink, None)
+        self._last_lobby.pop(sink, None)
+        self._welcomed.discard(sink)
+
+    # --- saving ----------------------------------------------------------------
+    def to_doc(self) -> dict[str, Any]:
+        record = None
+        if self.state is not None:
+            try:
+                record = self.ruleset.to_record(self.state)
+            except Exception:  # a ruleset still being built must not lose the room
+                record = None
+        c = self.clock
+        return {
+            "code": self.code,
+            "settings": {
+                "ruleset": self.settings.ruleset, "seats": self.settings.seats,
+                "scenario": self.settings.scenario, "roles": list(self.settings.roles),
+                "options": dict(self.settings.options), "language": self.settings.language,
+                "call_seconds": self.settings.call_seconds,
+                "discussion_seconds": self.settings.discussion_seconds,
+                "vote_seconds": self.settings.vote_seconds,
+            },
+            "host_token": self.host_token,
+            "seats": [{"name": s.name, "token": s.token, "bot": s.bot} for s in self.seats],
+            "status": self.status,
+            "seed": self.seed,
+            "roles": list(self.roles),
+            "actions": [[seat, a.to_json()] for seat, a in self.actions],
+            "clock": {"stage": c.stage, "night": c.night, "slot": c.slot, "start": c.start,
+                      "calls": list(c.calls)},
+            "record": record,
+        }
+
+    @classmethod
+    def from_doc(cls, doc: dict[str, Any]) -> Room:
+        import msgspec
+
+        settings = msgspec.convert(doc["settings"], CreateRoom)
+        room = cls(doc["code"], settings, doc["host_token"])
+        room.seats = [Seat(s["name"], s["token"], bool(s["bot"])) for s in doc["seats"]]
+        room.status = doc["status"]
+        room.seed = int(doc["seed"])
+        room.roles = list(doc["roles"])
+        room.actions = [(int(seat), Action.from_json(a)) for seat, a in doc["actions"]]
+        c = doc["clock"]
+        room.clock = ClockState(c["stage"], c["night"], c["slot"], c["start"], list(c["calls"]))
+        if room.status != "lobby":
+            room.rebuild()
+        return room

@@ -1,0 +1,103 @@
+"""Where rooms live between restarts: a tiny interface and its SQLite implementation.
+
+A room is saved as one JSON document (settings, seats with their tokens, the
+deal's seed, every applied action, the game record, the clock's position), so
+a store only needs to put, get and list documents. A Redis store (issue #8)
+implements the same three methods.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any, Protocol
+
+
+class Store(Protocol):
+    def save(self, code: str, doc: dict[str, Any], finished: bool) -> None: ...
+
+    def load(self, code: str) -> dict[str, Any] | None: ...
+
+    def unfinished(self) -> list[dict[str, Any]]:
+        """Every room not over yet, to resume after a restart."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class MemoryStore:
+    """For benchmarks and quick experiments: nothing survives the process."""
+
+    def __init__(self) -> None:
+        self._docs: dict[str, tuple[str, bool]] = {}
+
+    def save(self, code: str, doc: dict[str, Any], finished: bool) -> None:
+        self._docs[code] = (json.dumps(doc), finished)
+
+    def load(self, code: str) -> dict[str, Any] | None:
+        got = self._docs.get(code)
+        return None if got is None else dict(json.loads(got[0]))
+
+    def unfinished(self) -> list[dict[str, Any]]:
+        return [json.loads(d) for d, done in self._docs.values() if not done]
+
+    def close(self) -> None:
+        self._docs.clear()
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    doc TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    updated REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rooms_unfinished ON rooms (finished, updated);
+"""
+
+
+class SQLiteStore:
+    """One SQLite file in WAL mode. Writes are small (one row per room) and made on the
+    event loop's thread; WAL with synchronous=NORMAL keeps each under a millisecond."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._lock = threading.Lock()
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(SCHEMA)
+
+    def save(self, code: str, doc: dict[str, Any], finished: bool) -> None:
+        text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO rooms (code, doc, finished, updated) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(code) DO UPDATE SET doc=excluded.doc, "
+                "finished=excluded.finished, updated=excluded.updated",
+                (code, text, int(finished), time.time()),
+            )
+
+    def load(self, code: str) -> dict[str, Any] | None:
+        with self._lock:
+            row = self._db.execute("SELECT doc FROM rooms WHERE code = ?", (code,)).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def unfinished(self) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT doc FROM rooms WHERE finished = 0 ORDER BY updated"
+            ).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def journal_mode(self) -> str:
+        with self._lock:
+            return str(self._db.execute("PRAGMA journal_mode").fetchone()[0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,209 @@
+// The player's phone: take a seat, see your card, act when called, claim, vote.
+import { h, mount, $, countdown } from "./dom.js";
+import { connect, roomCode } from "./net.js";
+import { actionLabel, eventText, positionName, roleName, setRoleNames, STAGES } from "./text.js";
+import { renderEnd, renderSeats } from "./common.js";
+
+const code = roomCode();
+const tokenKey = `nightcall:seat:${code}`;
+let token = localStorage.getItem(tokenKey);
+let pendingName = null;
+let me = null;        // {seat, name}
+let lobby = null;
+let obs = null;
+let picked = [];      // first seat tapped for a two-seat choice
+let cardShown = false;
+let net = null;
+
+$("#room-code").textContent = code;
+
+function hello() {
+  if (token) return { as: "player", token };
+  return { as: "player", name: pendingName };
+}
+
+function start() {
+  if (net) { net.reopen(); return; }
+  net = connect(code, hello, onMessage, (s) => {
+    document.body.dataset.connection = s;
+  });
+}
+
+$("#join-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const name = $("#name").value.trim();
+  if (!name) return;
+  pendingName = name;
+  $("#join-error").textContent = "";
+  start();
+});
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "welcome":
+      token = msg.token;
+      localStorage.setItem(tokenKey, token);
+      me = { seat: msg.seat, name: msg.name };
+      $("#join").hidden = true;
+      $("#game").hidden = false;
+      $("#me").textContent = msg.name;
+      break;
+    case "lobby":
+      lobby = msg;
+      setRoleNames(msg.settings.role_names);
+      render();
+      break;
+    case "observation":
+      if (!obs || obs.state_id !== msg.state_id) picked = [];
+      obs = msg;
+      render();
+      break;
+    case "error":
+    case "room_error":
+      if (msg.code === "bad_token") {
+        localStorage.removeItem(tokenKey);
+        token = null;
+        net.close(); net = null;
+      }
+      if (!me) {
+        $("#join-error").textContent = msg.message;
+        net.close(); net = null;
+      } else {
+        showError(msg.message);
+      }
+      break;
+  }
+}
+
+function showError(text) {
+  const el = $("#toast");
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(el._t);
+  el._t = setTimeout(() => { el.hidden = true; }, 3500);
+}
+
+function act(action) {
+  if (!obs) return;
+  net.send({ type: "action", action, state_id: obs.state_id });
+}
+
+function myCard(view) {
+  const deal = view.events.find((e) => e.kind === "deal" && e.seat === me.seat);
+  return deal ? deal.card : null;
+}
+
+function render() {
+  if (!me || !lobby) return;
+  const stage = obs ? obs.clock.stage : "lobby";
+  document.body.dataset.stage = stage;
+  $("#stage").textContent = STAGES[stage] || stage;
+  countdown($("#timer"), obs ? obs.clock.ends_at : null);
+  if (!obs) {
+    mount($("#main"), h("p", { class: "hint" }, "You have a seat. The game starts when the host deals."),
+      renderSeats(lobby, me.seat));
+    return;
+  }
+  const view = obs.view;
+  const players = view.players || lobby.seats.map((s) => s.name);
+  const card = myCard(view);
+  const parts = [];
+  parts.push(h("button", {
+    id: "card", class: cardShown ? "card shown" : "card", "data-testid": "card",
+    onclick: () => { cardShown = !cardShown; render(); },
+  }, cardShown ? [h("small", {}, "Your card"), h("strong", {}, roleName(card))]
+    : [h("small", {}, "Tap to see your card"), h("strong", {}, "?")]));
+
+  if (stage === "night") parts.push(renderNight(view, players));
+  if (stage === "discussion" || stage === "vote" || stage === "day") parts.push(renderDay(view, players, stage));
+  if (stage === "over") parts.push(renderEnd(obs, players));
+  parts.push(renderKnown(view, players));
+  mount($("#main"), parts);
+}
+
+function renderNight(view, players) {
+  const legal = view.legal || [];
+  if (legal.length === 0) {
+    return h("div", { class: "prompt sleep", "data-testid": "sleep" },
+      h("p", {}, "Eyes closed."), h("p", { class: "hint" }, "Your phone will light up when you are called."));
+  }
+  return h("div", { class: "prompt awake", "data-testid": "choices" },
+    h("p", { class: "call" }, `${roleName(obs.clock.call)}: your turn`),
+    renderChoices(legal, players));
+}
+
+function renderChoices(legal, players) {
+  const pairs = legal.filter((a) => a.kind === "swap_two");
+  const others = legal.filter((a) => a.kind !== "swap_two");
+  const out = [];
+  if (pairs.length) {
+    const seats = [...new Set(pairs.flatMap((a) => [a.a, a.b]))].sort((x, y) => x - y);
+    out.push(h("p", { class: "hint" }, picked.length ? `Swap ${players[picked[0]]}'s card with…` : "Pick two players to swap their cards:"));
+    out.push(h("div", { class: "choices grid" }, seats.map((s) => h("button", {
+      class: picked.includes(s) ? "choice picked" : "choice",
+      "data-testid": "pick",
+      onclick: () => {
+        if (picked.includes(s)) { picked = []; render(); return; }
+        if (picked.length === 0) { picked = [s]; render(); return; }
+        const [a, b] = [picked[0], s].sort((x, y) => x - y);
+        picked = [];
+        act({ kind: "swap_two", a, b });
+      },
+    }, players[s]))));
+  }
+  out.push(h("div", { class: "choices" }, others.map((a) => h("button", {
+    class: a.kind === "skip" || a.kind === "abstain" ? "choice quiet" : "choice",
+    "data-testid": "choice", "data-kind": a.kind,
+    onclick: () => act(a),
+  }, actionLabel(a, players)))));
+  return out;
+}
+
+function renderDay(view, players, stage) {
+  const out = [];
+  const legal = view.legal || [];
+  if (stage === "vote" || stage === "day") {
+    const voted = view.voted || [];
+    if (legal.length) {
+      out.push(h("div", { class: "prompt awake", "data-testid": "vote" },
+        h("p", { class: "call" }, stage === "vote" ? "Vote: who dies?" : "Your turn"),
+        renderChoices(legal, players)));
+    } else if (voted.includes(me.name)) {
+      out.push(h("p", { class: "prompt", "data-testid": "voted" }, "Your vote is in. Waiting for the others."));
+    }
+  }
+  out.push(renderClaims(view, players));
+  return out;
+}
+
+function renderClaims(view, players) {
+  const roles = [...new Set(view.roles_in_play || [])];
+  const ids = lobby.settings.role_ids || [];
+  if (!roles.length || !ids.length) return null;
+  const roleSelect = (id) => h("select", { id }, roles.map((r) => h("option", { value: ids.indexOf(r) }, roleName(r))));
+  const n = players.length;
+  const posSelect = (id) => h("select", { id }, [...Array(n + 3).keys()]
+    .filter((p) => p !== me.seat).map((p) => h("option", { value: p }, positionName(players, p))));
+  const send = (kind, a, b) => act(b === undefined ? { kind, a: Number(a) } : { kind, a: Number(a), b: Number(b) });
+  return h("details", { class: "talk", open: true },
+    h("summary", {}, "Tell the table"),
+    h("div", { class: "claim" }, "I am the ", roleSelect("claim-role"),
+      h("button", { "data-testid": "claim", onclick: () => send("claim", $("#claim-role").value) }, "Say it")),
+    h("div", { class: "claim" }, "I saw ", posSelect("saw-pos"), " is the ", roleSelect("saw-role"),
+      h("button", { onclick: () => send("claim_saw", $("#saw-pos").value, $("#saw-role").value) }, "Say it")),
+    h("div", { class: "claim" }, "I swapped ", posSelect("swap-a"), " and ", posSelect("swap-b"),
+      h("button", { onclick: () => {
+        const [a, b] = [Number($("#swap-a").value), Number($("#swap-b").value)].sort((x, y) => x - y);
+        if (a !== b) send("claim_swap", a, b);
+      } }, "Say it")));
+}
+
+function renderKnown(view, players) {
+  const lines = view.events.map((e) => eventText(e, players, me.seat)).filter(Boolean);
+  return h("section", { class: "known", "data-testid": "known" },
+    h("h2", {}, "What you know"),
+    h("ol", {}, lines.map((l) => h("li", {}, l))));
+}
+
+if (token) start();
+else $("#join").hidden = false;

@@ -1,0 +1,103 @@
+// The shared screen (host) and the spectators' page: public information only.
+import { h, mount, $, countdown } from "./dom.js";
+import { connect, roomCode } from "./net.js";
+import { eventText, roleName, setRoleNames, STAGES } from "./text.js";
+import { renderEnd, renderSeats } from "./common.js";
+import { speak } from "./speech.js";
+
+export function runScreen({ host }) {
+  const code = roomCode();
+  const hostKey = `nightcall:host:${code}`;
+  if (host && location.hash.length > 1) {
+    localStorage.setItem(hostKey, decodeURIComponent(location.hash.slice(1)));
+    history.replaceState(null, "", location.pathname);
+  }
+  const token = host ? localStorage.getItem(hostKey) : null;
+  let lobby = null;
+  let obs = null;
+  let spoken = "";
+  $("#room-code").textContent = code;
+
+  const net = connect(code, () => (host ? { as: "host", token } : { as: "spectator" }),
+    (msg) => {
+      if (msg.type === "lobby") { lobby = msg; setRoleNames(msg.settings.role_names); }
+      else if (msg.type === "observation") obs = msg;
+      else if (msg.type === "error" || msg.type === "room_error") { showError(msg.message); return; }
+      else return;
+      render();
+    }, (s) => { document.body.dataset.connection = s; });
+
+  function showError(text) {
+    const el = $("#toast");
+    el.textContent = text;
+    el.hidden = false;
+    clearTimeout(el._t);
+    el._t = setTimeout(() => { el.hidden = true; }, 4000);
+  }
+
+  function render() {
+    if (!lobby) return;
+    const stage = obs ? obs.clock.stage : "lobby";
+    document.body.dataset.stage = stage;
+    $("#stage").textContent = STAGES[stage] || stage;
+    countdown($("#timer"), obs ? obs.clock.ends_at : null);
+    const narration = obs ? obs.clock.narration : "";
+    $("#narration").textContent = narration || "";
+    const key = obs ? `${stage}/${obs.clock.night}/${obs.clock.call}` : "lobby";
+    if (host && narration && key !== spoken) {
+      spoken = key;
+      speak(narration, lobby.settings.language);
+    }
+    if (stage === "lobby" || !obs) { mount($("#main"), renderLobby()); return; }
+    const view = obs.view;
+    const players = view.players;
+    const parts = [];
+    parts.push(h("p", { class: "deck" }, "In the deck: ",
+      (view.roles_in_play || lobby.settings.roles).map((r) => roleName(r)).join(", ")));
+    if (stage === "discussion" && host) {
+      parts.push(h("button", { class: "primary", "data-testid": "open-vote",
+        onclick: () => net.send({ type: "advance" }) }, "Open the vote now"));
+    }
+    if (stage === "vote" || stage === "day") {
+      const voted = view.voted || [];
+      parts.push(h("p", { class: "voted", "data-testid": "voted-list" },
+        `Voted: ${voted.length}/${players.length}`, voted.length ? ` (${voted.join(", ")})` : ""));
+    }
+    if (stage === "over") parts.push(renderEnd(obs, players));
+    const told = view.events.filter((e) => e.kind !== "call")
+      .map((e) => eventText(e, players, null)).filter(Boolean);
+    if (told.length && stage !== "over") {
+      parts.push(h("section", { class: "known" }, h("h2", {}, "At the table"),
+        h("ol", {}, told.map((l) => h("li", {}, l)))));
+    }
+    parts.push(renderSeats(lobby));
+    mount($("#main"), parts);
+  }
+
+  function renderLobby() {
+    const join = lobby.join_url || `${location.origin}/play/${code}`;
+    const parts = [
+      h("div", { class: "join" },
+        h("img", { class: "qr", src: `/api/rooms/${code}/qr.svg`, alt: `QR code for ${join}`, "data-testid": "qr" }),
+        h("div", {}, h("p", {}, "Scan, or open"), h("p", { class: "url" }, join),
+          h("p", {}, "Room code"), h("p", { class: "code", "data-testid": "code" }, code))),
+      h("h2", {}, `${lobby.title}: ${lobby.seats.length} of ${lobby.settings.seats} seats taken`),
+      renderSeats(lobby),
+    ];
+    if (host) {
+      parts.push(h("div", { class: "buttons" },
+        h("button", { onclick: () => net.send({ type: "add_bot" }) }, "Add a bot"),
+        h("button", { class: "primary", "data-testid": "deal",
+          onclick: () => net.send({ type: "start" }) },
+        lobby.seats.length < lobby.settings.seats ? "Deal (bots take the empty seats)" : "Deal")));
+      if (lobby.seats.length) {
+        parts.push(h("div", { class: "kick" }, "Free a seat: ", lobby.seats.map((s) => h("button", {
+          class: "quiet", onclick: () => net.send({ type: "kick", seat: s.seat }),
+        }, s.name))));
+      }
+    } else {
+      parts.push(h("p", { class: "hint" }, "Watching. The game starts when the host deals."));
+    }
+    return parts;
+  }
+}

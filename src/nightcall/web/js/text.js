@@ -1,0 +1,100 @@
+// Words for roles, moves and events. Role names come from the room (the
+// narrator's locale, chosen per room); everything else falls back to English.
+
+let roleNames = {};
+export function setRoleNames(names) { roleNames = names || {}; }
+
+export function roleName(id) {
+  if (id === null || id === undefined) return "?";
+  if (roleNames[id]) return roleNames[id];
+  return String(id).replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase())
+    .replace("Doppelganger", "Doppelgänger");
+}
+
+const CENTER = ["left", "middle", "right"];
+export function centerName(i) { return `the ${CENTER[i] || i + 1} center card`; }
+
+// A card position in claims: a seat 0..n-1 or the center n+i.
+export function positionName(players, p) {
+  return p < players.length ? players[p] : centerName(p - players.length);
+}
+
+export function actionLabel(action, players) {
+  const name = (i) => (players[i] !== undefined ? players[i] : `seat ${i}`);
+  switch (action.kind) {
+    case "skip": return "Do nothing";
+    case "abstain": return "Point at nobody";
+    case "vote": return `Vote for ${name(action.a)}`;
+    case "copy": return `Look at ${name(action.a)}'s card and become it`;
+    case "look": return `Look at ${name(action.a)}'s card`;
+    case "look_center":
+      return action.b === undefined
+        ? `Look at ${centerName(action.a)}`
+        : `Look at ${centerName(action.a)} and ${centerName(action.b)}`;
+    case "swap": return `Swap your card with ${name(action.a)}'s`;
+    case "swap_two": return `Swap ${name(action.a)}'s and ${name(action.b)}'s cards`;
+    case "take_center": return `Swap your card with ${centerName(action.a)}`;
+    default: {
+      const args = [action.a, action.b].filter((x) => x !== undefined)
+        .map((x) => (players[x] !== undefined ? players[x] : x));
+      return [action.kind.replace(/_/g, " "), ...args].join(" ");
+    }
+  }
+}
+
+function names(players, seats) {
+  if (!seats || seats.length === 0) return "nobody";
+  return seats.map((s) => players[s]).join(", ");
+}
+
+function where(players, d) {
+  return d.seat !== undefined ? `${players[d.seat]}'s card` : centerName(d.center);
+}
+
+// One event as a sentence, from the point of view of the seat ``me`` (null: public).
+export function eventText(e, players, me) {
+  switch (e.kind) {
+    case "deal":
+      return e.seat !== undefined ? `Your card: ${roleName(e.card)}` : null;
+    case "call": return `${roleName(e.role)} is called.`;
+    case "wolves":
+      return e.seats.length === 1 ? "You are the only Werewolf."
+        : `The Werewolves: ${names(players, e.seats)}.`;
+    case "thumbs": return `The Werewolves raise a thumb: ${names(players, e.seats)}.`;
+    case "masons": return `The Masons: ${names(players, e.seats)}.`;
+    case "saw": return `You saw ${where(players, e)}: ${roleName(e.card)}.`;
+    case "became": return `You are now the ${roleName(e.role)}.`;
+    case "swapped":
+      if (e.seats) return `You swapped ${players[e.seats[0]]}'s and ${players[e.seats[1]]}'s cards.`;
+      return `You swapped your card with ${centerName(e.center)}.`;
+    case "dawn": return "Everyone wakes up.";
+    case "claim": {
+      const who = players[e.seat];
+      if (e.saw !== undefined) return `${who}: “I saw that ${positionName(players, e.saw)} is the ${roleName(e.role)}.”`;
+      if (e.swapped) return `${who}: “I swapped ${positionName(players, e.swapped[0])} and ${positionName(players, e.swapped[1])}.”`;
+      return `${who}: “I am the ${roleName(e.role)}.”`;
+    }
+    case "votes":
+      return "Votes: " + e.votes.map((v, s) => `${players[s]} → ${v === null ? "nobody" : players[v]}`).join(", ");
+    case "died":
+      return e.deaths.length ? "Dead: " + e.deaths.map(([s, cause]) => `${players[s]} (${cause})`).join(", ")
+        : "Nobody dies.";
+    case "reveal":
+      return "Cards: " + players.map((p, s) => `${p}: ${roleName(e.cards[s])}`).join(", ");
+    case "over": return null;
+    default: {
+      const rest = Object.entries(e).filter(([k]) => k !== "kind")
+        .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : v}`);
+      return `${e.kind.replace(/_/g, " ")}${rest.length ? " — " + rest.join("; ") : ""}`;
+    }
+  }
+}
+
+export const STAGES = {
+  lobby: "Waiting for players",
+  night: "Night",
+  discussion: "Day: talk",
+  vote: "Vote",
+  day: "Day",
+  over: "The end",
+};

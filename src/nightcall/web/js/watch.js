@@ -1,0 +1,2 @@
+import { runScreen } from "./screen.js";
+runScreen({ host: false });
