@@ -90,7 +90,7 @@ def _deck(players: int, **changes: int) -> list[str]:
         (15, _deck(15, mythomaniac=1, villager=-1), "Mythomaniac joins from 16"),
         (13, _deck(13, freemason=1, villager=-1), "as a pair"),
         (9, _deck(9, seer=1, villager=-1), "once"),
-        (9, _deck(9, villager=-1) + ["robber"], "not Lupus in Tabula roles: robber"),
+        (9, [*_deck(9, villager=-1), "robber"], "not Lupus in Tabula roles: robber"),
     ],
 )
 def test_bad_decks_are_refused_with_a_reason(players: int, roles: list[str], reason: str) -> None:

@@ -43,9 +43,9 @@ def test_the_example_round_replays_to_what_its_text_says() -> None:
 def test_the_example_round_day_one() -> None:
     st = LUPUS.replay(_example())
     names = st.names
-    day1 = [e.data for e in st.log if e.kind == "accusation"][0]
+    day1 = next(e.data for e in st.log if e.kind == "accusation")
     assert names[day1["order"][0]] == "Elena"  # left of Dario, the last to die
-    suspects = [e.data["seats"] for e in st.log if e.kind == "suspects"][0]
+    suspects = next(e.data["seats"] for e in st.log if e.kind == "suspects")
     assert [names[s] for s in suspects] == ["Bruno", "Fabio"]  # Fabio wins the tie with Carla
 
 

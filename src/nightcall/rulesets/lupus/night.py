@@ -193,7 +193,8 @@ def _finish_wolves(st: LupusState) -> None:
     st.victim = settle_victim(st, picks)
     entry = st.nights_log[-1]
     entry["wolves"] = st.victim
-    if len(set(picks.values())) > 1:
+    # The record keeps each pick, in the order made, unless "wolves" alone says it all.
+    if len(set(picks.values())) > 1 or list(picks) != sorted(picks):
         entry["wolf_picks"] = picks
     st.log.append(Event("victim", frozenset(st.actors), {"seat": st.victim}))
 

@@ -145,6 +145,8 @@ def _night_step(ruleset: Lupus, st: LupusState, i: int, step: Mapping[str, Any])
         waiting = ruleset.waiting_for(st)
         if not waiting:  # pragma: no cover - a call with nobody to choose never waits
             break
+        if call == WEREWOLF and "wolf_picks" in step:
+            waiting = _pick_order(st, i, step["wolf_picks"], waiting)
         for seat in waiting:
             action = _night_action(st, i, call, seat, step)
             target = st.names[action.a] if action.a >= 0 else "nobody"
@@ -162,6 +164,20 @@ def _night_step(ruleset: Lupus, st: LupusState, i: int, step: Mapping[str, Any])
             ruleset.choose_last(st, seat)
         except IllegalAction as exc:
             raise RecordError(f"'last': {exc.reason}", i) from None
+
+
+def _pick_order(
+    st: LupusState, i: int, picks: Any, waiting: tuple[int, ...]
+) -> tuple[int, ...]:
+    """The werewolves in the order ``wolf_picks`` lists them (the order they pointed)."""
+    if not isinstance(picks, dict):
+        raise RecordError("'wolf_picks' must map each living werewolf to their pick", i)
+    order = tuple(records.seat_of(st.names, w, i, "wolf_picks") for w in picks)
+    if sorted(order) != sorted(waiting):
+        awake = ", ".join(st.names[s] for s in waiting)
+        raise RecordError(f"'wolf_picks' must give the pick of every living werewolf "
+                          f"({awake}) and nobody else", i)
+    return order
 
 
 def _night_action(
