@@ -118,8 +118,10 @@ GHOST_TRANSFORMS: Final = WOLF_CARDS | VAMPIRE_CARDS | {TANNER}
 # What the Enlightener turns face down again ("Enlightener").
 ENLIGHTENER_HIDES: Final = WOLF_CARDS | VAMPIRE_CARDS | {ASSASSIN, TANNER}
 
-# How many cards of a role a deck may hold (the Freemasons: both or neither).
-MAX_COPIES: Final = {FREEMASON: 2, VILLAGER: 2, DREAM_WOLF: 2}
+# How many cards of a role a deck may hold (the Freemasons: both or neither). Every
+# other role has one card; the Villager has no special card, so any number may play
+# (the scenarios need two Villagers and two Dream Wolves; docs/rulings/epic.md).
+MAX_COPIES: Final = {FREEMASON: 2, VILLAGER: 99, DREAM_WOLF: 2}
 
 # --- symbol tokens -----------------------------------------------------------------
 CERTAINTY: Final = "certainty"
