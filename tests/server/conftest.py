@@ -12,8 +12,8 @@ import pytest
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
 from starlette.testclient import TestClient  # noqa: E402
 
-from nightcall.server.app import create_app
-from nightcall.server.store import SQLiteStore
+from nightcall.server.app import create_app  # noqa: E402
+from nightcall.server.store import SQLiteStore  # noqa: E402
 
 
 @pytest.fixture
