@@ -167,3 +167,5 @@ ARTIFACT_INSTRUCTION: Final = {
     CLOAK: "Turn your back to the table for the whole day, the vote included; "
            "you may talk, and you point without looking.",
 }
+
+TEAM_NAMES_ALL: Final = frozenset({VILLAGE, WEREWOLVES, VAMPIRES, TANNER_TEAM, ASSASSIN_TEAM})
