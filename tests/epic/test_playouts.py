@@ -99,7 +99,7 @@ def test_views_hold_only_what_the_viewer_may_know(case: tuple[str, int], seed: i
 
 
 def test_an_illegal_action_changes_nothing() -> None:
-    roles, extra = build_deck("the_first_night", 4)
+    roles, _ = build_deck("the_first_night", 4)
     st = EPIC.deal(["A", "B", "C", "D"], roles, 1)
     before = EPIC.view(st, MASTER)
     for seat in range(4):
