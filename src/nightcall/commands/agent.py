@@ -1,0 +1,190 @@
+"""``nightcall agent ...``: let programs take seats through the agent protocol.
+
+- ``agent stdio RULESET --players N --seat K``: this process is the game master;
+  the program on the other end of our stdin/stdout plays seat K, bots the rest.
+- ``agent play RULESET --players N --agent "K=COMMAND"``: start agent programs
+  and play them against each other and bots.
+- ``agent llm --url URL --model M``: an agent program that asks an
+  OpenAI-compatible endpoint what to do (use it as a COMMAND above).
+- ``agent schema``: the JSON Schema of every protocol message.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:
+    from nightcall.agents.table import Table
+
+EXIT_BAD_SETUP = 2
+EXIT_AGENT_GONE = 3
+
+agent_app = typer.Typer(
+    help="Let programs play seats over JSON lines (the agent protocol).",
+    no_args_is_help=True,
+)
+
+Players = Annotated[int, typer.Option("--players", "-n", help="Number of seats.")]
+Seed = Annotated[int, typer.Option("--seed", help="Seed of the deal and of the bots.")]
+Roles = Annotated[
+    str | None, typer.Option("--roles", help="Comma-separated deck (default: the ruleset's).")
+]
+Scenario = Annotated[str | None, typer.Option("--scenario", help="A scenario's deck.")]
+Masks = Annotated[
+    bool, typer.Option("--mask", help="Send the action space and a legal-action mask.")
+]
+RecordTo = Annotated[
+    Path | None, typer.Option("--record", help="Write the game record here at the end.")
+]
+
+
+def _table(
+    ruleset: str, players: int, seed: int, roles: str | None, scenario: str | None, masks: bool
+) -> Table:
+    from nightcall.agents.table import Table
+    from nightcall.engine.errors import NightcallError
+
+    deck = [r.strip() for r in roles.split(",") if r.strip()] if roles else None
+    try:
+        return Table.deal(ruleset, players, seed, roles=deck, scenario=scenario, masks=masks)
+    except NightcallError as exc:
+        typer.echo(f"nightcall agent: {exc}", err=True)
+        raise typer.Exit(EXIT_BAD_SETUP) from None
+
+
+@agent_app.command("stdio")
+def stdio(
+    ruleset: Annotated[str, typer.Argument(help="onuw, epic or lupus.")],
+    players: Players = 5,
+    seat: Annotated[int, typer.Option("--seat", help="The seat the stdio agent plays.")] = 0,
+    seed: Seed = 0,
+    roles: Roles = None,
+    scenario: Scenario = None,
+    mask: Masks = False,
+    record: RecordTo = None,
+) -> None:
+    """Play one seat over this process's stdin/stdout; random bots play the others."""
+    from nightcall.agents.stdio import AgentGone, LineChannel, run_game
+
+    table = _table(ruleset, players, seed, roles, scenario, mask)
+    if not 0 <= seat < len(table.names):
+        typer.echo(f"nightcall agent: there is no seat {seat} among {players}", err=True)
+        raise typer.Exit(EXIT_BAD_SETUP)
+    try:
+        run_game(table, {seat: LineChannel(sys.stdin, sys.stdout, "the stdio agent")}, seed=seed)
+    except AgentGone as exc:
+        typer.echo(f"nightcall agent: {exc}", err=True)
+        raise typer.Exit(EXIT_AGENT_GONE) from None
+    _write_record(table, record)
+
+
+@agent_app.command("play")
+def play(
+    ruleset: Annotated[str, typer.Argument(help="onuw, epic or lupus.")],
+    agent: Annotated[
+        list[str],
+        typer.Option("--agent", help='"SEAT=COMMAND": a program playing SEAT (repeatable).'),
+    ],
+    players: Players = 5,
+    seed: Seed = 0,
+    roles: Roles = None,
+    scenario: Scenario = None,
+    mask: Masks = False,
+    record: RecordTo = None,
+) -> None:
+    """Start agent programs on their seats and play one game; print the outcome."""
+    import json
+
+    from nightcall.agents.stdio import AgentGone, run_game, spawn
+
+    table = _table(ruleset, players, seed, roles, scenario, mask)
+    commands: dict[int, list[str]] = {}
+    for spec in agent:
+        seat_text, sep, command = spec.partition("=")
+        if not sep or not seat_text.strip().isdigit() or not command.strip():
+            typer.echo(f"nightcall agent: --agent {spec!r} is not SEAT=COMMAND", err=True)
+            raise typer.Exit(EXIT_BAD_SETUP)
+        seat_no = int(seat_text)
+        if seat_no >= len(table.names) or seat_no in commands:
+            typer.echo(f"nightcall agent: seat {seat_no} is not free at this table", err=True)
+            raise typer.Exit(EXIT_BAD_SETUP)
+        commands[seat_no] = shlex.split(command)
+    procs = {s: spawn(cmd, f"the agent on seat {s}") for s, cmd in commands.items()}
+    try:
+        run_game(table, {s: ch for s, (_, ch) in procs.items()}, seed=seed)
+    except AgentGone as exc:
+        typer.echo(f"nightcall agent: {exc}", err=True)
+        raise typer.Exit(EXIT_AGENT_GONE) from None
+    finally:
+        for proc, channel in procs.values():
+            channel.writer.close()
+            try:
+                proc.wait(timeout=10)
+            except Exception:  # the agent ignored the end of the game
+                proc.kill()
+    _write_record(table, record)
+    typer.echo(json.dumps(table.ruleset.outcome_json(table.state), ensure_ascii=False, indent=2))
+
+
+def _write_record(table: Table, path: Path | None) -> None:
+    if path is not None:
+        import json
+
+        record = table.ruleset.to_record(table.state)
+        path.write_text(json.dumps(record, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+@agent_app.command("llm")
+def llm(
+    url: Annotated[str, typer.Option("--url", help="Base URL, e.g. http://127.0.0.1:8080/v1")],
+    model: Annotated[str, typer.Option("--model", help="The model name the endpoint knows.")],
+    api_key_env: Annotated[
+        str, typer.Option("--api-key-env", help="Environment variable holding the API key.")
+    ] = "OPENAI_API_KEY",
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the random fallback.")] = 0,
+    max_talk: Annotated[int, typer.Option("--max-talk", help="Claims per game at most.")] = 2,
+    timeout: Annotated[float, typer.Option("--timeout", help="Seconds per request.")] = 60.0,
+) -> None:
+    """Be an agent program on stdin/stdout whose choices come from a chat model."""
+    import os
+
+    from nightcall.agents.client import play_lines
+    from nightcall.agents.llm import LLMPlayer
+
+    player = LLMPlayer(
+        url, model, api_key=os.environ.get(api_key_env) or None, seed=seed,
+        max_talk=max_talk, timeout=timeout,
+    )
+    over = play_lines(player, sys.stdin, sys.stdout)
+    if over is None:
+        typer.echo("nightcall agent llm: the game master stopped before the end", err=True)
+        raise typer.Exit(EXIT_AGENT_GONE)
+    typer.echo(f"llm player: game over, won={over.won}, random fallbacks={player.fallbacks}",
+               err=True)
+
+
+@agent_app.command("schema")
+def schema(
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write to this file instead of stdout.")
+    ] = None,
+) -> None:
+    """Print the JSON Schema of every agent protocol message (generated from the code)."""
+    import json
+
+    from nightcall.protocol import schema as make_schema
+
+    text = json.dumps(make_schema(), indent=2, ensure_ascii=False) + "\n"
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(agent_app, name="agent")
