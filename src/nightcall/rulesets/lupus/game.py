@@ -18,13 +18,12 @@ from nightcall.engine.events import MASTER, Event, Viewer, visible_to
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.ruleset import Ruleset, register
 from nightcall.rulesets.lupus import account, day, deck, night, record
+from nightcall.rulesets.lupus import night as night_mod
 from nightcall.rulesets.lupus.roles import CARD_MAP, DISPLAY_NAME, ROLE_IDS
 from nightcall.rulesets.lupus.state import (
     ACCUSE,
     DAY,
-    EXECUTE,
     NIGHT,
-    NOBODY,
     NOT_YET,
     OVER,
     PHASE_NAMES,
@@ -55,7 +54,7 @@ class Lupus(Ruleset):
     def night_calls(self, roles: Sequence[str], night: int = 1) -> list[str]:
         if night < 1:
             raise ValueError(f"nights are numbered from 1, got {night}")
-        return list(night_calls_cached(tuple(sorted(set(roles))), night))
+        return list(night_mod.calls_for(tuple(sorted(set(roles))), night))
 
     def new_game(
         self,
@@ -213,7 +212,7 @@ class Lupus(Ruleset):
             "suspects": [names[s] for s in st.suspects],
             "voted": [names[s] for s in st.voters if st.votes[s] != NOT_YET],
             "executed": [names[s] for s in st.executed],
-            "events": [{"kind": e.kind, **e.data} for e in st.log if visible_to(e, viewer)],
+            "events": visible_events(st, viewer),
         }
         if st.phase == DAY and st.stage == ACCUSE:
             out["accuser"] = names[day.accuser(st)]
@@ -246,11 +245,18 @@ class Lupus(Ruleset):
         return record.outcome_json(state)
 
 
-def night_calls_cached(roles: tuple[str, ...], night_no: int) -> tuple[str, ...]:
-    return night.calls_for(roles, night_no)
-
-
-__all__ = ["DAY", "EXECUTE", "LUPUS", "NOBODY", "Lupus"]
+def visible_events(st: LupusState, viewer: Viewer) -> list[dict[str, Any]]:
+    """The events ``viewer`` may see, as plain dicts, read incrementally from the log."""
+    cached = st.seen_by.get(viewer)
+    if cached is None:
+        cached = st.seen_by[viewer] = ([], [0])
+    events, read = cached
+    log = st.log
+    for e in log[read[0]:]:
+        if visible_to(e, viewer):
+            events.append({"kind": e.kind, **e.data})
+    read[0] = len(log)
+    return list(events)
 
 LUPUS = Lupus()
 register(LUPUS)

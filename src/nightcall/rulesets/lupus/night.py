@@ -46,7 +46,8 @@ KIND = {BODYGUARD: "protect", HARLOT: "visit", WEREWOLF: "kill", SEER: "see", OW
         MYTHOMANIAC: "imitate"}
 
 
-def calls_for(roles: tuple[str, ...] | list[str], night: int) -> tuple[str, ...]:
+@lru_cache(maxsize=1024)
+def calls_for(roles: tuple[str, ...], night: int) -> tuple[str, ...]:
     """The calls of night ``night`` for a deck, in order, whoever is dead."""
     present = set(roles)
     return tuple(

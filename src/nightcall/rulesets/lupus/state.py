@@ -61,6 +61,7 @@ class LupusState:
         "protected",
         "role_at_death",
         "roles",
+        "seen_by",
         "self_protected",
         "stage",
         "start",
@@ -113,6 +114,9 @@ class LupusState:
         self.nights_log: list[dict[str, Any]] = []
         self.days_log: list[dict[str, Any]] = []
         self.log: list[Event] = []
+        # Per viewer: the events it may see, as dicts, and how much of the log was read.
+        # The log only grows, so views are built incrementally (bots ask for one per move).
+        self.seen_by: dict[Any, tuple[list[dict[str, Any]], list[int]]] = {}
         self.outcome: Outcome | None = None
 
     @property
