@@ -1,0 +1,232 @@
+"""Many random games through the room pipeline: no message to any seat ever holds
+something that seat may not know, and the night's messages never depend on the deal.
+
+The games run on the real clock (timers scaled to milliseconds), with humans
+played by a tiny client that answers its own observations (sometimes late,
+sometimes stale, sometimes out of turn) and bots in the other seats.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nightcall.engine.events import EVERYONE
+from nightcall.engine.ruleset import get_ruleset
+from nightcall.server.hub import Hub
+from nightcall.server.messages import CreateRoom
+from nightcall.server.room import Room, RoomError, Sink
+from nightcall.server.store import SQLiteStore
+
+pytestmark = pytest.mark.timeout(180)
+
+OBSERVATION_KEYS = {"type", "room", "state_id", "view", "clock", "timeline"}
+CLOCK_KEYS = {"stage", "call", "night", "ends_at", "seconds", "narration"}
+EXTRAS = ["minion", "drunk", "insomniac", "hunter", "tanner", "doppelganger", "mason"]
+
+
+class Capture(Sink):
+    def __init__(self, role: str, viewer: int | None) -> None:
+        self.role = role
+        self.viewer = viewer
+        self.got: list[dict[str, Any]] = []
+        self.on_message: Any = None
+
+    def send(self, data: bytes) -> None:
+        msg = json.loads(data)
+        self.got.append(msg)
+        if self.on_message is not None:
+            self.on_message(msg)
+
+
+def random_deck(rng: random.Random, n: int) -> list[str]:
+    """A legal deck with a random mix of the optional roles."""
+    onuw: Any = get_ruleset("onuw")
+    singles = [r for r in EXTRAS if r != "mason"]
+    rng.shuffle(singles)
+    deck: list[str] = onuw.recommended_deck(n, singles)
+    spare = [r for r in singles if r not in deck]
+    for i, card in enumerate(deck):
+        if card == "villager" and spare and rng.random() < 0.5:
+            deck[i] = spare.pop()
+    if deck.count("villager") >= 2 and rng.random() < 0.4:
+        deck.remove("villager")
+        deck.remove("villager")
+        deck += ["mason", "mason"]
+    onuw.validate_deck(n, deck)
+    return deck
+
+
+class Human:
+    """Answers its observations like a phone would: usually a legal move, now and
+    then a stale or out-of-turn one (refused), now and then nothing (the default)."""
+
+    def __init__(self, room: Room, sink: Capture, rng: random.Random) -> None:
+        self.room, self.sink, self.rng = room, sink, rng
+        self.refused: list[str] = []
+        sink.on_message = self.on_message
+
+    def on_message(self, msg: dict[str, Any]) -> None:
+        if msg["type"] != "observation":
+            return
+        legal = msg["view"].get("legal") or []
+        loop = asyncio.get_running_loop()
+        roll = self.rng.random()
+        if legal and roll < 0.75:
+            action = self.rng.choice(legal)
+            loop.call_later(self.rng.uniform(0, 0.004), self.submit, action, msg["state_id"])
+        elif roll < 0.8:
+            loop.call_soon(self.submit, {"kind": "skip"}, msg["state_id"] - 1)
+        elif not legal and roll < 0.9:
+            loop.call_soon(self.submit, {"kind": "skip"}, msg["state_id"])
+        elif roll < 0.95 and msg["clock"]["stage"] in ("discussion", "vote"):
+            loop.call_soon(self.submit, {"kind": "claim", "a": 4}, msg["state_id"])
+
+    def submit(self, action: dict[str, Any], state_id: int) -> None:
+        from nightcall.engine.actions import Action
+
+        assert self.sink.viewer is not None
+        try:
+            self.room.submit(self.sink.viewer, Action.from_json(action), state_id)
+        except RoomError as exc:
+            self.refused.append(exc.code)
+
+
+async def play_one(hub: Hub, seed: int) -> tuple[Room, dict[str, Capture], list[str]]:
+    rng = random.Random(seed)
+    n = rng.randint(3, 7)
+    roles = random_deck(rng, n)
+    settings = CreateRoom(seats=n, roles=roles, call_seconds=0.006, discussion_seconds=0.004,
+                          vote_seconds=0.03)
+    room = hub.create(settings)
+    sinks: dict[str, Capture] = {"host": Capture("host", None),
+                                 "spectator": Capture("spectator", None)}
+    humans = rng.randint(1, n)
+    for i in range(humans):
+        seat, _ = room.join(f"P{i}<b>")
+        sinks[f"seat{seat}"] = Capture("player", seat)
+    for sink in sinks.values():
+        room.sinks.add(sink)
+    players = [Human(room, s, rng) for k, s in sinks.items() if k.startswith("seat")]
+    hub.start(room)
+    for _ in range(2000):
+        if room.status == "over":
+            break
+        await asyncio.sleep(0.005)
+    assert room.status == "over", f"game {seed} did not end"
+    refused = [code for p in players for code in p.refused]
+    return room, sinks, refused
+
+
+def visible_events(room: Room, viewer: int | None) -> list[dict[str, Any]]:
+    """From the master log and each event's audience alone (not through ``view``)."""
+    out = []
+    for e in room.state.log:
+        if e.audience == EVERYONE or (viewer is not None and isinstance(e.audience, frozenset)
+                                      and viewer in e.audience):
+            out.append({"kind": e.kind, **e.data})
+    return out
+
+
+def check_game(room: Room, sinks: dict[str, Capture]) -> None:
+    calls = list(room.ruleset.night_calls(room.roles, 1))
+    n = len(room.seats)
+    for name, sink in sinks.items():
+        viewer = sink.viewer
+        allowed = visible_events(room, viewer)
+        night_msgs = []
+        for msg in sink.got:
+            if msg["type"] != "observation":
+                continue
+            assert set(msg) == OBSERVATION_KEYS
+            assert set(msg["clock"]) == CLOCK_KEYS
+            view = msg["view"]
+            events = view["events"]
+            # Nothing this seat may not know, and nothing out of order.
+            assert events == allowed[: len(events)], (name, events)
+            if viewer is None:
+                assert "legal" not in view and "seat" not in view
+            else:
+                assert view["seat"] == viewer
+            if msg["clock"]["stage"] == "night":
+                night_msgs.append(msg)
+                slot = calls.index(msg["clock"]["call"])
+                seen_calls = [e["role"] for e in events if e["kind"] == "call"]
+                # The view never runs ahead of the clock: no later call, no dawn.
+                assert seen_calls == calls[: slot + 1], (seen_calls, msg["clock"]["call"])
+                assert not any(e["kind"] == "dawn" for e in events)
+                assert view["phase"] == "night" and "outcome" not in view
+            if msg["clock"]["stage"] != "over":
+                assert msg["timeline"] is None
+                assert not any(e["kind"] == "reveal" for e in events)
+        acted = {s for s, _ in room.actions[: _night_moves(room)]}
+        if viewer is None or viewer not in acted:
+            # One message per call, no more: nobody can hear when someone acts.
+            assert [m["clock"]["call"] for m in night_msgs] == calls, name
+            seconds = {m["clock"]["seconds"] for m in night_msgs}
+            assert len(seconds) == 1, seconds
+    assert n == len(room.state.names)
+
+
+def _night_moves(room: Room) -> int:
+    return sum(1 for _, _, call in room.state.history if call != "day")
+
+
+def test_no_message_ever_tells_a_seat_what_it_may_not_know(tmp_path: Path) -> None:
+    async def main() -> list[str]:
+        hub = Hub(SQLiteStore(tmp_path / "rooms.sqlite3"))
+        refused: list[str] = []
+        games = 0
+        for batch in range(6):
+            results = await asyncio.gather(*(play_one(hub, batch * 100 + i) for i in range(25)))
+            for room, sinks, codes in results:
+                check_game(room, sinks)
+                refused += codes
+                games += 1
+        hub.stop()
+        assert games == 150
+        return refused
+
+    refused = asyncio.run(main())
+    # The humans did send bad moves, and each was refused.
+    assert "stale_state" in refused and "not_your_turn" in refused
+
+
+def test_the_public_night_is_the_same_whatever_the_deal(tmp_path: Path) -> None:
+    """Same deck, different deals: the spectator's night is message for message the same."""
+
+    def night_of(sink: Capture) -> list[Any]:
+        return [(m["clock"]["stage"], m["clock"]["call"], m["clock"]["seconds"],
+                 m["view"]["events"], m["clock"]["narration"])
+                for m in sink.got if m["type"] == "observation"
+                and m["clock"]["stage"] == "night"]
+
+    async def main() -> list[list[Any]]:
+        hub = Hub(SQLiteStore(tmp_path / "rooms.sqlite3"))
+        nights = []
+        deck = ["doppelganger", "werewolf", "werewolf", "minion", "seer", "robber",
+                "troublemaker", "drunk", "insomniac"]
+        for _ in range(12):
+            room = hub.create(CreateRoom(seats=6, roles=deck, call_seconds=0.01,
+                                         discussion_seconds=0.01, vote_seconds=0.02))
+            spectator = Capture("spectator", None)
+            room.sinks.add(spectator)
+            hub.start(room)
+            while room.status != "over":
+                await asyncio.sleep(0.01)
+            nights.append(night_of(spectator))
+        hub.stop()
+        return nights
+
+    nights = asyncio.run(main())
+    # Every call of the deck, the Doppelgänger's second one too, each once.
+    assert [night[1] for night in nights[0]] == [
+        "doppelganger", "werewolf", "minion", "seer", "robber", "troublemaker", "drunk",
+        "insomniac", "doppelganger_insomniac",
+    ]
+    assert all(night == nights[0] for night in nights)
