@@ -71,8 +71,11 @@ def account(st: EpicState) -> list[str]:
         elif k == "bitten":
             lines.append(f"  The vampires give {names[d['seat']]} the Vampire token.")
         elif k == "gave_token":
-            target = _names(st, d["seats"]) if "seats" in d else names[d["seat"]]
-            lines.append(f"  {who} gives {target} the {d['token']} token.")
+            if d.get("seat") is not None and names[d["seat"]] == who:
+                lines.append(f"  {who} takes the {d['token']} token.")
+            else:
+                target = _names(st, d["seats"]) if "seats" in d else names[d["seat"]]
+                lines.append(f"  {who} gives {target} the {d['token']} token.")
         elif k == "token":
             lines.append(f"  {names[d['seat']]} has the {d['token']} token.")
         elif k == "swapped":

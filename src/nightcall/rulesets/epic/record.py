@@ -50,6 +50,8 @@ class _Replay:
         self.ruleset = ruleset
         self.st = st
         self.pending_then: tuple[str, dict[str, Any]] | None = None  # the Mimic's `then`
+        self.last_call = 0  # schedule index of the last night step, for the wake order
+        self.day_begun = False
 
     # --- night ---------------------------------------------------------------------
     def finish_night(self, i: int) -> None:
@@ -83,14 +85,15 @@ class _Replay:
             call = "werewolves_dream_wolf"
         if call not in CALLS:
             raise RecordError(f"{raw!r} is not an Epic Battle role or call", i)
-        if st.phase != NIGHT:
-            raise RecordError(f"a night step ({raw}) after the night is over", i)
+        if self.day_begun:
+            raise RecordError(f"a night step ({raw}) after the day has begun", i)
         if call not in st.schedule:
             raise RecordError(f"nobody is called as {raw}: that role is not in the deck", i)
         j = st.schedule.index(call)
-        if st.call_i > j:
-            raise RecordError(f"the {raw} call has already passed: night steps come in "
-                              "wake order", i)
+        if j < self.last_call:
+            raise RecordError(f"the {raw} call comes before the {st.schedule[self.last_call]} "
+                              "call: night steps come in wake order", i)
+        self.last_call = j
         while st.phase == NIGHT and st.call_i < j:
             self.skip_current(i)
         player = step.get("player")
@@ -342,9 +345,11 @@ def replay(ruleset: EpicBattle, record: Mapping[str, Any]) -> EpicState:
                 run.night_step(i, step)
             elif "claims" in step or "claims_detail" in step:
                 run.finish_night(i)
+                run.day_begun = True
                 run.claims(i, step)
             elif "votes" in step:
                 run.finish_night(i)
+                run.day_begun = True
                 run.votes(i, step)
         except IllegalAction as exc:
             raise RecordError(str(exc), i) from None
