@@ -69,7 +69,19 @@ class EpicBattle(Ruleset):
         players "Hours of Despair"), the extra card last when there is one."""
         if scenario is None:
             scenario = "the_first_night" if players <= 5 else "hours_of_despair"
-        roles, extra = scenarios.build_deck(scenario, players)
+        return self.scenario_deck(scenario, players)
+
+    def scenarios(self) -> list[dict[str, Any]]:
+        """The named scenarios as data: id, name, parties, difficulty, player range."""
+        return [
+            {"id": s.id, "name": s.name, "parties": s.parties, "difficulty": s.difficulty,
+             "min_players": s.min_players, "max_players": s.max_players}
+            for s in (*scenarios.SCENARIOS, scenarios.ANARCHY)
+        ]
+
+    def scenario_deck(self, name: str, players: int, seed: int = 0) -> list[str]:
+        """The validated deck of scenario ``name`` for ``players`` (extra card last)."""
+        roles, extra = scenarios.build_deck(name, players, seed)
         return roles + ([extra] if extra is not None else [])
 
     def night_calls(self, roles: Sequence[str], night: int = 1) -> list[str]:

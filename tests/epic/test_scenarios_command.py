@@ -1,0 +1,42 @@
+"""``nightcall scenarios``: the list with difficulty and player range, and one deck."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from nightcall.cli import app
+
+runner = CliRunner()
+
+
+def test_lists_all_scenarios_as_json() -> None:
+    result = runner.invoke(app, ["scenarios", "epic", "--json"])
+    assert result.exit_code == 0
+    rows = json.loads(result.output)
+    assert len(rows) == 31  # 30 named scenarios and Anarchy
+    blood = next(r for r in rows if r["name"] == "Epic Battle: Blood Moon")
+    assert (blood["difficulty"], blood["min_players"], blood["max_players"]) == (
+        "extreme", 5, 8)
+
+
+def test_filters_by_player_count() -> None:
+    rows = json.loads(runner.invoke(app, ["scenarios", "--players", "10", "--json"]).output)
+    assert rows and all(r["min_players"] <= 10 <= r["max_players"] for r in rows)
+    assert "Lonely Night" not in {r["name"] for r in rows}
+
+
+def test_table_and_deck() -> None:
+    table = runner.invoke(app, ["scenarios"])
+    assert table.exit_code == 0 and "The First Night" in table.output
+    deck = runner.invoke(app, ["scenarios", "--show", "Werewolf Night", "-n", "6", "--json"])
+    data = json.loads(deck.output)
+    assert len(data["roles"]) == 9 and data["extra"] == "werewolf"
+
+
+def test_errors_exit_2() -> None:
+    assert runner.invoke(app, ["scenarios", "--show", "Lonely Night", "-n", "9"]).exit_code == 2
+    assert runner.invoke(app, ["scenarios", "onuw"]).exit_code == 2
+    assert runner.invoke(app, ["scenarios", "chess"]).exit_code == 2
+    assert runner.invoke(app, ["scenarios", "--show", "Lonely Night"]).exit_code == 2
