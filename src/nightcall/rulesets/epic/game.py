@@ -56,6 +56,14 @@ class EpicBattle(Ruleset):
 
     def __init__(self) -> None:
         self._schedules: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._valid: set[tuple[int, tuple[str, ...], str | None]] = set()
+
+    def _validate(self, players: int, cards: list[str], extra: str | None) -> None:
+        """Validate a deck once; a deck already accepted is not checked again."""
+        key = (players, tuple(sorted(cards)), extra)
+        if key not in self._valid:
+            deck.validate(players, cards, extra)
+            self._valid.add(key)
 
     # --- setting up -------------------------------------------------------
     def validate_deck(
@@ -116,7 +124,7 @@ class EpicBattle(Ruleset):
             raise DeckError("two players have the same name")
         n = len(names)
         cards, extra = split_deck(n, deal)
-        deck.validate(n, cards, extra)
+        self._validate(n, cards, extra)
         opts = self.options(options)
         start_tokens = list(tokens) if tokens is not None else [CERTAINTY] * n
         _check_tokens(names, start_tokens)
@@ -149,7 +157,7 @@ class EpicBattle(Ruleset):
         The game's own RNG (the Curator's draw) is seeded from the same seed."""
         n = len(players)
         cards, extra = split_deck(n, roles)
-        deck.validate(n, cards, extra)
+        self._validate(n, cards, extra)
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         rng.shuffle(cards)
         opts = dict(options or {})

@@ -56,6 +56,7 @@ Action kinds: ``copy_center`` (a=center), ``token`` (a=seat), ``token_two`` (a, 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable
 from functools import cache
 from itertools import combinations
@@ -585,6 +586,8 @@ def _curator_act(st: EpicState, seat: int, action: Action) -> bool:
     if action.kind == "skip":
         return True
     # Drawn face down at random (the state's seeded RNG) unless a record says which.
+    if st.rng is None:
+        st.rng = random.Random(st.options.get("seed", 0))
     drawn = st.forced_artifact or st.rng.choice(sorted(st.artifact_pool))
     st.forced_artifact = None
     st.artifact_pool.remove(drawn)

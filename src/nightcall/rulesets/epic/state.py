@@ -70,7 +70,7 @@ class EpicState:
         self.board.subtract(tokens)
         self.tokens_in_play = tokens_in_play
         self.options = options
-        self.rng = random.Random(options.get("seed", 0))
+        self.rng: random.Random | None = None  # made on the Curator's first draw
         self.schedule = schedule
         self.phase = NIGHT
         self.call_i = 0
