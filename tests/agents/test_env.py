@@ -12,7 +12,10 @@ from nightcall.agents.action_space import action_space
 from nightcall.agents.env import NightcallEnv
 from nightcall.engine.errors import IllegalAction
 from nightcall.engine.events import MASTER
-from nightcall.engine.ruleset import get_ruleset
+from nightcall.engine.ruleset import all_rulesets, get_ruleset
+
+# A small table for each registered ruleset (Lupus starts at 7).
+TABLES = [(rid, max(5, r.min_players)) for rid, r in sorted(all_rulesets().items())]
 
 
 def play(env: NightcallEnv, seed: int, policy_seed: int = 0) -> list[tuple[str, Any]]:
@@ -34,12 +37,32 @@ def play(env: NightcallEnv, seed: int, policy_seed: int = 0) -> list[tuple[str, 
     return transcript
 
 
-def test_same_seed_same_observations_different_seed_different_game() -> None:
-    a = play(NightcallEnv("onuw", 6), seed=42)
-    b = play(NightcallEnv("onuw", 6), seed=42)
+@pytest.mark.parametrize(("ruleset", "players"), TABLES)
+def test_same_seed_same_observations_different_seed_different_game(
+    ruleset: str, players: int
+) -> None:
+    a = play(NightcallEnv(ruleset, players), seed=42)
+    b = play(NightcallEnv(ruleset, players), seed=42)
     assert a == b
-    c = play(NightcallEnv("onuw", 6), seed=43)
+    c = play(NightcallEnv(ruleset, players), seed=43)
     assert a != c
+
+
+@pytest.mark.parametrize(("ruleset", "players"), TABLES)
+def test_every_ruleset_plays_to_the_end_with_outcome_rewards(ruleset: str, players: int) -> None:
+    env = NightcallEnv(ruleset, players)
+    for seed in range(3):
+        transcript = play(env, seed=seed)
+        outcome = env.ruleset.outcome(env.state)
+        assert outcome is not None
+        finals = {agent for agent, _ in transcript[-players:]}
+        assert finals == set(env.possible_agents), "every agent hears the end"
+
+
+def test_every_registered_ruleset_has_an_action_space() -> None:
+    for rid, ruleset in all_rulesets().items():
+        space = action_space(ruleset, ruleset.min_players)
+        assert len(space) > 0, rid
 
 
 @pytest.mark.parametrize("players", range(3, 11))
@@ -64,8 +87,9 @@ def test_every_game_ends_with_each_agent_rewarded_by_the_outcome(players: int) -
         assert rewards == expected
 
 
-def test_observation_is_exactly_the_view_plus_the_mask() -> None:
-    env = NightcallEnv("onuw", 5)
+@pytest.mark.parametrize(("ruleset", "players"), TABLES)
+def test_observation_is_exactly_the_view_plus_the_mask(ruleset: str, players: int) -> None:
+    env = NightcallEnv(ruleset, players)
     env.reset(seed=7)
     for seat, agent in enumerate(env.possible_agents):
         obs = env.observe(agent)
@@ -105,8 +129,9 @@ def test_observations_never_show_what_a_seat_may_not_know() -> None:
             env.step(rng.choice([i for i, b in enumerate(obs["action_mask"]) if b]))
 
 
-def test_illegal_actions_raise_and_change_nothing() -> None:
-    env = NightcallEnv("onuw", 5)
+@pytest.mark.parametrize(("ruleset", "players"), TABLES)
+def test_illegal_actions_raise_and_change_nothing(ruleset: str, players: int) -> None:
+    env = NightcallEnv(ruleset, players)
     env.reset(seed=1)
     agent = env.agent_selection
     obs = env.observe(agent)
@@ -171,6 +196,39 @@ def test_talk_adds_claims_to_the_action_space_and_limits_them() -> None:
     assert len({c["seat"] for c in claims[:5]}) == 5
 
 
+def random_game(env: NightcallEnv, seed: int) -> None:
+    """A game through the mask; ActionSpace.mask raises if a legal action is missing."""
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    for _agent in env.agent_iter(100_000):
+        obs, _, terminated, _, _ = env.last()
+        if terminated:
+            env.step(None)
+            continue
+        assert obs is not None
+        env.step(rng.choice([i for i, b in enumerate(obs["action_mask"]) if b]))
+    assert not env.agents
+
+
+def test_epic_action_space_covers_every_scenario() -> None:
+    scenarios = pytest.importorskip("nightcall.rulesets.epic.scenarios")
+    for scenario in scenarios.SCENARIOS:
+        env = NightcallEnv("epic", scenario.max_players, scenario=scenario.id)
+        random_game(env, seed=1)
+    for players in range(3, 11):
+        env = NightcallEnv("epic", players, scenario="anarchy")
+        for seed in range(3):
+            random_game(env, seed)
+
+
+def test_lupus_action_space_covers_both_decks() -> None:
+    if "lupus" not in all_rulesets():
+        pytest.skip("lupus is not registered")
+    for deck in (None, "extra"):
+        for players in (7, 12, 18, 23):
+            random_game(NightcallEnv("lupus", players, scenario=deck), seed=players)
+
+
 @pytest.mark.parametrize("players", range(3, 11))
 def test_action_space_holds_every_legal_action_and_claim(players: int) -> None:
     ruleset = get_ruleset("onuw")
@@ -210,3 +268,28 @@ def test_render_ansi_is_the_masters_account() -> None:
     assert text is not None and outcome is not None
     assert outcome.explanation[-1] in text
     assert NightcallEnv("onuw", 5).render() is None
+
+
+@pytest.mark.parametrize(("ruleset", "players"), TABLES)
+def test_no_seat_is_shown_an_event_meant_for_others(ruleset: str, players: int) -> None:
+    from nightcall.engine.events import visible_to
+
+    env = NightcallEnv(ruleset, players)
+    for seed in range(3):
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        for _agent in env.agent_iter(100_000):
+            obs, _, terminated, _, _ = env.last()
+            if terminated:
+                env.step(None)
+                continue
+            for seat, other in enumerate(env.possible_agents):
+                shown = env.observe(other)["observation"]["events"]
+                log = env.state.log
+                visible = [{"kind": e.kind, **e.data} for e in log if visible_to(e, seat)]
+                hidden = [{"kind": e.kind, **e.data} for e in log if not visible_to(e, seat)]
+                for event in hidden:
+                    if event not in visible:
+                        assert event not in shown, f"{other} sees {event}"
+            assert obs is not None
+            env.step(rng.choice([i for i, b in enumerate(obs["action_mask"]) if b]))

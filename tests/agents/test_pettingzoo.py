@@ -11,18 +11,26 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test
 
 from nightcall.agents.pettingzoo_env import NightcallAECEnv, decode_view, env
+from nightcall.engine.ruleset import all_rulesets
 
 
 # PettingZoo suggests Box observations; ours is a Dict of Boxes, as in its classic games.
 @pytest.mark.filterwarnings("ignore:Observation space for each agent probably")
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
-@pytest.mark.parametrize(("players", "talk"), [(3, False), (5, False), (10, False), (6, True)])
-def test_pettingzoo_api_test_passes(players: int, talk: bool) -> None:
-    api_test(env(players=players, talk=talk), num_cycles=200)
+@pytest.mark.parametrize(
+    ("ruleset", "players", "talk"),
+    [("onuw", 3, False), ("onuw", 5, False), ("onuw", 10, False), ("onuw", 6, True),
+     *[(rid, max(5, r.min_players), False) for rid, r in sorted(all_rulesets().items())
+       if rid != "onuw"]],
+)
+def test_pettingzoo_api_test_passes(ruleset: str, players: int, talk: bool) -> None:
+    api_test(env(ruleset=ruleset, players=players, talk=talk), num_cycles=200)
 
 
-def test_pettingzoo_seed_test_passes() -> None:
-    seed_test(lambda: env(players=5), num_cycles=100)
+@pytest.mark.parametrize("ruleset", sorted(all_rulesets()))
+def test_pettingzoo_seed_test_passes(ruleset: str) -> None:
+    players = max(5, all_rulesets()[ruleset].min_players)
+    seed_test(lambda: env(ruleset=ruleset, players=players), num_cycles=100)
 
 
 def test_packed_observation_decodes_to_the_view() -> None:

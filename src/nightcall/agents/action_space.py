@@ -74,8 +74,51 @@ def onuw_actions(players: int, talk: bool) -> list[Action]:
     return out
 
 
+def _by_shape(
+    players: int, none: Sequence[str], seat: Sequence[str], seat_pairs: Sequence[str] = (),
+    center: Sequence[str] = (), center_pairs: Sequence[str] = (), centers: int = CENTER,
+) -> list[Action]:
+    """Every action of the given kinds: no argument, one seat, two seats, one or two
+    center cards. Pairs are taken in both orders, so the space never depends on
+    the order a ruleset writes them in."""
+    seats = range(players)
+    cards = range(centers)
+    out = [Action(k) for k in none]
+    out += [Action(k, x) for k in seat for x in seats]
+    out += [Action(k, a, b) for k in seat_pairs for a in seats for b in seats if a != b]
+    out += [Action(k, i) for k in center for i in cards]
+    out += [Action(k, a, b) for k in center_pairs for a in cards for b in cards if a != b]
+    return out
+
+
+def epic_actions(players: int, talk: bool) -> list[Action]:
+    """Epic Battle's kinds (rulesets/epic/night.py and day.py); it has no talk actions.
+    Center indices run to 3 to cover the extra card laid beside the center."""
+    return _by_shape(
+        players,
+        none=("skip", "abstain"),
+        seat=("token", "look", "look_token", "swap", "swap_center", "tap", "reveal",
+              "artifact", "vote"),
+        seat_pairs=("token_two", "swap_two", "swap_tokens"),
+        center=("copy_center", "look_center"),
+        center_pairs=("look_center",),
+        centers=CENTER + 1,
+    )
+
+
+def lupus_actions(players: int, talk: bool) -> list[Action]:
+    """Lupus in Tabula's kinds (rulesets/lupus/night.py and day.py); no talk actions."""
+    return _by_shape(
+        players,
+        none=("stay_home", "no_accusation", "abstain"),
+        seat=("protect", "visit", "kill", "see", "mark", "imitate", "accuse", "execute"),
+    )
+
+
 Enumerator = Callable[[int, bool], Sequence[Action]]
-ENUMERATORS: dict[str, Enumerator] = {"onuw": onuw_actions}
+ENUMERATORS: dict[str, Enumerator] = {
+    "onuw": onuw_actions, "epic": epic_actions, "lupus": lupus_actions,
+}
 
 
 def action_space(ruleset: Any, players: int, talk: bool = False) -> ActionSpace:

@@ -62,22 +62,48 @@ def describe_action(action: Action, names: Names) -> str:
         "claim_swap": lambda: (
             f'say "I swapped {names.position(a)} and {names.position(b)}"'
         ),
+        "copy_center": lambda: f"look at center card {a + 1} and become that role",
+        # Lupus in Tabula
+        "accuse": lambda: f"accuse {s(a)}",
+        "no_accusation": lambda: "accuse nobody",
+        "execute": lambda: f"vote to execute {s(a)}",
+        "protect": lambda: f"protect {s(a)} tonight",
+        "visit": lambda: f"spend the night at {s(a)}'s house",
+        "stay_home": lambda: "stay home tonight",
+        "kill": lambda: f"choose {s(a)} as the werewolves' victim",
+        "see": lambda: f"learn whether {s(a)} is a werewolf",
+        "mark": lambda: f"mark {s(a)} for the next accusation",
+        "imitate": lambda: f"imitate {s(a)}'s role",
     }
     text = texts.get(k)
-    return text() if text is not None else json.dumps(action.to_json())
+    if text is not None:
+        return text()
+    # Other kinds (Epic Battle's tokens, taps, ...) point at seats: name them.
+    words = k.replace("_", " ")
+    targets = [s(x) for x in (a, b) if x != -1]
+    return f"{words}: {' and '.join(targets)}" if targets else words
 
 
 def describe_event(event: dict[str, Any], names: Names) -> str:
+    """One event as a sentence; an event of another shape than expected stays JSON."""
+    try:
+        text = _event_sentence(event, names)
+    except (KeyError, TypeError, ValueError, IndexError):
+        text = None
+    return text if text is not None else json.dumps(event, ensure_ascii=False)
+
+
+def _event_sentence(event: dict[str, Any], names: Names) -> str | None:
     kind = event.get("kind")
     s = names.seat
     if kind == "deal" and "seat" in event:
         return f"You were dealt the {event['card']}."
     if kind == "call":
-        return f"The {event['role']} was called."
-    if kind == "wolves":
-        return f"The werewolves opened their eyes: {names.seats(event['seats'])}."
-    if kind == "masons":
-        return f"The masons opened their eyes: {names.seats(event['seats'])}."
+        night = f" (night {event['night']})" if "night" in event else ""
+        return f"The {event.get('role') or event['call']} was called{night}."
+    if kind in ("wolves", "masons", "freemasons"):
+        who = {"wolves": "werewolves"}.get(kind, kind)
+        return f"The {who} opened their eyes: {names.seats(event['seats'])}."
     if kind == "thumbs":
         return f"Thumbs up from the werewolves: {names.seats(event['seats'])}."
     if kind == "saw" and "seat" in event:
@@ -92,20 +118,19 @@ def describe_event(event: dict[str, Any], names: Names) -> str:
     if kind == "swapped" and "center" in event:
         return f"You swapped your card with center card {event['center'] + 1}."
     if kind == "dawn":
+        if "dead" in event:
+            return f"Dawn after night {event['night']}. Found dead: {names.seats(event['dead'])}."
         return "Day broke: time to talk and vote."
     if kind == "claim":
-        who = s(event["seat"])
-        if "saw" in event:
-            return f'{who} said: "I saw that {names.position(event["saw"])} is the ' \
-                f'{event["role"]}."'
-        if "swapped" in event:
-            a, b = event["swapped"]
-            return f'{who} said: "I swapped {names.position(a)} and {names.position(b)}."'
-        return f'{who} said: "I am the {event["role"]}."'
+        return _claim_sentence(event, names)
     if kind == "votes":
-        votes = event["votes"]
+        pairs = [
+            (v[0], v[1]) if isinstance(v, list) else (i, v)
+            for i, v in enumerate(event["votes"])
+        ]
         return "Votes: " + "; ".join(
-            f"{s(i)} -> {'nobody' if v is None else s(v)}" for i, v in enumerate(votes)
+            f"{s(voter)} -> {'nobody' if target is None else s(target)}"
+            for voter, target in pairs
         ) + "."
     if kind == "died":
         deaths = event["deaths"]
@@ -116,10 +141,56 @@ def describe_event(event: dict[str, Any], names: Names) -> str:
         cards = event["cards"]
         n = len(names.players)
         seats = ", ".join(f"{s(i)}: {c}" for i, c in enumerate(cards[:n]))
-        return f"Cards revealed: {seats}; center: {', '.join(cards[n:])}."
+        center = f"; center: {', '.join(cards[n:])}" if cards[n:] else ""
+        return f"Cards revealed: {seats}{center}."
     if kind == "over":
         return "The game is over."
-    return json.dumps(event, ensure_ascii=False)
+    return _lupus_sentence(event, names)
+
+
+def _claim_sentence(event: dict[str, Any], names: Names) -> str:
+    who = names.seat(event["seat"])
+    if "saw" in event:
+        return f'{who} said: "I saw that {names.position(event["saw"])} is the {event["role"]}."'
+    if "swapped" in event:
+        a, b = event["swapped"]
+        return f'{who} said: "I swapped {names.position(a)} and {names.position(b)}."'
+    return f'{who} said: "I am the {event["role"]}."'
+
+
+def _lupus_sentence(event: dict[str, Any], names: Names) -> str | None:
+    kind = event.get("kind")
+    s = names.seat
+    if kind == "night":
+        return f"Night {event['night']} fell."
+    if kind == "accusation":
+        return f"Accusations, in this order: {names.seats(event['order'])}."
+    if kind == "accuse":
+        target = event["target"]
+        return f"{s(event['seat'])} accused {'nobody' if target is None else s(target)}."
+    if kind == "suspects":
+        return f"Suspects: {names.seats(event['seats'])}."
+    if kind == "executed":
+        return f"{s(event['seat'])} was executed on day {event['day']}."
+    if kind == "last":
+        return f"The last to die is {s(event['seat'])}."
+    if kind == "victim":
+        return f"The werewolves chose {s(event['seat'])} as their victim."
+    if kind == "wolf_pick":
+        return f"{s(event['seat'])} pointed at {s(event['target'])}."
+    if kind == "seen":
+        what = "a werewolf" if event["werewolf"] else "not a werewolf"
+        return f"You saw that {s(event['seat'])} is {what}."
+    if kind == "medium":
+        what = "a werewolf" if event["werewolf"] else "not a werewolf"
+        return f"You learned that {s(event['seat'])} was {what}."
+    if kind in ("protect", "mark"):
+        verb = "protected" if kind == "protect" else "marked"
+        return f"You {verb} {s(event['seat'])}."
+    if kind == "visit":
+        seat = event["seat"]
+        return "You stayed home." if seat is None else f"You visited {s(seat)}."
+    return None
 
 
 def describe_view(view: dict[str, Any], names: Names) -> list[str]:
