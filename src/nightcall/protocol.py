@@ -18,6 +18,8 @@ From the game master to the agent (:data:`ServerMessage`):
 ``observation``
     ``{"type": "observation", "seat": 2, "state_id": 7, "view": {...},
     "talk": [...], "mask": [...]?}``: the seat must answer with one ``action``.
+    ``state_id`` is the version of this seat's view: it goes up by one whenever
+    the view shown to this seat changes (never with what others did in secret).
     ``view`` is exactly what the ruleset lets this seat know (``Ruleset.view``),
     including ``view["legal"]``, the moves allowed now. ``talk`` lists what the seat
     may say now (claims during the One Night day); saying something is also an

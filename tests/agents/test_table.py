@@ -36,7 +36,7 @@ def test_observation_is_the_rulesets_view_of_that_seat_only() -> None:
     for seat in range(5):
         obs = table.observe(seat)
         assert obs.view == table.ruleset.view(table.state, seat)
-        assert obs.seat == seat and obs.state_id == 0
+        assert obs.seat == seat and obs.state_id == 1
         deals = [e for e in obs.view["events"] if e["kind"] == "deal"]
         assert deals == [{"kind": "deal", "seat": seat, "card": table.state.cards[seat]}]
 
@@ -54,24 +54,48 @@ def test_welcome_names_the_table_and_never_the_deal() -> None:
 def test_illegal_action_is_refused_and_changes_nothing() -> None:
     table = Table.deal("onuw", 5, seed=3)
     to_day(table)
-    before, state_id = master(table), table.state_id
+    before, moves = master(table), table.moves
     error = act(table, 1, Action("vote", 1))  # a player may not vote for themselves
     assert error is not None and error.code == p.ErrorCode.ILLEGAL_ACTION
     assert "(vote 1)" in error.message and "not at themselves" in error.message
-    assert master(table) == before and table.state_id == state_id
+    assert master(table) == before and table.moves == moves
 
 
 def test_stale_state_id_is_refused() -> None:
     table = Table.deal("onuw", 5, seed=3)
     to_day(table)
-    now = table.state_id
+    now = table.observe(0).state_id
     before = master(table)
     error = act(table, 0, Action("abstain"), state_id=now - 1)
     assert error is not None and error.code == p.ErrorCode.STALE_STATE
-    assert f"at state {now}" in error.message
+    assert f"at state {now}" in error.message and error.state_id == now
     assert master(table) == before
-    assert act(table, 0, Action("abstain"), state_id=now) is None
-    assert table.state_id == now + 1
+    # Another seat's vote changes seat 0's view: an answer to the old one is stale.
+    assert act(table, 1, Action("abstain")) is None
+    error = act(table, 0, Action("abstain"), state_id=now)
+    assert error is not None and error.code == p.ErrorCode.STALE_STATE
+    fresh = table.observe(0).state_id
+    assert fresh == now + 1
+    assert act(table, 0, Action("abstain"), state_id=fresh) is None
+
+
+def test_state_id_does_not_count_secret_actions_of_others() -> None:
+    # A global action count would tell the Seer whether a lone Werewolf looked at
+    # the center before it; the version of the Seer's own view does not.
+    first_ids = set()
+    for seed in range(40):
+        table = Table.deal("onuw", 5, seed=seed)
+        bot = RandomBot(seed)
+        shown: set[int] = set()
+        while not table.is_over():
+            seat = min(table.to_act())
+            if seat not in shown:
+                shown.add(seat)
+                first_ids.add(table.observe(seat).state_id)
+            choice = bot.choose(table.ruleset.view(table.state, seat))
+            assert choice is not None
+            table.play(seat, choice)
+    assert first_ids == {1}
 
 
 def test_seat_with_nothing_to_do_is_told_so() -> None:
@@ -118,7 +142,7 @@ def test_hello_records_the_agents_name() -> None:
     table = Table.deal("onuw", 4, seed=1)
     assert table.submit(2, p.Hello(name="my-bot")) is None
     assert table.agent_names == {2: "my-bot"}
-    assert table.state_id == 0
+    assert table.moves == 0
 
 
 @pytest.mark.parametrize("players", [3, 10])

@@ -105,7 +105,7 @@ def _ask(table: Table, seat: int, channel: LineChannel) -> None:
         try:
             message = decode_agent(line)
         except ProtocolError as exc:
-            exc.error.state_id = table.state_id
+            exc.error.state_id = table.state_id(seat)
             refused: Error = exc.error
         else:
             error = table.submit(seat, message)

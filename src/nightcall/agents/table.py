@@ -1,11 +1,17 @@
 """One game in progress, seen through the agent protocol.
 
-A :class:`Table` holds a ruleset, its state and a state id (the number of
-actions applied so far), and turns them into protocol messages: ``observe(seat)``
-builds a seat's observation from ``Ruleset.view`` alone, and ``submit(seat, msg)``
-is the one pipeline an agent's message goes through, whatever the transport
-(stdio here, the websocket in the web app): refuse if over, stale, or not this
-seat's business, otherwise apply. A refused message changes nothing.
+A :class:`Table` holds a ruleset and its state and turns them into protocol
+messages: ``observe(seat)`` builds a seat's observation from ``Ruleset.view``
+alone, and ``submit(seat, msg)`` is the one pipeline an agent's message goes
+through, whatever the transport (stdio here, the websocket in the web app):
+refuse if over, stale, or not this seat's business, otherwise apply. A refused
+message changes nothing.
+
+A seat's ``state_id`` is the version of *its own view*: it goes up by one each
+time that seat is shown a view that differs from the last one it was shown. A
+global count of actions would tell a seat how many secret night actions others
+took before its turn (and so which roles are in the center); a version of the
+seat's own view tells it nothing it could not count itself.
 """
 
 from __future__ import annotations
@@ -44,7 +50,9 @@ class Table:
     def __init__(self, ruleset: Ruleset, state: Any, *, masks: bool = False) -> None:
         self.ruleset = ruleset
         self.state = state
-        self.state_id = 0
+        self.moves = 0  # actions applied, for the game master only
+        self._shown: dict[int, dict[str, Any]] = {}  # the last view each seat was shown
+        self._version: dict[int, int] = {}
         public = ruleset.view(state, None)
         self.names: list[str] = list(public["players"])
         self.space: ActionSpace | None = (
@@ -88,26 +96,41 @@ class Table:
             role_ids=list(self.ruleset.role_ids), action_space=space,
         )
 
-    def observe(self, seat: int) -> Observation:
+    def state_id(self, seat: int) -> int:
+        """The version of ``seat``'s view now (one more than shown, if it changed since)."""
+        version = self._version.get(seat, 0)
+        if self._shown.get(seat) != self.ruleset.view(self.state, seat):
+            version += 1
+        return version
+
+    def _show(self, seat: int) -> tuple[dict[str, Any], int]:
         view = self.ruleset.view(self.state, seat)
+        if self._shown.get(seat) != view:
+            self._shown[seat] = view
+            self._version[seat] = self._version.get(seat, 0) + 1
+        return view, self._version[seat]
+
+    def observe(self, seat: int) -> Observation:
+        view, state_id = self._show(seat)
         mask = None
         if self.space is not None:
             mask = self.space.mask(Action.from_json(a) for a in view.get("legal") or ())
         talk = [ActionJSON.of(a) for a in self.talk(seat)]
-        return Observation(seat, self.state_id, view, talk, mask)
+        return Observation(seat, state_id, view, talk, mask)
 
     def won(self, seat: int) -> bool:
         outcome = self.ruleset.outcome(self.state)
         return outcome is not None and seat in outcome.winners
 
     def game_over(self, seat: int) -> GameOver:
-        return GameOver(seat, self.state_id, self.ruleset.view(self.state, seat), self.won(seat))
+        view, state_id = self._show(seat)
+        return GameOver(seat, state_id, view, self.won(seat))
 
     # --- acting ---------------------------------------------------------------
     def play(self, seat: int, action: Action) -> None:
         """Apply a move or a line of talk; raise IllegalAction and change nothing if refused."""
         self.ruleset.apply(self.state, seat, action)
-        self.state_id += 1
+        self.moves += 1
 
     def submit(self, seat: int, message: AgentMessage) -> Error | None:
         """Run one agent message through the pipeline; return the error to send, if any."""
@@ -116,23 +139,22 @@ class Table:
             return None
         assert isinstance(message, ActionMessage)
         action = message.action.to_action()
+        now = self.state_id(seat)
         if self.is_over():
-            return self._error(ErrorCode.GAME_OVER, f"{action}: the game is over")
-        if message.state_id is not None and message.state_id != self.state_id:
-            return self._error(
+            return Error(ErrorCode.GAME_OVER, f"{action}: the game is over", now)
+        if message.state_id is not None and message.state_id != now:
+            return Error(
                 ErrorCode.STALE_STATE,
-                f"{action} answers state {message.state_id}, but the game is at state "
-                f"{self.state_id}: answer the latest observation",
+                f"{action} answers state {message.state_id}, but your view is at state "
+                f"{now}: answer the latest observation",
+                now,
             )
         if not self.ruleset.legal_actions(self.state, seat) and not self.talk(seat):
-            return self._error(
-                ErrorCode.NOT_YOUR_TURN, f"{action}: this seat has nothing to do now"
+            return Error(
+                ErrorCode.NOT_YOUR_TURN, f"{action}: this seat has nothing to do now", now
             )
         try:
             self.play(seat, action)
         except IllegalAction as exc:
-            return self._error(ErrorCode.ILLEGAL_ACTION, str(exc))
+            return Error(ErrorCode.ILLEGAL_ACTION, str(exc), now)
         return None
-
-    def _error(self, code: ErrorCode, message: str) -> Error:
-        return Error(code, message, self.state_id)
