@@ -12,7 +12,13 @@ from nightcall.engine.actions import Action
 from nightcall.rulesets.epic.game import EPIC
 from nightcall.rulesets.epic.judge import judge
 from nightcall.rulesets.epic.roles import (
-    ARTIFACTS, ASSASSIN_TEAM, LOVE, PLAGUE, ROLE_IDS, TANNER_TEAM, TOKENS,
+    ARTIFACTS,
+    ASSASSIN_TEAM,
+    LOVE,
+    PLAGUE,
+    ROLE_IDS,
+    TANNER_TEAM,
+    TOKENS,
 )
 
 from .conftest import NAMES, SKIP, act, finish_night, game, to_call, told, verdict
