@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from nightcall.engine.events import Event
-from nightcall.rulesets.lupus.roles import DISPLAY_NAME
+from nightcall.rulesets.lupus.roles import CALL_NAME, DISPLAY_NAME
 from nightcall.rulesets.lupus.state import LupusState
 
 CAUSES = {
@@ -41,7 +41,7 @@ def _line(st: LupusState, e: Event) -> str | None:
     if k == "night":
         return f"Night {d['night']} falls."
     if k == "call":
-        return f"  The Master calls the {DISPLAY_NAME[d['role']]}."
+        return f"  The Master calls the {CALL_NAME[d['role']]}."
     if k == "wolves":
         if len(d["seats"]) == 1:
             return f"    {_names(st, d['seats'])} opens their eyes, the only werewolf left."
@@ -66,7 +66,7 @@ def _line(st: LupusState, e: Event) -> str | None:
     if k == "freemasons":
         return f"    {_names(st, d['seats'])} see each other as Freemasons."
     if k == "imitate":
-        becomes = DISPLAY_NAME[d["becomes"]] if d["becomes"] else "nothing: stays human"
+        becomes = f"a {DISPLAY_NAME[d['becomes']]}" if d["becomes"] else "nothing: stays human"
         return f"    {_who(st, e)} points at {names[d['seat']]} and becomes {becomes}."
     if k == "transformed":
         return f"  {names[d['seat']]}, the Mythomaniac, is now a {DISPLAY_NAME[d['role']]}."

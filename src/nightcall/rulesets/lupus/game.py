@@ -39,6 +39,11 @@ class Lupus(Ruleset):
     max_players: ClassVar[int] = deck.MAX_PLAYERS
     role_ids: ClassVar[tuple[str, ...]] = ROLE_IDS
     card_map: ClassVar[CardMap | None] = CARD_MAP
+    # Timing is the narrator's and the server's (the rules core keeps no clock): about
+    # three minutes of discussion ("Gameplay", Discussion), a short defense speech for
+    # each Suspect (rulings: 30 seconds).
+    discussion_seconds: ClassVar[int] = 180
+    defense_seconds: ClassVar[int] = 30
 
     # --- setting up -------------------------------------------------------
     def validate_deck(

@@ -262,21 +262,26 @@ def _day_step(ruleset: Lupus, st: LupusState, i: int, step: Mapping[str, Any]) -
 
 
 def _night_json(st: LupusState, entry: Mapping[str, Any]) -> dict[str, Any]:
+    """One night's step, its keys in the order the roles are called."""
     names = st.names
     out: dict[str, Any] = {}
-    for key in ("wolves", "bodyguard", "owl", "mythomaniac", "last"):
-        if key in entry:
-            out[key] = names[entry[key]]
-    if "wolf_picks" in entry:
-        out["wolf_picks"] = {names[w]: names[t] for w, t in entry["wolf_picks"].items()}
+    if "bodyguard" in entry:
+        out["bodyguard"] = names[entry["bodyguard"]]
     if "harlot" in entry:
         out["harlot"] = names[entry["harlot"]] if entry["harlot"] >= 0 else None
+    if "wolves" in entry:
+        out["wolves"] = names[entry["wolves"]]
+    if "wolf_picks" in entry:
+        out["wolf_picks"] = {names[w]: names[t] for w, t in entry["wolf_picks"].items()}
     if "seer" in entry:
         looks = entry["seer"]
         if len(looks) == 1:
             out["seer"] = names[next(iter(looks.values()))]
         else:
             out["seer"] = {names[s]: names[t] for s, t in looks.items()}
+    for key in ("owl", "mythomaniac", "last"):
+        if key in entry:
+            out[key] = names[entry[key]]
     return out
 
 

@@ -56,6 +56,9 @@ DISPLAY_NAME: Final = {
     FREEMASON: "Freemason", WEREHAMSTER: "Werehamster", MYTHOMANIAC: "Mythomaniac",
 }
 
+# How the Master calls each role at night (the werewolves and Freemasons wake together).
+CALL_NAME: Final = {**DISPLAY_NAME, WEREWOLF: "Werewolves", FREEMASON: "Freemasons"}
+
 CARD_MAP: Final = CardMap(
     {
         "A♠": WEREWOLF, "A♣": WEREWOLF, "A♥": WEREWOLF,
