@@ -33,3 +33,13 @@ def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
     env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
     return subprocess.run([NIGHTCALL, *args], capture_output=True, text=True, input=stdin,
                           env=env, timeout=60)
+
+
+def run_cli(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    """The command in-process (no interpreter start-up): exit code, stdout, stderr."""
+    from typer.testing import CliRunner
+
+    from nightcall.cli import app
+
+    result = CliRunner().invoke(app, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr

@@ -148,8 +148,14 @@ def narrate(
 
         run_master(console, ruleset, deck, locale, timing, speak=speak, wait=wait)
         return
-    run(steps, console, lambda r: locale.role(ruleset.id, r), locale.line("ui.pause"),
-        speak=speak, wait=wait)
+    def label(step: Any) -> str:
+        if "discussion" in step.key:
+            return locale.line("ui.discussion")
+        if step.key.startswith("count.") or ".vote." in step.key:
+            return locale.line("ui.vote")
+        return locale.line("ui.pause")
+
+    run(steps, console, lambda r: locale.role(ruleset.id, r), label, speak=speak, wait=wait)
 
 
 def register(app: typer.Typer) -> None:

@@ -134,8 +134,6 @@ def play(
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
 ) -> None:
     """Play one game against random bots, seeing only what your seat may know."""
-    from nightcall.bots.random_bot import RandomBot
-    from nightcall.engine.actions import Action
     from nightcall.engine.errors import NightcallError
     from nightcall.engine.ruleset import get_ruleset
     from nightcall.narration.deckspec import choose_deck
@@ -157,9 +155,36 @@ def play(
         raise typer.Exit(EXIT_REFUSED) from None
     locale = load("en")
     render = Renderer(names, me, lambda r: locale.role(ruleset.id, r))
-    bots = {s: RandomBot(seed * 100 + s) for s in range(players) if s != me}
     typer.echo(f"{ruleset.title}: {players} players, you are {name} (seat {seat}).")
     typer.echo("Roles in play: " + ", ".join(render.role(r) for r in sorted(deck)) + ".")
+
+    def ask(legal: list[dict[str, Any]]) -> dict[str, Any]:
+        typer.echo("Your move:")
+        return _choose(legal, render)
+
+    outcome = play_game(ruleset, state, me, ask, typer.echo, render, seed)
+    typer.echo("")
+    for line in outcome.get("explanation", []):
+        typer.echo(line)
+    typer.echo("You win!" if name in outcome.get("winners", []) else "You lose.")
+
+
+def play_game(
+    ruleset: Any,
+    state: Any,
+    me: int,
+    ask: Callable[[list[dict[str, Any]]], dict[str, Any]],
+    echo: Callable[[str], Any],
+    render: Renderer,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Play to the end: ``ask`` picks the human's move from the view's legal list, random
+    bots play the other seats, ``echo`` shows each event the human's view gains.
+    Returns the outcome as the human's view has it."""
+    from nightcall.bots.random_bot import RandomBot
+    from nightcall.engine.actions import Action
+
+    bots = {s: RandomBot(seed * 100 + s) for s in range(len(render.players)) if s != me}
     shown = 0
 
     def show_new() -> None:
@@ -168,33 +193,25 @@ def play(
         for e in events[shown:]:
             text = render.event(e)
             if text:
-                typer.echo(text)
+                echo(text)
         shown = len(events)
 
     while not ruleset.is_over(state):
         waiting = ruleset.waiting_for(state)
         if not waiting:  # pragma: no cover - a ruleset that stalls would loop forever
-            typer.echo("the game is stuck: nobody has a legal move", err=True)
-            raise typer.Exit(1)
+            raise RuntimeError("the game is stuck: nobody has a legal move")
         for s in waiting:
             if s == me:
                 show_new()
-                view = ruleset.view(state, me)
-                typer.echo("Your move:")
-                choice = Action.from_json(_choose(view["legal"], render))
+                choice = Action.from_json(ask(ruleset.view(state, me)["legal"]))
                 ruleset.apply(state, me, choice)
             else:
                 action = bots[s].choose(ruleset.view(state, s))
                 if action is not None:
                     ruleset.apply(state, s, action)
             show_new()
-    final = ruleset.view(state, me)
-    outcome = final.get("outcome") or {}
-    typer.echo("")
-    for line in outcome.get("explanation", []):
-        typer.echo(line)
-    won = name in outcome.get("winners", [])
-    typer.echo("You win!" if won else "You lose.")
+    result: dict[str, Any] = ruleset.view(state, me).get("outcome") or {}
+    return result
 
 
 def register(app: typer.Typer) -> None:

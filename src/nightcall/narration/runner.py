@@ -43,7 +43,7 @@ def run(
     steps: Sequence[Step],
     console: Console,
     role_name: Callable[[str], str],
-    pause_label: str,
+    pause_label: str | Callable[[Step], str],
     speak: Speaker | None = None,
     sleep: Sleeper = time.sleep,
     wait: bool = True,
@@ -57,5 +57,6 @@ def run(
         if speak is not None:
             speak(step.text)
         if wait and step.wait > 0:
-            countdown(console, step.wait, pause_label, sleep)
+            label = pause_label if isinstance(pause_label, str) else pause_label(step)
+            countdown(console, step.wait, label, sleep)
     return shown

@@ -49,7 +49,7 @@ def minutes_text(seconds: float, lang: str) -> str:
 
 def _wait(kind: str, call: str | None, timing: Timing) -> float:
     if kind == L.ACTION:
-        return timing.for_call(call or "")
+        return timing.for_call(call or "")  # the ruleset's call id: "priest", "goblin", ...
     if kind == L.SHORT:
         return timing.short
     if kind == L.COUNT:
@@ -96,7 +96,7 @@ def build_script(
     for call in ruleset.night_calls(list(roles), night):
         known = aliases.get(call, call)
         if known in script.calls:
-            emit(script.calls[known], known, NIGHT)
+            emit(script.calls[known], call, NIGHT)
         else:
             emit(L.GENERIC, call, NIGHT, True, role=role_name(locale, ruleset_id, call))
     emit(script.closing, None, NIGHT)

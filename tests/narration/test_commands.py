@@ -1,0 +1,151 @@
+"""``deck``, ``narrate --json/--print`` and ``judge``, end to end through the real command."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .helpers import cli, need_ruleset, run_cli
+
+
+def test_deck_default_for_six_with_cards_to_pull() -> None:
+    done = cli("deck", "onuw", "--players", "6", "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert len(out["roles"]) == 9
+    assert out["roles"].count("werewolf") == 2
+    assert sorted(out["cards_to_pull"][:2]) == ["A♠", "A♣"]
+    assert len(set(out["cards_to_pull"])) == 9  # nine different physical cards
+    assert out["night_calls"][0] == "werewolf"
+
+
+def test_deck_warns_about_the_insomniac_alone() -> None:
+    done = cli("deck", "onuw", "-n", "3", "--roles", "A♠ A♣ K♥ Q♠ 2x villager")
+    assert done.returncode == 0, done.stderr
+    assert "Insomniac" in done.stdout and "warning" in done.stdout
+    assert "Q♠" in done.stdout
+
+
+def test_deck_in_italian_names() -> None:
+    code, out, _ = run_cli("deck", "onuw", "-n", "3", "--lang", "it")
+    assert code == 0
+    assert "Lupo" in out and "Veggente" in out and "Combinaguai" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-n", "3", "--roles", "werewolf,wizard"], "'wizard' is not a onuw role"),
+        (["-n", "4", "--roles", "werewolf,seer,robber"], "4 players need 7 cards"),
+        (["-n", "3", "--roles", "3x werewolf,seer,robber,villager"], "at most two Werewolves"),
+        (["-n", "12"], "3 to 10 players"),
+    ],
+)
+def test_deck_refusals_say_why(args: list[str], message: str) -> None:
+    code, _, err = run_cli("deck", "onuw", *args)
+    assert code == 2
+    assert message in " ".join(err.split())
+
+
+def test_unknown_ruleset_is_refused() -> None:
+    code, _, err = run_cli("deck", "chess", "-n", "4")
+    assert code == 2
+    assert "unknown ruleset 'chess'" in err
+
+
+def test_narrate_json_is_the_whole_script_with_waits() -> None:
+    done = cli("narrate", "onuw", "-n", "5", "--roles",
+               "doppelganger werewolf werewolf minion seer robber insomniac villager",
+               "--json", "--lang", "de")
+    assert done.returncode == 0, done.stderr
+    steps = json.loads(done.stdout)
+    assert all(set(s) >= {"role", "text", "wait"} for s in steps)
+    roles = list(dict.fromkeys(s["role"] for s in steps if s["role"]))
+    assert roles == ["doppelganger", "werewolf", "minion", "seer", "robber", "insomniac",
+                     "doppelganger_insomniac"]
+    assert steps[0]["text"].startswith("Die Nacht")
+    assert any("Günstling" in s["text"] for s in steps if s["role"] == "doppelganger")
+    assert steps[-1]["text"].startswith("Abstimmen")
+    assert sum(s["wait"] for s in steps) > 300  # the discussion is in it
+
+
+def test_narrate_print_with_speed_and_discussion() -> None:
+    done = cli("narrate", "onuw", "-n", "3", "--print", "--speed", "fast", "--discussion", "60")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "[7 s]" in done.stdout  # ten seconds, fast
+    assert any("1 minutes" in line and "[60 s]" in line for line in lines)
+
+
+def test_narrate_refuses_bad_speed_and_options() -> None:
+    code, _, err = run_cli("narrate", "onuw", "-n", "3", "--json", "--speed", "warp")
+    assert code == 2 and "unknown speed 'warp'" in err
+    code, _, err = run_cli("narrate", "onuw", "-n", "3", "--json", "--option", "lone_wolf")
+    assert code == 2 and "name=value" in err
+    code, _, err = run_cli("narrate", "onuw", "-n", "3", "--json", "--option", "moon=true")
+    assert code == 2 and "moon" in err
+
+
+def test_narrate_live_without_waiting_shows_every_line() -> None:
+    done = cli("narrate", "onuw", "-n", "3", "--no-wait", "--no-speech")
+    assert done.returncode == 0, done.stderr
+    assert "[Werewolf] Werewolves, open your eyes" in done.stdout
+    assert done.stdout.rstrip().endswith("everyone knows who dies.")
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+def test_narrate_writes_wav_files_with_espeak(tmp_path: Path) -> None:
+    done = cli("narrate", "onuw", "-n", "3", "--lang", "it", "--night-only",
+               "--wav-dir", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    wavs = sorted(tmp_path.glob("*.wav"))
+    steps = json.loads(cli("narrate", "onuw", "-n", "3", "--night-only", "--json").stdout)
+    assert len(wavs) == len(steps)
+    head = wavs[0].read_bytes()[:12]
+    assert head[:4] == b"RIFF" and head[8:12] == b"WAVE"
+    assert all(w.stat().st_size > 2000 for w in wavs)
+
+
+def test_judge_json_from_stdin() -> None:
+    t = {"players": ["Anna", "Bruno", "Carla"], "cards": {"Anna": "K♠", "Bruno": "A♠",
+                                                          "Carla": "seer"},
+         "votes": {"Anna": "Bruno", "Bruno": "Anna", "Carla": "Anna"}}
+    done = cli("judge", "onuw", "--file", "-", "--json", stdin=json.dumps(t))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["dead"] == ["Anna", "Bruno"]  # the Hunter takes Bruno, the Werewolf
+    assert out["winners"] == ["Anna", "Carla"]
+
+
+def test_judge_text_explains_step_by_step(tmp_path: Path) -> None:
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps({"players": ["A", "B", "C"], "cards": {"A": "tanner",
+                    "B": "werewolf", "C": "seer"}, "votes": {"A": "B", "B": "A", "C": "A"}}))
+    done = cli("judge", "onuw", "-f", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "Dead: A (votes)" in done.stdout
+    assert "Winners: A" in done.stdout
+    assert "  1. " in done.stdout and "Tanner" in done.stdout
+
+
+def test_judge_refuses_bad_json_and_lupus() -> None:
+    code, _, err = run_cli("judge", "onuw", "-f", "-", stdin="{nope")
+    assert code == 2 and "not valid JSON" in err
+    code, _, err = run_cli("judge", "lupus", "-f", "-", stdin="{}")
+    assert code == 2 and "narrate lupus" in " ".join(err.split())
+
+
+def test_epic_script_from_a_scenario() -> None:
+    need_ruleset("epic")
+    done = cli("narrate", "epic", "-n", "5", "--roles",
+               "vampire the_count renfield venus dream_wolf werewolf seer robber",
+               "--json")
+    assert done.returncode == 0, done.stderr
+    steps = json.loads(done.stdout)
+    calls = list(dict.fromkeys(s["role"] for s in steps if s["role"]))
+    assert calls[:6] == ["vampires", "the_count", "renfield", "venus", "tokens", "lovers"]
+    assert "werewolves_dream_wolf" in calls
+    assert [s["wait"] for s in steps if s["role"] == "seer"] == [5.0, 0.0]

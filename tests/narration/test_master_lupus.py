@@ -1,0 +1,125 @@
+"""The Lupus Master's loop, played through the rulebook's example round and on to the end."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from rich.console import Console
+
+from nightcall.engine.ruleset import get_ruleset
+from nightcall.narration.locale import load
+from nightcall.narration.timing import timing_for
+
+from .helpers import need_ruleset
+
+PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia", "Hamed", "Irene"]
+# lupus-in-tabula.md, "Example round": the deal.
+CARDS = {"Anna": "2♦", "Bruno": "A♠", "Carla": "3♣", "Dario": "4♥", "Elena": "K♥",
+         "Fabio": "5♠", "Giulia": "A♣", "Hamed": "Q♠", "Irene": "6♦"}
+DAY1_ACCUSE = {"Elena": "Bruno", "Fabio": "Bruno", "Giulia": "Carla", "Hamed": "Bruno",
+               "Irene": "Bruno", "Anna": "Fabio", "Bruno": "Carla", "Carla": "Fabio",
+               "Dario": "Bruno"}
+DAY1_EXECUTE = {"Anna": "Bruno", "Carla": "Fabio", "Elena": "Bruno", "Giulia": "Fabio",
+                "Hamed": "Bruno", "Irene": "Bruno"}
+
+
+class Table:
+    """Answers the Master's questions the way the example round went, then ends it."""
+
+    def __init__(self) -> None:
+        self.wolves = ["Dario", "Irene"]
+        self.seer = ["Carla", "Giulia"]
+        self.day = 0
+        self.last_what = ""
+        self.questions: list[str] = []
+
+    def ask(self, question: str) -> str:
+        self.questions.append(question)
+        assert len(self.questions) < 200, "the Master keeps asking: a loop"
+        if "press Enter" in question:
+            return ""
+        if question.startswith("The 9 players"):
+            return ", ".join(PLAYERS)
+        if question.strip() in PLAYERS:
+            return CARDS[question.strip()]
+        if "werewolves point at" in question:
+            return self.wolves.pop(0)
+        if "(Seer) point at" in question:
+            return self.seer.pop(0)
+        m = re.match(r"Whom does (\w+) (accuse|point at to execute)\?", question)
+        assert m, question
+        who, what = m.groups()
+        if what != self.last_what and what == "accuse":
+            self.day += 1  # the first accusation of a new day
+        self.last_what = what
+        if what == "accuse":
+            if self.day == 1:
+                return DAY1_ACCUSE[who]
+            return "Fabio" if who == "Giulia" else "Giulia"
+        return DAY1_EXECUTE[who] if self.day == 1 else "Giulia"
+
+
+def test_the_example_round_and_the_end() -> None:
+    need_ruleset("lupus")
+    from nightcall.narration.master import run_master
+
+    lupus = get_ruleset("lupus")
+    spoken: list[str] = []
+    out = io.StringIO()
+    console = Console(file=out, width=200)
+    table = Table()
+    outcome = run_master(console, lupus, lupus.default_deck(9), load("en"),
+                         timing_for("lupus"), speak=spoken.append, wait=False, ask=table.ask)
+    text = out.getvalue()
+    assert "During the night Dario died." in spoken
+    assert "The suspects are Bruno and Fabio." in spoken  # the tie goes to Fabio
+    assert "Bruno is executed." in spoken
+    assert "Nod if Bruno was a werewolf — yes, nod." in text.replace("Medium: nod", "Nod")
+    assert "During the night Irene died." in spoken
+    assert "Giulia is executed." in spoken
+    assert spoken[-1] == "Every werewolf is dead: the humans win."
+    assert set(outcome["winners"]) == set(PLAYERS) - {"Bruno", "Giulia"}
+    # Night 2 calls the Medium first, and the dead Bruno's role (werewolf) is still called.
+    night2 = spoken[spoken.index("Bruno is executed."):]
+    assert night2.index("Medium, open your eyes.") < night2.index(
+        "Werewolves, open your eyes. Whom do you kill tonight?")
+    # The Medium has nobody to ask: the Master presses Enter after the same pause.
+    assert any("press Enter to go on" in q for q in table.questions)
+
+
+def test_a_wrong_answer_is_explained_and_asked_again() -> None:
+    need_ruleset("lupus")
+    from nightcall.narration.master import run_master
+
+    lupus = get_ruleset("lupus")
+    table = Table()
+    answers = iter(["Zorro", "99"])
+
+    def ask(question: str) -> str:
+        if "werewolves point at" in question and table.wolves == ["Dario", "Irene"]:
+            bad = next(answers, None)
+            if bad is not None:
+                return bad
+        return table.ask(question)
+
+    out = io.StringIO()
+    run_master(Console(file=out, width=200), lupus, lupus.default_deck(9), load("en"),
+               timing_for("lupus"), wait=False, ask=ask)
+    assert "'Zorro' is not one of the" in out.getvalue()
+    assert "'99' is not one of the" in out.getvalue()
+
+
+def test_cards_that_are_not_the_deck_are_refused() -> None:
+    need_ruleset("lupus")
+    from nightcall.narration.master import ask_deal
+
+    lupus = get_ruleset("lupus")
+    cards = dict(CARDS, Irene="K♠")  # a Bodyguard instead of a Villager
+
+    def ask(question: str) -> str:
+        return ", ".join(PLAYERS) if question.startswith("The 9") else cards[question.strip()]
+
+    with pytest.raises(ValueError, match="missing villager; extra bodyguard"):
+        ask_deal(Console(file=io.StringIO()), lupus, lupus.default_deck(9), ask)
