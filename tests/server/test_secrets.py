@@ -9,6 +9,7 @@ sometimes stale, sometimes out of turn) and bots in the other seats.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import random
 from pathlib import Path
@@ -97,12 +98,15 @@ class Human:
             self.refused.append(exc.code)
 
 
-async def play_one(hub: Hub, seed: int) -> tuple[Room, dict[str, Capture], list[str]]:
+async def play_one(hub: Hub, seed: int, ruleset: str = "onuw"
+                   ) -> tuple[Room, dict[str, Capture], list[str]]:
     rng = random.Random(seed)
-    n = rng.randint(3, 7)
-    roles = random_deck(rng, n)
-    settings = CreateRoom(seats=n, roles=roles, call_seconds=0.006, discussion_seconds=0.004,
-                          vote_seconds=0.03)
+    rs = get_ruleset(ruleset)
+    n = rng.randint(rs.min_players, min(rs.max_players, rs.min_players + 4))
+    roles = random_deck(rng, n) if ruleset == "onuw" else rs.default_deck(n)
+    settings = CreateRoom(ruleset=ruleset, seats=n, roles=roles, call_seconds=0.006,
+                          discussion_seconds=0.004, vote_seconds=0.03,
+                          defense_seconds=0.004)
     room = hub.create(settings)
     sinks: dict[str, Capture] = {"host": Capture("host", None),
                                  "spectator": Capture("spectator", None)}
@@ -114,7 +118,7 @@ async def play_one(hub: Hub, seed: int) -> tuple[Room, dict[str, Capture], list[
         room.sinks.add(sink)
     players = [Human(room, s, rng) for k, s in sinks.items() if k.startswith("seat")]
     hub.start(room)
-    for _ in range(2000):
+    for _ in range(6000):
         if room.status == "over":
             break
         await asyncio.sleep(0.005)
@@ -133,13 +137,16 @@ def visible_events(room: Room, viewer: int | None) -> list[dict[str, Any]]:
     return out
 
 
+def _role(e: dict[str, Any]) -> Any:
+    return e.get("role", e.get("call"))
+
+
 def check_game(room: Room, sinks: dict[str, Capture]) -> None:
-    calls = list(room.ruleset.night_calls(room.roles, 1))
-    n = len(room.seats)
     for name, sink in sinks.items():
         viewer = sink.viewer
         allowed = visible_events(room, viewer)
-        night_msgs = []
+        nights: dict[int, list[dict[str, Any]]] = {}
+        ghosts: list[str] = []
         for msg in sink.got:
             if msg["type"] != "observation":
                 continue
@@ -150,46 +157,81 @@ def check_game(room: Room, sinks: dict[str, Capture]) -> None:
             # Nothing this seat may not know, and nothing out of order.
             assert events == allowed[: len(events)], (name, events)
             if viewer is None:
-                assert "legal" not in view and "seat" not in view
+                assert "legal" not in view and "seat" not in view and "role" not in view
             else:
                 assert view["seat"] == viewer
-            if msg["clock"]["stage"] == "night":
-                night_msgs.append(msg)
-                slot = calls.index(msg["clock"]["call"])
-                seen_calls = [e["role"] for e in events if e["kind"] == "call"]
+            clock = msg["clock"]
+            if clock["stage"] == "night":
+                night = clock["night"]
+                nights.setdefault(night, []).append(msg)
+                calls = list(room.ruleset.night_calls(room.roles, night))
+                slot = calls.index(clock["call"])
+                seen = [_role(e) for e in events
+                        if e["kind"] == "call" and e.get("night", night) == night]
                 # The view never runs ahead of the clock: no later call, no dawn.
-                assert seen_calls == calls[: slot + 1], (seen_calls, msg["clock"]["call"])
-                assert not any(e["kind"] == "dawn" for e in events)
+                assert seen == calls[: slot + 1], (seen, clock["call"])
+                assert sum(e["kind"] == "dawn" for e in events) == night - 1
                 assert view["phase"] == "night" and "outcome" not in view
-            if msg["clock"]["stage"] != "over":
+                # Nobody dies before the dawn (the executed died in the day before).
+                first = nights[night][0]["view"].get("ghosts", [])
+                assert view.get("ghosts", []) == first
+                assert set(ghosts) <= set(first)
+            else:
+                ghosts = view.get("ghosts", [])
+            if clock["stage"] != "over":
                 assert msg["timeline"] is None
                 assert not any(e["kind"] == "reveal" for e in events)
-        acted = {s for s, _ in room.actions[: _night_moves(room)]}
-        if viewer is None or viewer not in acted:
-            # One message per call, no more: nobody can hear when someone acts.
-            assert [m["clock"]["call"] for m in night_msgs] == calls, name
-            seconds = {m["clock"]["seconds"] for m in night_msgs}
-            assert len(seconds) == 1, seconds
-    assert n == len(room.state.names)
+        for night, msgs in nights.items():
+            calls = list(room.ruleset.night_calls(room.roles, night))
+            slots = [m["clock"]["call"] for m in msgs]
+            assert _dedupe(slots) == calls, (name, night)
+            assert len({m["clock"]["seconds"] for m in msgs}) == 1
+            if viewer is None:
+                # One message per call, no more: nobody can hear when someone acts.
+                assert slots == calls, (name, night)
+                continue
+            for before, after in itertools.pairwise(msgs):
+                if before["clock"]["call"] == after["clock"]["call"]:
+                    # A second message inside a call only brings this seat news:
+                    # its own choices or results, or something done to it (a tap).
+                    news = len(after["view"]["events"]) > len(before["view"]["events"])
+                    assert news or before["view"]["legal"], (name, after["view"])
 
 
-def _night_moves(room: Room) -> int:
-    return sum(1 for _, _, call in room.state.history if call != "day")
+def _dedupe(seq: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for x in seq:
+        if not out or out[-1] != x:
+            out.append(x)
+    return out
 
 
-def test_no_message_ever_tells_a_seat_what_it_may_not_know(tmp_path: Path) -> None:
+GAMES = {"onuw": 150, "epic": 40, "lupus": 25}
+
+
+def available() -> list[str]:
+    from nightcall.server.hub import available_rulesets
+
+    return [r for r in GAMES if r in available_rulesets()]
+
+
+@pytest.mark.parametrize("ruleset", available())
+def test_no_message_ever_tells_a_seat_what_it_may_not_know(tmp_path: Path,
+                                                           ruleset: str) -> None:
     async def main() -> list[str]:
         hub = Hub(SQLiteStore(tmp_path / "rooms.sqlite3"))
         refused: list[str] = []
         games = 0
-        for batch in range(6):
-            results = await asyncio.gather(*(play_one(hub, batch * 100 + i) for i in range(25)))
+        for batch in range(GAMES[ruleset] // 25 or 1):
+            results = await asyncio.gather(
+                *(play_one(hub, batch * 100 + i, ruleset) for i in range(25))
+            )
             for room, sinks, codes in results:
                 check_game(room, sinks)
                 refused += codes
                 games += 1
         hub.stop()
-        assert games == 150
+        assert games == max(25, GAMES[ruleset] // 25 * 25)
         return refused
 
     refused = asyncio.run(main())

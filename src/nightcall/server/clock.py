@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 
 from nightcall.bots.random_bot import RandomBot
-from nightcall.server.room import ONE_NIGHT, Room, RoomError
+from nightcall.server.room import DAY_STAGES, TURN_STAGES, Room, RoomError
 
 MAX_DEFAULTS = 64  # guard: defaults applied at one deadline
 
@@ -76,7 +76,7 @@ class RoomClock:
             self.enter_slot()
         elif c.stage == "discussion":
             self.enter_discussion()
-        elif c.stage in ("vote", "day"):
+        elif c.stage in TURN_STAGES or c.stage == "defense":
             self.enter_turns()
         else:
             self.route()
@@ -145,13 +145,20 @@ class RoomClock:
 
     def advance(self) -> None:
         """The host ends the discussion early (the day is public: nothing to hide)."""
-        if self.room.clock.stage != "discussion":
+        if self.room.clock.stage not in ("discussion", "defense"):
             raise RoomError("not_now", "there is no discussion to end")
         self.enter_turns()
 
+    def enter_defense(self) -> None:
+        """Lupus: the Suspects speak in their defense before the execution vote."""
+        seconds = self._seconds(self.room.settings.defense_seconds)
+        gen = self._new_stage("defense", seconds)
+        self.room.changed()
+        self._later(seconds, self.end_discussion, gen)
+
     def enter_turns(self) -> None:
         room = self.room
-        stage = "vote" if room.ruleset.id in ONE_NIGHT else "day"
+        stage = room.turn_stage()
         seconds = self._seconds(room.settings.vote_seconds)
         gen = self._new_stage(stage, seconds)
         self.waiting_seen = set(room.ruleset.waiting_for(room.state))
@@ -191,15 +198,18 @@ class RoomClock:
             remaining = (c.ends_at or time.time()) - time.time()
             self.move_bots(remaining)
             return
-        if c.stage not in ("discussion", "vote", "day"):
+        if c.stage not in DAY_STAGES:
             return
         if room.ruleset.is_over(room.state):
             self.finish()
         elif room.engine_phase() == "night":
             self.begin_night(c.night + 1)
-        elif c.stage in ("vote", "day"):
+        elif c.stage in TURN_STAGES:
             waiting = set(room.ruleset.waiting_for(room.state))
-            if waiting - self.waiting_seen:
+            turn = room.turn_stage()
+            if turn != c.stage and turn == "execute" and room.settings.defense_seconds > 0:
+                self.enter_defense()
+            elif turn != c.stage or waiting - self.waiting_seen:
                 self.enter_turns()  # someone new must act (Lupus' rounds): a fresh timer
             else:
                 self.move_bots((c.ends_at or time.time()) - time.time())

@@ -36,7 +36,7 @@ def check_settings(settings: CreateRoom) -> None:
             "bad_seats",
             f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} players",
         )
-    for name in ("call_seconds", "discussion_seconds", "vote_seconds"):
+    for name in ("call_seconds", "discussion_seconds", "vote_seconds", "defense_seconds"):
         value = getattr(settings, name)
         if not 0 <= value <= MAX_SECONDS:
             raise RoomError("bad_timer", f"{name} must be between 0 and {MAX_SECONDS:.0f}")
@@ -127,12 +127,12 @@ class Hub:
             for n in range(rs.min_players, rs.max_players + 1):
                 try:
                     decks[str(n)] = rs.default_deck(n)
-                except DeckError:
+                except Exception:  # a count the ruleset has no default deck for
                     continue
             out.append({
                 "id": rid, "title": rs.title, "min_players": rs.min_players,
                 "max_players": rs.max_players, "roles": list(rs.role_ids),
-                "decks": decks, "scenarios": list(getattr(rs, "scenarios", {}) or []),
+                "decks": decks, "scenarios": _scenarios(rs),
                 "options": dict(getattr(rs, "default_options", {}) or
                                 _module_default_options(rs)),
             })
@@ -150,6 +150,24 @@ def available_rulesets() -> dict[str, Any]:
         except Exception:
             log.warning("ruleset %s is not available", rid, exc_info=True)
     return found
+
+
+def _scenarios(ruleset: Any) -> list[dict[str, Any]]:
+    """Named scenarios, for rulesets that have them (Epic Battle), as id and name."""
+    found = getattr(ruleset, "scenarios", None)
+    try:
+        items = found() if callable(found) else list(found or [])
+    except Exception:
+        return []
+    out = []
+    for item in items:
+        if isinstance(item, dict) and "id" in item:
+            out.append({"id": str(item["id"]), "name": str(item.get("name", item["id"])),
+                        "min_players": item.get("min_players"),
+                        "max_players": item.get("max_players")})
+        elif isinstance(item, str):
+            out.append({"id": item, "name": item.replace("_", " ")})
+    return out
 
 
 def _module_default_options(ruleset: Any) -> dict[str, Any]:

@@ -91,7 +91,9 @@ class Lobby(msgspec.Struct, tag="lobby"):
 class Clock(msgspec.Struct):
     """The public clock: the same for every client. ``ends_at`` is epoch milliseconds."""
 
-    stage: str  # "lobby", "night", "discussion", "vote", "day", "over"
+    # "lobby", "night", "discussion", then the day's turns: "vote" (One Night games),
+    # "accuse", "defense", "execute" (Lupus), and "over".
+    stage: str
     call: str | None = None
     night: int = 0
     ends_at: int | None = None
@@ -148,3 +150,4 @@ class CreateRoom(msgspec.Struct, forbid_unknown_fields=True):
     call_seconds: float = 10.0
     discussion_seconds: float = 300.0
     vote_seconds: float = 30.0
+    defense_seconds: float = 30.0

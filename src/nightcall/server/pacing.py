@@ -18,6 +18,11 @@ from typing import Any
 Event = dict[str, Any]
 
 
+def _role(e: Event) -> Any:
+    """The role a ``call`` event calls (One Night, Lupus: ``role``; Epic: ``call``)."""
+    return e.get("role", e.get("call"))
+
+
 def _align(calls: Sequence[str], pos: int, role: Any) -> int:
     """The slot of ``role``'s call after slot ``pos``, or ``pos`` if the clock has none."""
     for k in range(pos + 1, len(calls)):
@@ -31,7 +36,7 @@ def engine_slot(public: Sequence[Event], start: int, calls: Sequence[str]) -> in
     pos = -1
     for e in public[start:]:
         if e.get("kind") == "call":
-            pos = _align(calls, pos, e.get("role"))
+            pos = _align(calls, pos, _role(e))
     return pos
 
 
@@ -42,7 +47,7 @@ def cut_index(public: Sequence[Event], start: int, calls: Sequence[str], slot: i
     for i in range(start, len(public)):
         e = public[i]
         if e.get("kind") == "call":
-            pos = _align(calls, pos, e.get("role"))
+            pos = _align(calls, pos, _role(e))
             if pos > slot:
                 return i
             seen_call = True

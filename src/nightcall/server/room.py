@@ -25,7 +25,9 @@ MIN_TOKEN = 16
 BOT_NAMES = ("Ada", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Hugo", "Ilse",
              "Jonas", "Kira", "Luca", "Mara", "Nico", "Olga", "Piet", "Quinn", "Rita")
 TALK_KINDS = frozenset({"claim", "claim_saw", "claim_swap"})
-ONE_NIGHT = frozenset({"onuw", "epic"})
+# Stages in which the day's moves are open; in "discussion" and "defense" they wait.
+TURN_STAGES = frozenset({"vote", "accuse", "execute", "day"})
+DAY_STAGES = TURN_STAGES | {"discussion", "defense"}
 
 
 class RoomError(Exception):
@@ -202,7 +204,7 @@ class Room:
         if state_id is not None and state_id != self.state_id(seat):
             raise RoomError("stale_state", "the game moved on: look at your screen again")
         if self.is_talk(seat, action):
-            if self.clock.stage not in ("discussion", "vote", "day"):
+            if self.clock.stage not in DAY_STAGES:
                 raise RoomError("not_your_turn", "claims are made during the day")
         elif action.to_json() not in self.seat_view(seat).get("legal", []):
             raise RoomError("not_your_turn", "that is not one of your choices now")
@@ -243,6 +245,11 @@ class Room:
     def engine_phase(self) -> str:
         return str(self.public_view().get("phase", ""))
 
+    def turn_stage(self) -> str:
+        """The name of the day's turn now: the ruleset's own (Lupus: accuse, execute)."""
+        stage = self.public_view().get("stage")
+        return stage if isinstance(stage, str) and stage else "vote"
+
     def engine_slot(self) -> int:
         """The clock slot the engine's night is at (-1 before the first call)."""
         public = self.public_view()["events"]
@@ -262,8 +269,8 @@ class Room:
             return {}
         view = self.ruleset.view(self.state, viewer)
         clock = self.clock
-        if clock.stage == "discussion" and "legal" in view:
-            view["legal"] = []  # the vote opens when the discussion ends
+        if clock.stage in ("discussion", "defense") and "legal" in view:
+            view["legal"] = []  # the vote opens when the talking ends
         if clock.stage != "night":
             return view
         public = self.public_view()
@@ -341,6 +348,8 @@ class Room:
             "call_seconds": self.settings.call_seconds,
             "discussion_seconds": self.settings.discussion_seconds,
             "vote_seconds": self.settings.vote_seconds,
+            "defense_seconds": self.settings.defense_seconds,
+            "talk": getattr(self.ruleset, "legal_claims", None) is not None,
             "warnings": list(self.warnings),
             "role_ids": list(self.ruleset.role_ids),
             "role_names": self._role_names(),
@@ -407,7 +416,7 @@ class Room:
             return
         talk: list[protocol.ActionJSON] = []
         claims = getattr(self.ruleset, "legal_claims", None)
-        if claims is not None and self.clock.stage in ("discussion", "vote", "day"):
+        if claims is not None and self.clock.stage in DAY_STAGES:
             talk = [protocol.ActionJSON.of(a) for a in claims(self.state, seat)]
         if view.get("legal") or talk:
             self.send_to(sink, encode(protocol.Observation(seat, state_id, view, talk)))
@@ -446,6 +455,7 @@ class Room:
                 "call_seconds": self.settings.call_seconds,
                 "discussion_seconds": self.settings.discussion_seconds,
                 "vote_seconds": self.settings.vote_seconds,
+                "defense_seconds": self.settings.defense_seconds,
             },
             "host_token": self.host_token,
             "seats": [{"name": s.name, "token": s.token, "bot": s.bot} for s in self.seats],

@@ -24,13 +24,18 @@ function refresh() {
   n = Math.min(Math.max(n, r.min_players), r.max_players);
   seats.value = n;
   mount($("#scenario"), [h("option", { value: "" }, "Recommended deck"),
-    r.scenarios.map((s) => h("option", { value: s }, s.replace(/_/g, " ")))]);
+    r.scenarios.filter((s) => !s.min_players || (n >= s.min_players && n <= s.max_players))
+      .map((s) => h("option", { value: s.id }, s.name))]);
   $("#scenario-row").hidden = r.scenarios.length === 0;
+  $("#defense-row").hidden = r.id !== "lupus";
+  $("#scenario").onchange = refresh;
   mount($("#options"), Object.entries(r.options).filter(([, v]) => typeof v === "boolean")
     .map(([k, v]) => h("label", {}, h("input", { type: "checkbox", name: k, checked: v }), " ", k.replace(/_/g, " "))));
   const deck = r.decks[String(n)] || [];
+  if ($("#scenario").value) $("#deck-mode").value = "recommended";
   const picking = $("#deck-mode").value === "pick";
-  $("#deck-preview").textContent = picking ? "" : `Deck: ${deck.map(roleName).join(", ")}`;
+  $("#deck-preview").textContent = picking ? ""
+    : $("#scenario").value ? "The scenario's deck." : `Deck: ${deck.map(roleName).join(", ")}`;
   $("#roles").hidden = !picking;
   if (picking) {
     const counts = {};
@@ -50,6 +55,7 @@ $("#create-form").addEventListener("submit", async (e) => {
     call_seconds: Number($("#call-seconds").value),
     discussion_seconds: Number($("#discussion-minutes").value) * 60,
     vote_seconds: Number($("#vote-seconds").value),
+    defense_seconds: Number($("#defense-seconds").value),
     options: {},
     roles: [],
   };

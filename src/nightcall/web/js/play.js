@@ -115,7 +115,8 @@ function render() {
     : [h("small", {}, "Tap to see your card"), h("strong", {}, "?")]));
 
   if (stage === "night") parts.push(renderNight(view, players));
-  if (stage === "discussion" || stage === "vote" || stage === "day") parts.push(renderDay(view, players, stage));
+  if (view.ghost) parts.push(h("p", { class: "prompt ghost", "data-testid": "ghost" }, "You are a ghost: stay silent. You still point in the accusations."));
+  if (!["lobby", "night", "over"].includes(stage)) parts.push(renderDay(view, players, stage));
   if (stage === "over") parts.push(renderEnd(obs, players));
   parts.push(renderKnown(view, players));
   mount($("#main"), parts);
@@ -162,17 +163,18 @@ function renderChoices(legal, players) {
 function renderDay(view, players, stage) {
   const out = [];
   const legal = view.legal || [];
-  if (stage === "vote" || stage === "day") {
+  if (stage !== "discussion" && stage !== "defense") {
     const voted = view.voted || [];
+    const asks = { vote: "Vote: who dies?", accuse: "Accuse: who is a werewolf?", execute: "Execute one of the Suspects" };
     if (legal.length) {
       out.push(h("div", { class: "prompt awake", "data-testid": "vote" },
-        h("p", { class: "call" }, stage === "vote" ? "Vote: who dies?" : "Your turn"),
+        h("p", { class: "call" }, asks[stage] || "Your turn"),
         renderChoices(legal, players)));
     } else if (voted.includes(me.name)) {
       out.push(h("p", { class: "prompt", "data-testid": "voted" }, "Your vote is in. Waiting for the others."));
     }
   }
-  out.push(renderClaims(view, players));
+  if (lobby.settings.talk && !view.ghost) out.push(renderClaims(view, players));
   return out;
 }
 

@@ -54,11 +54,11 @@ export function runScreen({ host }) {
     const parts = [];
     parts.push(h("p", { class: "deck" }, "In the deck: ",
       (view.roles_in_play || lobby.settings.roles).map((r) => roleName(r)).join(", ")));
-    if (stage === "discussion" && host) {
+    if ((stage === "discussion" || stage === "defense") && host) {
       parts.push(h("button", { class: "primary", "data-testid": "open-vote",
-        onclick: () => net.send({ type: "advance" }) }, "Open the vote now"));
+        onclick: () => net.send({ type: "advance" }) }, stage === "defense" ? "End the defense" : "Open the vote now"));
     }
-    if (stage === "vote" || stage === "day") {
+    if (["vote", "execute", "day"].includes(stage)) {
       const voted = view.voted || [];
       parts.push(h("p", { class: "voted", "data-testid": "voted-list" },
         `Voted: ${voted.length}/${players.length}`, voted.length ? ` (${voted.join(", ")})` : ""));

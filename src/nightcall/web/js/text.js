@@ -56,7 +56,7 @@ export function eventText(e, players, me) {
   switch (e.kind) {
     case "deal":
       return e.seat !== undefined ? `Your card: ${roleName(e.card)}` : null;
-    case "call": return `${roleName(e.role)} is called.`;
+    case "call": return `${roleName(e.role || e.call)} is called.`;
     case "wolves":
       return e.seats.length === 1 ? "You are the only Werewolf."
         : `The Werewolves: ${names(players, e.seats)}.`;
@@ -96,5 +96,8 @@ export const STAGES = {
   discussion: "Day: talk",
   vote: "Vote",
   day: "Day",
+  accuse: "Accusations",
+  defense: "Defense",
+  execute: "Execution",
   over: "The end",
 };

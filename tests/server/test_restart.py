@@ -1,0 +1,108 @@
+"""Killing the server mid-night and starting it again: every room resumes where it
+stood, and the phones rejoin their seats with their tokens."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from liveserver import LiveServer
+
+pytestmark = pytest.mark.timeout(120)
+
+
+async def read_until(ws: Any, pred: Any, timeout: float = 20) -> dict[str, Any]:
+    async with asyncio.timeout(timeout):
+        while True:
+            msg = json.loads(await ws.recv())
+            if pred(msg):
+                return msg
+
+
+def is_obs(stage: str | None = None, call: str | None = None) -> Any:
+    def pred(m: dict[str, Any]) -> bool:
+        return m["type"] == "observation" and (stage is None or m["clock"]["stage"] == stage) \
+            and (call is None or m["clock"]["call"] == call)
+    return pred
+
+
+def test_kill_mid_night_and_resume(tmp_path: Path) -> None:
+    db = tmp_path / "rooms.sqlite3"
+    server = LiveServer(db).start()
+    ws_url = server.url.replace("http", "ws")
+    deck = ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villager"]
+    r = httpx.post(f"{server.url}/api/rooms", json={
+        "seats": 3, "roles": deck, "call_seconds": 1.5, "discussion_seconds": 0.5,
+        "vote_seconds": 3})
+    code, host_token = r.json()["room"], r.json()["host_token"]
+
+    async def first_half() -> tuple[list[str], list[dict[str, Any]]]:
+        tokens, last = [], []
+        host = await websockets.connect(f"{ws_url}/ws/{code}")
+        await host.send(json.dumps({"type": "hello", "as": "host", "token": host_token}))
+        phones = []
+        for name in ("Ann", "Bob", "Cy"):
+            ws = await websockets.connect(f"{ws_url}/ws/{code}")
+            await ws.send(json.dumps({"type": "hello", "name": name}))
+            tokens.append((await read_until(ws, lambda m: m["type"] == "welcome"))["token"])
+            phones.append(ws)
+        await host.send(json.dumps({"type": "start"}))
+        # Wait for the Seer's call: the night is under way (the wolves' call is over).
+        await read_until(host, is_obs("night", "seer"))
+        for ws in phones:
+            last.append(await read_until(ws, is_obs("night", "seer")))
+        server.kill()
+        for ws in (host, *phones):
+            with __import__("contextlib").suppress(Exception):
+                await ws.close()
+        return tokens, last
+
+    tokens, before = asyncio.run(first_half())
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        doc = json.loads(con.execute("SELECT doc FROM rooms WHERE code=?", (code,)).fetchone()[0])
+    assert doc["status"] == "playing" and doc["clock"]["stage"] == "night"
+    assert doc["clock"]["calls"][doc["clock"]["slot"]] == "seer"
+
+    server2 = LiveServer(db, port=server.port).start()
+
+    async def second_half() -> list[dict[str, Any]]:
+        ends = []
+        phones = []
+        for i, token in enumerate(tokens):
+            ws = await websockets.connect(f"{ws_url}/ws/{code}")
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            welcome = await read_until(ws, lambda m: m["type"] == "welcome")
+            assert welcome["seat"] == i
+            again = await read_until(ws, is_obs())
+            # The same night, at the call it was killed in, with what the seat knew.
+            assert again["clock"]["stage"] == "night" and again["clock"]["call"] == "seer"
+            assert again["view"]["events"] == before[i]["view"]["events"]
+            phones.append(ws)
+        for ws in phones:
+            ends.append(await read_until(ws, is_obs("over"), timeout=40))
+            await ws.close()
+        return ends
+
+    try:
+        ends = asyncio.run(second_half())
+    finally:
+        server2.stop()
+    outcomes = [e["view"]["outcome"] for e in ends]
+    assert outcomes[0] == outcomes[1] == outcomes[2]
+    assert ends[0]["timeline"]
+    # The game went on from the moves saved before the kill.
+    with sqlite3.connect(db) as con:
+        done, text = con.execute("SELECT finished, doc FROM rooms WHERE code=?",
+                                 (code,)).fetchone()
+    final = json.loads(text)
+    assert done == 1 and final["status"] == "over"
+    assert final["actions"][: len(doc["actions"])] == doc["actions"]
+    assert len(final["actions"]) > len(doc["actions"])  # at least the votes came after
+    assert final["record"]["players"] == ["Ann", "Bob", "Cy"]
