@@ -149,3 +149,27 @@ def test_epic_script_from_a_scenario() -> None:
     assert calls[:6] == ["vampires", "the_count", "renfield", "venus", "tokens", "lovers"]
     assert "werewolves_dream_wolf" in calls
     assert [s["wait"] for s in steps if s["role"] == "seer"] == [5.0, 0.0]
+
+
+def test_judge_epic_with_tokens_artifacts_and_names() -> None:
+    need_ruleset("epic")
+    t = {"players": ["Anna", "Bruno", "Carla", "Dario"],
+         "cards": {"Anna": "Sight Wolf", "Bruno": "vampire", "Carla": "Seherin",
+                   "Dario": "hunter"},
+         "tokens": {"Carla": "Love", "Dario": "love"},
+         "artifacts": {"Bruno": "Claw of the Werewolf"},
+         "votes": {"Anna": "Carla", "Bruno": "Carla", "Carla": "Anna", "Dario": "Anna"}}
+    code, out, err = run_cli("judge", "epic", "-f", "-", "--json", stdin=json.dumps(t))
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["dead"] == ["Anna", "Carla", "Dario"]
+    assert result["causes"]["Dario"] == "lovers"  # Carla's lover follows her
+    assert result["teams"] == ["village"]
+
+
+def test_judge_names_in_other_languages_for_onuw() -> None:
+    t = {"players": ["A", "B", "C"], "cards": {"A": "Veggente", "B": "Werwolf", "C": "Ladro"},
+         "votes": {"A": "B", "C": "B"}}
+    code, out, err = run_cli("judge", "onuw", "-f", "-", "--json", stdin=json.dumps(t))
+    assert code == 0, err
+    assert json.loads(out)["dead"] == ["B"]

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
 from nightcall.commands.play import Renderer, play_game
+from nightcall.engine.ruleset import get_ruleset
 from nightcall.narration.locale import load
 from nightcall.rulesets.onuw.deck import recommended
 from nightcall.rulesets.onuw.game import ONUW
+
+from .helpers import need_ruleset
 
 
 @pytest.mark.parametrize(("players", "seed", "me"), [(3, 1, 0), (5, 4, 2), (7, 9, 6)])
@@ -39,10 +43,37 @@ def test_the_human_is_shown_exactly_their_views_events(players: int, seed: int, 
     assert outcome["winners"] == ONUW.view(state, None)["outcome"]["winners"]
 
 
+@pytest.mark.parametrize(("rid", "players", "seed"), [("epic", 5, 1), ("epic", 7, 3),
+                                                    ("lupus", 9, 2), ("lupus", 12, 5)])
+def test_other_rulesets_play_through_with_readable_events(
+    rid: str, players: int, seed: int
+) -> None:
+    need_ruleset(rid)
+    ruleset = get_ruleset(rid)
+    names = [f"P{i}" for i in range(players)]
+    deck = ruleset.default_deck(players)
+    state = ruleset.deal(names, deck, seed)
+    locale = load("en")
+    render = Renderer(names, 0, lambda r: locale.role(rid, r))
+    shown: list[str] = []
+    play_game(ruleset, state, 0, lambda legal: legal[0], shown.append, render, seed)
+    assert ruleset.is_over(state)
+    mine = [render.event(e) for e in ruleset.view(state, 0)["events"]]
+    assert shown == [t for t in mine if t]
+    # Every event kind these rulesets produce has its own sentence (no raw fallback).
+    raw = [line for line in shown if re.match(r"^[a-z_]+: \w+=", line)]
+    assert not raw, raw
+    for s in range(players):
+        for action in ruleset.legal_actions(state, s):
+            assert not re.match(r"^[a-z_]+ \d", render.action(action.to_json()))
+
+
 def test_renderer_names_actions_for_the_menu() -> None:
     r = Renderer(["Ann", "Bob", "Cy"], 0, str.title)
     assert r.action({"kind": "vote", "a": 1}) == "Point at Bob"
     assert r.action({"kind": "swap_two", "a": 1, "b": 2}) == "Swap the cards of Bob and Cy"
     assert r.action({"kind": "look_center", "a": 0, "b": 2}) == "Look at center cards 1 and 3"
-    assert r.action({"kind": "tap", "a": 2}) == "tap 2"  # unknown kinds stay readable
+    assert r.action({"kind": "tap", "a": 2}) == "Tap Cy's shoulder"
+    assert r.action({"kind": "dance", "a": 2}) == "dance 2"  # unknown kinds stay readable
+    assert r.event({"kind": "dance", "with": 2}) == "dance: with=2"
     assert r.event({"kind": "saw", "seat": 1, "card": "seer"}) == "You see Bob's card: the Seer."

@@ -53,6 +53,36 @@ def test_judge_asks_question_by_question() -> None:
     assert child.exitstatus == 0
 
 
+def test_judge_epic_asks_for_tokens_and_artifacts() -> None:
+    from .helpers import need_ruleset
+
+    need_ruleset("epic")
+    child = spawn("judge", "epic")
+    child.expect("Players")
+    child.sendline("Ann, Ben, Cid")
+    for card in ("werewolf", "Seer", "robber"):
+        child.expect(r"  \w+: ")
+        child.sendline(card)
+    child.expect("symbol token")
+    for token in ("", "bounty", ""):
+        child.expect(r"  \w+: ")
+        child.sendline(token)
+    child.expect("Artifacts")
+    for artifact in ("brand of the villager", "", ""):
+        child.expect(r"  \w+: ")
+        child.sendline(artifact)
+    child.expect("Who does each player point at")
+    for target in ("Ben", "Ann", "Ann"):
+        child.expect("→")
+        child.sendline(target)
+    # Ann's werewolf card is branded a villager: no monster among the players, and she died.
+    child.expect("Dead: Ann")
+    child.expect("The check, step by step")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
 def test_judge_interactive_refuses_a_bad_card() -> None:
     child = spawn("judge", "onuw")
     child.expect("Players")

@@ -49,6 +49,42 @@ def _ask_table(ruleset_id: str) -> dict[str, Any]:
     return table
 
 
+def _snake(value: Any) -> Any:
+    return value.strip().lower().replace(" ", "_").replace("-", "_") \
+        if isinstance(value, str) else value
+
+
+def normalize(ruleset_id: str, table: Any) -> Any:
+    """Role names in any language ("Veggente", "Sight Wolf") and token or artifact names
+    ("Claw of the Werewolf") as the ids the rules use; anything unknown is left as it is,
+    for the check to refuse with its reason."""
+    from nightcall.engine.errors import DeckError
+    from nightcall.engine.ruleset import get_ruleset
+    from nightcall.narration.deckspec import role_lookup
+
+    if not isinstance(table, dict):
+        return table
+    try:
+        lookup = role_lookup(get_ruleset(ruleset_id))
+    except DeckError:
+        return table
+
+    def role(value: Any) -> Any:
+        return lookup.get(_snake(value), value) if isinstance(value, str) else value
+
+    out = dict(table)
+    if isinstance(out.get("cards"), dict):
+        out["cards"] = {p: role(c) for p, c in out["cards"].items()}
+    if isinstance(out.get("center"), list):
+        out["center"] = [role(c) for c in out["center"]]
+    if isinstance(out.get("doppelganger"), str):
+        out["doppelganger"] = role(out["doppelganger"])
+    for key in ("tokens", "artifacts"):
+        if isinstance(out.get(key), dict):
+            out[key] = {p: _snake(v) for p, v in out[key].items()}
+    return out
+
+
 def _load_table(file: Path) -> Any:
     text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
     try:
@@ -84,7 +120,7 @@ def judge(
         raise typer.Exit(EXIT_REFUSED) from None
     try:
         table = _load_table(file) if file is not None else _ask_table(ruleset_id)
-        outcome = module.judge(table)
+        outcome = module.judge(normalize(ruleset_id, table))
     except (NightcallError, ValueError, OSError) as exc:
         err.print(f"[bold red]cannot judge this table[/]: {exc}", highlight=False)
         raise typer.Exit(EXIT_REFUSED) from None

@@ -39,47 +39,125 @@ class Renderer:
             return f"{self.whose(d['seat'])} card"
         return f"center card {d['center'] + 1}"
 
+    def token(self, token: str) -> str:
+        return token.replace("_", " ")
+
     def event(self, e: dict[str, Any]) -> str | None:
+        """One event as a sentence (None for bookkeeping events); unknown shapes stay
+        readable as ``kind: key=value``."""
+        try:
+            return self._event(e)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            extra = ", ".join(f"{key}={value}" for key, value in e.items() if key != "kind")
+            return f"{e.get('kind')}: {extra}"
+
+    def _event(self, e: dict[str, Any]) -> str | None:
         k = e.get("kind")
-        if k == "deal" and "seat" in e:
-            return f"You look at your card: you are the {self.role(e['card'])}."
+        n = self.n
         if k == "deal":
-            return None
+            return (f"You look at your card: you are the {self.role(e['card'])}."
+                    if "seat" in e else None)
+        if k == "night":
+            return f"Night {e['night']} falls."
         if k == "call":
-            return f"Night: the {self.role(e['role'])} is called."
+            return f"Night: the {self.role(e.get('role') or e['call'])} is called."
         if k == "wolves":
             seats = e["seats"]
-            return ("You are the only Werewolf." if len(seats) == 1
+            dream = e.get("dream_wolves")
+            text = ("You are the only Werewolf." if seats == [self.seat]
                     else f"The Werewolves are: {self.seats(seats)}.")
-        if k == "thumbs":
-            return f"Werewolf thumbs up: {self.seats(e['seats'])}."
-        if k == "masons":
-            return f"The Masons are: {self.seats(e['seats'])}."
+            return text + (f" Dream Wolf thumbs: {self.seats(dream)}." if dream else "")
+        if k in GROUPS:
+            return f"{GROUPS[k]}: {self.seats(e['seats'])}."
         if k == "became":
             return f"You are now the {self.role(e['role'])}."
         if k == "saw":
             return f"You see {self.place(e)}: the {self.role(e['card'])}."
+        if k == "saw_token":
+            return f"You see {self.whose(e['seat'])} token: {self.token(e['token'])}."
+        if k == "token":
+            return f"{self.whose(e['seat']).capitalize()} token is {self.token(e['token'])}."
+        if k == "gave_token":
+            return f"{self.who(e['seat']).capitalize()} gets the {self.token(e['token'])} token."
+        if k == "bitten":
+            return f"The vampires give {self.who(e['seat'])} the Vampire token."
         if k == "swapped":
-            if "seats" in e:
-                a, b = e["seats"]
-                return f"The cards of {self.who(a)} and {self.who(b)} are swapped."
-            return f"Your card is swapped with center card {e['center'] + 1}."
+            parts = [self.whose(s) + " card" for s in e.get("seats", [])]
+            if "seat" in e:
+                parts.append(self.whose(e["seat"]) + " card")
+            if "center" in e:
+                parts.append(f"center card {e['center'] + 1}")
+            return f"Swapped: {' and '.join(parts)}."
+        if k == "swapped_tokens":
+            a, b = e["seats"]
+            return f"The tokens of {self.who(a)} and {self.who(b)} are swapped."
+        if k == "artifact":
+            text = f"An artifact lies on your card: {self.token(e['artifact'])}."
+            return f"{text} {e.get('instruction', '')}".strip()
+        if k == "placed_artifact":
+            return f"An artifact is placed on {self.whose(e['seat'])} card."
+        if k == "tapped":
+            return f"{self.who(e['by']).capitalize()} taps your shoulder."
+        if k == "revealed":
+            shown = ", ".join(f"{self.who(int(s))}: {self.role(c)}"
+                              for s, c in e["cards"].items())
+            return f"Face up on the table: {shown}."
+        if k == "wolf_pick":
+            return f"{self.who(e['seat']).capitalize()} points at {self.who(e['target'])}."
+        if k == "victim":
+            return f"The werewolves' victim: {self.who(e['seat'])}."
+        if k == "protect":
+            return f"You protect {self.who(e['seat'])} tonight."
+        if k == "visit":
+            return ("You stay home tonight." if e["seat"] is None
+                    else f"You spend the night at {self.whose(e['seat'])} house.")
+        if k == "seen":
+            what = "a werewolf" if e["werewolf"] else "not a werewolf"
+            return f"The Master tells you: {self.who(e['seat'])} is {what}."
+        if k == "medium":
+            what = "a werewolf" if e["werewolf"] else "not a werewolf"
+            return f"The Master tells you: {self.who(e['seat'])}, executed, was {what}."
+        if k == "imitate":
+            becomes = e.get("becomes")
+            return (f"You will be a {self.role(becomes)} from the next night." if becomes
+                    else "You stay a plain human.")
         if k == "dawn":
-            return "Morning: everyone wakes up. Time to talk, then vote."
+            if "dead" not in e:
+                return "Morning: everyone wakes up. Time to talk, then vote."
+            dead = e["dead"]
+            return "Dawn: " + (f"{self.seats(dead)} died in the night." if dead
+                               else "nobody died in the night.")
+        if k == "accusation":
+            owl = e.get("owl")
+            return (f"Day {e['day']}: accusations start with {self.who(e['order'][0])}."
+                    + (f" The Owl pointed at {self.who(owl)}." if owl is not None else ""))
+        if k == "accuse":
+            target = e["target"]
+            return (f"{self.who(e['seat']).capitalize()} accuses "
+                    f"{self.who(target) if target is not None else 'nobody'}.")
+        if k == "suspects":
+            return f"Suspects: {self.seats(e['seats'])}."
+        if k == "executed":
+            return f"{self.who(e['seat']).capitalize()} is executed."
         if k == "votes":
-            pairs = [f"{self.who(s)} → {self.who(v)}" for s, v in enumerate(e["votes"])
-                     if v is not None]
-            return "The vote: " + (", ".join(pairs) or "nobody points") + "."
+            votes = e["votes"]
+            pairs = votes if votes and isinstance(votes[0], list) else list(enumerate(votes))
+            pointed = [f"{self.who(s)} → {self.who(v)}" for s, v in pairs if v is not None]
+            return "The vote: " + (", ".join(pointed) or "nobody points") + "."
         if k == "died":
             deaths = [f"{self.who(s)} ({cause})" for s, cause in e["deaths"]]
             return "Dead: " + (", ".join(deaths) or "nobody") + "."
         if k == "reveal":
-            cards = e["cards"]
-            held = ", ".join(f"{self.who(s)}: {self.role(cards[s])}" for s in range(self.n))
-            center = ", ".join(self.role(c) for c in cards[self.n:])
-            copy = f" The Doppelgänger copied the {self.role(e['copy'])}." if e.get("copy") else ""
-            return f"All cards turned over. {held}. Center: {center}.{copy}"
-        if k in ("over", "claim"):
+            cards = e.get("roles") or e["cards"]
+            held = ", ".join(f"{self.who(s)}: {self.role(cards[s])}" for s in range(n))
+            text = f"All cards turned over. {held}."
+            center = e["cards"][n:n + 3]
+            if center:
+                text += " Center: " + ", ".join(self.role(c) for c in center) + "."
+            if e.get("copy"):
+                text += f" The Doppelgänger copied the {self.role(e['copy'])}."
+            return text
+        if k in ("over", "claim", "causes", "last"):
             return None
         extra = ", ".join(f"{key}={value}" for key, value in e.items() if key != "kind")
         return f"{k}: {extra}" if extra else str(k)
@@ -87,27 +165,39 @@ class Renderer:
     def action(self, a: dict[str, Any]) -> str:
         kind = a["kind"]
         x, y = a.get("a", -1), a.get("b", -1)
-        if kind == "vote":
-            return f"Point at {self.players[x]}"
-        if kind == "abstain":
-            return "Point at nobody"
-        if kind == "copy":
-            return f"Copy {self.players[x]}'s card"
-        if kind == "look":
-            return f"Look at {self.players[x]}'s card"
+        p = self.players
+        if kind in ON_PLAYERS and 0 <= x < len(p) and (y == -1 or 0 <= y < len(p)):
+            return ON_PLAYERS[kind].format(x=p[x], y=p[y] if y >= 0 else "")
         if kind == "look_center":
             return (f"Look at center cards {x + 1} and {y + 1}" if y >= 0
                     else f"Look at center card {x + 1}")
-        if kind == "swap":
-            return f"Swap your card with {self.players[x]}'s"
-        if kind == "swap_two":
-            return f"Swap the cards of {self.players[x]} and {self.players[y]}"
-        if kind == "take_center":
-            return f"Swap your card with center card {x + 1}"
-        if kind == "skip":
-            return "Do nothing"
+        if kind in ("take_center", "copy_center"):
+            verb = "Swap your card with" if kind == "take_center" else "Copy"
+            return f"{verb} center card {x + 1}"
+        if kind in ON_NOBODY:
+            return ON_NOBODY[kind]
         args = " ".join(str(v) for v in (x, y) if v != -1)
         return f"{kind} {args}".strip()
+
+
+# Events that only list who is in a group, and how to say it.
+GROUPS = {"thumbs": "Werewolf thumbs up", "masons": "The Masons are",
+          "freemasons": "The Freemasons are", "vampires": "The vampires are",
+          "lovers": "The lovers are"}
+# Actions on one or two players (a, b are seats), across the three rulesets.
+ON_PLAYERS = {
+    "vote": "Point at {x}", "copy": "Copy {x}'s card", "look": "Look at {x}'s card",
+    "swap": "Swap your card with {x}'s", "swap_two": "Swap the cards of {x} and {y}",
+    "kill": "Kill {x}", "see": "See {x}", "protect": "Protect {x}",
+    "visit": "Spend the night at {x}'s", "accuse": "Accuse {x}", "execute": "Execute {x}",
+    "mark": "Point at {x}", "imitate": "Point at {x}", "tap": "Tap {x}'s shoulder",
+    "swap_tokens": "Swap the tokens of {x} and {y}",
+    "artifact": "Place an artifact on {x}'s card", "token": "Give {x} the token",
+    "token_two": "Give {x} and {y} the tokens", "look_token": "Look at {x}'s token",
+    "reveal": "Turn {x}'s card face up", "swap_center": "Swap it with {x}'s card",
+}
+ON_NOBODY = {"abstain": "Point at nobody", "skip": "Do nothing", "stay_home": "Stay home",
+             "no_accusation": "Accuse nobody"}
 
 
 def _choose(legal: list[dict[str, Any]], render: Renderer) -> dict[str, Any]:
