@@ -138,3 +138,28 @@ def test_secrets_stay_on_the_server_at_every_step(players: int) -> None:
     _secrets_hold(st)
     reveal = [e for e in LUPUS.view(st, None)["events"] if e["kind"] == "reveal"]
     assert reveal == [{"kind": "reveal", "cards": st.roles}]  # cards shown at the end only
+
+
+@settings(max_examples=20, deadline=None)
+@given(players=strat.integers(7, 16), seed=strat.integers(0, 10**6), stop=strat.integers(0, 300))
+def test_a_game_saved_mid_way_replays_to_its_last_finished_part(
+    players: int, seed: int, stop: int
+) -> None:
+    rng = random.Random(seed)
+    st = LUPUS.deal([f"P{i}" for i in range(players)], LUPUS.default_deck(players), seed)
+    for _ in range(stop):
+        if LUPUS.is_over(st):
+            break
+        who = rng.choice(LUPUS.waiting_for(st))
+        LUPUS.apply(st, who, rng.choice(LUPUS.legal_actions(st, who)))
+    again = LUPUS.replay(LUPUS.to_record(st))
+    assert again.deaths == st.deaths[: len(again.deaths)]
+    if st.phase == 0:  # mid-night: replayed to the start of that night
+        assert (again.phase, again.night) == (0, st.night)
+        assert again.nights_log[-1] == {} and again.picks == {}
+    elif st.phase == 1:
+        assert (again.phase, again.day, again.stage) == (1, st.day, st.stage)
+        if st.stage == 0:
+            assert again.accuse_i == 0
+    else:
+        assert LUPUS.outcome_json(again) == LUPUS.outcome_json(st)

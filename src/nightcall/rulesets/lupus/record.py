@@ -295,12 +295,21 @@ def _day_json(st: LupusState, entry: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def to_record(ruleset: Lupus, st: LupusState) -> dict[str, Any]:
+    """The record of the game so far. A night, an accusation round or an execution still
+    in progress is left out (its choices are not all made), so the record replays to the
+    state at the last finished one."""
     names = st.names
+    nights = st.nights_log[:-1] if st.phase == NIGHT else st.nights_log
+    days = [dict(d) for d in st.days_log]
+    if st.phase == DAY:
+        days[-1].pop("execute", None)
+        if st.stage == ACCUSE:
+            days[-1].pop("accuse", None)
     steps: list[dict[str, Any]] = []
-    for k, entry in enumerate(st.nights_log):
+    for k, entry in enumerate(nights):
         steps.append(_night_json(st, entry))
-        if k < len(st.days_log) and st.days_log[k]:
-            steps.append(_day_json(st, st.days_log[k]))
+        if k < len(days) and days[k]:
+            steps.append(_day_json(st, days[k]))
     return {
         "ruleset": ruleset.id,
         "players": list(names),
