@@ -354,3 +354,25 @@ def test_day_comes_after_the_last_call() -> None:
     assert st.phase == DAY and st.night == 1 and st.day == 1
     dawns = [e for e in st.log if e.kind == "dawn"]
     assert dawns[0].audience == EVERYONE and dawns[0].data["dead"] == [seat(st, "Bea")]
+
+
+def test_the_bodyguard_may_protect_the_same_player_night_after_night() -> None:
+    st = start(TABLE12)
+    _to_night_2(st)
+    night(st, wolves="Bea", bodyguard="Bea", seer="Ada", owl="Jon")
+    lynch(st, "Jon")
+    night(st, wolves="Bea", bodyguard="Bea", seer="Dan", owl="Gus")
+    assert dawn_dead(st) == [] and st.alive[seat(st, "Bea")]
+    assert [e["seat"] for e in told(st, "Eve", "protect")] == [seat(st, "Bea")] * 2
+
+
+def test_the_possessed_and_the_werewolves_do_not_know_each_other() -> None:
+    st = start(TABLE12)
+    night(st, wolves="Lea", seer="Bea", owl="Jon")
+    hal = seat(st, "Hal")
+    assert told(st, "Hal", "wolves") == [] and told(st, "Hal", "victim") == []
+    for wolf in ("Ada", "Dan"):
+        secrets = [e for e in LUPUS.view(st, seat(st, wolf))["events"]
+                   if e["kind"] in ("wolves", "deal", "victim", "wolf_pick")]
+        assert all(hal not in e.get("seats", []) for e in secrets)
+        assert all(e.get("seat") != hal for e in secrets if e["kind"] == "deal")
