@@ -158,7 +158,7 @@ def tables(draw: Any) -> dict[str, Any]:
             "artifacts": artifacts, "votes": votes}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(tables())
 def test_properties_of_any_check(t: dict[str, Any]) -> None:
     o = judge(t)
@@ -182,7 +182,7 @@ def test_properties_of_any_check(t: dict[str, Any]) -> None:
     assert o.explanation[-1] in ("Nobody wins.",) or o.explanation[-1].startswith("Winners:")
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(tables())
 def test_one_vote_each_kills_nobody(t: dict[str, Any]) -> None:
     names = t["players"]
