@@ -14,7 +14,9 @@ from hypothesis import strategies as hs
 
 from nightcall.engine.actions import Action
 from nightcall.engine.events import MASTER, visible_to
+from nightcall.rulesets.epic.day import end_of_night
 from nightcall.rulesets.epic.game import EPIC
+from nightcall.rulesets.epic.judge import decide
 from nightcall.rulesets.epic.roles import TEAM_NAMES_ALL
 from nightcall.rulesets.epic.scenarios import ANARCHY, SCENARIOS, build_deck
 from nightcall.rulesets.epic.state import EpicState
@@ -59,6 +61,10 @@ def test_random_games_of_every_scenario_end_well(scenario: str, players: int) ->
     for seed in range(4):
         st = play(scenario, players, seed)
         check_outcome(st)
+        eager = decide(end_of_night(st))  # the live game explains lazily: same words
+        outcome = EPIC.outcome(st)
+        assert outcome is not None and outcome.explanation == eager.explanation
+        assert (outcome.deaths, outcome.winners) == (eager.deaths, eager.winners)
         record = json.loads(json.dumps(EPIC.to_record(st)))
         again = EPIC.replay(record)
         assert EPIC.outcome_json(again) == EPIC.outcome_json(st)

@@ -128,13 +128,14 @@ def _join(parts: Iterable[str]) -> str:
 class _Check:
     """One run of the check: the facts, the sentences, and the named steps."""
 
-    def __init__(self, end: EndOfNight) -> None:
+    def __init__(self, end: EndOfNight, talk: bool = True) -> None:
         self.end = end
+        self.talk = talk  # False: decide only, the sentences are written on demand
         self.names = end.names
         self.n = len(end.names)
         self.ids = identities(end)
         self.mode = battle_mode(self.ids)
-        self.lines: list[str] = []
+        self.lines: list[str] = [] if talk else _Sink()
         self.deaths: list[Death] = []
         self.teams: list[str] = []
 
@@ -143,6 +144,8 @@ class _Check:
 
     # --- before the vote: who is who ---------------------------------------------
     def step_identities(self) -> None:
+        if not self.talk:
+            return
         end = self.end
         for s, i in enumerate(self.ids):
             artifact = end.artifacts[s]
@@ -398,9 +401,23 @@ class _Check:
                        tuple(self.lines), {"mode": self.mode})
 
 
-def decide(end: EndOfNight) -> Outcome:
-    """The vote and the who-has-won check (classic or epic) for an end-of-night table."""
-    return _Check(end).run()
+class _Sink(list[str]):
+    """Where sentences go when nobody will read them."""
+
+    def append(self, line: str) -> None:
+        pass
+
+
+def decide(end: EndOfNight, explain_now: bool = True) -> Outcome:
+    """The vote and the who-has-won check (classic or epic) for an end-of-night table.
+
+    With ``explain_now=False`` the sentences are written only when the outcome's
+    explanation is first read (the same check, run again with words)."""
+    if explain_now:
+        return _Check(end).run()
+    quiet = _Check(end, talk=False).run()
+    return Outcome(quiet.deaths, quiet.teams, quiet.winners,
+                   lambda: _Check(end).run().explanation, quiet.extra)
 
 
 # --- a real table ---------------------------------------------------------------------

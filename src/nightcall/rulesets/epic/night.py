@@ -120,6 +120,7 @@ def _pairs(kind: str, n: int) -> tuple[Action, ...]:
     return tuple(Action(kind, a, b) for a, b in combinations(range(n), 2))
 
 
+@cache
 def others(n: int, seat: int) -> tuple[int, ...]:
     return tuple(x for x in range(n) if x != seat)
 
