@@ -23,10 +23,10 @@ def test_deck_default_for_six_with_cards_to_pull() -> None:
 
 
 def test_deck_warns_about_the_insomniac_alone() -> None:
-    done = cli("deck", "onuw", "-n", "3", "--roles", "A♠ A♣ K♥ Q♠ 2x villager")
-    assert done.returncode == 0, done.stderr
-    assert "Insomniac" in done.stdout and "warning" in done.stdout
-    assert "Q♠" in done.stdout
+    code, out, err = run_cli("deck", "onuw", "-n", "3", "--roles", "A♠ A♣ K♥ Q♠ 2x villager")
+    assert code == 0, err
+    assert "Insomniac" in out and "warning" in out
+    assert "Q♠" in out
 
 
 def test_deck_in_italian_names() -> None:
@@ -73,10 +73,11 @@ def test_narrate_json_is_the_whole_script_with_waits() -> None:
 
 
 def test_narrate_print_with_speed_and_discussion() -> None:
-    done = cli("narrate", "onuw", "-n", "3", "--print", "--speed", "fast", "--discussion", "60")
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert "[7 s]" in done.stdout  # ten seconds, fast
+    code, out, err = run_cli("narrate", "onuw", "-n", "3", "--print", "--speed", "fast",
+                             "--discussion", "60")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert "[7 s]" in out  # ten seconds, fast
     assert any("1 minutes" in line and "[60 s]" in line for line in lines)
 
 
@@ -90,10 +91,10 @@ def test_narrate_refuses_bad_speed_and_options() -> None:
 
 
 def test_narrate_live_without_waiting_shows_every_line() -> None:
-    done = cli("narrate", "onuw", "-n", "3", "--no-wait", "--no-speech")
-    assert done.returncode == 0, done.stderr
-    assert "[Werewolf] Werewolves, open your eyes" in done.stdout
-    assert done.stdout.rstrip().endswith("everyone knows who dies.")
+    code, out, err = run_cli("narrate", "onuw", "-n", "3", "--no-wait", "--no-speech")
+    assert code == 0, err
+    assert "[Werewolf] Werewolves, open your eyes" in out
+    assert out.rstrip().endswith("everyone knows who dies.")
 
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
@@ -140,11 +141,11 @@ def test_judge_refuses_bad_json_and_lupus() -> None:
 
 def test_epic_script_from_a_scenario() -> None:
     need_ruleset("epic")
-    done = cli("narrate", "epic", "-n", "5", "--roles",
-               "vampire the_count renfield venus dream_wolf werewolf seer robber",
-               "--json")
-    assert done.returncode == 0, done.stderr
-    steps = json.loads(done.stdout)
+    code, out, err = run_cli("narrate", "epic", "-n", "5", "--roles",
+                             "vampire the_count renfield venus dream_wolf werewolf seer robber",
+                             "--json")
+    assert code == 0, err
+    steps = json.loads(out)
     calls = list(dict.fromkeys(s["role"] for s in steps if s["role"]))
     assert calls[:6] == ["vampires", "the_count", "renfield", "venus", "tokens", "lovers"]
     assert "werewolves_dream_wolf" in calls
@@ -173,3 +174,17 @@ def test_judge_names_in_other_languages_for_onuw() -> None:
     code, out, err = run_cli("judge", "onuw", "-f", "-", "--json", stdin=json.dumps(t))
     assert code == 0, err
     assert json.loads(out)["dead"] == ["B"]
+
+
+def test_epic_deck_names_the_alpha_wolfs_extra_card() -> None:
+    need_ruleset("epic")
+    code, out, err = run_cli("deck", "epic", "-n", "4", "--scenario", "A Fearsome Opponent",
+                             "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert "alpha_wolf" in result["roles"]
+    assert len(result["roles"]) == 4 + 3 + 1
+    assert result["extra"] in ("werewolf", "sight_wolf", "dream_wolf")
+    assert result["cards_to_pull"] is None  # Epic Battle has its own cards
+    code, _, err = run_cli("deck", "epic", "-n", "4", "--scenario", "nope")
+    assert code == 2 and "no scenario called 'nope'" in err

@@ -47,6 +47,10 @@ def deck(
     def name(role: str) -> str:
         return locale.role(ruleset.id, role)
 
+    # Epic Battle: with the Alpha Wolf the deck ends with the werewolf card that lies
+    # face down beside the center (epic-battle-rulebook.txt, "Alpha Wolf", Setup).
+    extra = cards[-1] if ruleset.id == "epic" and len(cards) == players + 4 else None
+
     if as_json:
         out = {
             "ruleset": ruleset.id,
@@ -55,6 +59,7 @@ def deck(
             "roles": cards,
             "names": [name(r) for r in cards],
             "cards_to_pull": pull,
+            "extra": extra,
             "night_calls": calls,
             "warnings": warnings,
         }
@@ -73,6 +78,10 @@ def deck(
         console.print(line, highlight=False, markup=False)
     if pull is not None:
         console.print(f"Pull from a 52-card deck: {' '.join(pull)}", highlight=False,
+                      markup=False)
+    if extra is not None:
+        console.print(f"For the Alpha Wolf: one {name(extra)} card lies face down beside "
+                      "the center, apart from the three center cards.", highlight=False,
                       markup=False)
     console.print("Night order: " + (", ".join(name(c) for c in calls) or "nobody wakes"),
                   highlight=False, markup=False)
