@@ -188,3 +188,20 @@ def test_epic_deck_names_the_alpha_wolfs_extra_card() -> None:
     assert result["cards_to_pull"] is None  # Epic Battle has its own cards
     code, _, err = run_cli("deck", "epic", "-n", "4", "--scenario", "nope")
     assert code == 2 and "no scenario called 'nope'" in err
+
+
+def test_lupus_deck_and_a_later_nights_script() -> None:
+    need_ruleset("lupus")
+    code, out, err = run_cli("deck", "lupus", "-n", "12", "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    # lupus-in-tabula.md, "Setup": 12 players add up to the Harlot (Q♥).
+    assert sorted(result["cards_to_pull"][:3]) == ["A♠", "A♣", "K♥"]
+    assert "Q♥" in result["cards_to_pull"] and "K♠" in result["cards_to_pull"]
+    assert result["night_calls"] == ["harlot", "werewolf", "seer"]  # night 1
+    code, out, err = run_cli("narrate", "lupus", "-n", "12", "--night", "2", "--json")
+    assert code == 0, err
+    calls = list(dict.fromkeys(s["role"] for s in json.loads(out) if s["role"]))
+    assert calls == ["medium", "bodyguard", "harlot", "werewolf", "seer"]
+    code, _, err = run_cli("narrate", "lupus", "-n", "12", "--night", "0", "--json")
+    assert code == 2 and "counted from 1" in err
