@@ -1,0 +1,129 @@
+"""What one One Night seat knows, read from its view alone.
+
+The view is the only input (the same JSON a human client or an agent gets), so
+anything built on :class:`Knowledge` (the belief solver, the bots, the web app's
+hints) cannot learn more than the seat may. Positions are numbered as in the
+ruleset: seats 0..n-1, then center card i at n+i.
+
+Night observations keep the call they happened in (the public "call" events
+say which), because a card seen later in the night may have moved since the
+deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from nightcall.rulesets.onuw.roles import ROLE_IDS
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One private fact: ``kind`` is "saw" (pos, role), "swapped" (pos a, pos b),
+    "became" (role), or "wolves"/"thumbs"/"masons" (the seats seen)."""
+
+    call: int  # index into the night's schedule
+    kind: str
+    pos: int = -1
+    other: int = -1
+    role: str = ""
+    seats: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Day talk: ``kind`` is "claim" (role), "claim_saw" (pos, role) or "claim_swap"
+    (pos, other)."""
+
+    seat: int
+    kind: str
+    pos: int = -1
+    other: int = -1
+    role: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    n: int
+    deck: tuple[str, ...]  # every card in play, sorted
+    schedule: tuple[str, ...]  # the night's calls, in order
+    seat: int
+    card: str  # the card this seat saw at the deal
+    night: tuple[Observation, ...]
+    claims: tuple[Claim, ...] = ()
+
+    def without_claims(self) -> Knowledge:
+        return Knowledge(self.n, self.deck, self.schedule, self.seat, self.card, self.night)
+
+    def key(self) -> tuple[Any, ...]:
+        """A hashable summary, for caching beliefs across games."""
+        return (self.n, self.deck, self.seat, self.card, self.night, self.claims)
+
+
+def _position(event: Mapping[str, Any], n: int) -> int:
+    if "seat" in event:
+        return int(event["seat"])
+    return n + int(event["center"])
+
+
+def knowledge_from_view(
+    view: Mapping[str, Any], schedule: Sequence[str] | None = None
+) -> Knowledge:
+    """Read a seat's view (``ruleset.view(state, seat)``) into a :class:`Knowledge`.
+
+    ``schedule`` is the night's call order; by default it is rebuilt from the
+    roles in play with the ruleset's public ``night_calls``.
+    """
+    if view.get("ruleset") != "onuw":
+        raise ValueError("not a One Night view")
+    seat = int(view["seat"])
+    n = len(view["players"])
+    deck = tuple(sorted(view["roles_in_play"]))
+    if schedule is None:
+        from nightcall.rulesets.onuw.game import ONUW
+
+        schedule = ONUW.night_calls(deck)
+    calls = tuple(schedule)
+    card = ""
+    night: list[Observation] = []
+    claims: list[Claim] = []
+    call_i = -1
+    for e in view["events"]:
+        kind = e["kind"]
+        if kind == "deal" and e.get("seat") == seat:
+            card = e["card"]
+        elif kind == "call":
+            call_i += 1
+        elif kind == "saw":
+            night.append(Observation(call_i, "saw", _position(e, n), role=e["card"]))
+        elif kind == "swapped":
+            if "seats" in e:
+                a, b = e["seats"]
+            else:
+                a, b = int(e["seat"]), n + int(e["center"])
+            night.append(Observation(call_i, "swapped", a, b))
+        elif kind == "became":
+            night.append(Observation(call_i, "became", role=e["role"]))
+        elif kind in ("wolves", "thumbs", "masons"):
+            night.append(Observation(call_i, kind, seats=tuple(sorted(e["seats"]))))
+        elif kind == "claim":
+            claims.append(_claim(e))
+    if not card:
+        raise ValueError("the view does not show this seat's own card")
+    return Knowledge(n, deck, calls, seat, card, tuple(night), tuple(claims))
+
+
+def _claim(e: Mapping[str, Any]) -> Claim:
+    s = int(e["seat"])
+    if "swapped" in e:
+        a, b = e["swapped"]
+        return Claim(s, "claim_swap", int(a), int(b))
+    if "saw" in e:
+        return Claim(s, "claim_saw", int(e["saw"]), role=str(e["role"]))
+    return Claim(s, "claim", role=str(e["role"]))
+
+
+def role_index(role: str) -> int:
+    return ROLE_IDS.index(role)

@@ -1,0 +1,554 @@
+"""The exact belief solver: P(role) for every card position, at the deal and at dawn.
+
+The model (docs/rulings/bots.md, "Belief model"): the deal is uniform; every
+seat the solver does not know about acts uniformly at random among its legal
+choices; what the seat saw is certain; claims are evidence with a trust weight.
+
+How it stays fast instead of enumerating deals:
+
+1. Only the night's *movers* (Doppelgänger, Robber, Troublemaker, Drunk) change
+   cards, so only their positions and choices are enumerated ("scenarios").
+   Every other unknown is summed in closed form.
+2. Inside a scenario each card seen is a fixed start position (the seen
+   position traced back through the scenario's swaps), and the rest is a
+   multiset filling free seats and free center cards: a sum over the few ways
+   to fill the center, each a product of two multinomials, cached by the vector
+   of remaining counts.
+3. Positions nobody mentioned are interchangeable, so a scenario picks the
+   first one of them as representative and counts how many it stands for;
+   their beliefs are averaged at the end (exact by symmetry, see ``solve``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+from math import factorial
+
+from nightcall.bots.onuw.knowledge import Claim, Knowledge, Observation
+from nightcall.rulesets.onuw.roles import (
+    DOPPELGANGER,
+    DRUNK,
+    MASON,
+    ROBBER,
+    TROUBLEMAKER,
+    WEREWOLF,
+)
+
+MOVERS = frozenset({ROBBER, TROUBLEMAKER, DRUNK})
+# The observations that name exactly who holds a role: (role, event kind).
+EXACT_LISTS = {"wolves": WEREWOLF, "thumbs": WEREWOLF, "masons": MASON}
+DEFAULT_TRUST = 0.7
+
+
+class Inconsistent(ValueError):
+    """The knowledge cannot happen under the rules (no deal and choices explain it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Beliefs:
+    """``start[p][i]`` / ``end[p][i]``: probability that position p holds ``roles[i]``
+    at the deal / at dawn. The Doppelgänger card stays "doppelganger" here."""
+
+    roles: tuple[str, ...]
+    start: tuple[tuple[float, ...], ...]
+    end: tuple[tuple[float, ...], ...]
+    # 0 when exact; for the sampling fallback, the largest standard error of an entry.
+    error: float = 0.0
+
+    def p_start(self, pos: int, role: str) -> float:
+        return self.start[pos][self.roles.index(role)] if role in self.roles else 0.0
+
+    def p_end(self, pos: int, role: str) -> float:
+        return self.end[pos][self.roles.index(role)] if role in self.roles else 0.0
+
+
+class _Branch:
+    """A partial scenario: fixed start cards, the swaps so far, who is still anonymous."""
+
+    __slots__ = (
+        "anon_center", "anon_seats", "copy", "doppel", "excl", "fixed", "remaining",
+        "src", "swaps", "weight",
+    )
+
+    def __init__(self) -> None:
+        self.fixed: dict[int, str] = {}
+        self.remaining: dict[str, int] = {}
+        self.src: list[int] = []  # current position -> start position of the card there
+        self.anon_seats: tuple[int, ...] = ()
+        self.anon_center: tuple[int, ...] = ()
+        self.excl: dict[str, frozenset[int]] = {}  # role -> the only seats that may hold it
+        self.doppel = -1
+        self.copy = ""
+        self.swaps: tuple[tuple[int, int, int], ...] = ()  # (actor, a, b) with a < b
+        self.weight = 1.0
+
+    def clone(self) -> _Branch:
+        b = _Branch()
+        b.fixed = dict(self.fixed)
+        b.remaining = dict(self.remaining)
+        b.src = list(self.src)
+        b.anon_seats = self.anon_seats
+        b.anon_center = self.anon_center
+        b.excl = self.excl
+        b.doppel = self.doppel
+        b.copy = self.copy
+        b.swaps = self.swaps
+        b.weight = self.weight
+        return b
+
+    def fix(self, pos: int, role: str, n: int) -> bool:
+        """Constrain the start card at ``pos``; False if that contradicts the branch."""
+        have = self.fixed.get(pos)
+        if have is not None:
+            return have == role
+        if self.remaining.get(role, 0) <= 0:
+            return False
+        allowed = self.excl.get(role)
+        if pos < n and allowed is not None and pos not in allowed:
+            return False
+        self.fixed[pos] = role
+        self.remaining[role] -= 1
+        return True
+
+    def swap(self, actor: int, a: int, b: int) -> None:
+        self.src[a], self.src[b] = self.src[b], self.src[a]
+        self.swaps += ((actor, min(a, b), max(a, b)),)
+
+
+# --- symmetric choices: named positions one by one, anonymous ones once, counted ---
+
+
+def _named_seats(br: _Branch, n: int) -> list[int]:
+    anon = set(br.anon_seats)
+    return [s for s in range(n) if s not in anon]
+
+
+def _pick_seat(br: _Branch, n: int, exclude: int) -> Iterator[tuple[_Branch, int]]:
+    """Each seat other than ``exclude``, anonymous seats as one representative."""
+    for s in _named_seats(br, n):
+        if s != exclude:
+            yield br.clone(), s
+    if br.anon_seats:
+        child = br.clone()
+        rep, child.anon_seats = br.anon_seats[0], br.anon_seats[1:]
+        child.weight *= len(br.anon_seats)
+        yield child, rep
+
+
+def _pick_pair(br: _Branch, n: int, exclude: int) -> Iterator[tuple[_Branch, int, int]]:
+    named = [s for s in _named_seats(br, n) if s != exclude]
+    for a, b in combinations(named, 2):
+        yield br.clone(), a, b
+    k = len(br.anon_seats)
+    if k >= 1:
+        for a in named:
+            child = br.clone()
+            rep, child.anon_seats = br.anon_seats[0], br.anon_seats[1:]
+            child.weight *= k
+            yield child, a, rep
+    if k >= 2:
+        child = br.clone()
+        r1, r2 = br.anon_seats[0], br.anon_seats[1]
+        child.anon_seats = br.anon_seats[2:]
+        child.weight *= k * (k - 1) / 2
+        yield child, r1, r2
+
+
+def _pick_center(br: _Branch, n: int) -> Iterator[tuple[_Branch, int]]:
+    anon = set(br.anon_center)
+    for p in range(n, n + 3):
+        if p not in anon:
+            yield br.clone(), p
+    if br.anon_center:
+        child = br.clone()
+        rep, child.anon_center = br.anon_center[0], br.anon_center[1:]
+        child.weight *= len(br.anon_center)
+        yield child, rep
+
+
+def _pick_holder(br: _Branch, n: int, role: str) -> Iterator[tuple[_Branch, int]]:
+    """Where the single ``role`` card was dealt: each possible position."""
+    for pos, r in br.fixed.items():
+        if r == role:
+            yield br.clone(), pos
+            return
+    if br.remaining.get(role, 0) <= 0:
+        return
+    anon = set(br.anon_seats) | set(br.anon_center)
+    for p in range(n + 3):
+        if p in anon or p in br.fixed:
+            continue
+        child = br.clone()
+        if child.fix(p, role, n):
+            yield child, p
+    for cls in ("seats", "center"):
+        pool = br.anon_seats if cls == "seats" else br.anon_center
+        if not pool:
+            continue
+        child = br.clone()
+        rep = pool[0]
+        if cls == "seats":
+            child.anon_seats = pool[1:]
+        else:
+            child.anon_center = pool[1:]
+        child.weight *= len(pool)
+        if child.fix(rep, role, n):
+            yield child, rep
+
+
+# --- what an unseen actor may have done -------------------------------------------
+
+
+def _act(br: _Branch, n: int, role: str, actor: int) -> Iterator[_Branch]:
+    """The swaps ``actor`` may have made as ``role``, each with its probability."""
+    if role == ROBBER:
+        p = 1.0 / n  # n-1 other players, or skip
+        skip = br.clone()
+        skip.weight *= p
+        yield skip
+        for child, x in _pick_seat(br, n, actor):
+            child.weight *= p
+            child.swap(actor, actor, x)
+            yield child
+    elif role == TROUBLEMAKER:
+        p = 1.0 / ((n - 1) * (n - 2) // 2 + 1)
+        skip = br.clone()
+        skip.weight *= p
+        yield skip
+        for child, a, b in _pick_pair(br, n, actor):
+            child.weight *= p
+            child.swap(actor, a, b)
+            yield child
+    elif role == DRUNK:
+        for child, c in _pick_center(br, n):
+            child.weight *= 1.0 / 3
+            child.swap(actor, actor, c)
+            yield child
+    else:  # looks only: nothing moves, and the seat's choice sums to one
+        yield br
+
+
+def _unseen_call(br: _Branch, n: int, call: str) -> Iterator[_Branch]:
+    """A call this seat did not take part in."""
+    if call == DOPPELGANGER:
+        for held, h in _pick_holder(br, n, DOPPELGANGER):
+            if h >= n:
+                yield held
+                continue
+            held.doppel = h
+            for child, x in _pick_seat(held, n, h):
+                child.weight *= 1.0 / (n - 1)
+                yield from _copy_from(child, n, h, x)
+    elif call in MOVERS:
+        for held, h in _pick_holder(br, n, call):
+            if h >= n:
+                yield held
+            else:
+                yield from _act(held, n, call, h)
+    else:
+        yield br
+
+
+def _copy_from(br: _Branch, n: int, h: int, x: int) -> Iterator[_Branch]:
+    """The Doppelgänger at ``h`` looks at seat ``x`` (its card at the deal) and copies it."""
+    options = [br.fixed[x]] if x in br.fixed else [r for r, c in br.remaining.items() if c > 0]
+    for role in options:
+        child = br.clone()
+        if not child.fix(x, role, n):
+            continue
+        child.copy = role
+        yield from _act(child, n, role, h)
+
+
+# --- this seat's own observations ---------------------------------------------------
+
+
+def _observe(br: _Branch, n: int, me: int, obs: Observation) -> bool:
+    if obs.kind == "saw":
+        return br.fix(br.src[obs.pos], obs.role, n)
+    if obs.kind == "swapped":
+        br.swap(me, obs.pos, obs.other)
+        return True
+    if obs.kind == "became":
+        br.doppel, br.copy = me, obs.role
+        return True
+    return _exact_list(br, n, EXACT_LISTS[obs.kind], obs.seats)
+
+
+def _exact_list(br: _Branch, n: int, role: str, seats: Sequence[int]) -> bool:
+    """``seats`` are exactly the seats that woke as ``role`` (dealt it, or copied it)."""
+    copied = br.doppel if br.copy == role else -1
+    if copied >= 0 and copied not in seats:
+        return False
+    for s in seats:
+        if s != copied and not br.fix(s, role, n):
+            return False
+    allowed = frozenset(seats)
+    for pos, r in br.fixed.items():
+        if pos < n and r == role and pos not in allowed:
+            return False
+    br.excl = {**br.excl, role: allowed}
+    return True
+
+
+# --- closed-form filling of the free positions -------------------------------------
+
+
+@lru_cache(maxsize=65536)
+def _fill(
+    counts: tuple[int, ...], seats: int, center: int, seat_ban: tuple[bool, ...]
+) -> tuple[int, tuple[float, ...], tuple[float, ...]]:
+    """Ways to deal ``counts`` to ``seats`` free seats and ``center`` free center cards
+    with no banned role on a seat, and each free seat's and center card's role
+    probabilities. Banned cards must all go to the center; the rest are exchangeable."""
+    banned = sum(c for c, ban in zip(counts, seat_ban, strict=True) if ban)
+    if banned > center:
+        return 0, (), ()
+    open_slots = seats + center - banned  # where the unbanned cards go, in any order
+    ways = factorial(center) // factorial(center - banned) * factorial(open_slots)
+    for c in counts:
+        ways //= factorial(c)
+    share = (center - banned) / center if center else 0.0
+    if not open_slots:
+        seat_p = tuple(0.0 for _ in counts)
+        center_p = tuple(
+            c / center if ban and c else 0.0 for c, ban in zip(counts, seat_ban, strict=True)
+        )
+        return ways, seat_p, center_p
+    seat_p = tuple(0.0 if ban else c / open_slots for c, ban in zip(counts, seat_ban, strict=True))
+    center_p = tuple(
+        (c / center if ban else share * c / open_slots) if c else 0.0
+        for c, ban in zip(counts, seat_ban, strict=True)
+    )
+    return ways, seat_p, center_p
+
+
+# --- claims as evidence --------------------------------------------------------------
+
+
+def _claim_weights(
+    br: _Branch, n: int, claims: Sequence[Claim], trust: float
+) -> tuple[float, dict[int, dict[str, float]]]:
+    """A scenario-level factor (swap claims) and per start position role weights."""
+    factor = 1.0
+    per_pos: dict[int, dict[str, float]] = {}
+
+    def on(pos: int, role: str) -> None:
+        w = per_pos.setdefault(pos, {})
+        w[role] = w.get(role, 1.0) * (1.0 / (1.0 - trust) if trust < 1 else 1e300)
+
+    for c in claims:
+        if c.kind == "claim":
+            on(c.seat, c.role)
+        elif c.kind == "claim_saw":
+            on(br.src[c.seat] if c.pos == c.seat else c.pos, c.role)
+        else:
+            done = (c.seat, min(c.pos, c.other), max(c.pos, c.other)) in br.swaps
+            factor *= trust * done + (1.0 - trust)
+    return factor, per_pos
+
+
+def _claim_scale(claims: Sequence[Claim], trust: float) -> float:
+    """Role claims are weighted ``1/(1-trust)`` when true; this rescales to trust*T + 1-trust."""
+    k = sum(1 for c in claims if c.kind != "claim_swap")
+    return (1.0 - trust) ** k
+
+
+# --- the solver ------------------------------------------------------------------------
+
+
+def _root(k: Knowledge, claims: Sequence[Claim]) -> _Branch:
+    n = k.n
+    br = _Branch()
+    for r in k.deck:
+        br.remaining[r] = br.remaining.get(r, 0) + 1
+    br.src = list(range(n + 3))
+    named = {k.seat}
+    for o in k.night:
+        named.update(p for p in (o.pos, o.other) if p >= 0)
+        named.update(o.seats)
+    for c in claims:
+        named.update(p for p in (c.seat, c.pos, c.other) if p >= 0)
+    br.anon_seats = tuple(s for s in range(n) if s not in named)
+    br.anon_center = tuple(p for p in range(n, n + 3) if p not in named)
+    if not br.fix(k.seat, k.card, n):
+        raise Inconsistent(f"{k.card!r} is not in the deck")
+    return br
+
+
+def scenarios(k: Knowledge, claims: Sequence[Claim] = ()) -> list[_Branch]:
+    """Every scenario consistent with the seat's own observations (the leaves)."""
+    n = k.n
+    me = k.seat
+    by_call: dict[int, list[Observation]] = {}
+    for o in k.night:
+        by_call.setdefault(o.call, []).append(o)
+    branches = [_root(k, claims)]
+    for i, call in enumerate(k.schedule):
+        observed = by_call.get(i, [])
+        own_call = call == k.card
+        nxt: list[_Branch] = []
+        for br in branches:
+            if own_call or (call not in MOVERS and call != DOPPELGANGER):
+                kids: Iterator[_Branch] = iter((br,))
+            else:
+                kids = _unseen_call(br, n, call)
+            for kid in kids:
+                if observed:
+                    kid = kid.clone()
+                    if not all(_observe(kid, n, me, o) for o in observed):
+                        continue
+                nxt.append(kid)
+        branches = nxt
+    return branches
+
+
+FillKey = tuple[tuple[int, ...], int, int, tuple[bool, ...]]
+
+
+# Claims name seats, so they break the symmetry that keeps the scenarios few; beyond
+# this many players the solver samples instead (measured in benchmarks/beliefs.py).
+EXACT_CLAIMS_MAX_PLAYERS = 6
+
+
+def solve(
+    k: Knowledge,
+    *,
+    use_claims: bool = True,
+    trust: float = DEFAULT_TRUST,
+    method: str = "auto",
+    samples: int = 4000,
+    seed: int = 0,
+) -> Beliefs:
+    """Beliefs for one seat; claims by other seats count as evidence if ``use_claims``.
+
+    ``method`` is "exact", "sample" (importance sampling, seeded) or "auto": exact,
+    except with claims at tables above :data:`EXACT_CLAIMS_MAX_PLAYERS`.
+    """
+    claims = [c for c in k.claims if c.seat != k.seat] if use_claims else []
+    trust = min(max(trust, 0.0), 0.999999)
+    if method == "sample" or (
+        method == "auto" and claims and k.n > EXACT_CLAIMS_MAX_PLAYERS
+    ):
+        from nightcall.bots.onuw.sampling import sample_beliefs
+
+        return sample_beliefs(k, claims, trust, samples, seed)
+    n = k.n
+    npos = n + 3
+    roles = tuple(sorted(set(k.deck)))
+    ri = {r: i for i, r in enumerate(roles)}
+    nr = len(roles)
+    start = [[0.0] * nr for _ in range(npos)]
+    end = [[0.0] * nr for _ in range(npos)]
+    # Free positions are summed per way of filling them (few), then expanded once:
+    # fill key -> (start weight per position, end weight per position from a free seat,
+    # end weight per position from a free center card).
+    free: dict[FillKey, tuple[list[float], list[float], list[float]]] = {}
+    total = 0.0
+    root = _root(k, claims)
+    for br in scenarios(k, claims):
+        if claims:
+            factor, per_pos = _claim_weights(br, n, claims, trust)
+            factor *= _claim_scale(claims, trust)
+        else:
+            factor, per_pos = 1.0, {}
+        src = br.src
+        for w, chosen, key in _leaf(br, n, roles, per_pos):
+            w *= br.weight * factor
+            if w == 0.0:
+                continue
+            total += w
+            acc = free.get(key)
+            if acc is None:
+                acc = free[key] = ([0.0] * npos, [0.0] * npos, [0.0] * npos)
+            fs, fe_seat, fe_center = acc
+            for p in range(npos):
+                r = chosen.get(p)
+                if r is None:
+                    fs[p] += w
+                else:
+                    start[p][ri[r]] += w
+                q = src[p]
+                r = chosen.get(q)
+                if r is not None:
+                    end[p][ri[r]] += w
+                elif q < n:
+                    fe_seat[p] += w
+                else:
+                    fe_center[p] += w
+    if total <= 0.0:
+        raise Inconsistent("no deal and no choices of the others explain what this seat saw")
+    for key, (fs, fe_seat, fe_center) in free.items():
+        _ways, seat_p, center_p = _fill(*key)
+        for p in range(npos):
+            dist = seat_p if p < n else center_p
+            a, b, c = fs[p], fe_seat[p], fe_center[p]
+            srow, erow = start[p], end[p]
+            for i in range(nr):
+                srow[i] += a * dist[i]
+                erow[i] += b * seat_p[i] + c * center_p[i]
+    for table in (start, end):
+        for row in table:
+            for i in range(nr):
+                row[i] /= total
+        # Positions nobody mentioned are interchangeable: average them (see module doc).
+        for group in (root.anon_seats, root.anon_center):
+            if len(group) > 1:
+                avg = [sum(table[p][i] for p in group) / len(group) for i in range(nr)]
+                for p in group:
+                    table[p] = list(avg)
+    return Beliefs(roles, tuple(tuple(r) for r in start), tuple(tuple(r) for r in end))
+
+
+def _leaf(
+    br: _Branch, n: int, roles: tuple[str, ...], per_pos: dict[int, dict[str, float]]
+) -> Iterator[tuple[float, dict[int, str], FillKey]]:
+    """The weighted ways to complete a scenario's deal: (weight, the start card of every
+    position that is not free, the key of the free positions' filling).
+
+    Without claims this is one closed-form term. A claim weighs a position
+    ``w(x) = 1 + beta[x]``; expanding the product over claimed positions gives, per
+    position, "free" (weight 1) or "holds r" (weight beta[r]): every term is again
+    closed-form, and there are only prod(1 + roles claimed there) of them.
+    """
+    npos = n + 3
+    factor = 1.0
+    singles: list[tuple[int, list[tuple[str, float]]]] = []
+    for p, w in per_pos.items():
+        if p in br.fixed:
+            factor *= w.get(br.fixed[p], 1.0)
+        else:
+            singles.append((p, [(r, x - 1.0) for r, x in w.items() if x != 1.0]))
+    ban = tuple(r in br.excl for r in roles)
+    index = {r: i for i, r in enumerate(roles)}
+    counts = [br.remaining.get(r, 0) for r in roles]
+    free_n = [sum(1 for s in range(n) if s not in br.fixed),
+              sum(1 for p in range(n, npos) if p not in br.fixed)]
+    chosen = dict(br.fixed)
+
+    def walk(j: int, w: float) -> Iterator[tuple[float, dict[int, str], FillKey]]:
+        if j == len(singles):
+            key = (tuple(counts), free_n[0], free_n[1], ban)
+            ways = _fill(*key)[0]
+            if ways:
+                yield w * ways, chosen, key
+            return
+        yield from walk(j + 1, w)
+        p, betas = singles[j]
+        side = 0 if p < n else 1
+        for role, beta in betas:
+            i = index[role]
+            if counts[i] == 0 or (side == 0 and ban[i]):
+                continue
+            counts[i] -= 1
+            free_n[side] -= 1
+            chosen[p] = role
+            yield from walk(j + 1, w * beta)
+            del chosen[p]
+            free_n[side] += 1
+            counts[i] += 1
+
+    yield from walk(0, factor)
