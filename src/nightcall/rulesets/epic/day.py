@@ -7,21 +7,16 @@ Who dies and who wins is :mod:`nightcall.rulesets.epic.judge`.
 
 from __future__ import annotations
 
-from functools import cache
-
 from nightcall.engine.actions import Action
 from nightcall.engine.events import EVERYONE, Event
 from nightcall.rulesets.epic.judge import NO_VOTE, EndOfNight, decide
 from nightcall.rulesets.epic.night import ONLY
 from nightcall.rulesets.epic.roles import ARTIFACT_INSTRUCTION
 from nightcall.rulesets.epic.state import DAY, NOT_VOTED, OVER, EpicState
+from nightcall.rulesets.onuw.day import vote_options  # the same vote: a fellow player or none
 
-ABSTAIN_ACTION = Action("abstain")
+__all__ = ["cast_vote", "end_of_night", "resolve", "start_day", "vote_options"]
 
-
-@cache
-def vote_options(n: int, seat: int) -> tuple[Action, ...]:
-    return (*(Action("vote", x) for x in range(n) if x != seat), ABSTAIN_ACTION)
 
 
 def start_day(st: EpicState) -> None:

@@ -103,9 +103,11 @@ from nightcall.rulesets.epic.roles import (
     WOLF_CARDS,
 )
 from nightcall.rulesets.epic.state import NIGHT, EpicState
+from nightcall.rulesets.onuw.night import ONLY, SKIP, robber_options, seer_options
 
-SKIP = Action("skip")
-ONLY = tuple(frozenset({i}) for i in range(64))
+# Shared with One Night: the skip action, one-seat audiences, the Seer's and the
+# Robber's option lists (the same choices in both games).
+__all__ = ["CALLS", "ONLY", "SKIP", "advance", "schedule_for"]
 
 # --- cached option lists ---------------------------------------------------------
 
@@ -134,7 +136,6 @@ def right_of(n: int, seat: int) -> int:
 
 
 CENTER_ONE = tuple(Action("look_center", i) for i in range(3))
-CENTER_PAIRS = tuple(Action("look_center", a, b) for a, b in combinations(range(3), 2))
 COPY_OPTIONS = tuple(Action("copy_center", i) for i in range(3))
 
 # --- helpers ------------------------------------------------------------------------
@@ -420,7 +421,7 @@ def _thing_act(st: EpicState, seat: int, action: Action) -> bool:
 
 
 def _seer_options(st: EpicState, seat: int) -> tuple[Action, ...]:
-    return (*_each("look", others(st.n, seat), False), *CENTER_PAIRS, SKIP)
+    return seer_options(st.n, seat)
 
 
 def _seer_act(st: EpicState, seat: int, action: Action) -> bool:
@@ -486,7 +487,7 @@ def _tracker_act(st: EpicState, seat: int, action: Action) -> bool:
 
 
 def _robber_options(st: EpicState, seat: int) -> tuple[Action, ...]:
-    return _each("swap", others(st.n, seat), True)
+    return robber_options(st.n, seat)
 
 
 def _robber_act(st: EpicState, seat: int, action: Action) -> bool:
