@@ -110,7 +110,7 @@ class Observation(_Message, tag="observation"):
     seat: Seat
     state_id: int
     view: dict[str, Any]
-    talk: list[ActionJSON] = msgspec.field(default_factory=list)
+    talk: list[ActionJSON]  # required, so that it is on the wire even when empty
     mask: list[int] | None = None
 
     @property

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from nightcall.engine.ruleset import all_rulesets
+
 ROOT = Path(__file__).resolve().parents[2]
 NIGHTCALL = [sys.executable, "-m", "nightcall.cli"]
 
@@ -189,3 +191,21 @@ def test_play_refuses_a_malformed_agent_option() -> None:
     done = subprocess.run([*NIGHTCALL, "agent", "play", "onuw", "--agent", "zero=python x.py"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "is not SEAT=COMMAND" in done.stderr
+
+
+@pytest.mark.parametrize("ruleset", sorted(set(all_rulesets()) - {"onuw"}))
+def test_other_rulesets_play_over_stdio_too(ruleset: str) -> None:
+    players = max(5, all_rulesets()[ruleset].min_players)
+    gm = GameMaster(ruleset, "--players", str(players), "--seat", "1", "--seed", "2", "--mask")
+    welcome = gm.read()
+    assert welcome["ruleset"] == ruleset and welcome["action_space"]
+    over = play_out(gm, random.Random(2))
+    assert over["view"]["phase"] == "over"
+    assert gm.stderr() == "" and gm.proc.returncode == 0
+    for msg in gm.received:
+        if msg["type"] == "observation":
+            assert sum(msg["mask"]) == len(msg["view"]["legal"])
+            for event in msg["view"]["events"]:
+                assert "cards" not in event, "the deal is the master's"
+                if event["kind"] == "deal":
+                    assert event["seat"] == 1

@@ -84,3 +84,9 @@ def test_schema_covers_every_message_type() -> None:
             and "type" in defs[n]["properties"]}
     assert tags == set(p.SERVER_TYPES) | set(p.AGENT_TYPES)
     assert set(defs["ErrorCode"]["enum"]) == {c.value for c in p.ErrorCode}
+
+
+def test_observation_always_carries_talk_and_leaves_out_an_absent_mask() -> None:
+    wire = json.loads(p.encode(p.Observation(0, 1, {"legal": []}, [])))
+    assert wire == {"type": "observation", "seat": 0, "state_id": 1, "view": {"legal": []},
+                    "talk": []}
