@@ -187,3 +187,51 @@ def test_cli_replays_and_exits_2_on_illegal_records(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(bad)])
     assert result.exit_code == 2
     assert "step 1" in result.output and "Dream Wolf" in result.output
+
+
+def test_starting_tokens_are_read_and_written_back() -> None:
+    record = {
+        "ruleset": "epic", "players": ["Anna", "Bruno", "Carla"],
+        "cards": {"Anna": "venus", "Bruno": "werewolf", "Carla": "seer"},
+        "center": ["villager", "robber", "tracker"],
+        "tokens": {"Carla": "bat"},
+        "steps": [{"call": "venus", "player": "Anna", "skip": True},
+                  {"call": "werewolf", "player": "Bruno", "center": [1]},
+                  {"votes": {"Anna": "Bruno", "Carla": "Bruno", "Bruno": "Carla"}}],
+    }
+    st = EPIC.replay(record)
+    assert st.tokens == ["certainty", "certainty", "bat"]
+    assert EPIC.to_record(st)["tokens"] == {"Anna": "certainty", "Bruno": "certainty",
+                                            "Carla": "bat"}
+    assert EPIC.outcome_json(st)["teams"] == ["village"]
+
+
+def test_mimic_then_for_a_role_that_does_not_wake_is_refused() -> None:
+    record = {
+        "ruleset": "epic", "players": ["Anna", "Bruno", "Carla"],
+        "cards": {"Anna": "mimic", "Bruno": "werewolf", "Carla": "seer"},
+        "center": ["villager", "robber", "tracker"],
+        "steps": [{"call": "mimic", "player": "Anna", "center": [0],
+                   "then": {"look": "Bruno"}}],
+    }
+    with pytest.raises(RecordError, match="does not wake") as info:
+        EPIC.replay(record)
+    assert info.value.step == 0
+
+
+def test_a_choice_free_step_is_information() -> None:
+    record = {
+        "ruleset": "epic", "players": ["Anna", "Bruno", "Carla"],
+        "cards": {"Anna": "insomniac", "Bruno": "werewolf", "Carla": "robber"},
+        "center": ["villager", "seer", "tracker"],
+        "steps": [{"call": "robber", "player": "Carla", "swap": "Anna"},
+                  {"call": "insomniac", "player": "Anna"},
+                  {"votes": {"Anna": "Bruno", "Carla": "Bruno", "Bruno": "Carla"}}],
+    }
+    st = EPIC.replay(record)
+    assert st.cards[0] == "robber"
+    bad = copy.deepcopy(record)
+    bad["steps"][1]["look"] = "Bruno"
+    with pytest.raises(RecordError, match="nobody has a choice") as info:
+        EPIC.replay(bad)
+    assert info.value.step == 1
