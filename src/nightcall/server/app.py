@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -261,8 +262,10 @@ async def room_qr(request: Request) -> Response:
     except RoomError as exc:
         return _json({"code": exc.code, "message": exc.message}, 404)
     url = room.join_url or hub.join_url(room.code, str(request.base_url))
-    svg = segno.make(url, error="m").svg_inline(scale=8, border=2, dark="#111", light="#fff")
-    return Response(svg, media_type="image/svg+xml")
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=8, border=2, dark="#111",
+                                    light="#fff", xmldecl=False)
+    return Response(out.getvalue(), media_type="image/svg+xml")
 
 
 async def room_record(request: Request) -> Response:

@@ -122,7 +122,7 @@ class Hub:
 
     def public_rulesets(self) -> list[dict[str, Any]]:
         out = []
-        for rid, rs in sorted(available_rulesets().items()):
+        for rid, rs in available_rulesets().items():
             decks = {}
             for n in range(rs.min_players, rs.max_players + 1):
                 try:

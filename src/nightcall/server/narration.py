@@ -1,74 +1,165 @@
-"""The words the host screen shows and speaks for each moment of the game.
+"""The words the host screen shows and speaks at each moment of the game.
 
-The narrator's locale files (``nightcall/narration/locales/<lang>.json``) are
-used when they hold a line for the moment; otherwise a plain English sentence
-built from the call's name keeps the game going.
+They come from the narrator (:mod:`nightcall.narration`): its script for the
+deck gives each night call its lines, in the room's language, and its locale
+gives the day's lines. Whatever the narrator lacks (or while it is absent)
+falls back to a plain English sentence, so the game never waits on words.
+Only public facts go in: the call, the stage, and the public view.
 """
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from importlib import resources
+import logging
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
+log = logging.getLogger("nightcall.server")
 
-@cache
-def _locale(language: str) -> dict[str, Any]:
+ONE_NIGHT = ("onuw", "epic")
+
+
+def _locale(language: str) -> Any:
     try:
-        text = (
-            resources.files("nightcall.narration")
-            .joinpath("locales", f"{language}.json")
-            .read_text(encoding="utf-8")
-        )
-    except (FileNotFoundError, ModuleNotFoundError, OSError):
-        return {}
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        return {}
-    return data if isinstance(data, dict) else {}
+        from nightcall.narration.locale import load
 
-
-def _lookup(language: str, *keys: str) -> str | None:
-    """The first of ``keys`` found in the locale (flat "a.b" keys or nested objects)."""
-    table = _locale(language)
-    for key in keys:
-        if isinstance(table.get(key), str):
-            return str(table[key])
-        node: Any = table
-        for part in key.split("."):
-            node = node.get(part) if isinstance(node, dict) else None
-        if isinstance(node, str):
-            return node
-    return None
+        return load(language)
+    except Exception:  # the narrator missing or a language it lacks: English words below
+        return None
 
 
 def role_name(ruleset: str, role: str, language: str) -> str:
-    found = _lookup(language, f"roles.{ruleset}.{role}", f"roles.{role}", f"role.{role}")
-    return found or role.replace("_", " ").title().replace("Doppelganger", "Doppelgänger")
+    loc = _locale(language)
+    if loc is not None:
+        name = loc.roles.get(ruleset, {}).get(role)
+        if name:
+            return str(name)
+    return role.replace("_", " ").title().replace("Doppelganger", "Doppelgänger")
 
 
-def call_line(ruleset: str, call: str, language: str) -> str:
-    found = _lookup(
-        language, f"{ruleset}.calls.{call}.wake", f"calls.{ruleset}.{call}", f"calls.{call}"
-    )
-    if found:
-        return found
-    if call == "doppelganger_insomniac":
-        return "Doppelgänger, if you became the Insomniac, wake up and look at your card."
-    return f"{role_name(ruleset, call, language)}, wake up."
+def _line(language: str, key: str, **values: Any) -> str | None:
+    loc = _locale(language)
+    if loc is None or key not in loc.lines:
+        return None
+    try:
+        return str(loc.line(key, **values))
+    except Exception:
+        return None
 
 
-def stage_line(ruleset: str, stage: str, language: str) -> str:
-    found = _lookup(language, f"{ruleset}.stages.{stage}", f"stages.{stage}")
-    if found:
-        return found
-    return {
-        "night": "Everyone, close your eyes.",
-        "discussion": "Everyone, wake up! Talk: who is a werewolf?",
-        "vote": "Time to vote: point at a player on your phone.",
-        "day": "Day: the accused speak, the village decides.",
-        "over": "The game is over.",
-        "lobby": "Scan the code to take a seat.",
-    }.get(stage, "")
+@lru_cache(maxsize=512)
+def _call_lines(ruleset: str, roles: tuple[str, ...], night: int, language: str
+                ) -> dict[str | None, str]:
+    """Per call, the script's lines that open it (not the "close your eyes" one);
+    under None, the lines that open the night."""
+    try:
+        from nightcall.narration.script import build_script
+
+        steps = build_script(ruleset, list(roles), night=night, lang=language, day=False)
+    except Exception:
+        log.debug("no narration script for %s", ruleset, exc_info=True)
+        return {}
+    out: dict[str | None, list[str]] = {}
+    seen_call = False
+    for step in steps:
+        if step.role is None and seen_call:
+            continue  # the end of the night: said at dawn
+        seen_call = seen_call or step.role is not None
+        if step.key.endswith(".sleep"):
+            continue
+        out.setdefault(step.role, []).append(step.text)
+    return {k: " ".join(v) for k, v in out.items()}
+
+
+def call_line(ruleset: str, call: str, language: str, roles: Sequence[str] = (),
+              night: int = 1, first: bool = False) -> str:
+    lines = _call_lines(ruleset, tuple(sorted(roles)), night, language)
+    text = lines.get(call)
+    if not text:
+        if call == "doppelganger_insomniac":
+            text = "Doppelgänger, if you became the Insomniac, wake up and look at your card."
+        else:
+            text = f"{role_name(ruleset, call, language)}, wake up."
+    if first and lines.get(None):
+        text = f"{lines[None]} {text}"
+    return text
+
+
+def _names(view: dict[str, Any], seats: Sequence[int]) -> list[str]:
+    players = view.get("players") or []
+    return [players[s] for s in seats if 0 <= s < len(players)]
+
+
+def _last(view: dict[str, Any], kind: str) -> dict[str, Any] | None:
+    return next((e for e in reversed(view.get("events", [])) if e.get("kind") == kind), None)
+
+
+def stage_line(ruleset: str, stage: str, language: str, view: dict[str, Any] | None = None,
+               discussion_seconds: float = 300.0) -> str:
+    """The line for a stage of the day (or the lobby, or the end), from public facts."""
+    view = view or {}
+    lang = language
+    parts: list[str | None] = []
+    if stage == "discussion":
+        if ruleset in ONE_NIGHT:
+            parts.append(_line(lang, f"{ruleset}.night.wake"))
+            if ruleset == "epic":
+                parts.append(_line(lang, "epic.day.artifacts"))
+        else:
+            parts += [_line(lang, "lupus.night.dawn"), _dawn(view, lang)]
+        minutes = _minutes(discussion_seconds, lang)
+        parts.append(_line(lang, f"{ruleset}.day.discussion", minutes=minutes))
+    elif stage == "vote":
+        parts += [_line(lang, f"{ruleset}.vote.ready"), _line(lang, f"{ruleset}.vote.now")]
+    elif stage == "accuse":
+        order = _names(view, (_last(view, "accusation") or {}).get("order", []))
+        if order:
+            parts.append(_line(lang, "lupus.day.accuse", name=order[0]))
+    elif stage == "defense":
+        suspects = _names(view, (_last(view, "suspects") or {}).get("seats", []))
+        if len(suspects) == 2:
+            parts.append(_line(lang, "lupus.day.suspects", first=suspects[0],
+                               second=suspects[1]))
+        parts.append(_line(lang, "lupus.day.defense"))
+    elif stage == "execute":
+        parts.append(_line(lang, "lupus.day.execute"))
+    elif stage == "over" and ruleset == "lupus":
+        teams = (view.get("outcome") or {}).get("teams", [])
+        if "werewolves" in teams:
+            parts.append(_line(lang, "lupus.end.werewolves"))
+        elif teams:
+            parts.append(_line(lang, "lupus.end.humans"))
+    text = " ".join(p for p in parts if p)
+    return text or FALLBACK.get(stage, "")
+
+
+def _dawn(view: dict[str, Any], lang: str) -> str | None:
+    dawn = _last(view, "dawn")
+    if dawn is None or "dead" not in dawn:
+        return None
+    dead = _names(view, dawn["dead"])
+    if not dead:
+        return _line(lang, "lupus.dawn.none")
+    if len(dead) == 1:
+        return _line(lang, "lupus.dawn.one", name=dead[0])
+    last = _names(view, [dawn["last"]])[0] if dawn.get("last") is not None else dead[-1]
+    return _line(lang, "lupus.dawn.two", first=dead[0], second=dead[1], last=last)
+
+
+def _minutes(seconds: float, lang: str) -> str:
+    halves = max(1, round(seconds / 30))
+    text = f"{halves / 2:g}"
+    return text.replace(".", ",") if lang in ("it", "de") else text
+
+
+FALLBACK = {
+    "night": "Everyone, close your eyes.",
+    "discussion": "Everyone, wake up! Talk: who is a werewolf?",
+    "vote": "Time to vote: point at a player on your phone.",
+    "accuse": "Accusations, in seat order.",
+    "defense": "Suspects, defend yourselves.",
+    "execute": "Execute one of the Suspects.",
+    "day": "Day.",
+    "over": "The game is over.",
+    "lobby": "Scan the code to take a seat.",
+}

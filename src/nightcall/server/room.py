@@ -132,9 +132,11 @@ class Room:
             raise RoomError("started", "bots join before the deal")
         if len(self.seats) >= self.ruleset.max_players:
             raise RoomError("full", "the table is full")
-        taken = {s.name for s in self.seats}
+        # A bot's name never looks like a person's at the table.
+        taken = {s.name.casefold() for s in self.seats}
         name = next(
-            (f"{n} (bot)" for n in BOT_NAMES if f"{n} (bot)" not in taken),
+            (f"{n} (bot)" for n in BOT_NAMES
+             if f"{n} (bot)".casefold() not in taken and n.casefold() not in taken),
             f"Bot {len(self.seats) + 1}",
         )
         self.seats.append(Seat(name, secrets.token_urlsafe(16), bot=True))
@@ -296,10 +298,12 @@ class Room:
 
         c = self.clock
         call = c.calls[c.slot] if c.stage == "night" and c.slot < len(c.calls) else None
-        lang = self.settings.language
-        text = call_line(self.ruleset.id, call, lang) if call else stage_line(
-            self.ruleset.id, c.stage, lang
-        )
+        rid, lang = self.ruleset.id, self.settings.language
+        if call is not None:
+            text = call_line(rid, call, lang, self.roles, c.night, first=c.slot == 0)
+        else:
+            public = self.seat_view(None) if self.state is not None else {}
+            text = stage_line(rid, c.stage, lang, public, self.settings.discussion_seconds)
         return Clock(
             stage=c.stage,
             call=call,
@@ -319,7 +323,7 @@ class Room:
             self._turn[viewer] = (turn + 1, key)
         return view
 
-    def observation(self, viewer: int | None) -> Observation:
+    def observation(self, viewer: int | None, clock: Clock | None = None) -> Observation:
         view = self.snapshot(viewer)
         timeline = None
         if self.status == "over":
@@ -328,7 +332,7 @@ class Room:
             room=self.code,
             state_id=self.state_id(viewer),
             view=view,
-            clock=self.clock_message(),
+            clock=clock or self.clock_message(),
             timeline=timeline,
         )
 
@@ -381,6 +385,7 @@ class Room:
 
         lobby = encode(self.lobby())
         cache: dict[int | None, bytes] = {}
+        clock = self.clock_message() if self.state is not None else None
         for sink in list(self.sinks):
             if sink.role == "agent":
                 self.update_agent(sink)
@@ -389,7 +394,7 @@ class Room:
             if self.state is None or (sink.viewer is not None and sink.viewer < 0):
                 continue
             if sink.viewer not in cache:
-                cache[sink.viewer] = encode(self.observation(sink.viewer))
+                cache[sink.viewer] = encode(self.observation(sink.viewer, clock))
             self.send_to(sink, cache[sink.viewer])
 
     def update_agent(self, sink: Sink) -> None:

@@ -1,10 +1,13 @@
 // Pieces shared by the host screen, the phones and the spectators.
 import { h } from "./dom.js";
 
-export function renderSeats(lobby, mySeat = null) {
+export function renderSeats(lobby, mySeat = null, ghosts = []) {
   return h("ul", { class: "seats", "data-testid": "seats" }, lobby.seats.map((s) => h("li", {
-    class: [s.connected ? "on" : "off", s.seat === mySeat ? "me" : ""].join(" "),
-  }, h("span", { class: "dot" }), s.name, s.bot ? h("em", {}, " bot") : null)));
+    class: [s.connected ? "on" : "off", s.seat === mySeat ? "me" : "",
+      ghosts.includes(s.name) ? "ghost" : ""].join(" "),
+    "data-ghost": ghosts.includes(s.name) ? "yes" : null,
+  }, h("span", { class: "dot" }), s.name, s.bot ? h("em", {}, " bot") : null,
+  ghosts.includes(s.name) ? h("em", {}, " ghost") : null)));
 }
 
 export function renderEnd(obs, players) {

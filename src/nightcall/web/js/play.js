@@ -90,6 +90,7 @@ function act(action) {
 
 function myCard(view) {
   const deal = view.events.find((e) => e.kind === "deal" && e.seat === me.seat);
+  if (view.role) return view.role;  // Lupus: the role now (the Mythomaniac may change)
   return deal ? deal.card : null;
 }
 

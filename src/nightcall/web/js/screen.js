@@ -70,7 +70,7 @@ export function runScreen({ host }) {
       parts.push(h("section", { class: "known" }, h("h2", {}, "At the table"),
         h("ol", {}, told.map((l) => h("li", {}, l)))));
     }
-    parts.push(renderSeats(lobby));
+    parts.push(renderSeats(lobby, null, view.ghosts || []));
     mount($("#main"), parts);
   }
 

@@ -34,6 +34,17 @@ export function actionLabel(action, players) {
     case "swap": return `Swap your card with ${name(action.a)}'s`;
     case "swap_two": return `Swap ${name(action.a)}'s and ${name(action.b)}'s cards`;
     case "take_center": return `Swap your card with ${centerName(action.a)}`;
+    // Lupus in Tabula
+    case "kill": return `Kill ${name(action.a)}`;
+    case "protect": return `Protect ${name(action.a)}`;
+    case "visit": return `Spend the night with ${name(action.a)}`;
+    case "stay_home": return "Stay home";
+    case "see": return `Find out if ${name(action.a)} is a werewolf`;
+    case "mark": return `Mark ${name(action.a)} for tomorrow`;
+    case "imitate": return `Imitate ${name(action.a)}`;
+    case "accuse": return `Accuse ${name(action.a)}`;
+    case "no_accusation": return "Accuse nobody";
+    case "execute": return `Execute ${name(action.a)}`;
     default: {
       const args = [action.a, action.b].filter((x) => x !== undefined)
         .map((x) => (players[x] !== undefined ? players[x] : x));
@@ -67,20 +78,40 @@ export function eventText(e, players, me) {
     case "swapped":
       if (e.seats) return `You swapped ${players[e.seats[0]]}'s and ${players[e.seats[1]]}'s cards.`;
       return `You swapped your card with ${centerName(e.center)}.`;
-    case "dawn": return "Everyone wakes up.";
     case "claim": {
       const who = players[e.seat];
       if (e.saw !== undefined) return `${who}: “I saw that ${positionName(players, e.saw)} is the ${roleName(e.role)}.”`;
       if (e.swapped) return `${who}: “I swapped ${positionName(players, e.swapped[0])} and ${positionName(players, e.swapped[1])}.”`;
       return `${who}: “I am the ${roleName(e.role)}.”`;
     }
-    case "votes":
-      return "Votes: " + e.votes.map((v, s) => `${players[s]} → ${v === null ? "nobody" : players[v]}`).join(", ");
+    case "votes": {
+      // One Night: one entry per seat; Lupus: [voter, target] pairs.
+      const pairs = e.votes.map((v, s) => (Array.isArray(v) ? v : [s, v]));
+      return "Votes: " + pairs.map(([s, v]) => `${players[s]} → ${v === null ? "nobody" : players[v]}`).join(", ");
+    }
+    case "night": return `Night ${e.night} falls.`;
+    case "dawn":
+      if (e.dead === undefined) return "Everyone wakes up.";
+      return e.dead.length ? `Dawn: ${names(players, e.dead)} did not wake up.` : "Dawn: nobody died tonight.";
+    case "accusation": return `Accusations, in this order: ${names(players, e.order)}.`
+      + (e.owl !== null && e.owl !== undefined ? ` The Owl marked ${players[e.owl]}.` : "");
+    case "last": return `${players[e.seat]} counts as the last to die.`;
+    case "accuse": return e.target === null || e.target === undefined || e.target < 0
+      ? `${players[e.seat]} accuses nobody.` : `${players[e.seat]} accuses ${players[e.target]}.`;
+    case "suspects": return `Suspects: ${names(players, e.seats)}.`;
+    case "executed": return `${players[e.seat]} is executed.`;
+    case "wolf_pick": return `${players[e.seat]} points at ${players[e.target]}.`;
+    case "seen": return `${players[e.seat]} is ${e.werewolf ? "a werewolf" : "not a werewolf"}.`;
+    case "medium": return `${players[e.seat]}, executed, was ${e.werewolf ? "a werewolf" : "not a werewolf"}.`;
+    case "protect": return `You protect ${players[e.seat]}.`;
+    case "visit": return e.seat === null ? "You stay home." : `You spend the night with ${players[e.seat]}.`;
+    case "mark": return `You mark ${players[e.seat]}.`;
+    case "imitate": return `You imitate ${players[e.seat]}: you become the ${roleName(e.becomes)}.`;
     case "died":
       return e.deaths.length ? "Dead: " + e.deaths.map(([s, cause]) => `${players[s]} (${cause})`).join(", ")
         : "Nobody dies.";
     case "reveal":
-      return "Cards: " + players.map((p, s) => `${p}: ${roleName(e.cards[s])}`).join(", ");
+      return e.cards ? "Cards: " + players.map((p, s) => `${p}: ${roleName(e.cards[s])}`).join(", ") : null;
     case "over": return null;
     default: {
       const rest = Object.entries(e).filter(([k]) => k !== "kind")

@@ -1,0 +1,40 @@
+"""Small helpers shared by the end-to-end tests."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+# A phone-sized browser context (an iPhone 12-ish screen).
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+         "is_mobile": True, "has_touch": True}
+
+
+def wait_for(pred: Any, timeout: float = 30, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if pred():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def stage(page: Any) -> str:
+    return str(page.inner_text("[data-testid=stage]")).strip()
+
+
+def act_if_called(page: Any) -> bool:
+    """Tap the first choice on a phone that has choices to make (two taps for a pair)."""
+    prompt = page.locator("[data-testid=choices], [data-testid=vote]")
+    if prompt.count() == 0:
+        return False
+    picks = page.locator("[data-testid=pick]")
+    if picks.count() >= 2:
+        picks.nth(0).click()
+        page.locator("[data-testid=pick]").nth(1).click()
+        return True
+    choices = prompt.locator("[data-testid=choice]")
+    if choices.count():
+        choices.first.click()
+        return True
+    return False
