@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -218,12 +219,13 @@ def test_llm_agent_program_plays_a_whole_game_over_stdio(
 
     server = server_factory(script)
     record = tmp_path / "game.json"
-    llm = (f"{sys.executable} -m nightcall.cli agent llm --url {server.url} "
-           "--model test-model --max-talk 1")
+    # The model comes from the environment, the URL from the command line.
+    llm = f"{sys.executable} -m nightcall.cli agent llm --url {server.url} --max-talk 1"
     done = subprocess.run(
         [sys.executable, "-m", "nightcall.cli", "agent", "play", "onuw", "--players", "5",
          "--seed", "4", "--agent", f"1={llm}", "--record", str(record)],
         capture_output=True, text=True, timeout=60,
+        env={**os.environ, "NIGHTCALL_LLM_MODEL": "test-model"},
     )
     assert done.returncode == 0, done.stderr
     assert "playing a random legal action instead" in done.stderr

@@ -209,3 +209,12 @@ def test_other_rulesets_play_over_stdio_too(ruleset: str) -> None:
                 assert "cards" not in event, "the deal is the master's"
                 if event["kind"] == "deal":
                     assert event["seat"] == 1
+
+
+def test_play_says_so_when_an_agent_program_cannot_start() -> None:
+    done = subprocess.run(
+        [*NIGHTCALL, "agent", "play", "onuw", "--agent", "0=/no/such/agent --fast"],
+        capture_output=True, text=True,
+    )
+    assert done.returncode == 2
+    assert "cannot start '/no/such/agent --fast'" in done.stderr

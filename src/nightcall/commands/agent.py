@@ -114,7 +114,17 @@ def play(
             typer.echo(f"nightcall agent: seat {seat_no} is not free at this table", err=True)
             raise typer.Exit(EXIT_BAD_SETUP)
         commands[seat_no] = shlex.split(command)
-    procs = {s: spawn(cmd, f"the agent on seat {s}") for s, cmd in commands.items()}
+    procs = {}
+    for s, cmd in commands.items():
+        try:
+            procs[s] = spawn(cmd, f"the agent on seat {s}")
+        except OSError as exc:
+            typer.echo(f"nightcall agent: cannot start {shlex.join(cmd)!r}: {exc.strerror}",
+                       err=True)
+            for proc, channel in procs.values():
+                channel.writer.close()
+                proc.kill()
+            raise typer.Exit(EXIT_BAD_SETUP) from None
     try:
         run_game(table, {s: ch for s, (_, ch) in procs.items()}, seed=seed)
     except AgentGone as exc:
@@ -141,8 +151,12 @@ def _write_record(table: Table, path: Path | None) -> None:
 
 @agent_app.command("llm")
 def llm(
-    url: Annotated[str, typer.Option("--url", help="Base URL, e.g. http://127.0.0.1:8080/v1")],
-    model: Annotated[str, typer.Option("--model", help="The model name the endpoint knows.")],
+    url: Annotated[str, typer.Option(
+        "--url", envvar="NIGHTCALL_LLM_URL", help="Base URL, e.g. http://127.0.0.1:8080/v1"
+    )],
+    model: Annotated[str, typer.Option(
+        "--model", envvar="NIGHTCALL_LLM_MODEL", help="The model name the endpoint knows."
+    )],
     api_key_env: Annotated[
         str, typer.Option("--api-key-env", help="Environment variable holding the API key.")
     ] = "OPENAI_API_KEY",
