@@ -83,8 +83,9 @@ def test_the_example_round_and_the_end() -> None:
     assert set(outcome["winners"]) == set(PLAYERS) - {"Bruno", "Giulia"}
     # Night 2 calls the Medium first, and the dead Bruno's role (werewolf) is still called.
     night2 = spoken[spoken.index("Bruno is executed."):]
-    assert night2.index("Medium, open your eyes.") < night2.index(
-        "Werewolves, open your eyes. Whom do you kill tonight?")
+    en = load("en")
+    assert night2.index(en.line("lupus.medium.wake")) < night2.index(
+        en.line("lupus.werewolf.wake"))
     # The Medium has nobody to ask: the Master presses Enter after the same pause.
     assert any("press Enter to go on" in q for q in table.questions)
 

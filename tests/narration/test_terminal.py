@@ -134,7 +134,7 @@ def test_narrate_lupus_runs_the_masters_loop_to_the_end() -> None:
     for card in cards:
         child.expect(r"  \w+: ")
         child.sendline(card)
-    child.expect("Night falls")
+    child.expect("Night 1")  # the Master's screen marks each night
     answered = 0
     patterns = [r"Whom did the werewolves point at\?", r"Whom did \w+ \(Seer\) point at\?",
                 r"Whom does \w+ accuse\?", r"Whom does \w+ point at to execute\?",

@@ -139,7 +139,7 @@ class Master:
         if kind in ("call", "dawn", "over", "night"):
             self.close_call()
         if kind == "night":
-            self.console.rule(f"Night {e['night']}")
+            self.console.rule(Text(f"Night {e['night']}"))
             self.say("lupus.night.start")
             self.pause(self.timing.short, self.locale.line("ui.pause"))
         elif kind == "call":
@@ -175,7 +175,7 @@ class Master:
             for seat, cause in e["deaths"]:
                 self.note(f"{names[seat]} died of: {cause.replace('_', ' ')}")
         elif kind == "accusation":
-            self.console.rule(f"Day {e['day']}")
+            self.console.rule(Text(f"Day {e['day']}"))
             self.say("lupus.day.discussion",
                      minutes=minutes_text(self.timing.discussion, self.locale.lang))
             self.pause(self.timing.discussion, self.locale.line("ui.discussion"))
