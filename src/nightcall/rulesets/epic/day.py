@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from nightcall.engine.actions import Action
 from nightcall.engine.events import EVERYONE, Event
+from nightcall.rulesets.epic.common import ONLY
 from nightcall.rulesets.epic.judge import NO_VOTE, EndOfNight, decide
-from nightcall.rulesets.epic.night import ONLY
 from nightcall.rulesets.epic.roles import ARTIFACT_INSTRUCTION
 from nightcall.rulesets.epic.state import DAY, NOT_VOTED, OVER, EpicState
 from nightcall.rulesets.onuw.day import vote_options  # the same vote: a fellow player or none

@@ -20,6 +20,7 @@ from nightcall.engine.outcome import Outcome
 from nightcall.engine.ruleset import Ruleset, register
 from nightcall.rulesets.epic import account, day, deck, night, record, scenarios
 from nightcall.rulesets.epic import night as night_mod
+from nightcall.rulesets.epic.common import ONLY
 from nightcall.rulesets.epic.roles import (
     ALPHA_WOLF,
     ARTIFACTS,
@@ -142,7 +143,7 @@ class EpicBattle(Ruleset):
         st.log.append(Event("deal", MASTER, {"cards": list(st.cards),
                                              "tokens": list(start_tokens)}))
         for s in range(n):
-            st.log.append(Event("deal", night.ONLY[s], {"seat": s, "card": cards[s]}))
+            st.log.append(Event("deal", ONLY[s], {"seat": s, "card": cards[s]}))
         night.advance(st, day.start_day)
         return st
 

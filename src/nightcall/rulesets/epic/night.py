@@ -41,6 +41,7 @@ call id                     number  who wakes
 ``curator``                 11      may put a random artifact on a card
 ==========================  ======  =================================================
 
+The twilight calls are in :mod:`.twilight`, the shared helpers in :mod:`.common`.
 Each call is three small functions, as in the One Night ruleset:
 ``begin(state)`` does what needs no choice and returns the seat that must choose
 (or -1), ``options(state, seat)`` lists that seat's legal actions, and
@@ -58,17 +59,31 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from functools import cache
-from itertools import combinations
 
 from nightcall.engine.actions import Action
 from nightcall.engine.events import EVERYONE, Event
+from nightcall.rulesets.epic.common import (
+    CENTER_ONE,
+    SKIP,
+    Act,
+    Begin,
+    Options,
+    call_over,
+    each_pair,
+    each_seat,
+    holder,
+    holders,
+    left_of,
+    no_options,
+    others,
+    right_of,
+    role_begin,
+    tell,
+    tell_group,
+)
 from nightcall.rulesets.epic.roles import (
     ALPHA_WOLF,
     ASSASSIN,
-    BAT,
-    BOUNTY,
-    CERTAINTY,
     CURATOR,
     DREAM_WOLF,
     ENLIGHTENER,
@@ -81,10 +96,7 @@ from nightcall.rulesets.epic.roles import (
     INFECTED,
     INSOMNIAC,
     INSTIGATOR,
-    LOVE,
     MIMIC,
-    PANIC,
-    PLAGUE,
     PRIEST,
     RENFIELD,
     ROBBER,
@@ -94,250 +106,15 @@ from nightcall.rulesets.epic.roles import (
     THE_THING,
     TOKEN_ROLES,
     TRACKER,
-    TRAITOR,
     VAMPIRE_CARDS,
-    VAMPIRE_TOKEN,
     VENUS,
     WAKING_WOLVES,
     WITCH,
     WOLF_CARDS,
 )
 from nightcall.rulesets.epic.state import NIGHT, EpicState
-from nightcall.rulesets.onuw.night import ONLY, SKIP, robber_options, seer_options
-
-# Shared with One Night: the skip action, one-seat audiences, the Seer's and the
-# Robber's option lists (the same choices in both games).
-__all__ = ["CALLS", "ONLY", "SKIP", "advance", "schedule_for"]
-
-# --- cached option lists ---------------------------------------------------------
-
-
-@cache
-def _each(kind: str, seats: tuple[int, ...], skip: bool) -> tuple[Action, ...]:
-    return (*(Action(kind, x) for x in seats), *((SKIP,) if skip else ()))
-
-
-@cache
-def _pairs(kind: str, n: int) -> tuple[Action, ...]:
-    return tuple(Action(kind, a, b) for a, b in combinations(range(n), 2))
-
-
-@cache
-def others(n: int, seat: int) -> tuple[int, ...]:
-    return tuple(x for x in range(n) if x != seat)
-
-
-def left_of(n: int, seat: int) -> int:
-    return (seat + 1) % n
-
-
-def right_of(n: int, seat: int) -> int:
-    return (seat - 1) % n
-
-
-CENTER_ONE = tuple(Action("look_center", i) for i in range(3))
-COPY_OPTIONS = tuple(Action("copy_center", i) for i in range(3))
-
-# --- helpers ------------------------------------------------------------------------
-
-
-def tell(st: EpicState, who: int, kind: str, **data: object) -> None:
-    st.log.append(Event(kind, ONLY[who], data))
-
-
-def tell_group(st: EpicState, group: Iterable[int], kind: str, **data: object) -> None:
-    st.log.append(Event(kind, frozenset(group), data))
-
-
-def holders(st: EpicState, roles: frozenset[str] | set[str]) -> list[int]:
-    """Seats that wake for one of ``roles``: their starting card, or the Mimic's copy.
-    From the night on, the seat with the Panic token stays asleep."""
-    seats = [s for s, card in enumerate(st.start) if card in roles]
-    copy = st.card_as.get(MIMIC)
-    if copy in roles and MIMIC in st.start:
-        seats.append(st.start.index(MIMIC))
-        seats.sort()
-    if st.night_started and st.panicked in seats:
-        seats.remove(st.panicked)
-    return seats
-
-
-def holder(st: EpicState, role: str) -> int:
-    seats = holders(st, {role})
-    return seats[0] if seats else -1
-
-
-def exchange_token(st: EpicState, seat: int, token: str) -> None:
-    """The player's token goes to the board where ``token`` lay; ``token`` goes to them."""
-    old = st.tokens[seat]
-    st.board[token] -= 1
-    st.board[old] += 1
-    st.tokens[seat] = token
-
-
-def on_board(st: EpicState, token: str, count: int = 1) -> bool:
-    return st.board[token] >= count
-
-
-# --- twilight ---------------------------------------------------------------------------
-
-
-def _mimic_begin(st: EpicState) -> int:
-    return holder(st, MIMIC)
-
-
-def _mimic_options(st: EpicState, seat: int) -> tuple[Action, ...]:
-    return COPY_OPTIONS
-
-
-def _mimic_act(st: EpicState, seat: int, action: Action) -> bool:
-    card = st.cards[st.n + action.a]
-    st.card_as[MIMIC] = card
-    st.acted.add(seat)
-    tell(st, seat, "saw", center=action.a, card=card)
-    tell(st, seat, "became", role=card)
-    return True
-
-
-def _vampires_begin(st: EpicState) -> int:
-    vampires = holders(st, VAMPIRE_CARDS)
-    st.vampires = tuple(vampires)
-    if not vampires:
-        return -1
-    tell_group(st, vampires, "vampires", seats=vampires)
-    if not _vampire_targets(st) or not on_board(st, VAMPIRE_TOKEN):
-        return -1  # everybody else is a vampire: nobody to transform
-    return vampires[0]
-
-
-def _vampire_targets(st: EpicState) -> tuple[int, ...]:
-    return tuple(x for x in range(st.n) if x not in st.vampires)
-
-
-def _vampires_options(st: EpicState, seat: int) -> tuple[Action, ...]:
-    return _each("token", _vampire_targets(st), False)
-
-
-def _vampires_act(st: EpicState, seat: int, action: Action) -> bool:
-    exchange_token(st, action.a, VAMPIRE_TOKEN)
-    st.acted.update(st.vampires)
-    tell_group(st, st.vampires, "bitten", seat=action.a)
-    return True
-
-
-def _count_targets(st: EpicState, seat: int) -> tuple[int, ...]:
-    return tuple(x for x in range(st.n) if x != seat and x not in st.vampires
-                 and st.tokens[x] != VAMPIRE_TOKEN)
-
-
-def _count_begin(st: EpicState) -> int:
-    seat = holder(st, THE_COUNT)
-    if seat < 0 or not _count_targets(st, seat) or not on_board(st, PANIC):
-        return -1
-    return seat
-
-
-def _count_options(st: EpicState, seat: int) -> tuple[Action, ...]:
-    return _each("token", _count_targets(st, seat), False)
-
-
-def _token_act(token: str) -> Callable[[EpicState, int, Action], bool]:
-    def act(st: EpicState, seat: int, action: Action) -> bool:
-        exchange_token(st, action.a, token)
-        st.acted.add(seat)
-        tell(st, seat, "gave_token", seat=action.a, token=token)
-        return True
-
-    return act
-
-
-def _renfield_begin(st: EpicState) -> int:
-    seat = holder(st, RENFIELD)
-    if seat < 0:
-        return -1
-    bitten = [x for x in range(st.n) if st.tokens[x] == VAMPIRE_TOKEN]
-    tell(st, seat, "vampires", seats=list(st.vampires),
-         bitten=bitten[0] if bitten else None)
-    if on_board(st, BAT):
-        exchange_token(st, seat, BAT)
-        st.acted.add(seat)
-        tell(st, seat, "gave_token", seat=seat, token=BAT)
-    return -1
-
-
-def _role_begin(role: str, token: str | None = None) -> Callable[[EpicState], int]:
-    def begin(st: EpicState) -> int:
-        seat = holder(st, role)
-        if token is not None and not on_board(st, token, 2 if token == LOVE else 1):
-            return -1
-        return seat
-
-    return begin
-
-
-def _infected_options(st: EpicState, seat: int) -> tuple[Action, ...]:
-    n = st.n
-    return _each("token", tuple(sorted({left_of(n, seat), right_of(n, seat)})), False)
-
-
-def _venus_options(st: EpicState, seat: int) -> tuple[Action, ...]:
-    return (*_pairs("token_two", st.n), SKIP)
-
-
-def _venus_act(st: EpicState, seat: int, action: Action) -> bool:
-    if action.kind == "skip":
-        return True
-    exchange_token(st, action.a, LOVE)
-    exchange_token(st, action.b, LOVE)
-    st.acted.add(seat)
-    tell(st, seat, "gave_token", seats=[action.a, action.b], token=LOVE)
-    return True
-
-
-def _anyone(skip: bool) -> Callable[[EpicState, int], tuple[Action, ...]]:
-    def options(st: EpicState, seat: int) -> tuple[Action, ...]:
-        return _each("token", tuple(range(st.n)), skip)
-
-    return options
-
-
-def _optional_token_act(token: str) -> Callable[[EpicState, int, Action], bool]:
-    give = _token_act(token)
-
-    def act(st: EpicState, seat: int, action: Action) -> bool:
-        return True if action.kind == "skip" else give(st, seat, action)
-
-    return act
-
-
-def _priest_begin(st: EpicState) -> int:
-    seat = holder(st, PRIEST)
-    if seat < 0 or not on_board(st, CERTAINTY):
-        return -1
-    exchange_token(st, seat, CERTAINTY)  # compulsory: he heals himself
-    st.acted.add(seat)
-    tell(st, seat, "gave_token", seat=seat, token=CERTAINTY)
-    return seat if on_board(st, CERTAINTY) else -1
-
-
-def _priest_options(st: EpicState, seat: int) -> tuple[Action, ...]:
-    return _each("token", others(st.n, seat), True)
-
-
-def _tokens_begin(st: EpicState) -> int:
-    st.night_started = True
-    for s in range(st.n):
-        tell(st, s, "token", seat=s, token=st.tokens[s])
-    st.panicked = st.tokens.index(PANIC) if PANIC in st.tokens else -1
-    return -1
-
-
-def _lovers_begin(st: EpicState) -> int:
-    lovers = [s for s in range(st.n) if st.tokens[s] == LOVE]
-    if lovers:
-        tell_group(st, lovers, "lovers", seats=lovers)
-    return -1
-
+from nightcall.rulesets.epic.twilight import TWILIGHT_CALLS
+from nightcall.rulesets.onuw.night import robber_options, seer_options
 
 # --- night ----------------------------------------------------------------------------
 
@@ -379,7 +156,7 @@ def _alpha_begin(st: EpicState) -> int:
 
 
 def _alpha_options(st: EpicState, seat: int) -> tuple[Action, ...]:
-    return _each("swap", _alpha_targets(st, seat), False)
+    return each_seat("swap", _alpha_targets(st, seat), False)
 
 
 def _alpha_act(st: EpicState, seat: int, action: Action) -> bool:
@@ -391,7 +168,7 @@ def _alpha_act(st: EpicState, seat: int, action: Action) -> bool:
 
 
 def _look_other_options(st: EpicState, seat: int) -> tuple[Action, ...]:
-    return _each("look", others(st.n, seat), True)
+    return each_seat("look", others(st.n, seat), True)
 
 
 def _look_act(st: EpicState, seat: int, action: Action) -> bool:
@@ -410,7 +187,7 @@ def _freemasons_begin(st: EpicState) -> int:
 
 def _thing_options(st: EpicState, seat: int) -> tuple[Action, ...]:
     n = st.n
-    return _each("tap", tuple(sorted({left_of(n, seat), right_of(n, seat)})), True)
+    return each_seat("tap", tuple(sorted({left_of(n, seat), right_of(n, seat)})), True)
 
 
 def _thing_act(st: EpicState, seat: int, action: Action) -> bool:
@@ -432,8 +209,8 @@ def _seer_act(st: EpicState, seat: int, action: Action) -> bool:
 
 def _ghost_options(st: EpicState, seat: int) -> tuple[Action, ...]:
     if st.stage == 1:
-        return _each("look", others(st.n, seat), True)
-    return _each("look", tuple(x for x in others(st.n, seat) if x != st.pick), True)
+        return each_seat("look", others(st.n, seat), True)
+    return each_seat("look", tuple(x for x in others(st.n, seat) if x != st.pick), True)
 
 
 def _ghost_begin(st: EpicState) -> int:
@@ -468,8 +245,8 @@ def _tracker_begin(st: EpicState) -> int:
 
 def _tracker_options(st: EpicState, seat: int) -> tuple[Action, ...]:
     if st.stage == 1:
-        return _each("look", others(st.n, seat), True)
-    return _each("look_token", tuple(x for x in others(st.n, seat) if x != st.pick), True)
+        return each_seat("look", others(st.n, seat), True)
+    return each_seat("look_token", tuple(x for x in others(st.n, seat) if x != st.pick), True)
 
 
 def _tracker_act(st: EpicState, seat: int, action: Action) -> bool:
@@ -510,7 +287,7 @@ def _witch_begin(st: EpicState) -> int:
 def _witch_options(st: EpicState, seat: int) -> tuple[Action, ...]:
     if st.stage == 1:
         return (*CENTER_ONE, SKIP)
-    return _each("swap_center", tuple(range(st.n)), False)  # compulsory once she looked
+    return each_seat("swap_center", tuple(range(st.n)), False)  # compulsory once she looked
 
 
 def _witch_act(st: EpicState, seat: int, action: Action) -> bool:
@@ -534,7 +311,7 @@ def _fortune_begin(st: EpicState) -> int:
 
 
 def _goblin_options(st: EpicState, seat: int) -> tuple[Action, ...]:
-    return (*_pairs("swap_two", st.n), *_pairs("swap_tokens", st.n), SKIP)
+    return (*each_pair("swap_two", st.n), *each_pair("swap_tokens", st.n), SKIP)
 
 
 def _goblin_act(st: EpicState, seat: int, action: Action) -> bool:
@@ -560,7 +337,7 @@ def _insomniac_begin(st: EpicState) -> int:
 
 
 def _enlightener_options(st: EpicState, seat: int) -> tuple[Action, ...]:
-    return _each("reveal", others(st.n, seat), True)
+    return each_seat("reveal", others(st.n, seat), True)
 
 
 def _enlightener_act(st: EpicState, seat: int, action: Action) -> bool:
@@ -581,7 +358,7 @@ def _curator_begin(st: EpicState) -> int:
 
 
 def _curator_options(st: EpicState, seat: int) -> tuple[Action, ...]:
-    return _each("artifact", tuple(range(st.n)), True)
+    return each_seat("artifact", tuple(range(st.n)), True)
 
 
 def _curator_act(st: EpicState, seat: int, action: Action) -> bool:
@@ -599,46 +376,26 @@ def _curator_act(st: EpicState, seat: int, action: Action) -> bool:
     return True
 
 
-def _nothing(st: EpicState, seat: int) -> tuple[Action, ...]:
-    return ()
 
 
-def _done(st: EpicState, seat: int, action: Action) -> bool:
-    return True
-
-
-Begin = Callable[[EpicState], int]
-Options = Callable[[EpicState, int], tuple[Action, ...]]
-Act = Callable[[EpicState, int, Action], bool]
 
 CALLS: dict[str, tuple[Begin, Options, Act]] = {
-    "mimic": (_mimic_begin, _mimic_options, _mimic_act),
-    "vampires": (_vampires_begin, _vampires_options, _vampires_act),
-    "the_count": (_count_begin, _count_options, _token_act(PANIC)),
-    "renfield": (_renfield_begin, _nothing, _done),
-    "infected": (_role_begin(INFECTED, PLAGUE), _infected_options, _token_act(PLAGUE)),
-    "venus": (_role_begin(VENUS, LOVE), _venus_options, _venus_act),
-    "instigator": (_role_begin(INSTIGATOR, TRAITOR), _anyone(True),
-                   _optional_token_act(TRAITOR)),
-    "priest": (_priest_begin, _priest_options, _optional_token_act(CERTAINTY)),
-    "assassin": (_role_begin(ASSASSIN, BOUNTY), _anyone(False), _token_act(BOUNTY)),
-    "tokens": (_tokens_begin, _nothing, _done),
-    "lovers": (_lovers_begin, _nothing, _done),
+    **TWILIGHT_CALLS,
     "werewolves": (_wolves_begin, _lone_options, _look_center_act),
     "werewolves_dream_wolf": (_wolves_begin, _lone_options, _look_center_act),
     "alpha_wolf": (_alpha_begin, _alpha_options, _alpha_act),
-    "sight_wolf": (_role_begin(SIGHT_WOLF), _look_other_options, _look_act),
-    "freemasons": (_freemasons_begin, _nothing, _done),
-    "the_thing": (_role_begin(THE_THING), _thing_options, _thing_act),
-    "seer": (_role_begin(SEER), _seer_options, _seer_act),
+    "sight_wolf": (role_begin(SIGHT_WOLF), _look_other_options, _look_act),
+    "freemasons": (_freemasons_begin, no_options, call_over),
+    "the_thing": (role_begin(THE_THING), _thing_options, _thing_act),
+    "seer": (role_begin(SEER), _seer_options, _seer_act),
     "ghost_hunter": (_ghost_begin, _ghost_options, _ghost_act),
     "tracker": (_tracker_begin, _tracker_options, _tracker_act),
-    "robber": (_role_begin(ROBBER), _robber_options, _robber_act),
+    "robber": (role_begin(ROBBER), _robber_options, _robber_act),
     "witch": (_witch_begin, _witch_options, _witch_act),
-    "fortune_teller": (_fortune_begin, _nothing, _done),
-    "goblin": (_role_begin(GOBLIN), _goblin_options, _goblin_act),
-    "insomniac": (_insomniac_begin, _nothing, _done),
-    "enlightener": (_role_begin(ENLIGHTENER), _enlightener_options, _enlightener_act),
+    "fortune_teller": (_fortune_begin, no_options, call_over),
+    "goblin": (role_begin(GOBLIN), _goblin_options, _goblin_act),
+    "insomniac": (_insomniac_begin, no_options, call_over),
+    "enlightener": (role_begin(ENLIGHTENER), _enlightener_options, _enlightener_act),
     "curator": (_curator_begin, _curator_options, _curator_act),
 }
 

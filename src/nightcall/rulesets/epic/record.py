@@ -20,7 +20,8 @@ from nightcall.engine import records
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import DeckError, IllegalAction, RecordError
 from nightcall.engine.events import EVERYONE, Event
-from nightcall.rulesets.epic.night import CALLS, SKIP
+from nightcall.rulesets.epic.common import SKIP
+from nightcall.rulesets.epic.night import CALLS
 from nightcall.rulesets.epic.roles import (
     CERTAINTY,
     MIMIC,
