@@ -270,6 +270,12 @@ class _Check:
     def dead_of_kind(self, kind: str) -> list[int]:
         return [d.seat for d in self.deaths if self.ids[d.seat].kind == kind]
 
+    def monster_words(self, seats: list[int]) -> str:
+        """"The vampire Bruno", "The werewolves Anna and Bruno"."""
+        kind = self.ids[seats[0]].kind
+        word = "werewolf" if kind == WEREWOLVES else "vampire"
+        return f"The {word}{'s' if len(seats) > 1 else ''} {self.who(seats)}"
+
     def monsters_present(self) -> list[str]:
         return [k for k in (WEREWOLVES, VAMPIRES) if any(i.kind == k for i in self.ids)]
 
@@ -340,7 +346,7 @@ class _Check:
             if self.mode == CLASSIC:
                 monsters = self.dead_of_kind(WEREWOLVES) + self.dead_of_kind(VAMPIRES)
                 if monsters:
-                    self.win(VILLAGE, f"A monster died as well ({self.who(monsters)})")
+                    self.win(VILLAGE, f"{self.monster_words(monsters)} died as well")
                 else:
                     lines.append("No werewolf or vampire died: only the Tanner wins "
                                  "(with the Assassin, if the Bounty died).")
@@ -350,7 +356,7 @@ class _Check:
         if self.mode == CLASSIC:
             monsters = self.dead_of_kind(WEREWOLVES) + self.dead_of_kind(VAMPIRES)
             if monsters:
-                self.win(VILLAGE, f"A monster died ({self.who(monsters)})")
+                self.win(VILLAGE, f"{self.monster_words(monsters)} died")
             else:
                 self.box_1()
         else:
