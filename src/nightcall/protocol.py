@@ -28,6 +28,8 @@ From the game master to the agent (:data:`ServerMessage`):
 ``error``
     ``{"type": "error", "code": "illegal_action", "message": "...", "state_id": 7}``:
     the last message was refused and nothing changed; see :class:`ErrorCode`.
+    (``timeout`` is the exception: no answer came in time and the game master
+    played a random legal move for the seat; the message says which.)
     Over stdio the observation is sent again after the error.
 ``game_over``
     ``{"type": "game_over", "seat": 2, "state_id": 31, "view": {...}, "won": true}``:
@@ -69,6 +71,7 @@ class ErrorCode(StrEnum):
     STALE_STATE = "stale_state"  # state_id is not the latest observation's
     NOT_YOUR_TURN = "not_your_turn"  # this seat has nothing to do now
     GAME_OVER = "game_over"  # the game has ended
+    TIMEOUT = "timeout"  # no answer in time: a legal move was played for this seat
 
 
 Seat = Annotated[int, msgspec.Meta(ge=0, lt=1000)]

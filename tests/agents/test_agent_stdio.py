@@ -218,3 +218,40 @@ def test_play_says_so_when_an_agent_program_cannot_start() -> None:
     )
     assert done.returncode == 2
     assert "cannot start '/no/such/agent --fast'" in done.stderr
+
+
+def test_a_silent_agent_gets_a_move_played_for_it_after_the_timeout() -> None:
+    gm = GameMaster("onuw", "--players", "4", "--seat", "0", "--seed", "5", "--timeout", "0.3")
+    assert gm.read()["type"] == "welcome"
+    first = gm.read()
+    assert first["type"] == "observation"
+    # Say nothing: after 0.3 s a random legal move is played for seat 0.
+    timeout = gm.read()
+    assert timeout["type"] == "error" and timeout["code"] == "timeout"
+    played = timeout["message"].split(": ")[-1].removesuffix(" was played for you")
+    legal = {"(" + " ".join([a["kind"], *(str(a[k]) for k in ("a", "b") if k in a)]) + ")"
+             for a in first["view"]["legal"]}
+    assert played in legal
+    over = play_out(gm, random.Random(0))
+    assert over["type"] == "game_over"
+    assert gm.stderr() == "" and gm.proc.returncode == 0
+
+
+def test_play_finishes_a_game_whose_agent_never_answers(tmp_path: Path) -> None:
+    log = tmp_path / "heard.txt"
+    silent = tmp_path / "silent.py"
+    silent.write_text(
+        "import json, sys\n"
+        f"with open({str(log)!r}, 'w') as out:\n"
+        "    for line in sys.stdin:\n"
+        "        out.write(json.loads(line)['type'] + '\\n')\n"
+    )
+    done = subprocess.run(
+        [*NIGHTCALL, "agent", "play", "onuw", "--players", "4", "--seed", "2",
+         "--timeout", "0.2", "--agent", f"1={sys.executable} {silent}"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    heard = log.read_text().split()
+    assert heard[0] == "welcome" and heard[-1] == "game_over"
+    assert heard.count("error") == heard.count("observation") >= 1

@@ -5,12 +5,16 @@ stdout for ``nightcall agent stdio``, a child's pipes for ``nightcall agent play
 The loop is the protocol of :mod:`nightcall.protocol`: a ``welcome`` to every
 agent, then, whenever a seat has something to do, its ``observation`` and one
 answer, until the ``game_over``. Bad lines get an ``error`` and the observation
-again; the game does not move until a good answer arrives.
+again; the game does not move until a good answer arrives, unless the channel
+has a ``timeout``: then a seat that does not answer in time gets a random legal
+move played for it, and a ``timeout`` error saying which.
 """
 
 from __future__ import annotations
 
+import queue
 import subprocess
+import threading
 from collections.abc import Mapping, Sequence
 from typing import IO, Protocol
 
@@ -19,6 +23,7 @@ from nightcall.bots.random_bot import RandomBot
 from nightcall.engine.actions import Action
 from nightcall.protocol import (
     Error,
+    ErrorCode,
     Hello,
     ProtocolError,
     ServerMessage,
@@ -34,6 +39,10 @@ class AgentGone(Exception):
     """An agent closed its stream or kept sending nothing usable; the game cannot go on."""
 
 
+class AgentTimeout(Exception):
+    """No line from the agent within the channel's timeout."""
+
+
 class Bot(Protocol):
     def choose(self, view: dict[str, object]) -> Action | None: ...
 
@@ -41,10 +50,15 @@ class Bot(Protocol):
 class LineChannel:
     """One agent's two text streams, a message per line."""
 
-    def __init__(self, reader: IO[str], writer: IO[str], name: str = "agent") -> None:
+    def __init__(
+        self, reader: IO[str], writer: IO[str], name: str = "agent",
+        timeout: float | None = None,
+    ) -> None:
         self.reader = reader
         self.writer = writer
         self.name = name
+        self.timeout = timeout
+        self._lines: queue.Queue[str] | None = None
 
     def send(self, message: ServerMessage) -> None:
         try:
@@ -54,10 +68,29 @@ class LineChannel:
             raise AgentGone(f"{self.name} stopped reading: {exc}") from None
 
     def receive(self) -> str:
-        line = self.reader.readline(MAX_LINE)
+        if self.timeout is None:
+            line = self.reader.readline(MAX_LINE)
+        else:
+            # A blocking readline cannot be given a deadline: a thread reads, we wait.
+            if self._lines is None:
+                self._lines = queue.Queue()
+                threading.Thread(target=self._pump, daemon=True).start()
+            try:
+                line = self._lines.get(timeout=self.timeout)
+            except queue.Empty:
+                raise AgentTimeout(f"no answer within {self.timeout:g}s") from None
         if not line:
             raise AgentGone(f"{self.name} closed its output before the game was over")
         return line
+
+    def _pump(self) -> None:
+        assert self._lines is not None
+        try:
+            while line := self.reader.readline(MAX_LINE):
+                self._lines.put(line)
+        except (OSError, ValueError):
+            pass
+        self._lines.put("")  # end of stream
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -76,6 +109,8 @@ def run_game(
     for seat in range(len(table.names)):
         if seat not in agents and seat not in robots:
             robots[seat] = RandomBot(bot_seed(seed, seat))
+    # Who plays for an agent that does not answer in time.
+    stand_ins = {seat: RandomBot(bot_seed(seed, seat)) for seat in agents}
     for seat, channel in agents.items():
         channel.send(table.welcome(seat))
     while not table.is_over():
@@ -84,7 +119,10 @@ def run_game(
             raise RuntimeError(f"{table.ruleset.id}: not over, yet nobody has anything to do")
         seat = min(waiting)
         if seat in agents:
-            _ask(table, seat, agents[seat])
+            try:
+                _ask(table, seat, agents[seat])
+            except AgentTimeout as exc:
+                _play_for(table, seat, agents[seat], stand_ins[seat], str(exc))
         else:
             action = robots[seat].choose(table.ruleset.view(table.state, seat))
             if action is None:
@@ -122,7 +160,20 @@ def _ask(table: Table, seat: int, channel: LineChannel) -> None:
         send_observation = True
 
 
-def spawn(command: Sequence[str], name: str) -> tuple[subprocess.Popen[str], LineChannel]:
+def _play_for(table: Table, seat: int, channel: LineChannel, bot: Bot, why: str) -> None:
+    """A seat that did not answer in time: a random legal move is played for it."""
+    view = table.ruleset.view(table.state, seat)
+    action = bot.choose(view)
+    if action is None:
+        raise RuntimeError(f"seat {seat} has no legal action to play for it")
+    state_id = table.state_id(seat)
+    table.play(seat, action)
+    channel.send(Error(ErrorCode.TIMEOUT, f"{why}: {action} was played for you", state_id))
+
+
+def spawn(
+    command: Sequence[str], name: str, timeout: float | None = None
+) -> tuple[subprocess.Popen[str], LineChannel]:
     """Start an agent program and talk to it over its stdin and stdout."""
     proc = subprocess.Popen(
         list(command),
@@ -133,4 +184,4 @@ def spawn(command: Sequence[str], name: str) -> tuple[subprocess.Popen[str], Lin
         bufsize=1,
     )
     assert proc.stdin is not None and proc.stdout is not None
-    return proc, LineChannel(proc.stdout, proc.stdin, name)
+    return proc, LineChannel(proc.stdout, proc.stdin, name, timeout)

@@ -38,6 +38,10 @@ Scenario = Annotated[str | None, typer.Option("--scenario", help="A scenario's d
 Masks = Annotated[
     bool, typer.Option("--mask", help="Send the action space and a legal-action mask.")
 ]
+Timeout = Annotated[
+    float | None,
+    typer.Option("--timeout", help="Seconds an agent may think; then a random move is played."),
+]
 RecordTo = Annotated[
     Path | None, typer.Option("--record", help="Write the game record here at the end.")
 ]
@@ -67,6 +71,7 @@ def stdio(
     scenario: Scenario = None,
     mask: Masks = False,
     record: RecordTo = None,
+    timeout: Timeout = None,
 ) -> None:
     """Play one seat over this process's stdin/stdout; random bots play the others."""
     from nightcall.agents.stdio import AgentGone, LineChannel, run_game
@@ -76,7 +81,8 @@ def stdio(
         typer.echo(f"nightcall agent: there is no seat {seat} among {players}", err=True)
         raise typer.Exit(EXIT_BAD_SETUP)
     try:
-        run_game(table, {seat: LineChannel(sys.stdin, sys.stdout, "the stdio agent")}, seed=seed)
+        channel = LineChannel(sys.stdin, sys.stdout, "the stdio agent", timeout)
+        run_game(table, {seat: channel}, seed=seed)
     except AgentGone as exc:
         typer.echo(f"nightcall agent: {exc}", err=True)
         raise typer.Exit(EXIT_AGENT_GONE) from None
@@ -96,6 +102,7 @@ def play(
     scenario: Scenario = None,
     mask: Masks = False,
     record: RecordTo = None,
+    timeout: Timeout = None,
 ) -> None:
     """Start agent programs on their seats and play one game; print the outcome."""
     import json
@@ -117,7 +124,7 @@ def play(
     procs = {}
     for s, cmd in commands.items():
         try:
-            procs[s] = spawn(cmd, f"the agent on seat {s}")
+            procs[s] = spawn(cmd, f"the agent on seat {s}", timeout)
         except OSError as exc:
             typer.echo(f"nightcall agent: cannot start {shlex.join(cmd)!r}: {exc.strerror}",
                        err=True)
