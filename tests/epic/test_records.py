@@ -36,6 +36,8 @@ def load(name: str) -> dict[str, Any]:
         # The Goblin gave Anna the Alpha's extra werewolf; the Brand made Bruno a villager.
         ("epic-alpha-mimic-curator.json", ["Anna"], ["Bruno", "Carla", "Dario", "Elena"],
          ["village"]),
+        # Epic Battle: the Master, on top, is saved by the bitten Carla; the second dies.
+        ("epic-final-boss.json", ["Bruno"], ["Anna", "Carla"], ["vampires"]),
     ],
 )
 def test_example_records_replay_to_their_described_end(
@@ -56,6 +58,16 @@ def test_final_state_lists_tokens_artifacts_and_the_extra_card() -> None:
     assert out["final"]["artifacts"] == {"Bruno": "brand_of_the_villager"}
     tokens = EPIC.outcome_json(EPIC.replay(load("epic-vampire-tokens.json")))["final"]["tokens"]
     assert tokens["Dario"] == "vampire" and tokens["Fabio"] == "panic"
+
+
+def test_final_boss_night_facts() -> None:
+    st = EPIC.replay(load("epic-final-boss.json"))
+    assert st.final_role(6) == "dream_wolf"  # the Ghost Hunter saw the Dream Wolf
+    fortune = [e for e in EPIC.view(st, 4)["events"] if e["kind"] == "thumbs"]
+    assert fortune[0]["seats"] == [0, 1, 3, 6]
+    assert EPIC.view(st, None)["face_up"] == {"Carla": "the_thing"}
+    assert [e for e in EPIC.view(st, 3)["events"] if e["kind"] == "tapped"] == [
+        {"kind": "tapped", "by": 2}]
 
 
 def test_mimic_then_is_played_at_the_copied_roles_call() -> None:
