@@ -1,1 +1,52 @@
-"""Bots: they act through the same views and actions as humans, never the full state."""
+"""Bots: they act through the same views and actions as humans, never the full state.
+
+Every bot has ``choose(view) -> Action | None`` (a move from ``view["legal"]``, or
+None when it has nothing to do). Bots that talk also have ``talk(view) -> list[Action]``:
+the claims they make at dawn, applied like any other action. Build one with
+:func:`make_bot`::
+
+    bot = make_bot("reasoning", "onuw", seed=7, difficulty="hard")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from nightcall.engine.actions import Action
+
+BOT_NAMES = ("random", "reasoning")
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, view: Mapping[str, Any]) -> Action | None: ...
+
+
+def reasoning_rulesets() -> tuple[str, ...]:
+    """The rulesets that have a reasoning bot."""
+    return ("onuw",)
+
+
+def make_bot(name: str, ruleset_id: str, seed: int | None = 0, difficulty: str = "normal") -> Bot:
+    """A bot by name ("random" or "reasoning"; "reasoning:hard" also sets the difficulty)."""
+    if ":" in name:
+        name, difficulty = name.split(":", 1)
+    if name == "random":
+        from nightcall.bots.random_bot import RandomBot
+
+        return RandomBot(seed)
+    if name == "reasoning":
+        if ruleset_id == "onuw":
+            from nightcall.bots.onuw.bot import OneNightBot
+
+            return OneNightBot(seed, difficulty)
+        raise ValueError(
+            f"no reasoning bot for {ruleset_id!r} yet (have: {', '.join(reasoning_rulesets())}); "
+            "use 'random'"
+        )
+    raise ValueError(f"unknown bot {name!r}: use one of {', '.join(BOT_NAMES)}")
+
+
+__all__ = ["BOT_NAMES", "Bot", "make_bot", "reasoning_rulesets"]

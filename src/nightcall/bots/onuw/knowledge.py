@@ -14,13 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from nightcall.rulesets.onuw.roles import ROLE_IDS
 
 
-@dataclass(frozen=True, slots=True)
-class Observation:
+class Observation(NamedTuple):
     """One private fact: ``kind`` is "saw" (pos, role), "swapped" (pos a, pos b),
     "became" (role), or "wolves"/"thumbs"/"masons" (the seats seen)."""
 
@@ -32,8 +31,7 @@ class Observation:
     seats: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Claim:
+class Claim(NamedTuple):
     """Day talk: ``kind`` is "claim" (role), "claim_saw" (pos, role) or "claim_swap"
     (pos, other)."""
 
@@ -56,6 +54,9 @@ class Knowledge:
 
     def without_claims(self) -> Knowledge:
         return Knowledge(self.n, self.deck, self.schedule, self.seat, self.card, self.night)
+
+    def with_claims(self, claims: tuple[Claim, ...]) -> Knowledge:
+        return Knowledge(self.n, self.deck, self.schedule, self.seat, self.card, self.night, claims)
 
     def key(self) -> tuple[Any, ...]:
         """A hashable summary, for caching beliefs across games."""
@@ -109,13 +110,13 @@ def knowledge_from_view(
         elif kind in ("wolves", "thumbs", "masons"):
             night.append(Observation(call_i, kind, seats=tuple(sorted(e["seats"]))))
         elif kind == "claim":
-            claims.append(_claim(e))
+            claims.append(claim_from_event(e))
     if not card:
         raise ValueError("the view does not show this seat's own card")
     return Knowledge(n, deck, calls, seat, card, tuple(night), tuple(claims))
 
 
-def _claim(e: Mapping[str, Any]) -> Claim:
+def claim_from_event(e: Mapping[str, Any]) -> Claim:
     s = int(e["seat"])
     if "swapped" in e:
         a, b = e["swapped"]

@@ -1,0 +1,268 @@
+"""The One Night reasoning bot: sensible night choices, claims, and a vote from beliefs.
+
+Everything it decides comes from its seat's view (``choose(view)``, ``talk(view)``),
+read with :func:`knowledge_from_view`; it never sees the state. Difficulty:
+
+- ``easy``: its own beliefs only, and a noisy vote (often a random one);
+- ``normal``: its own beliefs, weighed against the claims with cheap rules
+  (a claim it knows is false marks a liar; a Seer's sighting or a
+  Troublemaker's swap moves suspicion), so that simulations stay fast;
+- ``hard``: the solver with every claim as evidence (exact up to six players,
+  sampled above), and a werewolf cover story picked from its beliefs.
+
+Sides are decided by the card the bot believes it holds at dawn: a Robber that
+took a Werewolf lies like one. Rulings in docs/rulings/bots.md.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from nightcall.bots.onuw.knowledge import Knowledge, claim_from_event, knowledge_from_view
+from nightcall.bots.onuw.solver import Beliefs, Inconsistent, solve
+from nightcall.engine.actions import Action
+from nightcall.rulesets.onuw.roles import (
+    DOPPELGANGER,
+    DRUNK,
+    HUNTER,
+    INSOMNIAC,
+    MASON,
+    MINION,
+    ROBBER,
+    ROLE_IDS,
+    SEER,
+    TANNER,
+    TROUBLEMAKER,
+    VILLAGER,
+    WEREWOLF,
+)
+
+DIFFICULTIES = ("easy", "normal", "hard")
+WOLF_SIDE = frozenset({WEREWOLF, MINION})
+# Village roles a werewolf may pretend to be, most convincing first (no night action
+# to describe, or one that is hard to contradict).
+COVER_ROLES = (VILLAGER, HUNTER, INSOMNIAC, DRUNK, TROUBLEMAKER, SEER, ROBBER, MASON)
+LIAR_ODDS = 6.0  # how much more likely a seat caught in a false claim is a werewolf
+SIGHTING_ODDS = 4.0  # what a believed Seer's "I saw a Werewolf" does to the odds
+
+
+@lru_cache(maxsize=200_000)
+def _own_beliefs(k: Knowledge) -> Beliefs | None:
+    """Beliefs from the seat's own knowledge: the same few knowledge states recur
+    across simulated games, so they are cached."""
+    try:
+        return solve(k, use_claims=False)
+    except Inconsistent:
+        return None
+
+
+class OneNightBot:
+    name = "reasoning"
+
+    def __init__(self, seed: int | None = 0, difficulty: str = "normal") -> None:
+        if difficulty not in DIFFICULTIES:
+            raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
+        self.rng = random.Random(seed)
+        self.difficulty = difficulty
+        self._said = False
+        self._night_k: Knowledge | None = None
+
+    # --- the interface every bot has ------------------------------------------------
+    def choose(self, view: Mapping[str, Any]) -> Action | None:
+        raw = view.get("legal") or []
+        if not raw:
+            return None
+        if view.get("phase") == "night":
+            return self._night(view, [Action.from_json(a) for a in raw])
+        return self._vote(view, raw)
+
+    def talk(self, view: Mapping[str, Any]) -> list[Action]:
+        """What the bot says at dawn, once: claims as actions (``ONUW.apply``)."""
+        if self._said or view.get("phase") != "day":
+            return []
+        self._said = True
+        k = self._knowledge(view)
+        return self._claims(k)
+
+    def _knowledge(self, view: Mapping[str, Any]) -> Knowledge:
+        """The seat's knowledge; the night part is read once per game (it is over at dawn),
+        after that only the claims are read again."""
+        night = self._night_k
+        if night is None or night.seat != view.get("seat") or view.get("phase") == "night":
+            k = knowledge_from_view(view)
+            if view.get("phase") != "night":
+                self._night_k = k.without_claims()
+            return k
+        claims = tuple(claim_from_event(e) for e in view["events"] if e["kind"] == "claim")
+        return night.with_claims(claims)
+
+    # --- the night ------------------------------------------------------------------
+    def _night(self, view: Mapping[str, Any], legal: list[Action]) -> Action:
+        rng = self.rng
+        kinds = {a.kind for a in legal}
+        if "look" in kinds and self.difficulty != "easy":
+            # A Seer learns more about the players from a player than from the center.
+            players = [a for a in legal if a.kind == "look"]
+            if rng.random() < 0.75:
+                return rng.choice(players)
+        moves = [a for a in legal if a.kind != "skip"]
+        if moves and (self.difficulty != "easy" or rng.random() < 0.8):
+            return rng.choice(moves)
+        return rng.choice(legal)
+
+    # --- the day: what to say -----------------------------------------------------------
+    def _claims(self, k: Knowledge) -> list[Action]:
+        now = self._my_card_now(k)
+        if k.card == TANNER:
+            return self._tanner_story(k)
+        if now in WOLF_SIDE or (now is None and k.card in WOLF_SIDE):
+            return self._cover_story(k)
+        return self._truth(k)
+
+    def _my_card_now(self, k: Knowledge) -> str | None:
+        """The card this seat last saw as its own (Robber, Insomniac), if any."""
+        card: str | None = k.card
+        for o in k.night:
+            if o.kind == "swapped" and k.seat in (o.pos, o.other):
+                card = None
+            if o.kind == "saw" and o.pos == k.seat:
+                card = o.role
+        if k.card == DOPPELGANGER:
+            became = next((o.role for o in k.night if o.kind == "became"), None)
+            return became if card == DOPPELGANGER else card
+        return card
+
+    def _truth(self, k: Knowledge) -> list[Action]:
+        say = [Action("claim", ROLE_IDS.index(k.card))]
+        for o in k.night:
+            if o.kind == "saw":
+                say.append(Action("claim_saw", o.pos, ROLE_IDS.index(o.role)))
+            elif o.kind == "swapped":
+                say.append(Action("claim_swap", min(o.pos, o.other), max(o.pos, o.other)))
+        return say
+
+    def _cover_story(self, k: Knowledge) -> list[Action]:
+        """A village role unlikely to be counter-claimed: one seen in the center if any,
+        else (hard) the role most likely to be in the center, else a Villager."""
+        in_deck = set(k.deck)
+        seen_center = [o.role for o in k.night
+                       if o.kind == "saw" and o.pos >= k.n and o.role not in WOLF_SIDE]
+        role = VILLAGER if VILLAGER in in_deck else None
+        if seen_center:
+            role = seen_center[0]
+        elif self.difficulty == "hard":
+            b = _own_beliefs(k.without_claims())
+            if b is not None:
+                options = [r for r in COVER_ROLES if r in in_deck]
+                role = max(options, key=lambda r: sum(b.p_start(p, r) for p in
+                                                      range(k.n, k.n + 3)), default=role)
+        if role is None:
+            role = self.rng.choice([r for r in COVER_ROLES if r in in_deck] or [VILLAGER])
+        return [Action("claim", ROLE_IDS.index(role))]
+
+    def _tanner_story(self, k: Knowledge) -> list[Action]:
+        """A Tanner wants votes: claim a role someone else will contradict."""
+        for role in (SEER, ROBBER, TROUBLEMAKER):
+            if role in k.deck:
+                return [Action("claim", ROLE_IDS.index(role))]
+        return [Action("claim", ROLE_IDS.index(WEREWOLF))]
+
+    # --- the day: the vote ----------------------------------------------------------------
+    def _vote(self, view: Mapping[str, Any], raw: list[Any]) -> Action:
+        votes = {int(a["a"]): Action("vote", int(a["a"])) for a in raw if a["kind"] == "vote"}
+        if not votes:
+            return Action.from_json(raw[0])
+        k = self._knowledge(view)
+        rng = self.rng
+        if self.difficulty == "easy" and rng.random() < 0.35:
+            return rng.choice(list(votes.values()))
+        suspicion = self._suspicion(k)
+        if suspicion is None:
+            return rng.choice(list(votes.values()))
+        now = self._my_card_now(k)
+        wolf_side = (now in WOLF_SIDE) if now is not None else k.card in WOLF_SIDE
+        if k.card == TANNER:
+            return rng.choice(list(votes.values()))
+        if wolf_side:
+            return votes[self._scapegoat(k, suspicion, votes)]
+        if sum(suspicion.values()) < 0.35 and self.difficulty != "easy":
+            # Probably both Werewolves are in the center: the village wins only if nobody
+            # dies, so everyone pointing at a neighbour is the best vote (rulebook FAQ).
+            nxt = (k.seat + 1) % k.n
+            return votes.get(nxt, rng.choice(list(votes.values())))
+        best = max(suspicion[s] for s in votes)
+        top = [s for s in votes if suspicion[s] >= best - 1e-9]
+        return votes[rng.choice(top)]
+
+    def _scapegoat(self, k: Knowledge, suspicion: Mapping[int, float],
+                   votes: Mapping[int, Action]) -> int:
+        """A werewolf votes for the non-werewolf the village is most likely to doubt,
+        never for a werewolf it knows about."""
+        friends = {s for o in k.night if o.kind in ("wolves", "thumbs") for s in o.seats}
+        accusers = {c.seat for c in k.claims if c.kind == "claim_saw" and c.pos == k.seat}
+        choices = [s for s in votes if s not in friends] or list(votes)
+        if accusers & set(choices):
+            return self.rng.choice(sorted(accusers & set(choices)))
+        return max(choices, key=lambda s: (suspicion.get(s, 0.0), self.rng.random()))
+
+    def _suspicion(self, k: Knowledge) -> dict[int, float] | None:
+        """P(seat holds a Werewolf at dawn), from beliefs and claims."""
+        if self.difficulty == "hard" and k.claims:
+            try:
+                b: Beliefs | None = solve(k, samples=1000)
+            except Inconsistent:
+                b = _own_beliefs(k.without_claims())
+        else:
+            b = _own_beliefs(k.without_claims())
+        if b is None:
+            return None
+        p = {s: b.p_end(s, WEREWOLF) for s in range(k.n) if s != k.seat}
+        if self.difficulty == "normal":
+            p = _weigh_claims(k, b, p)
+        return p
+
+
+def _odds_times(p: float, factor: float) -> float:
+    if p <= 0.0 or p >= 1.0:
+        return p
+    o = p / (1 - p) * factor
+    return o / (1 + o)
+
+
+def _weigh_claims(k: Knowledge, b: Beliefs, p: dict[int, float]) -> dict[int, float]:
+    """Cheap rules standing in for claims as evidence (the ``hard`` bot solves instead)."""
+    liars: set[int] = set()
+    claimed: dict[str, list[int]] = {}
+    for c in k.claims:
+        if c.seat == k.seat:
+            continue
+        if c.kind == "claim":
+            claimed.setdefault(c.role, []).append(c.seat)
+            if b.p_start(c.seat, c.role) == 0.0:
+                liars.add(c.seat)  # this seat cannot have been dealt what it says
+        elif (c.kind == "claim_saw" and c.pos != c.seat and c.pos < k.n
+              and b.p_start(c.pos, c.role) == 0.0):
+            liars.add(c.seat)
+    for role, seats in claimed.items():
+        if role != VILLAGER and role != MASON and role != WEREWOLF and len(seats) > 1:
+            for s in seats:  # two claim the same single card: at least one lies
+                p[s] = _odds_times(p[s], 2.0) if s in p else p.get(s, 0.0)
+    for s in liars:
+        if s in p:
+            p[s] = _odds_times(max(p[s], 0.05), LIAR_ODDS)
+    # Believed sightings and swaps, in the order of the night.
+    seers = set(claimed.get(SEER, ())) - liars
+    for c in k.claims:
+        if c.seat in seers and c.kind == "claim_saw" and c.role == WEREWOLF and c.pos in p:
+            p[c.pos] = _odds_times(max(p[c.pos], 0.05), SIGHTING_ODDS)
+    makers = set(claimed.get(TROUBLEMAKER, ())) - liars
+    for c in k.claims:
+        if c.seat in makers and c.kind == "claim_swap" and c.pos < k.n and c.other < k.n:
+            a, b_ = c.pos, c.other
+            pa, pb = p.get(a), p.get(b_)
+            if pa is not None and pb is not None:
+                p[a], p[b_] = (pa + pb) / 2 + (pb - pa) / 4, (pa + pb) / 2 + (pa - pb) / 4
+    return p

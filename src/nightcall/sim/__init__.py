@@ -1,0 +1,1 @@
+"""Simulation: many seeded bot games through the rules engine, tallied with intervals."""

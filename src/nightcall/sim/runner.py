@@ -1,0 +1,137 @@
+"""One seeded bot game through any registered ruleset, and a batch of them.
+
+Bots get what a human gets: ``ruleset.view(state, seat)``. The one shortcut is
+for the random bot, which needs nothing but the list of legal moves: it is
+handed ``ruleset.legal_actions(state, seat)`` (the same moves, in the same order,
+as ``view["legal"]``, so the game is the same) and no view is built.
+
+Game g of a run with seed S is dealt with seed ``game_seed(S, g)`` and its bots
+are seeded from that, so a game's result does not depend on which worker plays it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from nightcall.bots import Bot, make_bot
+from nightcall.bots.random_bot import RandomBot
+from nightcall.engine.ruleset import Ruleset, get_ruleset
+from nightcall.sim.tally import Tally
+
+MAX_STEPS = 20_000
+# Roles whose bot is the --wolves one (every ruleset names its evil roles this way).
+WOLF_WORDS = ("wolf", "minion", "vampire", "assassin", "hamster")
+
+
+@dataclass(frozen=True)
+class Setup:
+    ruleset_id: str
+    players: int
+    deck: tuple[str, ...]
+    village: str = "random"
+    wolves: str = "random"
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def bot_spec(self, role: str) -> str:
+        return self.wolves if is_wolf_side(role) else self.village
+
+
+def is_wolf_side(role: str) -> bool:
+    return any(word in role for word in WOLF_WORDS)
+
+
+def game_seed(seed: int, game: int) -> int:
+    """A well-spread 63-bit seed for game ``game`` of a run (splitmix64 of both)."""
+    x = (seed * 0x9E3779B97F4A7C15 + game + 1) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return (x ^ (x >> 31)) >> 1
+
+
+def dealt_roles(ruleset: Ruleset, state: Any, n: int) -> list[str]:
+    """Each seat's card at the deal (from ``state.start``, else from each seat's view)."""
+    start = getattr(state, "start", None)
+    if isinstance(start, tuple | list) and len(start) >= n:
+        return [str(r) for r in start[:n]]
+    out = []
+    for seat in range(n):
+        deal = next(e for e in ruleset.view(state, seat)["events"] if e["kind"] == "deal")
+        out.append(str(deal.get("card") or deal.get("role")))
+    return out
+
+
+def play_game(setup: Setup, seed: int, ruleset: Ruleset | None = None) -> tuple[Any, list[str]]:
+    """Play one game to the end; return the final state and the dealt roles."""
+    rs = ruleset or get_ruleset(setup.ruleset_id)
+    n = setup.players
+    names = [f"P{i + 1}" for i in range(n)]
+    state = rs.deal(names, list(setup.deck), seed, setup.options or None)
+    dealt = dealt_roles(rs, state, n)
+    # A random bot keeps nothing between moves, so one (seeded per game) serves every
+    # seat of its side; a reasoning bot remembers its seat's night, so it has one each.
+    shared: dict[str, Bot] = {}
+    bots: list[Bot] = []
+    for s in range(n):
+        spec = setup.bot_spec(dealt[s])
+        if spec == "random":
+            if spec not in shared:
+                shared[spec] = make_bot(spec, rs.id, seed)
+            bots.append(shared[spec])
+        else:
+            bots.append(make_bot(spec, rs.id, seed * 64 + s))
+    play(rs, state, bots)
+    return state, dealt
+
+
+def play(rs: Ruleset, state: Any, bots: Sequence[Bot]) -> None:
+    """Run bots in their seats until the game is over.
+
+    Every seat the game waits for gets a turn, in seat order; a seat whose move
+    is no longer wanted (its legal list emptied meanwhile) is skipped.
+    """
+    fast = [type(b) is RandomBot for b in bots]
+    talkers = [s for s, b in enumerate(bots) if hasattr(b, "talk")]
+    last_phase = None
+    legal, apply, waiting_for, is_over = rs.legal_actions, rs.apply, rs.waiting_for, rs.is_over
+    for _ in range(MAX_STEPS):
+        if is_over(state):
+            return
+        moved = False
+        for seat in waiting_for(state):
+            bot = bots[seat]
+            if fast[seat]:
+                action = bot.choose_from(legal(state, seat))  # type: ignore[attr-defined]
+            else:
+                view = rs.view(state, seat)
+                phase = view.get("phase")
+                if talkers and phase != last_phase and phase == "day":
+                    _talk_round(rs, state, bots, talkers)
+                    view = rs.view(state, seat)
+                last_phase = phase
+                action = bot.choose(view)
+            if action is not None:
+                apply(state, seat, action)
+                moved = True
+        if not moved:
+            raise RuntimeError("the game waits for seats that have nothing to do")
+    raise RuntimeError(f"no end after {MAX_STEPS} rounds of moves")
+
+
+def _talk_round(rs: Ruleset, state: Any, bots: Sequence[Bot], talkers: list[int]) -> None:
+    for s in talkers:
+        for claim in bots[s].talk(rs.view(state, s)):  # type: ignore[attr-defined]
+            rs.apply(state, s, claim)
+
+
+def run_games(setup: Setup, seed: int, first: int, count: int) -> Tally:
+    """Games ``first`` .. ``first + count - 1`` of the run with ``seed``."""
+    rs = get_ruleset(setup.ruleset_id)
+    tally = Tally()
+    for g in range(first, first + count):
+        state, dealt = play_game(setup, game_seed(seed, g), rs)
+        outcome = rs.outcome(state)
+        assert outcome is not None
+        tally.add(dealt, outcome.teams, outcome.winners, len(outcome.deaths))
+    return tally
