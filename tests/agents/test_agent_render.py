@@ -7,7 +7,7 @@ import random
 import pytest
 
 from nightcall.agents.action_space import action_space
-from nightcall.agents.render import Names, describe_action, describe_view
+from nightcall.agents.render import Names, describe_action, describe_event, describe_view
 from nightcall.agents.table import Table
 from nightcall.bots.random_bot import RandomBot
 from nightcall.engine.actions import Action
@@ -27,7 +27,14 @@ def test_one_night_actions_read_as_sentences() -> None:
     assert describe_action(Action("claim_saw", 4, 1), names) == (
         'say "I saw that center card 2 is the werewolf"'
     )
-    assert describe_action(Action("claim_swap", 0, 1), names) == 'say "I swapped you and bob"'
+    assert describe_action(Action("claim_swap", 0, 1), names) == 'say "I swapped my card and bob"'
+    # In someone's words, seats are named, and the speaker's own card is "my card".
+    assert describe_event({"kind": "claim", "seat": 1, "swapped": [0, 1]}, names) == (
+        'bob said: "I swapped ann and my card."'
+    )
+    assert describe_event({"kind": "claim", "seat": 2, "saw": 3, "role": "seer"}, names) == (
+        'cid said: "I saw that center card 1 is the seer."'
+    )
     assert describe_action(Action("tap", 2), names) == "tap: cid"
 
 

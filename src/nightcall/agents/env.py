@@ -119,6 +119,8 @@ class NightcallEnv:
         return moves
 
     def observe(self, agent: str) -> Observation:
+        if self.state is None:
+            raise RuntimeError("call reset(seed) before observe()")
         seat = self.seat(agent)
         return {
             "observation": self.ruleset.view(self.state, seat),
@@ -143,6 +145,8 @@ class NightcallEnv:
             yield self.agent_selection
 
     def step(self, action: int | None) -> None:
+        if self.state is None:
+            raise RuntimeError("call reset(seed) before step()")
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
             self._remove_finished(agent, action)

@@ -32,6 +32,15 @@ class Names:
         n = len(self.players)
         return self.seat(p) if p < n else f"center card {p - n + 1}"
 
+    def quoted(self, p: int, speaker: int) -> str:
+        """A position inside someone's words: names, and "my card" for the speaker's own."""
+        n = len(self.players)
+        if p == speaker:
+            return "my card"
+        if 0 <= p < n:
+            return self.players[p]
+        return f"center card {p - n + 1}" if p >= n else f"seat {p}"
+
     def role(self, r: Any) -> str:
         if isinstance(r, int):
             return self.role_ids[r] if 0 <= r < len(self.role_ids) else f"role {r}"
@@ -58,9 +67,11 @@ def describe_action(action: Action, names: Names) -> str:
         "swap_two": lambda: f"swap the cards of {s(a)} and {s(b)}",
         "take_center": lambda: f"swap your card with center card {a + 1} without looking",
         "claim": lambda: f'say "I am the {names.role(a)}"',
-        "claim_saw": lambda: f'say "I saw that {names.position(a)} is the {names.role(b)}"',
+        "claim_saw": lambda: (
+            f'say "I saw that {names.quoted(a, names.me)} is the {names.role(b)}"'
+        ),
         "claim_swap": lambda: (
-            f'say "I swapped {names.position(a)} and {names.position(b)}"'
+            f'say "I swapped {names.quoted(a, names.me)} and {names.quoted(b, names.me)}"'
         ),
         "copy_center": lambda: f"look at center card {a + 1} and become that role",
         # Lupus in Tabula
@@ -149,12 +160,14 @@ def _event_sentence(event: dict[str, Any], names: Names) -> str | None:
 
 
 def _claim_sentence(event: dict[str, Any], names: Names) -> str:
-    who = names.seat(event["seat"])
+    speaker = event["seat"]
+    who = names.seat(speaker)
     if "saw" in event:
-        return f'{who} said: "I saw that {names.position(event["saw"])} is the {event["role"]}."'
+        seen = names.quoted(event["saw"], speaker)
+        return f'{who} said: "I saw that {seen} is the {event["role"]}."'
     if "swapped" in event:
-        a, b = event["swapped"]
-        return f'{who} said: "I swapped {names.position(a)} and {names.position(b)}."'
+        a, b = (names.quoted(p, speaker) for p in event["swapped"])
+        return f'{who} said: "I swapped {a} and {b}."'
     return f'{who} said: "I am the {event["role"]}."'
 
 
