@@ -1,0 +1,79 @@
+"""Rooms in Redis (issue #8): the same three methods as :class:`SQLiteStore`.
+
+Layout, all under one prefix (default ``nightcall``):
+
+- ``<prefix>:room:<code>``: the room's JSON document (a plain string);
+- ``<prefix>:unfinished``: a sorted set of room codes not over yet, scored by the
+  time of their last save, so :meth:`unfinished` lists them oldest first like SQLite.
+
+A save is one MULTI/EXEC transaction (document and index move together, so a
+crash never leaves a finished room in the index or an indexed room without a
+document). Redis answers EXEC only after the write is in its AOF buffer; with
+``appendonly yes`` and ``appendfsync always`` it is on disk before the reply,
+which is what "acknowledged" means for the restart test.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import redis
+
+DEFAULT_PREFIX = "nightcall"
+
+
+class RedisStore:
+    def __init__(self, client: redis.Redis, prefix: str = DEFAULT_PREFIX) -> None:
+        self._r = client
+        self.prefix = prefix
+        self._index = f"{prefix}:unfinished"
+
+    @classmethod
+    def from_url(cls, url: str, prefix: str = DEFAULT_PREFIX, **kwargs: Any) -> RedisStore:
+        """``redis://host:port/db``; extra keyword arguments go to redis-py."""
+        # Bytes in, bytes out: we decode JSON ourselves (UTF-8) and keep codes as str.
+        client = redis.Redis.from_url(url, decode_responses=False, **kwargs)
+        return cls(client, prefix)
+
+    def _key(self, code: str) -> str:
+        return f"{self.prefix}:room:{code}"
+
+    def save(self, code: str, doc: dict[str, Any], finished: bool) -> None:
+        text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
+        # redis-py's pipeline is not shared state: one per call is thread-safe.
+        with self._r.pipeline(transaction=True) as pipe:
+            pipe.set(self._key(code), text)
+            if finished:
+                pipe.zrem(self._index, code)
+            else:
+                pipe.zadd(self._index, {code: time.time()})
+            pipe.execute()
+
+    def load(self, code: str) -> dict[str, Any] | None:
+        raw = self._r.get(self._key(code))
+        return None if raw is None else dict(json.loads(_as_bytes(raw)))
+
+    def unfinished(self) -> list[dict[str, Any]]:
+        codes = [_as_bytes(c).decode() for c in self._r.zrange(self._index, 0, -1)]
+        if not codes:
+            return []
+        raws = self._r.mget([self._key(c) for c in codes])
+        # A code without a document cannot happen through save(); skip it rather than fail
+        # a restart if someone deleted a key by hand.
+        return [json.loads(_as_bytes(raw)) for raw in raws if raw is not None]
+
+    def ping(self) -> bool:
+        return bool(self._r.ping())
+
+    def close(self) -> None:
+        self._r.close()
+
+
+def _as_bytes(value: Any) -> bytes:
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode()
+    raise TypeError(f"unexpected reply from Redis: {type(value).__name__}")
