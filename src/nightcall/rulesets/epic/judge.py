@@ -334,7 +334,8 @@ class _Check:
                     self.win(kind, f"The {'werewolves' if kind == WEREWOLVES else 'vampires'} "
                                    "among the players all live")
                 else:
-                    lines.append("In a battle of three parties nobody wins when nobody dies.")
+                    lines.append("With werewolves and vampires both among the players, "
+                                 "nobody wins when nobody dies.")
             else:
                 self.win(VILLAGE, "No player is a werewolf or a vampire and nobody died")
             return
