@@ -30,9 +30,11 @@ def play_random(players: int, deck: list[str], seed: int, rng: random.Random) ->
     legal = ONUW.legal_actions
     apply = ONUW.apply
     waiting = ONUW.waiting_for
+    pick = rng.random
     while st.phase != 2:
         for seat in waiting(st):
-            apply(st, seat, rng.choice(legal(st, seat)))
+            options = legal(st, seat)
+            apply(st, seat, options[int(pick() * len(options))])
     assert st.outcome is not None
 
 
@@ -40,12 +42,13 @@ def bare_minimum(players: int, deck: list[str], seed: int, rng: random.Random) -
     """What any random game must at least do: deal, a few choices, count the votes."""
     cards = list(deck)
     rng.shuffle(cards)
+    pick = rng.random
     for _ in range(4):  # a few night choices
-        i, j = rng.randrange(players), rng.randrange(players)
+        i, j = int(pick() * players), int(pick() * players)
         cards[i], cards[j] = cards[j], cards[i]
     tally = [0] * players
     for s in range(players):
-        tally[(s + 1 + rng.randrange(players - 1)) % players] += 1
+        tally[(s + 1 + int(pick() * (players - 1))) % players] += 1
     top = max(tally)
     dead = [s for s in range(players) if tally[s] == top] if top > 1 else []
     _ = any(cards[s] == "werewolf" for s in dead)

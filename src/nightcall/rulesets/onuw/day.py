@@ -12,7 +12,7 @@ center card i.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, partial
 from itertools import combinations
 
 from nightcall.engine.actions import Action
@@ -30,9 +30,10 @@ from nightcall.rulesets.onuw.roles import (
     WEREWOLF,
     WEREWOLVES,
 )
-from nightcall.rulesets.onuw.state import ABSTAIN, DAY, OVER, OneNightState
+from nightcall.rulesets.onuw.state import DAY, OVER, OneNightState
 
 MAX_CLAIMS_PER_SEAT = 40
+_new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level constructor
 ABSTAIN_ACTION = Action("abstain")
 
 
@@ -72,13 +73,6 @@ def record_claim(st: OneNightState, seat: int, action: Action) -> None:
     st.log.append(Event("claim", EVERYONE, data))
 
 
-def cast_vote(st: OneNightState, seat: int, action: Action) -> None:
-    st.votes[seat] = action.a if action.kind == "vote" else ABSTAIN
-    st.pending -= 1
-    if not st.pending:
-        resolve(st)
-
-
 def resolve(st: OneNightState) -> None:
     """Count the votes, kill, reveal every card, and run the who-has-won check."""
     n = st.n
@@ -91,7 +85,7 @@ def resolve(st: OneNightState) -> None:
         if v >= 0:
             tally[v] += 1
     top = max(tally)
-    deaths = [Death(s, "votes") for s in range(n) if tally[s] == top] if top > 1 else []
+    deaths = [_new_tuple(Death, (s, "votes")) for s in range(n) if tally[s] == top] if top > 1 else []
     roles = st.final_roles()
     # A dead Hunter takes the player they point at; a Hunter taken that way fires too.
     if HUNTER in roles and deaths:
@@ -101,7 +95,7 @@ def resolve(st: OneNightState) -> None:
             s = deaths[i].seat
             target = votes[s]
             if roles[s] == HUNTER and target >= 0 and target not in dead:
-                deaths.append(Death(target, "hunter"))
+                deaths.append(_new_tuple(Death, (target, "hunter")))
                 dead.add(target)
             i += 1
     died = {"deaths": [[d.seat, d.cause] for d in deaths]}
@@ -113,21 +107,15 @@ def resolve(st: OneNightState) -> None:
 
 
 def who_won(st: OneNightState, roles: list[str], deaths: list[Death], tally: list[int]) -> Outcome:
-    """The who-has-won check (rulebook "Who wins"), as facts; the sentences come on demand."""
-    dead = {d.seat for d in deaths}
-    any_wolf = wolf_died = tanner_died = minion = other_than_minion_died = False
-    for s, role in enumerate(roles):  # one pass: this runs once per simulated game
-        if role == WEREWOLF:
-            any_wolf = True
-            if s in dead:
-                wolf_died = True
-        elif role == MINION:
-            minion = True
-        if s in dead:
-            if role == TANNER:
-                tanner_died = True
-            if role != MINION:
-                other_than_minion_died = True
+    """The who-has-won check (rulebook "Who wins"), as facts; the sentences come on demand.
+
+    Written with C-level membership tests rather than loops: it runs once per simulated game.
+    """
+    dead = {d[0] for d in deaths}
+    dead_roles = [roles[s] for s in dead]
+    any_wolf = WEREWOLF in roles
+    wolf_died = WEREWOLF in dead_roles
+    tanner_died = TANNER in dead_roles
     teams: list[str] = []
     # The village: a Werewolf died; or no player is a Werewolf and nobody died.
     if wolf_died or not (any_wolf or dead):
@@ -136,20 +124,17 @@ def who_won(st: OneNightState, roles: list[str], deaths: list[Death], tally: lis
         # The werewolves (Minion included): no Werewolf died, and no Tanner either.
         if not wolf_died and not tanner_died:
             teams.append(WEREWOLVES)
-    elif minion and not tanner_died and other_than_minion_died:
+    elif MINION in roles and not tanner_died and any(r != MINION for r in dead_roles):
         # The Minion without Werewolves: somebody other than the Minion died.
         teams.append(WEREWOLVES)
     if tanner_died:
         teams.append(TANNER_TEAM)
-    winners = []
-    for s, role in enumerate(roles):
-        if role == TANNER:
-            if s in dead:
-                winners.append(s)
-        elif TEAM[role] in teams:
-            winners.append(s)
+    winners = [
+        s for s, r in enumerate(roles)
+        if (s in dead if r == TANNER else TEAM[r] in teams)
+    ] if teams else []
     return Outcome(
-        deaths, teams, winners, lambda: explain(st, roles, deaths, tally, teams, winners)
+        deaths, teams, winners, partial(explain, st, roles, deaths, tally, teams, winners)
     )
 
 

@@ -15,7 +15,9 @@ from nightcall.engine.ruleset import Ruleset, register
 from nightcall.rulesets.onuw import account, day, deck, night, record
 from nightcall.rulesets.onuw import night as night_mod
 from nightcall.rulesets.onuw.roles import CALL_ORDER, CARD_MAP, DISPLAY_NAME, ROLE_IDS
-from nightcall.rulesets.onuw.state import DAY, NIGHT, NOT_VOTED, OVER, PHASE_NAMES, OneNightState
+from nightcall.rulesets.onuw.state import (
+    ABSTAIN, DAY, NIGHT, NOT_VOTED, OVER, PHASE_NAMES, OneNightState,
+)
 
 DEFAULT_OPTIONS: dict[str, Any] = {"lone_wolf": True}
 TALK = frozenset({"claim", "claim_saw", "claim_swap"})
@@ -100,9 +102,9 @@ class OneNight(Ruleset):
             schedule = self._schedules[key] = night.schedule_for(key, self.call_order)
         st = OneNightState(names, cards, self.options(options), schedule, key)
         log = st.log
-        log.append(Event("deal", MASTER, {"cards": list(cards)}))
-        for s in range(st.n):
-            log.append(new_event(Event, ("deal", night.ONLY[s], {"seat": s, "card": cards[s]})))
+        # The deal is one master-only event; each seat's look at its own card is added
+        # by view() from ``start`` (cheaper than n more events in every simulated game).
+        log.append(new_event(Event, ("deal", MASTER, {"cards": list(cards)})))
         night.advance(st, day.start_day)
         return st
 
@@ -143,15 +145,19 @@ class OneNight(Ruleset):
             self._check_claim(st, seat, action)
             day.record_claim(st, seat, action)
             return
+        votes = st.votes
         if (
             phase != DAY
             or not 0 <= seat < st.n
-            or st.votes[seat] != NOT_VOTED
+            or votes[seat] != NOT_VOTED
             or action not in day.vote_options(st.n, seat)
         ):
             raise IllegalAction(str(action), self._why_illegal(st, seat, action))
-        st.history.append((seat, action, "day"))
-        day.cast_vote(st, seat, action)
+        # The ballots live in ``votes`` (not in ``history``): secret until all are in.
+        votes[seat] = action.a if action.kind == "vote" else ABSTAIN
+        st.pending -= 1
+        if not st.pending:
+            day.resolve(st)
 
     def _check_claim(self, st: OneNightState, seat: int, action: Action) -> None:
         if st.phase != DAY:
@@ -199,7 +205,13 @@ class OneNight(Ruleset):
 
     # --- views ------------------------------------------------------------
     def view(self, state: OneNightState, viewer: Viewer) -> dict[str, Any]:
+        """What ``viewer`` may know now: public facts, the events whose audience includes
+        it (a seat starts with its own card, "deal"), its legal moves; every card once the
+        game is over. ``None`` is a spectator or the host screen; MASTER sees everything."""
         st = state
+        events = [{"kind": e.kind, **e.data} for e in st.log if visible_to(e, viewer)]
+        if isinstance(viewer, int) and 0 <= viewer < st.n:
+            events.insert(0, {"kind": "deal", "seat": viewer, "card": st.start[viewer]})
         out: dict[str, Any] = {
             "ruleset": self.id,
             "phase": PHASE_NAMES[st.phase],
@@ -207,9 +219,7 @@ class OneNight(Ruleset):
             "roles_in_play": list(st.deck),
             "call": st.call,
             "voted": [st.names[s] for s in range(st.n) if st.votes[s] != NOT_VOTED],
-            "events": [
-                {"kind": e.kind, **e.data} for e in st.log if visible_to(e, viewer)
-            ],
+            "events": events,
         }
         if isinstance(viewer, int):
             out["seat"] = viewer

@@ -213,10 +213,8 @@ def _masons_begin(st: OneNightState) -> int:
 
 def _single(role: str) -> Callable[[OneNightState], int]:
     def begin(st: OneNightState) -> int:
-        for s, card in enumerate(st.start):
-            if card == role:
-                return s
-        return -1
+        start = st.start
+        return start.index(role) if role in start else -1
 
     return begin
 
