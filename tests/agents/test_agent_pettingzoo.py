@@ -8,6 +8,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
+import numpy as np
 from pettingzoo.test import api_test, seed_test
 
 from nightcall.agents.pettingzoo_env import NightcallAECEnv, decode_view, env
@@ -52,3 +53,19 @@ def test_view_too_large_for_obs_bytes_is_a_clear_error() -> None:
     big = NightcallAECEnv("onuw", 5)
     big.reset(seed=3)
     assert len(json.dumps(big.core.observe("player_0")["observation"])) < big.obs_bytes
+
+
+def test_the_longest_game_fits_the_default_observation() -> None:
+    if "lupus" not in all_rulesets():
+        pytest.skip("lupus is not registered")
+    e = NightcallAECEnv("lupus", 23, scenario="extra")
+    e.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _agent in e.agent_iter(100_000):
+        obs, _, terminated, _, _ = e.last()
+        assert obs is not None and len(obs["observation"]) == e.obs_bytes
+        if terminated:
+            e.step(None)
+        else:
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert not e.agents

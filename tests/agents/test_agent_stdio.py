@@ -156,6 +156,7 @@ def test_agent_leaving_early_stops_the_game_with_a_message() -> None:
         (["onuw", "--players", "5", "--seat", "7"], "there is no seat 7"),
         (["onuw", "--players", "2"], "for 3 to 10 players"),
         (["chess", "--players", "4"], "unknown ruleset 'chess'"),
+        (["onuw", "--players", "3", "--roles", "werewolf,seer"], "3 players need 6 cards"),
     ],
 )
 def test_bad_setup_is_refused_with_a_reason(args: list[str], words: str) -> None:

@@ -21,7 +21,8 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, 
 
 from nightcall.agents.env import NightcallEnv
 
-DEFAULT_OBS_BYTES = 16384
+# Room for the longest view we know: a 23-player Lupus game runs to about 22 KB.
+DEFAULT_OBS_BYTES = 1 << 16
 
 
 def env(**kwargs: Any) -> NightcallAECEnv:
