@@ -293,3 +293,19 @@ def test_no_seat_is_shown_an_event_meant_for_others(ruleset: str, players: int) 
                         assert event not in shown, f"{other} sees {event}"
             assert obs is not None
             env.step(rng.choice([i for i, b in enumerate(obs["action_mask"]) if b]))
+
+
+def test_the_core_environment_needs_neither_numpy_nor_pettingzoo() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from nightcall.agents.env import NightcallEnv\n"
+        "import nightcall.agents.stdio, nightcall.agents.llm, nightcall.commands.agent\n"
+        "env = NightcallEnv('onuw', 4); env.reset(seed=0); env.observe(env.agent_selection)\n"
+        "print(sorted(m for m in ('numpy', 'gymnasium', 'pettingzoo') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "[]"
