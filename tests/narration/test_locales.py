@@ -110,3 +110,29 @@ def test_epic_and_lupus_calls_all_have_lines() -> None:
     for night in (1, 2, 3):
         steps = build_script("lupus", list(lupus.role_ids), night=night)
         assert not [s for s in steps if s.fallback]
+
+
+def test_lines_are_our_own_words_not_the_rulebooks_quotes() -> None:
+    """No narration line of some length is a near copy of a line the rulebooks quote."""
+    import difflib
+
+    books = ["one-night-ultimate-werewolf.md", "epic-battle-rulebook.txt",
+             "lupus-in-tabula.md", "one-night-narrator-guide.txt",
+             "one-night-ultimate-werewolf.it.txt"]
+    quotes: list[str] = []
+    for book in books:
+        text = rules_text(book)
+        quotes += re.findall(r'"([^"]{12,})"', text) + re.findall(r"“([^”]{12,})”", text)
+    assert len(quotes) > 100  # the books' narrator lines were found
+
+    def norm(s: str) -> str:
+        return re.sub(r"[^a-zà-ü0-9 ]", "", s.lower())
+
+    normalized = [norm(q) for q in quotes]
+    for lang in LANGUAGES:
+        for key, line in load(lang).lines.items():
+            if len(line.split()) < 7:
+                continue  # "Seer, close your eyes." can only be said so many ways
+            mine = norm(line)
+            closest = max(difflib.SequenceMatcher(None, q, mine).ratio() for q in normalized)
+            assert closest < 0.72, (lang, key, line)
