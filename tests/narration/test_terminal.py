@@ -36,7 +36,7 @@ def test_judge_asks_question_by_question() -> None:
     child = spawn("judge", "onuw")
     child.expect("Players, in seating order")
     child.sendline("Anna, Bruno, Carla, Dario")
-    for card in ("Q♦", "A♠", "K♥", "K♠"):
+    for card in ("Doppelgängerin", "A♠", "K♥", "K♠"):  # a German name is fine too
         child.expect(r"  \w+: ")
         child.sendline(card)
     child.expect("Which role did the Doppelgänger copy")

@@ -31,8 +31,7 @@ def _ask_table(ruleset_id: str) -> dict[str, Any]:
     typer.echo("The card in front of each player now (a role or a playing card, e.g. K♥):")
     for p in players:
         table["cards"][p] = typer.prompt(f"  {p}")
-    cards = [str(c).strip().lower() for c in table["cards"].values()]
-    if ruleset_id == "onuw" and any(c in ("doppelganger", "q♦", "qd") for c in cards):
+    if ruleset_id == "onuw" and _holds_doppelganger(normalize("onuw", table)["cards"]):
         table["doppelganger"] = typer.prompt("Which role did the Doppelgänger copy")
     if ruleset_id == "epic":
         typer.echo("Each player's symbol token (empty: certainty):")
@@ -83,6 +82,19 @@ def normalize(ruleset_id: str, table: Any) -> Any:
         if isinstance(out.get(key), dict):
             out[key] = {p: _snake(v) for p, v in out[key].items()}
     return out
+
+
+def _holds_doppelganger(cards: dict[str, Any]) -> bool:
+    from nightcall.engine.errors import NightcallError
+    from nightcall.rulesets.onuw.judge import read_card
+
+    for where, card in cards.items():
+        try:
+            if read_card(card, where) == "doppelganger":
+                return True
+        except NightcallError:
+            continue  # refused with its reason by the check itself
+    return False
 
 
 def _load_table(file: Path) -> Any:

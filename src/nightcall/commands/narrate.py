@@ -91,7 +91,9 @@ def narrate(
         bool, typer.Option("--night-only", help="Stop at dawn: no day timer, no vote.")
     ] = False,
 ) -> None:
-    """Run the night for a real table: every role called, the same pause for each."""
+    """Run the night for a real table: every role called, the same pause for each.
+
+    For Lupus in Tabula it runs the Master's whole game, night after night."""
     from rich.console import Console
 
     from nightcall.engine.errors import NightcallError
