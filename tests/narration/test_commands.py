@@ -205,3 +205,22 @@ def test_lupus_deck_and_a_later_nights_script() -> None:
     assert calls == ["medium", "bodyguard", "harlot", "werewolf", "seer"]
     code, _, err = run_cli("narrate", "lupus", "-n", "12", "--night", "0", "--json")
     assert code == 2 and "counted from 1" in err
+
+
+def test_roles_with_spaces_in_their_names_when_separated_by_commas() -> None:
+    need_ruleset("epic")
+    code, out, err = run_cli("deck", "epic", "-n", "3", "--json", "--roles",
+                             "The Count, Vampire, Sight Wolf, Seer, Robber, Der Meister")
+    assert code == 0, err
+    assert json.loads(out)["roles"] == ["the_count", "vampire", "sight_wolf", "seer", "robber",
+                                        "the_master"]
+
+
+def test_script_json_is_what_narrate_json_prints() -> None:
+    from nightcall.narration.script import script_json
+
+    code, out, err = run_cli("narrate", "onuw", "-n", "4", "--json", "--lang", "it",
+                             "--speed", "slow")
+    assert code == 0, err
+    deck = json.loads(run_cli("deck", "onuw", "-n", "4", "--json")[1])["roles"]
+    assert json.loads(out) == script_json("onuw", deck, lang="it", speed="slow")

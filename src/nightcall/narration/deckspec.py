@@ -7,7 +7,7 @@ the same role may be named in any language's locale ("Veggente", "Seherin").
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from nightcall.engine.errors import DeckError
 from nightcall.engine.ruleset import Ruleset
@@ -31,21 +31,31 @@ def role_lookup(ruleset: Ruleset) -> dict[str, str]:
     return table
 
 
-def split_items(values: Iterable[str]) -> list[str]:
-    """``["a,b", "c d"]`` -> ``["a", "b", "c", "d"]``; names with spaces use ``_``."""
+def split_items(values: Iterable[str], is_name: Callable[[str], bool] = bool) -> list[str]:
+    """``["a,b", "c d"]`` -> ``["a", "b", "c", "d"]``. A comma-separated entry that is a
+    whole name ("The Count", "2x Sight Wolf") stays one item."""
     out: list[str] = []
     for value in values:
         for chunk in value.replace(";", ",").split(","):
-            out.extend(part for part in chunk.split() if part)
+            chunk = chunk.strip()
+            if " " in chunk and is_name(chunk):
+                out.append(chunk)
+            else:
+                out.extend(part for part in chunk.split() if part)
     return out
 
 
 def parse_roles(ruleset: Ruleset, values: Sequence[str]) -> list[str]:
     """The deck as role ids, or DeckError naming the entry that is not a role."""
     lookup = role_lookup(ruleset)
+
+    def is_name(chunk: str) -> bool:
+        m = _REPEAT.match(chunk)
+        return _normal(m.group(2) or m.group(3) if m else chunk) in lookup
+
     deck: list[str] = []
     pending = 0  # a count written apart from its role: "2x villager"
-    for item in split_items(values):
+    for item in split_items(values, is_name):
         count = 1
         alone = _COUNT_ALONE.match(item)
         if alone:

@@ -116,3 +116,21 @@ def as_text(steps: Sequence[Step]) -> str:
         pause = f"   [{step.wait:g} s]" if step.wait else ""
         out.append(f"{step.text}{pause}")
     return "\n".join(out)
+
+
+def script_json(
+    ruleset_id: str,
+    roles: Sequence[str],
+    *,
+    night: int = 1,
+    lang: str = "en",
+    speed: str = "normal",
+    discussion: float | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> list[dict[str, Any]]:
+    """The script as plain JSON steps (what ``narrate --json`` prints), for other front
+    ends such as the host screen."""
+    timing = timing_for(ruleset_id, speed, discussion)
+    steps = build_script(ruleset_id, roles, night=night, lang=lang, timing=timing,
+                         options=options)
+    return [s.to_json() for s in steps]
