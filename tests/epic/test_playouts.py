@@ -68,6 +68,9 @@ def test_random_games_of_every_scenario_end_well(scenario: str, players: int) ->
         record = json.loads(json.dumps(EPIC.to_record(st)))
         again = EPIC.replay(record)
         assert EPIC.outcome_json(again) == EPIC.outcome_json(st)
+        lines = EPIC.account(st)  # every event kind reads as a sentence
+        assert lines[0].startswith("Dealt:")
+        assert tuple(lines[-len(outcome.explanation):]) == outcome.explanation
         for viewer in (None, MASTER, *range(players)):  # same state, same views
             assert EPIC.view(again, viewer) == EPIC.view(st, viewer)
 
