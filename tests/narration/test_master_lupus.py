@@ -124,3 +124,56 @@ def test_cards_that_are_not_the_deck_are_refused() -> None:
 
     with pytest.raises(ValueError, match="missing villager; extra bodyguard"):
         ask_deal(Console(file=io.StringIO()), lupus, lupus.default_deck(9), ask)
+
+
+class Stop(Exception):
+    """Ends a scripted game early, once the test has seen what it came for."""
+
+
+@pytest.mark.parametrize("answer", ["", "1", "2"])
+def test_two_deaths_at_dawn_the_master_names_the_last(answer: str) -> None:
+    """The Harlot visits the werewolves' victim: both die, and the Master says which of
+    them counts as the last to die; the accusations start at that player's left."""
+    need_ruleset("lupus")
+    from nightcall.narration.master import run_master
+
+    lupus = get_ruleset("lupus")
+    deck = lupus.default_deck(12)
+    names = [f"P{i}" for i in range(12)]
+    roles = ["werewolf", "werewolf", "seer", "medium", "possessed", "bodyguard", "harlot",
+             "villager", "villager", "villager", "villager", "villager"]
+    assert sorted(roles) == sorted(deck)
+    seen: dict[str, str] = {}
+    out = io.StringIO()
+
+    def ask(question: str) -> str:
+        if question.startswith("The 12 players"):
+            return ", ".join(names)
+        if question.strip() in names:
+            return roles[names.index(question.strip())]
+        if "(Harlot) point at" in question or "werewolves point at" in question:
+            return "P9"
+        if "(Seer) point at" in question:
+            return "P0"
+        if question.startswith("Which counts as the last"):
+            seen["default"] = question.split("Enter: ")[1].rstrip(")")
+            seen["menu"] = out.getvalue()
+            return answer
+        if question.startswith("Whom does"):
+            seen["first accuser"] = question.split()[2]
+            raise Stop
+        return ""
+
+    with pytest.raises(Stop):
+        run_master(Console(file=out, width=200), lupus, deck, load("en"),
+                   timing_for("lupus"), wait=False, ask=ask)
+    text = out.getvalue()
+    assert "P6 died of: harlot host" in text and "P9 died of: werewolves" in text
+    dead = [line.split(". ")[1].strip() for line in seen["menu"].splitlines()
+            if re.match(r"^\s+[12]\. P\d+$", line)][-2:]
+    assert sorted(dead) == ["P6", "P9"]
+    last = seen["default"] if answer == "" else dead[int(answer) - 1]
+    assert "counts as the last to die" in text and f"{last} counts as the last" in text
+    after = names[(names.index(last) + 1) % 12]
+    assert seen["first accuser"] == after
+    assert text.count("Accusations, starting from") == 1  # the superseded order is not said

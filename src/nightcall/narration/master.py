@@ -169,12 +169,16 @@ class Master:
             elif len(dead) == 1:
                 self.say("lupus.dawn.one", name=names[dead[0]])
             else:
+                last = self.choose_last(dead, e["last"])
                 self.say("lupus.dawn.two", first=names[dead[0]], second=names[dead[1]],
-                         last=names[e["last"]])
+                         last=names[last])
         elif kind == "causes":
             for seat, cause in e["deaths"]:
                 self.note(f"{names[seat]} died of: {cause.replace('_', ' ')}")
         elif kind == "accusation":
+            current = self.ruleset.view(self.state, MASTER)["accusation_order"]
+            if not current or names[e["order"][0]] != current[0]:
+                return  # superseded: the Master named another last to die
             self.console.rule(Text(f"Day {e['day']}"))
             self.say("lupus.day.discussion",
                      minutes=minutes_text(self.timing.discussion, self.locale.lang))
@@ -193,6 +197,30 @@ class Master:
         elif kind == "over":
             teams = e.get("teams", [])
             self.say("lupus.end.humans" if "village" in teams else "lupus.end.werewolves")
+
+    def choose_last(self, dead: list[int], default: int) -> int:
+        """Two deaths at dawn: the Master says which counts as the last to die
+        (lupus-in-tabula.md, "Dawn"); Enter keeps the ruleset's choice."""
+        if self.ruleset.is_over(self.state):
+            return default  # the game ended at dawn: nobody accuses any more
+        options = [Action("last", s) for s in dead]
+        for i, seat in enumerate(dead, 1):
+            self.console.print(f"   {i:>2}. {self.names[seat]}", highlight=False, markup=False)
+        question = f"Which counts as the last to die? (Enter: {self.names[default]})"
+        while True:
+            raw = self.ask(question).strip()
+            if not raw:
+                return default
+            chosen = next((a.a for i, a in enumerate(options, 1)
+                           if raw == str(i) or raw.lower() == self.names[a.a].lower()), None)
+            if chosen is not None:
+                break
+            self.console.print(f"'{raw}' died neither tonight: name one of "
+                               f"{' and '.join(self.names[s] for s in dead)}.",
+                               highlight=False, markup=False)
+        if chosen != default:
+            self.ruleset.choose_last(self.state, chosen)  # type: ignore[attr-defined]
+        return chosen
 
     def choices(self) -> None:
         """Ask the Master for what the ruleset is waiting for, and apply it."""
