@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,8 @@ from nightcall.engine.ruleset import all_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = Path("/work/shared/rules")
-NIGHTCALL = str(Path(sys.executable).with_name("nightcall"))
+_BESIDE = Path(sys.executable).with_name("nightcall")  # the venv's own command
+NIGHTCALL = str(_BESIDE) if _BESIDE.exists() else (shutil.which("nightcall") or "nightcall")
 
 
 def rules_text(name: str) -> str:
