@@ -31,8 +31,10 @@ def main() -> None:
             if view["phase"] == "day" and message["talk"] and not claimed:
                 action = claim_my_card(view, message["talk"], roles)
                 claimed = True
-            if action is None:
+            if action is None and view["legal"]:
                 action = rng.choice(view["legal"])
+            if action is None:
+                continue  # nothing to do but talk, and nothing to say: stay silent
             reply = {"type": "action", "action": action, "state_id": message["state_id"]}
             print(json.dumps(reply), flush=True)
         elif kind == "error":

@@ -17,7 +17,9 @@ From the game master to the agent (:data:`ServerMessage`):
     action of this game; ``mask[i]`` in an observation refers to ``action_space[i]``.
 ``observation``
     ``{"type": "observation", "seat": 2, "state_id": 7, "view": {...},
-    "talk": [...], "mask": [...]?}``: the seat must answer with one ``action``.
+    "talk": [...], "mask": [...]?}``: what the seat knows now. When
+    ``view["legal"]`` is not empty the seat must answer with one ``action``; when
+    it is empty the seat may only talk (the web app's discussion) or stay silent.
     ``state_id`` is the version of this seat's view: it goes up by one whenever
     the view shown to this seat changes (never with what others did in secret).
     ``view`` is exactly what the ruleset lets this seat know (``Ruleset.view``),

@@ -238,3 +238,30 @@ def test_llm_agent_program_plays_a_whole_game_over_stdio(
         claims.update(step.get("claims", {}))
     assert list(claims) == ["player_1"], "the model talked through the protocol"
     assert garbled and json.loads(done.stdout)["status"] == "over"
+
+
+def test_with_only_talk_open_the_player_stays_silent_without_asking(
+    server_factory: Callable[[Script], ScriptedServer],
+) -> None:
+    server = server_factory(talker)
+    table = Table.deal("onuw", 5, seed=3)
+    to_day(table)
+    player, _ = day_player(server.url, table, 0)
+    obs = table.observe(0)
+    talk_only = Observation(obs.seat, obs.state_id, {**obs.view, "legal": []}, obs.talk)
+    assert player.choose(talk_only) is None
+    assert server.requests == []
+    out = io.StringIO()
+    lines = io.StringIO(
+        "".join(protocol_line(m) for m in (table.welcome(0), talk_only, table.game_over(0)))
+    )
+    from nightcall.agents.client import play_lines
+
+    play_lines(player, lines, out)
+    assert out.getvalue() == "", "nothing is sent for a silent choice"
+
+
+def protocol_line(message: Any) -> str:
+    from nightcall.protocol import encode_line
+
+    return encode_line(message)

@@ -27,8 +27,9 @@ class Player(Protocol):
     def start(self, welcome: Welcome) -> None:
         """The game begins: this player's seat, the names and the role ids."""
 
-    def choose(self, observation: Observation) -> Action:
-        """One action from ``observation.view["legal"]`` or ``observation.talk``."""
+    def choose(self, observation: Observation) -> Action | None:
+        """One action from ``observation.view["legal"]`` or ``observation.talk``; None
+        to stay silent, which is allowed only when there is no legal move."""
 
 
 def play_lines(player: Player, reader: IO[str], writer: IO[str], log: IO[str] = sys.stderr
@@ -42,8 +43,10 @@ def play_lines(player: Player, reader: IO[str], writer: IO[str], log: IO[str] = 
             player.start(message)
         elif isinstance(message, Observation):
             action = player.choose(message)
-            writer.write(encode_line(ActionMessage(ActionJSON.of(action), message.state_id)))
-            writer.flush()
+            if action is not None:
+                reply = ActionMessage(ActionJSON.of(action), message.state_id)
+                writer.write(encode_line(reply))
+                writer.flush()
         elif isinstance(message, Error):
             print(f"refused ({message.code}): {message.message}", file=log, flush=True)
         else:

@@ -67,9 +67,8 @@ class LLMPlayer:
 
     def options(self, observation: Observation) -> list[Action]:
         """Moves first, then talk while this player still has something to say."""
-        moves = observation.legal
         talk = [t.to_action() for t in observation.talk] if self.talked < self.max_talk else []
-        return moves + talk if moves else talk
+        return observation.legal + talk
 
     def prompt(self, observation: Observation, options: Sequence[Action]) -> list[dict[str, str]]:
         lines = describe_view(observation.view, self.names)
@@ -82,10 +81,12 @@ class LLMPlayer:
             {"role": "user", "content": "\n".join(lines)},
         ]
 
-    def choose(self, observation: Observation) -> Action:
+    def choose(self, observation: Observation) -> Action | None:
+        if not observation.legal:
+            # Only talk is open (the web app's discussion): this player speaks on its
+            # turns to move, which keeps it to one request per decision.
+            return None
         options = self.options(observation)
-        if not options:
-            raise ValueError("asked to choose with no legal action in the observation")
         try:
             reply = self.ask(self.prompt(observation, options))
             index = parse_choice(reply, len(options))
@@ -94,8 +95,7 @@ class LLMPlayer:
             index, problem = None, str(exc)
         if index is None:
             # Talk is optional: a random fallback is always a move, never a claim.
-            moves = observation.legal or options
-            action = self.rng.choice(moves)
+            action = self.rng.choice(observation.legal)
             self.fallbacks += 1
             print(f"llm player: {problem}; playing a random legal action instead: "
                   f"{describe_action(action, self.names)}", file=self.log, flush=True)
