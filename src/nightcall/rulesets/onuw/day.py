@@ -54,8 +54,14 @@ def claim_options(n: int, roles: tuple[str, ...]) -> tuple[Action, ...]:
     )
 
 
+@cache
+def vote_table(n: int) -> tuple[tuple[Action, ...], ...]:
+    return tuple(vote_options(n, seat) for seat in range(n))
+
+
 def start_day(st: OneNightState) -> None:
     st.phase = DAY
+    st.vote_options = vote_table(st.n)
     st.actor = -1
     st.log.append(Event("dawn", EVERYONE, {}))
 

@@ -115,7 +115,7 @@ class OneNight(Ruleset):
         if st.phase == NIGHT:
             return st.choices if seat == st.actor else ()
         if st.phase == DAY and 0 <= seat < st.n and st.votes[seat] == NOT_VOTED:
-            return day.vote_options(st.n, seat)
+            return st.vote_options[seat]
         return ()
 
     def legal_claims(self, state: OneNightState, seat: int) -> Sequence[Action]:
@@ -150,7 +150,7 @@ class OneNight(Ruleset):
             phase != DAY
             or not 0 <= seat < st.n
             or votes[seat] != NOT_VOTED
-            or action not in day.vote_options(st.n, seat)
+            or action not in st.vote_options[seat]
         ):
             raise IllegalAction(str(action), self._why_illegal(st, seat, action))
         # The ballots live in ``votes`` (not in ``history``): secret until all are in.

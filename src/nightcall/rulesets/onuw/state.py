@@ -45,6 +45,7 @@ class OneNightState:
         "schedule",
         "stage",
         "start",
+        "vote_options",
         "votes",
     )
 
@@ -73,6 +74,7 @@ class OneNightState:
         self.doppel = -1  # the seat that started with the Doppelgänger
         self.votes = [NOT_VOTED] * n
         self.pending = n  # seats that have not voted yet
+        self.vote_options: tuple[tuple[Action, ...], ...] = ()  # per seat, set at dawn
         self.claims: list[tuple[int, dict[str, Any]]] = []
         self.log: list[Event] = []
         self.history: list[tuple[int, Action, str]] = []  # (seat, action, call or 'day')
