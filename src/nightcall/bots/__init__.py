@@ -26,7 +26,7 @@ class Bot(Protocol):
 
 def reasoning_rulesets() -> tuple[str, ...]:
     """The rulesets that have a reasoning bot."""
-    return ("onuw",)
+    return ("onuw", "lupus")
 
 
 def make_bot(name: str, ruleset_id: str, seed: int | None = 0, difficulty: str = "normal") -> Bot:
@@ -42,6 +42,10 @@ def make_bot(name: str, ruleset_id: str, seed: int | None = 0, difficulty: str =
             from nightcall.bots.onuw.bot import OneNightBot
 
             return OneNightBot(seed, difficulty)
+        if ruleset_id == "lupus":
+            from nightcall.bots.lupus_bot import LupusBot
+
+            return LupusBot(seed, difficulty)
         raise ValueError(
             f"no reasoning bot for {ruleset_id!r} yet (have: {', '.join(reasoning_rulesets())}); "
             "use 'random'"
