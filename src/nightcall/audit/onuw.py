@@ -1,0 +1,276 @@
+"""Who may know what in One Night (one-night-ultimate-werewolf.md, the role table):
+
+- every player knows the card they were dealt, nothing else of the deal;
+- the Werewolves (and a Doppelgänger that copied one) see each other when their call
+  begins; a lone wolf may look at one center card;
+- the Minion sees the Werewolves' thumbs (as does a Doppelgänger-Minion, at once);
+- the Masons see each other;
+- the Seer sees the one card or two center cards it chose, as they are at that moment;
+- the Robber knows the swap and sees its new card; the Troublemaker knows the swap;
+  the Drunk knows which center card it took but not what it is;
+- the Insomniac sees its own card as it is at its call (the Doppelgänger-Insomniac too);
+- the Doppelgänger sees the card it copies and knows what it became;
+- claims are public as they are made; ballots only once every seat voted; the cards,
+  the deaths and the outcome once the game is over. A spectator knows the public part.
+
+Legal moves go only to the seat the rules ask to act now.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from nightcall.audit.base import (
+    EventReader,
+    Fact,
+    Knowledge,
+    Problems,
+    Viewer,
+    check_top,
+    exact_keys,
+    legal_of,
+    seats,
+)
+from nightcall.engine.actions import Action
+
+ROLE_IDS = ("doppelganger", "werewolf", "minion", "mason", "seer", "robber",
+            "troublemaker", "drunk", "insomniac", "hunter", "tanner", "villager")
+PUBLIC_FIELDS = {"ruleset", "phase", "players", "roles_in_play", "call", "voted", "events"}
+SEAT_FIELDS = {"seat", "legal"}
+# The moves each role's call offers (the Doppelgänger: "copy", then its copy's moves).
+MOVES = {
+    "doppelganger": {"copy"}, "werewolf": {"look_center", "skip"},
+    "seer": {"look", "look_center", "skip"}, "robber": {"swap", "skip"},
+    "troublemaker": {"swap_two", "skip"}, "drunk": {"take_center"},
+}
+TALK = {"claim", "claim_saw", "claim_swap"}
+
+
+@dataclass(frozen=True)
+class Snap:
+    cards: tuple[str, ...]
+    call: str | None
+    stage: int
+
+
+class OnuwModel:
+    def __init__(self, state: Any) -> None:
+        st = state
+        self.n: int = st.n
+        self.names = list(st.names)
+        self.start: tuple[str, ...] = tuple(st.start)
+        self.deck = sorted(st.cards)
+        self.schedule: tuple[str, ...] = tuple(st.schedule)
+        self.lone_wolf = bool(st.options.get("lone_wolf", True))
+        self.doppel = self.start.index("doppelganger") if "doppelganger" in self.start else -1
+        self.copy: str | None = None
+        self.k = Knowledge(self.n)
+        for s in range(self.n):
+            self.k.tell(s, "deal", s, self.start[s])
+        self.begun = 0  # calls whose beginning has been played
+        self.votes: dict[int, int | None] = {}
+        self.claims: list[dict[str, Any]] = []
+        self.over = False
+        self.reader = EventReader()
+        self._catch_up(state)
+
+    # --- following the game ---------------------------------------------------------
+    def snapshot(self, state: Any) -> Snap:
+        return Snap(tuple(state.cards), state.call, state.stage)
+
+    def master_step(self, name: str, before: Any, state: Any) -> None:
+        raise AssertionError("One Night has no master moves")
+
+    def holders(self, role: str) -> list[int]:
+        """Who wakes for ``role``: its starting card, or the Doppelgänger's copy."""
+        out = [s for s in range(self.n) if self.start[s] == role]
+        if self.copy == role and self.doppel >= 0:
+            out.append(self.doppel)
+        return out
+
+    def step(self, seat: int, action: Action, before: Snap, state: Any) -> None:
+        if action.kind in TALK:
+            self._claim(seat, action)
+        elif before.call is None:
+            self.votes[seat] = action.a if action.kind == "vote" else None
+            self.over = len(self.votes) == self.n
+        else:
+            self._night(seat, action, before)
+        self._catch_up(state)
+
+    def _claim(self, seat: int, action: Action) -> None:
+        data: dict[str, Any] = {"seat": seat}
+        if action.kind == "claim":
+            data["role"] = ROLE_IDS[action.a]
+        elif action.kind == "claim_saw":
+            data["saw"], data["role"] = action.a, ROLE_IDS[action.b]
+        else:
+            data["swapped"] = [action.a, action.b]
+        self.claims.append(data)
+
+    def _night(self, seat: int, action: Action, before: Snap) -> None:
+        call, cards, n = before.call, before.cards, self.n
+        if call == "doppelganger" and action.kind == "copy":
+            self.copy = cards[action.a]
+            self.k.tell(seat, "saw", "seat", action.a, self.copy)
+            self.k.tell(seat, "became", self.copy)
+            if self.copy == "minion":
+                self.k.tell(seat, "thumbs", seats(s for s in range(n)
+                                                  if self.start[s] == "werewolf"))
+            return
+        role = self.copy if call == "doppelganger" else call
+        kind, a, b = action
+        if kind == "skip":
+            return
+        if role == "seer" and kind == "look":
+            self.k.tell(seat, "saw", "seat", a, cards[a])
+        elif role in ("seer", "werewolf") and kind == "look_center":
+            for i in (a, b):
+                if i >= 0:
+                    self.k.tell(seat, "saw", "center", i, cards[n + i])
+        elif role == "robber":
+            self.k.tell(seat, "swapped", seats((seat, a)))
+            self.k.tell(seat, "saw", "seat", seat, cards[a])
+        elif role == "troublemaker":
+            self.k.tell(seat, "swapped", seats((a, b)))
+        elif role == "drunk":
+            self.k.tell(seat, "swapped_center", seat, a)
+        else:
+            raise AssertionError(f"the model has no rule for {kind} in the {call} call")
+
+    def _catch_up(self, state: Any) -> None:
+        """Play the beginnings of the calls the night has reached (they need no choice)."""
+        reached = state.call_i + 1 if state.call is not None else len(self.schedule)
+        while self.begun < reached:
+            self._begin(self.schedule[self.begun], state.cards)
+            self.begun += 1
+
+    def _begin(self, call: str, cards: list[str]) -> None:
+        if call == "werewolf":
+            wolves = self.holders("werewolf")
+            self.k.tell_all(wolves, "wolves", seats(wolves))
+        elif call == "minion":
+            self.k.tell_all([s for s in range(self.n) if self.start[s] == "minion"],
+                            "thumbs", seats(self.holders("werewolf")))
+        elif call == "mason":
+            masons = self.holders("mason")
+            self.k.tell_all(masons, "masons", seats(masons))
+        elif call == "insomniac":
+            for s in range(self.n):
+                if self.start[s] == "insomniac":
+                    self.k.tell(s, "saw", "seat", s, cards[s])
+        elif call == "doppelganger_insomniac" and self.copy == "insomniac":
+            self.k.tell(self.doppel, "saw", "seat", self.doppel, cards[self.doppel])
+
+    def actor_now(self, state: Any) -> set[int]:
+        """Who the rules ask to choose now, worked out from the cards dealt."""
+        call = state.call
+        if call is None:
+            return set() if self.over else {s for s in range(self.n) if s not in self.votes}
+        if call == "doppelganger":
+            return {self.doppel}
+        if call == "werewolf":
+            wolves = self.holders("werewolf")
+            return set(wolves) if len(wolves) == 1 and self.lone_wolf else set()
+        return set(self.holders(call)) if call in MOVES else set()
+
+    # --- checking a view --------------------------------------------------------------
+    def check(self, viewer: Viewer, view: dict[str, Any]) -> Problems:
+        out = check_top(view, viewer, PUBLIC_FIELDS, SEAT_FIELDS)
+        if ("outcome" in view) != self.over:
+            out.append(("leak" if self.over is False else "missing",
+                        "the outcome is shown before the end" if not self.over
+                        else "the outcome is missing at the end"))
+        if view.get("players") != self.names or view.get("roles_in_play") != self.deck:
+            out.append(("leak", "players or roles in play differ from the public deck"))
+        if view.get("call") not in (None, *self.schedule):
+            out.append(("leak", f"call {view.get('call')!r} is not a call of this deck"))
+        voted = [self.names[s] for s in range(self.n) if s in self.votes]
+        if view.get("voted") != voted:
+            out.append(("leak", f"'voted' lists {view.get('voted')}, the table saw {voted}"))
+        got, claims, problems = self.reader.read(viewer, view.get("events", []), self._read)
+        out.extend(("leak", p) for p in problems)
+        if claims != self.claims:
+            out.append(("leak" if len(claims) > len(self.claims) else "missing",
+                        f"claims shown {claims} differ from the claims made {self.claims}"))
+        out.extend(self.k.compare(viewer, got))
+        out.extend(self._check_legal(viewer, view))
+        return out
+
+    def _check_legal(self, viewer: Viewer, view: dict[str, Any]) -> Problems:
+        if viewer is None:
+            return []
+        legal = legal_of(view)
+        if not legal:
+            return []
+        state_call = view.get("call") if view.get("phase") == "night" else None
+        expected = self._expected_kinds(viewer, state_call)
+        if expected is None:
+            return [("leak", f"legal moves {[str(a) for a in legal]} for a seat the rules "
+                             "do not ask to act now")]
+        bad = [str(a) for a in legal if a.kind not in expected]
+        return [("leak", f"legal moves {bad} are not moves of this call")] if bad else []
+
+    def _expected_kinds(self, viewer: int, call: str | None) -> set[str] | None:
+        if call is None:
+            if self.over or viewer in self.votes:
+                return None
+            return {"vote", "abstain"}
+        if viewer not in self._actors_for(call):
+            return None
+        if call == "doppelganger":
+            return MOVES["doppelganger"] | MOVES.get(self.copy or "", set())
+        return MOVES[call]
+
+    def _actors_for(self, call: str) -> set[int]:
+        if call == "doppelganger":
+            return {self.doppel}
+        if call == "werewolf":
+            wolves = self.holders("werewolf")
+            return set(wolves) if len(wolves) == 1 and self.lone_wolf else set()
+        return set(self.holders(call)) if call in MOVES else set()
+
+    def _read(self, e: dict[str, Any], got: Counter[Fact], claims: list[Any]) -> str | None:
+        kind = e.get("kind")
+        if kind == "deal":
+            got["deal", e.get("seat"), e.get("card")] += 1
+            return exact_keys(e, "seat", "card")
+        if kind in ("wolves", "thumbs", "masons"):
+            got[kind, seats(e.get("seats", []))] += 1
+            return exact_keys(e, "seats")
+        if kind == "saw":
+            where = "seat" if "seat" in e else "center"
+            got["saw", where, e.get(where), e.get("card")] += 1
+            return exact_keys(e, where, "card")
+        if kind == "swapped":
+            if "center" in e:
+                got["swapped_center", e.get("seat"), e.get("center")] += 1
+                return exact_keys(e, "seat", "center")
+            got["swapped", seats(e.get("seats", []))] += 1
+            return exact_keys(e, "seats")
+        if kind == "became":
+            got["became", e.get("role")] += 1
+            return exact_keys(e, "role")
+        # --- public ---
+        if kind == "call":
+            if e.get("role") not in self.schedule:
+                return f"call of {e.get('role')!r}, not a role of this deck"
+            return exact_keys(e, "role")
+        if kind == "dawn":
+            return exact_keys(e)
+        if kind == "claim":
+            claims.append({k: v for k, v in e.items() if k != "kind"})
+            return None
+        if kind == "votes":
+            if not self.over:
+                return "ballots shown before every seat voted"
+            if e.get("votes") != [self.votes[s] for s in range(self.n)]:
+                return f"ballots {e.get('votes')} are not the votes cast"
+            return exact_keys(e, "votes")
+        if kind in ("died", "reveal"):
+            if not self.over:
+                return f"{kind!r} before the game is over"
+            return exact_keys(e, "deaths") if kind == "died" else exact_keys(e, "cards", "copy")
+        return f"event kind {kind!r} that the rules do not explain"
