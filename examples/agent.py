@@ -45,7 +45,7 @@ def main() -> None:
             return
 
 
-def claim_my_card(view, talk, roles):
+def claim_my_card(view: dict, talk: list, roles: list) -> dict | None:
     """Say the role I was dealt, if my events show it and it is a claim I may make."""
     for event in view["events"]:
         if event["kind"] == "deal" and event.get("seat") == view["seat"]:
