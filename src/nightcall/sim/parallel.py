@@ -22,9 +22,9 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def chunks(games: int, workers: int) -> list[tuple[int, int]]:
+def chunks(games: int, workers: int, smallest: int = 1) -> list[tuple[int, int]]:
     """(first, count) pieces: several per worker, for balance and a lively progress bar."""
-    size = max(1, min(2000, games // max(1, workers * 8)))
+    size = max(smallest, min(2000, games // max(1, workers * 8)))
     return [(first, min(size, games - first)) for first in range(0, games, size)]
 
 
