@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nightcall import protocol as p
 from nightcall.engine.actions import Action
@@ -90,3 +92,31 @@ def test_observation_always_carries_talk_and_leaves_out_an_absent_mask() -> None
     wire = json.loads(p.encode(p.Observation(0, 1, {"legal": []}, [])))
     assert wire == {"type": "observation", "seat": 0, "state_id": 1, "view": {"legal": []},
                     "talk": []}
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner),
+    max_leaves=20,
+)
+near_messages = st.fixed_dictionaries(
+    {"type": st.sampled_from([*p.AGENT_TYPES, *p.SERVER_TYPES, "x"])},
+    optional={"action": json_values | st.fixed_dictionaries(
+        {"kind": json_values}, optional={"a": json_values, "b": json_values}),
+        "state_id": json_values, "name": json_values, "protocol": json_values},
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(), st.binary(), json_values.map(json.dumps),
+                 near_messages.map(json.dumps)))
+def test_decoding_anything_gives_a_message_or_a_protocol_error(data: str | bytes) -> None:
+    try:
+        message = p.decode_agent(data)
+    except p.ProtocolError as exc:
+        assert exc.error.message and exc.error.code in p.ErrorCode
+    else:
+        assert isinstance(message, p.Hello | p.ActionMessage)
+        if isinstance(message, p.ActionMessage):
+            action = message.action.to_action()
+            assert action.kind and -1 <= action.a < 1000 and -1 <= action.b < 1000

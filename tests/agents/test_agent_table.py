@@ -11,6 +11,7 @@ from nightcall.agents.table import Table
 from nightcall.bots.random_bot import RandomBot
 from nightcall.engine.actions import Action
 from nightcall.engine.events import MASTER
+from nightcall.engine.ruleset import all_rulesets
 
 
 def master(table: Table) -> str:
@@ -160,3 +161,39 @@ def test_mask_marks_exactly_the_legal_moves(players: int) -> None:
         choice = bot.choose(table.ruleset.view(table.state, seat))
         assert choice is not None
         table.play(seat, choice)
+
+
+@pytest.mark.parametrize("ruleset", sorted(all_rulesets()))
+def test_random_submissions_either_apply_or_change_nothing(ruleset: str) -> None:
+    """Any seat sends any action of the game (mostly illegal) with any state id."""
+    import random
+
+    rs = all_rulesets()[ruleset]
+    players = max(5, rs.min_players)
+    table = Table.deal(ruleset, players, seed=4, masks=True)
+    assert table.space is not None
+    rng = random.Random(4)
+    bot = RandomBot(4)
+    refused = applied = 0
+    for _ in range(3000):
+        if table.is_over():
+            break
+        seat = rng.randrange(players)
+        own = [*table.ruleset.legal_actions(table.state, seat), *table.talk(seat)]
+        action = rng.choice(own if own and rng.random() < 0.3 else table.space.actions)
+        state_id = rng.choice([None, table.state_id(seat), table.state_id(seat) + 1])
+        before = master(table)
+        error = act(table, seat, action, state_id)
+        if error is None:
+            applied += 1
+            assert master(table) != before
+        else:
+            refused += 1
+            assert master(table) == before, error
+            assert error.message
+        if rng.random() < 0.05:  # keep the game moving
+            mover = min(table.to_act())
+            choice = bot.choose(table.ruleset.view(table.state, mover))
+            assert choice is not None
+            table.play(mover, choice)
+    assert refused > 0 and applied > 0
