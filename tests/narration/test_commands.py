@@ -66,7 +66,11 @@ def test_narrate_json_is_the_whole_script_with_waits() -> None:
     roles = list(dict.fromkeys(s["role"] for s in steps if s["role"]))
     assert roles == ["doppelganger", "werewolf", "minion", "seer", "robber", "insomniac",
                      "doppelganger_insomniac"]
-    assert steps[0]["text"].startswith("Die Nacht")
+    # First the roles in play, said aloud (rulebook "Setup"), then the night.
+    assert steps[0]["text"] == ("Diese Karten sind heute Nacht im Spiel: Doppelgängerin, "
+                                "Werwolf, Werwolf, Günstling, Seherin, Räuber, Schlaflose, "
+                                "Dorfbewohner.")
+    assert steps[1]["text"].startswith("Die Nacht")
     assert any("Günstling" in s["text"] for s in steps if s["role"] == "doppelganger")
     assert steps[-1]["text"].startswith("Abstimmen")
     assert sum(s["wait"] for s in steps) > 300  # the discussion is in it

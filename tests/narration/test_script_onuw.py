@@ -133,6 +133,15 @@ def test_languages_give_the_same_steps_in_other_words() -> None:
                    if not a.key.startswith("count."))
 
 
+def test_the_roles_in_play_are_said_first_in_the_rulesets_order() -> None:
+    steps = build_script("onuw", ["villager", "seer", "werewolf", "robber", "werewolf",
+                                  "troublemaker"])
+    assert steps[0].key == "setup.roles" and steps[0].role is None
+    assert steps[0].text == ("The cards in play tonight: Werewolf, Werewolf, Seer, Robber, "
+                             "Troublemaker, Villager.")
+    assert steps[1].key == "onuw.night.start"
+
+
 def test_text_form_and_minutes() -> None:
     text = as_text(build_script("onuw", recommended(3)))
     assert text.splitlines()[0].endswith("[3 s]")

@@ -64,7 +64,8 @@ GENERIC: Final = (Line("generic.wake", ACTION), Line("generic.sleep"))
 # the quick reference "The night, what to say") ---------------------------------
 _DOPPEL_MINION = ("minion",)
 ONUW: Final = Script(
-    opening=(Line("onuw.night.start", SHORT),),
+    # "The roles in play": said out loud before the night ("Setup").
+    opening=(Line("setup.roles", SHORT), Line("onuw.night.start", SHORT)),
     calls={
         "doppelganger": (
             Line("onuw.doppelganger.wake", ACTION),
@@ -108,7 +109,8 @@ ONUW: Final = Script(
 
 # --- Epic Battle (epic-battle-rulebook.txt, "Game Master Sheet") -----------------
 EPIC: Final = Script(
-    opening=(Line("epic.night.start", SHORT),),
+    # The role markers lie face up for all to see ("Setup"): the narrator reads them out.
+    opening=(Line("setup.roles", SHORT), Line("epic.night.start", SHORT)),
     calls={
         "mimic": _call("epic.mimic"),
         "vampire": _call("epic.vampire"),

@@ -79,7 +79,11 @@ def build_script(
     opts: dict[str, object] = {**script.options, **(options or {})}
     deck = frozenset(roles)
     aliases = L.ALIASES.get(ruleset_id, {})
-    values = {"minutes": minutes_text(timing.discussion, lang)}
+    values = {
+        "minutes": minutes_text(timing.discussion, lang),
+        # Every card named, repeats included, so the count needs no plural forms.
+        "roles": ", ".join(locale.role(ruleset_id, r) for r in sorted_deck(ruleset, roles)),
+    }
 
     steps: list[Step] = []
 
@@ -103,6 +107,12 @@ def build_script(
     if day:
         emit(script.day, None, DAY)
     return steps
+
+
+def sorted_deck(ruleset: Any, roles: Sequence[str]) -> list[str]:
+    """The deck in the ruleset's own role order (not the order it was typed in)."""
+    order = {r: i for i, r in enumerate(ruleset.role_ids)}
+    return sorted(roles, key=lambda r: order.get(r, len(order)))
 
 
 def role_name(locale: Locale, ruleset_id: str, call: str) -> str:
