@@ -1,0 +1,97 @@
+"""The Epic Battle reasoning bot: sensible twilight and night moves, and a vote from
+beliefs, all read from the seat's view (``choose(view)``); it never sees the state.
+
+Difficulty:
+
+- ``easy``: four moves in ten at random among the legal ones, the rest as
+  ``normal`` but with facts trusted less and no shared tie-break in the vote;
+- ``normal``: the rules of :mod:`.night` and :mod:`.vote`;
+- ``hard``: the same with better night play: the Seer always looks at a player,
+  the Ghost Hunter stops after one look (a second one risks turning him), the
+  Curator lays an artifact only on a probable monster, and facts are trusted in
+  proportion to the card-moving calls that followed them.
+
+Epic Battle has no claim actions in the engine, so :meth:`EpicBot.claims` only
+returns what the bot would say (for the web app's chat); nothing is applied.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from nightcall.bots.epic.beliefs import Beliefs, beliefs
+from nightcall.bots.epic.knowledge import Knowledge, read_view
+from nightcall.bots.epic.night import Choice, choose_night
+from nightcall.bots.epic.vote import choose_vote, public_order
+from nightcall.engine.actions import Action
+from nightcall.rulesets.epic.roles import VILLAGE, name
+
+DIFFICULTIES = ("easy", "normal", "hard")
+EASY_RANDOM = 0.4
+
+
+def decay_for(n: int, difficulty: str) -> float:
+    """How much a seen card is still trusted after one card-moving call: a Robber or
+    Goblin moves one or two of the n seats' cards, so about 1 - 1.5/n."""
+    if difficulty == "easy":
+        return 0.5
+    return max(0.5, 1.0 - 1.5 / n)
+
+
+class EpicBot:
+    name = "reasoning"
+
+    def __init__(self, seed: int | None = 0, difficulty: str = "normal") -> None:
+        if difficulty not in DIFFICULTIES:
+            raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
+        self.rng = random.Random(seed)
+        self.difficulty = difficulty
+
+    def choose(self, view: Mapping[str, Any]) -> Action | None:
+        legal = [Action.from_json(a) for a in view.get("legal") or []]
+        if not legal:
+            return None
+        if self.difficulty == "easy" and self.rng.random() < EASY_RANDOM:
+            return self.rng.choice(legal)
+        k, b = self.read(view)
+        if view.get("phase") == "night":
+            choice = Choice(legal, k, b, self.rng, self.difficulty == "hard")
+            return choose_night(view.get("call"), choice)
+        order = public_order(view) if self.difficulty != "easy" else \
+            self.rng.sample(range(k.n), k.n)
+        return choose_vote(legal, k, b, order, split=self.difficulty != "easy")
+
+    def read(self, view: Mapping[str, Any]) -> tuple[Knowledge, Beliefs]:
+        """The seat's knowledge and beliefs from its view alone."""
+        k = read_view(view)
+        return k, beliefs(k, decay_for(k.n, self.difficulty))
+
+    def claims(self, view: Mapping[str, Any]) -> list[str]:
+        """What the bot would say at dawn: the truth on the Village's side, a cover
+        story (a villager card it did not see elsewhere) on a monster's side."""
+        k, b = self.read(view)
+        names = list(view["players"])
+        if b.party != VILLAGE:
+            return [f"I am the {name(_cover(k))}."]
+        lines = [f"I am the {name(k.start)}."]
+        if k.copied:
+            lines.append(f"I became the {name(k.copied)}.")
+        for place, fact in sorted(k.cards.items()):
+            if place == k.seat or place in k.revealed:
+                continue
+            where = names[place] if place < k.n else f"center card {place - k.n + 1}"
+            lines.append(f"{where} has the {name(fact.value)}.")
+        if k.plague is not None and k.plague != k.seat:
+            lines.append(f"Do not point at {names[k.plague]}: they have the Plague token.")
+        return lines
+
+
+def _cover(k: Knowledge) -> str:
+    """A village role to claim: one in play that the bot did not see on another seat."""
+    seen = {f.value for p, f in k.cards.items() if p != k.seat}
+    for role in ("villager", "the_thing", "insomniac", "goblin", "robber", "seer"):
+        if k.deck[role] and role not in seen:
+            return role
+    return "villager"

@@ -1,0 +1,122 @@
+"""The bot's vote: whom to point at, from its beliefs, its party and its tokens.
+
+- Village: the likeliest monster (a probable Tanner counts against a seat: his
+  death alone wins only for him); a Bodyguard points at the likeliest villager,
+  whom his vote protects.
+- Werewolves / vampires: in a classic game a likely villager; in an Epic Battle
+  a likely member of the other monster party (their death is what a monster
+  party needs). Never a known ally.
+- The Tanner abstains (every vote he gives makes someone else likelier to die than
+  him); the Assassin points at the Bounty when he knows where it is.
+- Nobody points at the seat known to hold the Plague token: that vote cannot win.
+
+When the Village knows nothing sure, it splits its doubt, as tables do by
+talking ("half of us on Anna, half on Bruno: a tie kills both, and one dead
+monster is enough"): a *public order* every seat computes alike from the public
+part of the view (the names, the roles in play, the cards turned face up) names
+n // 2 suspects, and a plan every seat derives from that order gives each of
+them two votes. A seat that knows better (a monster it saw, a suspect it knows is
+innocent) votes its beliefs instead. Bots cannot talk yet; the plan reads nothing
+secret.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from nightcall.bots.epic.beliefs import Beliefs
+from nightcall.bots.epic.knowledge import Knowledge
+from nightcall.engine.actions import Action
+from nightcall.rulesets.epic.roles import (
+    ARTIFACT_ROLE,
+    ASSASSIN_TEAM,
+    BODYGUARD,
+    TANNER_TEAM,
+    VAMPIRES,
+    VILLAGE,
+    WEREWOLVES,
+)
+
+TIE = 0.02  # beliefs this close count as equal
+SURE = 0.5  # a seat this likely a monster gets the vote, whatever the plan says
+DOUBT = 0.15  # the planned suspect is dropped when another is this much likelier
+TANNER_WEIGHT = 0.5
+
+
+def public_order(view: Mapping[str, Any]) -> list[int]:
+    """A seat order from public facts only, the same for every seat of the table;
+    the cards turned face up by the Enlightener (never a monster's) go last."""
+    salt = ",".join(view.get("roles_in_play", []))
+    names = list(view["players"])
+    face_up = set(view.get("face_up") or {})
+
+    def key(seat: int) -> tuple[bool, str]:
+        digest = hashlib.sha256(f"{salt}|{names[seat]}".encode()).hexdigest()
+        return names[seat] in face_up, digest
+
+    return sorted(range(len(names)), key=key)
+
+
+def plan(order: Sequence[int]) -> dict[int, int]:
+    """Voter -> suspect: the first n // 2 seats of the order get two votes each, from
+    the seats in order (no one points at themselves); a seat left over is free."""
+    n = len(order)
+    suspects = list(order[: max(1, n // 2)])
+    left = dict.fromkeys(suspects, 2)
+    out: dict[int, int] = {}
+    for voter in order:
+        target = next((t for t in suspects if t != voter and left[t] > 0), None)
+        if target is not None:
+            out[voter] = target
+            left[target] -= 1
+    return out
+
+
+def choose_vote(legal: Sequence[Action], k: Knowledge, b: Beliefs,
+                order: Sequence[int], split: bool = True) -> Action:
+    votes = [a for a in legal if a.kind == "vote"]
+    abstain = next((a for a in legal if a.kind != "vote"), None)
+    if not votes:
+        return legal[0]
+    if b.party == TANNER_TEAM and abstain is not None:
+        return abstain
+    bounty = k.bounty
+    if b.party == ASSASSIN_TEAM and bounty is not None:
+        if bounty == k.seat and abstain is not None:
+            return abstain
+        hit = next((a for a in votes if a.a == bounty), None)
+        if hit is not None:
+            return hit
+    plague = k.plague
+    allowed = [a for a in votes if a.a != plague] or votes
+    allies = b.allies()
+    if b.party not in (VILLAGE, ASSASSIN_TEAM, TANNER_TEAM):
+        allowed = [a for a in allowed if a.a not in allies] or allowed
+    score = _score(k, b)
+    rank = {s: i for i, s in enumerate(order)}
+    top = max(score(a.a) for a in allowed)
+    if split and b.party in (VILLAGE, ASSASSIN_TEAM) and top < SURE:
+        planned = plan(order)
+        mine = planned.get(k.seat)
+        if mine is None:
+            # Left over: a vote off the suspects, so as not to break their tie.
+            allowed = [a for a in allowed if a.a not in planned.values()] or allowed
+            top = max(score(a.a) for a in allowed)
+        else:
+            pick = next((a for a in allowed if a.a == mine), None)
+            if pick is not None and score(mine) >= top - DOUBT:
+                return pick
+    near = [a for a in allowed if score(a.a) >= top - TIE]
+    return min(near, key=lambda a: rank.get(a.a, 0))
+
+
+def _score(k: Knowledge, b: Beliefs) -> Any:
+    if b.party == VILLAGE and k.my_card() == BODYGUARD and k.artifact not in ARTIFACT_ROLE:
+        return b.same_party
+    if b.party == WEREWOLVES:
+        return b.vampire.__getitem__ if b.epic else lambda s: -b.wolf[s]
+    if b.party == VAMPIRES:
+        return b.wolf.__getitem__ if b.epic else lambda s: -b.vampire[s]
+    return lambda s: b.monster(s) - TANNER_WEIGHT * b.tanner[s]
