@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from nightcall.bots import Bot, make_bot
@@ -38,6 +39,7 @@ class Setup:
         return self.wolves if is_wolf_side(role) else self.village
 
 
+@cache
 def is_wolf_side(role: str) -> bool:
     return any(word in role for word in WOLF_WORDS)
 
@@ -77,7 +79,7 @@ def play_game(setup: Setup, seed: int, ruleset: Ruleset | None = None) -> tuple[
         spec = setup.bot_spec(dealt[s])
         if spec == "random":
             if spec not in shared:
-                shared[spec] = make_bot(spec, rs.id, seed)
+                shared[spec] = RandomBot(seed)
             bots.append(shared[spec])
         else:
             bots.append(make_bot(spec, rs.id, seed * 64 + s))

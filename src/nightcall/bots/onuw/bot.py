@@ -76,7 +76,7 @@ class OneNightBot:
         if not raw:
             return None
         if view.get("phase") == "night":
-            return self._night(view, [Action.from_json(a) for a in raw])
+            return Action.from_json(self._night(raw))
         return self._vote(view, raw)
 
     def talk(self, view: Mapping[str, Any]) -> list[Action]:
@@ -100,15 +100,13 @@ class OneNightBot:
         return night.with_claims(claims)
 
     # --- the night ------------------------------------------------------------------
-    def _night(self, view: Mapping[str, Any], legal: list[Action]) -> Action:
+    def _night(self, legal: list[Any]) -> Any:
+        """One of the legal moves (as listed in the view): act rather than skip."""
         rng = self.rng
-        kinds = {a.kind for a in legal}
-        if "look" in kinds and self.difficulty != "easy":
-            # A Seer learns more about the players from a player than from the center.
-            players = [a for a in legal if a.kind == "look"]
-            if rng.random() < 0.75:
-                return rng.choice(players)
-        moves = [a for a in legal if a.kind != "skip"]
+        # A Seer learns more about the players from a player than from the center.
+        if self.difficulty != "easy" and legal[0]["kind"] == "look" and rng.random() < 0.75:
+            return rng.choice([a for a in legal if a["kind"] == "look"])
+        moves = [a for a in legal if a["kind"] != "skip"]
         if moves and (self.difficulty != "easy" or rng.random() < 0.8):
             return rng.choice(moves)
         return rng.choice(legal)

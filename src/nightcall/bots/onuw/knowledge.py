@@ -117,13 +117,14 @@ def knowledge_from_view(
 
 
 def claim_from_event(e: Mapping[str, Any]) -> Claim:
-    s = int(e["seat"])
-    if "swapped" in e:
-        a, b = e["swapped"]
-        return Claim(s, "claim_swap", int(a), int(b))
-    if "saw" in e:
-        return Claim(s, "claim_saw", int(e["saw"]), role=str(e["role"]))
-    return Claim(s, "claim", role=str(e["role"]))
+    s = e["seat"]
+    swapped = e.get("swapped")
+    if swapped is not None:
+        return Claim(s, "claim_swap", swapped[0], swapped[1])
+    saw = e.get("saw")
+    if saw is not None:
+        return Claim(s, "claim_saw", saw, -1, e["role"])
+    return Claim(s, "claim", -1, -1, e["role"])
 
 
 def role_index(role: str) -> int:

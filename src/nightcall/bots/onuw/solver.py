@@ -441,66 +441,102 @@ def solve(
     roles = tuple(sorted(set(k.deck)))
     ri = {r: i for i, r in enumerate(roles)}
     nr = len(roles)
-    start = [[0.0] * nr for _ in range(npos)]
-    end = [[0.0] * nr for _ in range(npos)]
-    # Free positions are summed per way of filling them (few), then expanded once:
-    # fill key -> (start weight per position, end weight per position from a free seat,
-    # end weight per position from a free center card).
+    root = _root(k, claims)
+    # Positions nobody mentioned are interchangeable (see the module doc): each class
+    # of them shares one accumulator "slot" and gets the class average at the end.
+    slot_of = list(range(npos))
+    for group in (root.anon_seats, root.anon_center):
+        for p in group:
+            slot_of[p] = group[0]
+    slots = sorted(set(slot_of))
+    size = {sl: slot_of.count(sl) for sl in slots}
+    start = {sl: [0.0] * nr for sl in slots}
+    end = {sl: [0.0] * nr for sl in slots}
+    # Free positions are summed per way of filling them, then expanded once: fill key ->
+    # (start weight per slot, end weight per slot from a free seat, ... a free center card).
     free: dict[FillKey, tuple[list[float], list[float], list[float]]] = {}
     total = 0.0
-    root = _root(k, claims)
-    for br in scenarios(k, claims):
-        if claims:
-            factor, per_pos = _claim_weights(br, n, claims, trust)
-            factor *= _claim_scale(claims, trust)
-        else:
-            factor, per_pos = 1.0, {}
-        src = br.src
-        for w, chosen, key in _leaf(br, n, roles, per_pos):
-            w *= br.weight * factor
-            if w == 0.0:
-                continue
-            total += w
-            acc = free.get(key)
-            if acc is None:
-                acc = free[key] = ([0.0] * npos, [0.0] * npos, [0.0] * npos)
-            fs, fe_seat, fe_center = acc
-            for p in range(npos):
-                r = chosen.get(p)
-                if r is None:
-                    fs[p] += w
-                else:
-                    start[p][ri[r]] += w
-                q = src[p]
-                r = chosen.get(q)
-                if r is not None:
-                    end[p][ri[r]] += w
-                elif q < n:
-                    fe_seat[p] += w
-                else:
-                    fe_center[p] += w
+    if claims:
+        leaves = _weighted_leaves(scenarios(k, claims), n, roles, claims, trust)
+    else:
+        leaves = _plain_leaves(scenarios(k), n, roles)
+    for w, chosen, key, src in leaves:
+        total += w
+        acc = free.get(key)
+        if acc is None:
+            acc = free[key] = ([0.0] * npos, [0.0] * npos, [0.0] * npos)
+        fs, fe_seat, fe_center = acc
+        for p in range(npos):
+            sl = slot_of[p]
+            r = chosen.get(p)
+            if r is None:
+                fs[sl] += w
+            else:
+                start[sl][ri[r]] += w
+            q = src[p]
+            r = chosen.get(q)
+            if r is not None:
+                end[sl][ri[r]] += w
+            elif q < n:
+                fe_seat[sl] += w
+            else:
+                fe_center[sl] += w
     if total <= 0.0:
         raise Inconsistent("no deal and no choices of the others explain what this seat saw")
     for key, (fs, fe_seat, fe_center) in free.items():
         _ways, seat_p, center_p = _fill(*key)
-        for p in range(npos):
-            dist = seat_p if p < n else center_p
-            a, b, c = fs[p], fe_seat[p], fe_center[p]
-            srow, erow = start[p], end[p]
-            for i in range(nr):
-                srow[i] += a * dist[i]
-                erow[i] += b * seat_p[i] + c * center_p[i]
-    for table in (start, end):
-        for row in table:
-            for i in range(nr):
-                row[i] /= total
-        # Positions nobody mentioned are interchangeable: average them (see module doc).
-        for group in (root.anon_seats, root.anon_center):
-            if len(group) > 1:
-                avg = [sum(table[p][i] for p in group) / len(group) for i in range(nr)]
-                for p in group:
-                    table[p] = list(avg)
-    return Beliefs(roles, tuple(tuple(r) for r in start), tuple(tuple(r) for r in end))
+        for sl in slots:
+            dist = seat_p if sl < n else center_p
+            a, b, c = fs[sl], fe_seat[sl], fe_center[sl]
+            srow, erow = start[sl], end[sl]
+            if a:
+                for i in range(nr):
+                    srow[i] += a * dist[i]
+            if b or c:
+                for i in range(nr):
+                    erow[i] += b * seat_p[i] + c * center_p[i]
+    rows_start = []
+    rows_end = []
+    for p in range(npos):
+        sl = slot_of[p]
+        norm = total * size[sl]
+        rows_start.append(tuple(x / norm for x in start[sl]))
+        rows_end.append(tuple(x / norm for x in end[sl]))
+    return Beliefs(roles, tuple(rows_start), tuple(rows_end))
+
+
+Leaf = tuple[float, dict[int, str], FillKey, list[int]]
+
+
+def _plain_leaves(branches: list[_Branch], n: int, roles: tuple[str, ...]) -> Iterator[Leaf]:
+    """Without claims each scenario is one closed-form term."""
+    bans: dict[int, tuple[bool, ...]] = {}
+    for br in branches:
+        fixed = br.fixed
+        excl = br.excl
+        ban = bans.get(id(excl))
+        if ban is None:
+            ban = bans[id(excl)] = tuple(r in excl for r in roles)
+        seats_fixed = sum(1 for p in fixed if p < n)
+        rem = br.remaining
+        key = (tuple([rem.get(r, 0) for r in roles]), n - seats_fixed,
+               3 - (len(fixed) - seats_fixed), ban)
+        ways = _fill(*key)[0]
+        if ways:
+            yield br.weight * ways, fixed, key, br.src
+
+
+def _weighted_leaves(
+    branches: list[_Branch], n: int, roles: tuple[str, ...], claims: Sequence[Claim],
+    trust: float,
+) -> Iterator[Leaf]:
+    scale = _claim_scale(claims, trust)
+    for br in branches:
+        factor, per_pos = _claim_weights(br, n, claims, trust)
+        for w, chosen, key in _leaf(br, n, roles, per_pos):
+            w *= br.weight * factor * scale
+            if w:
+                yield w, chosen, key, br.src
 
 
 def _leaf(
