@@ -197,9 +197,10 @@ def test_play_refuses_a_malformed_agent_option() -> None:
 @pytest.mark.parametrize("ruleset", sorted(set(all_rulesets()) - {"onuw"}))
 def test_other_rulesets_play_over_stdio_too(ruleset: str) -> None:
     players = max(5, all_rulesets()[ruleset].min_players)
-    gm = GameMaster(ruleset, "--players", str(players), "--seat", "1", "--seed", "2", "--mask")
+    gm = GameMaster(ruleset, "--seat", "1", "--seed", "2", "--mask")  # default table size
     welcome = gm.read()
     assert welcome["ruleset"] == ruleset and welcome["action_space"]
+    assert len(welcome["players"]) == players
     over = play_out(gm, random.Random(2))
     assert over["view"]["phase"] == "over"
     assert gm.stderr() == "" and gm.proc.returncode == 0

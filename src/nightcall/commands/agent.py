@@ -29,7 +29,10 @@ agent_app = typer.Typer(
     no_args_is_help=True,
 )
 
-Players = Annotated[int, typer.Option("--players", "-n", help="Number of seats.")]
+Players = Annotated[
+    int | None,
+    typer.Option("--players", "-n", help="Number of seats (default: 5, or the ruleset's least)."),
+]
 Seed = Annotated[int, typer.Option("--seed", help="Seed of the deal and of the bots.")]
 Roles = Annotated[
     str | None, typer.Option("--roles", help="Comma-separated deck (default: the ruleset's).")
@@ -48,13 +51,17 @@ RecordTo = Annotated[
 
 
 def _table(
-    ruleset: str, players: int, seed: int, roles: str | None, scenario: str | None, masks: bool
+    ruleset: str, players: int | None, seed: int, roles: str | None, scenario: str | None,
+    masks: bool,
 ) -> Table:
     from nightcall.agents.table import Table
     from nightcall.engine.errors import NightcallError
+    from nightcall.engine.ruleset import get_ruleset
 
     deck = [r.strip() for r in roles.split(",") if r.strip()] if roles else None
     try:
+        if players is None:
+            players = max(5, get_ruleset(ruleset).min_players)
         return Table.deal(ruleset, players, seed, roles=deck, scenario=scenario, masks=masks)
     except NightcallError as exc:
         typer.echo(f"nightcall agent: {exc}", err=True)
@@ -64,7 +71,7 @@ def _table(
 @agent_app.command("stdio")
 def stdio(
     ruleset: Annotated[str, typer.Argument(help="onuw, epic or lupus.")],
-    players: Players = 5,
+    players: Players = None,
     seat: Annotated[int, typer.Option("--seat", help="The seat the stdio agent plays.")] = 0,
     seed: Seed = 0,
     roles: Roles = None,
@@ -78,7 +85,7 @@ def stdio(
 
     table = _table(ruleset, players, seed, roles, scenario, mask)
     if not 0 <= seat < len(table.names):
-        typer.echo(f"nightcall agent: there is no seat {seat} among {players}", err=True)
+        typer.echo(f"nightcall agent: there is no seat {seat} among {len(table.names)}", err=True)
         raise typer.Exit(EXIT_BAD_SETUP)
     try:
         channel = LineChannel(sys.stdin, sys.stdout, "the stdio agent", timeout)
@@ -96,7 +103,7 @@ def play(
         list[str],
         typer.Option("--agent", help='"SEAT=COMMAND": a program playing SEAT (repeatable).'),
     ],
-    players: Players = 5,
+    players: Players = None,
     seed: Seed = 0,
     roles: Roles = None,
     scenario: Scenario = None,
