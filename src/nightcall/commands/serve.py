@@ -44,7 +44,9 @@ def serve(
     typer.echo(f"rooms are kept in {path}")
     typer.echo(f"open {public_url or f'http://{host}:{port}'}/ on the shared screen")
     app = create_app(SQLiteStore(path), scale=time_scale, public_url=public_url)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=16384)
+    # No per-message deflate: on a local network bandwidth is free and CPU is not.
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=16384,
+                ws_per_message_deflate=False)
 
 
 def _lan_address() -> str:

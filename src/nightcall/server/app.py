@@ -280,6 +280,19 @@ async def room_record(request: Request) -> Response:
     return _json(room.ruleset.to_record(room.state))
 
 
+async def stats(request: Request) -> Response:
+    """Counts only (no room codes): rooms in memory, rooms playing, open connections."""
+    hub: Hub = request.app.state.hub
+    rooms = list(hub.rooms.values())
+    return _json({
+        "rooms": len(rooms),
+        "playing": sum(1 for r in rooms if r.status == "playing"),
+        "players_connected": sum(1 for r in rooms for s in r.sinks
+                                 if s.role in ("player", "agent")),
+        "connections": sum(len(r.sinks) for r in rooms),
+    })
+
+
 async def rulesets(request: Request) -> Response:
     hub: Hub = request.app.state.hub
     return JSONResponse(hub.public_rulesets())
@@ -311,6 +324,7 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "") -> Starle
         Route("/play/{code}", page("play.html")),
         Route("/watch/{code}", page("watch.html")),
         Route("/api/rulesets", rulesets),
+        Route("/api/stats", stats),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/qr.svg", room_qr),

@@ -95,6 +95,11 @@ class Room:
         self._last: dict[Sink, bytes] = {}
         self._last_lobby: dict[Sink, bytes] = {}
         self._welcomed: set[Sink] = set()
+        self._public: dict[str, Any] = {}
+        self._public_key: tuple[int, int] | None = None
+        self._names: dict[str, str] | None = None
+        self._lobby_key: Any = None
+        self._lobby_bytes = b""
         self.warnings: list[str] = []
         # Hooks set by the server: persist after each change, wake the clock.
         self.on_change: Callable[[Room], None] = lambda room: None
@@ -239,7 +244,12 @@ class Room:
 
     # --- views ------------------------------------------------------------------
     def public_view(self) -> dict[str, Any]:
-        return self.ruleset.view(self.state, None)
+        """The public view, computed once per move (read-only: callers copy to change it)."""
+        key = (id(self.state), len(self.actions))
+        if self._public_key != key:
+            self._public = self.ruleset.view(self.state, None)
+            self._public_key = key
+        return self._public
 
     def public_events_count(self) -> int:
         return len(self.public_view()["events"]) if self.state is not None else 0
@@ -269,7 +279,7 @@ class Room:
         """``ruleset.view`` for ``viewer``, held back to the call the clock shows."""
         if self.state is None:
             return {}
-        view = self.ruleset.view(self.state, viewer)
+        view = dict(self.public_view()) if viewer is None else self.ruleset.view(self.state, viewer)
         clock = self.clock
         if clock.stage in ("discussion", "defense") and "legal" in view:
             view["legal"] = []  # the vote opens when the talking ends
@@ -339,8 +349,22 @@ class Room:
     def _role_names(self) -> dict[str, str]:
         from nightcall.server.narration import role_name
 
-        rid, lang = self.ruleset.id, self.settings.language
-        return {r: role_name(rid, r, lang) for r in self.ruleset.role_ids}
+        if self._names is None:
+            rid, lang = self.ruleset.id, self.settings.language
+            self._names = {r: role_name(rid, r, lang) for r in self.ruleset.role_ids}
+        return self._names
+
+    def lobby_bytes(self) -> bytes:
+        """The encoded lobby, rebuilt only when something in it changed."""
+        from nightcall.server.messages import encode
+
+        key = (self.status, len(self.roles), tuple(self.warnings), self.join_url,
+               tuple((s.name, s.bot, s.bot or self.connected(i))
+                     for i, s in enumerate(self.seats)))
+        if key != self._lobby_key:
+            self._lobby_key = key
+            self._lobby_bytes = encode(self.lobby())
+        return self._lobby_bytes
 
     def lobby(self) -> Lobby:
         settings = {
@@ -383,7 +407,7 @@ class Room:
     def broadcast(self) -> None:
         from nightcall.server.messages import encode
 
-        lobby = encode(self.lobby())
+        lobby = self.lobby_bytes()
         cache: dict[int | None, bytes] = {}
         clock = self.clock_message() if self.state is not None else None
         for sink in list(self.sinks):

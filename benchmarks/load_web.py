@@ -1,0 +1,311 @@
+"""Load test of the web app (not a test): N rooms of 5 phones on loopback, played through.
+
+Starts ``nightcall serve`` on a free port with a fresh SQLite file (or uses
+``--url``), creates N One Night rooms, connects 5 player websockets and a host
+per room, deals, and plays: each phone answers every call and the vote with a
+legal move after a short "thinking" pause, and makes claims during the day.
+Measured: players connected at once, and the action-to-update latency (a move
+or claim sent -> the sender's own update received), p50/p99/max.
+
+    .venv/bin/python benchmarks/load_web.py --rooms 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.connected = 0
+        self.peak = 0
+        self.errors: dict[str, int] = {}
+        self.games_over = 0
+        self.lag = 0.0
+
+    def connect(self, delta: int) -> None:
+        self.connected += delta
+        self.peak = max(self.peak, self.connected)
+
+
+class Phone:
+    """One player's phone. Reading never waits: each answer is scheduled for after a
+    short "thinking" pause and always acts on the latest observation. Latency is the
+    time from sending a move (or claim) to the first update that reflects it."""
+
+    def __init__(self, ws: Any, stats: Stats, rng: random.Random, claims: int) -> None:
+        self.ws, self.stats, self.rng, self.claims = ws, stats, rng, claims
+        self.latest: dict[str, Any] | None = None
+        self.move: tuple[float, int] | None = None  # (sent at, state id acted on)
+        self.claim: tuple[float, int] | None = None  # (sent at, claims of mine expected)
+        self.said = 0
+        self.seat = -1
+        self.thinking = False
+        self.sending: asyncio.Future[None] | None = None
+
+    def on_message(self, msg: dict[str, Any], now: float) -> None:
+        kind = msg["type"]
+        if kind == "welcome":
+            self.seat = msg["seat"]
+        if kind in ("error", "room_error"):
+            self.stats.errors[msg["code"]] = self.stats.errors.get(msg["code"], 0) + 1
+            self.move = self.claim = None
+            return
+        if kind != "observation":
+            return
+        self.latest = msg
+        if self.move is not None and msg["state_id"] != self.move[1]:
+            self.stats.latencies.append(now - self.move[0])
+            self.move = None
+        if self.claim is not None and self.my_claims(msg) >= self.claim[1]:
+            self.stats.latencies.append(now - self.claim[0])
+            self.claim = None
+        if not self.thinking and (msg["view"].get("legal") or self.may_claim(msg)):
+            self.thinking = True
+            asyncio.get_running_loop().call_later(self.rng.uniform(0.05, 0.3), self.answer)
+
+    def my_claims(self, msg: dict[str, Any]) -> int:
+        return sum(1 for e in msg["view"]["events"]
+                   if e["kind"] == "claim" and e["seat"] == self.seat)
+
+    def may_claim(self, msg: dict[str, Any]) -> bool:
+        return msg["clock"]["stage"] in ("discussion", "vote") and self.said < self.claims
+
+    def answer(self) -> None:
+        self.thinking = False
+        msg = self.latest
+        if msg is None or msg["clock"]["stage"] == "over":
+            return
+        legal = msg["view"].get("legal") or []
+        if legal and self.move is None:
+            self.move = (time.perf_counter(), msg["state_id"])
+            self.send({"type": "action", "action": self.rng.choice(legal),
+                       "state_id": msg["state_id"]})
+        elif self.may_claim(msg) and self.claim is None:
+            self.said += 1
+            self.claim = (time.perf_counter(), self.my_claims(msg) + 1)
+            role = self.rng.choice([1, 4, 5, 6, 11])  # werewolf, seer, robber, tm, villager
+            self.send({"type": "action", "action": {"kind": "claim", "a": role},
+                       "state_id": msg["state_id"]})
+            self.thinking = True  # the next claim comes a little later
+            asyncio.get_running_loop().call_later(self.rng.uniform(0.5, 1.5), self.answer)
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.sending = asyncio.ensure_future(self.ws.send(json.dumps(msg)))
+
+
+async def phone(url: str, code: str, name: str, stats: Stats, rng: random.Random,
+                ready: asyncio.Event, claims: int, gate: asyncio.Semaphore) -> None:
+    async with gate:
+        ws = await websockets.connect(f"{url}/ws/{code}", max_queue=None,
+                                      open_timeout=60, compression=None)
+    async with ws:
+        stats.connect(1)
+        await ws.send(json.dumps({"type": "hello", "name": name}))
+        me = Phone(ws, stats, rng, claims)
+        ready.set()
+        try:
+            async for raw in ws:
+                msg = json.loads(raw)
+                me.on_message(msg, time.perf_counter())
+                if msg["type"] == "observation" and msg["clock"]["stage"] == "over":
+                    stats.games_over += 1
+                    return
+        finally:
+            stats.connect(-1)
+
+
+async def room(url: str, http: httpx.AsyncClient, stats: Stats, seed: int,
+               args: argparse.Namespace) -> None:
+    rng = random.Random(seed)
+    async with args.gate:  # no connection storm: a few handshakes at a time
+        r = await http.post("/api/rooms", json={
+            "seats": 5, "call_seconds": args.call_seconds,
+            "discussion_seconds": args.discussion_seconds, "vote_seconds": args.vote_seconds})
+        r.raise_for_status()
+    code, token = r.json()["room"], r.json()["host_token"]
+    readies = [asyncio.Event() for _ in range(5)]
+    tasks = [asyncio.create_task(phone(url, code, f"p{i}", stats, random.Random(rng.random()),
+                                       readies[i], args.claims, args.gate)) for i in range(5)]
+    for ev in readies:
+        await ev.wait()
+    async with args.gate:
+        host = await websockets.connect(f"{url}/ws/{code}", max_queue=None,
+                                      open_timeout=60, compression=None)
+    async with host:
+        await host.send(json.dumps({"type": "hello", "as": "host", "token": token}))
+        # Deal once every phone of every room is connected (all players held at once),
+        # each table at its own moment within --stagger seconds, as real tables would.
+        await args.all_seated.wait()
+        await asyncio.sleep(rng.uniform(0, args.stagger))
+        await host.send(json.dumps({"type": "start"}))
+        await asyncio.gather(*tasks)
+
+
+async def loop_lag(stats: Stats) -> None:
+    """How late this client's own event loop runs (if high, the client is the bottleneck)."""
+    while True:
+        t = time.perf_counter()
+        await asyncio.sleep(0.01)
+        stats.lag = max(stats.lag, time.perf_counter() - t - 0.01)
+
+
+def start_server() -> tuple[subprocess.Popen[bytes], str]:
+    tmp = tempfile.mkdtemp(prefix="nightcall-load-")
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "nightcall.cli", "serve", "--host", "127.0.0.1",
+         "--port", str(port), "--db", str(Path(tmp) / "rooms.sqlite3")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    for _ in range(100):
+        try:
+            httpx.get(url + "/api/rulesets", timeout=1)
+            break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    return server, url
+
+
+async def client(args: argparse.Namespace, url: str) -> dict[str, Any]:
+    """Play ``args.rooms`` rooms against ``url``; the raw numbers, to be merged."""
+    stats = Stats()
+    args.all_seated = asyncio.Event()
+    args.gate = asyncio.Semaphore(16)
+    ws_url = url.replace("http", "ws")
+    started = time.perf_counter()
+    try:
+        limits = httpx.Limits(max_connections=50)
+        async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as http:
+            rooms = [asyncio.create_task(room(ws_url, http, stats, i, args))
+                     for i in range(args.rooms)]
+
+            async def seat_watch() -> None:
+                while stats.connected < args.rooms * 5:
+                    await asyncio.sleep(0.05)
+                args.all_seated.set()
+
+            lag = asyncio.create_task(loop_lag(stats))
+            await asyncio.wait_for(asyncio.gather(seat_watch(), *rooms), args.timeout)
+            lag.cancel()
+    finally:
+        pass
+    return {"latencies": stats.latencies, "peak": stats.peak, "games": stats.games_over // 5,
+            "errors": stats.errors, "lag": stats.lag,
+            "seconds": time.perf_counter() - started}
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Start the server (unless --url), run --procs client processes, merge their numbers.
+    Peak players held is the sum of each client's peak (they all seat before dealing)."""
+    server = None
+    url = args.url
+    if not url:
+        server, url = start_server()
+    try:
+        share = [args.rooms // args.procs + (i < args.rooms % args.procs)
+                 for i in range(args.procs)]
+        cmd = [sys.executable, __file__, "--url", url, "--child",
+               "--call-seconds", str(args.call_seconds),
+               "--discussion-seconds", str(args.discussion_seconds),
+               "--vote-seconds", str(args.vote_seconds), "--claims", str(args.claims),
+               "--timeout", str(args.timeout), "--stagger", str(args.stagger)]
+        cpu0 = cpu_seconds(server.pid) if server else 0.0
+        wall0 = time.perf_counter()
+        kids = [subprocess.Popen([*cmd, "--rooms", str(n)], stdout=subprocess.PIPE)
+                for n in share if n]
+        held = 0
+        while any(k.poll() is None for k in kids):  # the server's own count, twice a second
+            try:
+                got = httpx.get(url + "/api/stats", timeout=2).json()
+                held = max(held, got["players_connected"])
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.5)
+        parts = [json.loads(k.communicate()[0]) for k in kids]
+        server_cpu = cpu_seconds(server.pid) - cpu0 if server else None
+        wall = time.perf_counter() - wall0
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(10)
+    lat = sorted(x for p in parts for x in p["latencies"])
+    errors: dict[str, int] = {}
+    for p in parts:
+        for k, v in p["errors"].items():
+            errors[k] = errors.get(k, 0) + v
+
+    def pct(p: float) -> float:
+        return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
+
+    return {
+        "rooms": args.rooms,
+        "client_processes": len(parts),
+        "players_held": held,
+        "games_over": sum(p["games"] for p in parts),
+        "updates_measured": len(lat),
+        "p50_ms": round(pct(0.50), 2),
+        "p99_ms": round(pct(0.99), 2),
+        "max_ms": round(lat[-1] * 1000, 2) if lat else None,
+        "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else None,
+        "errors": errors,
+        "client_loop_lag_max_ms": round(max(p["lag"] for p in parts) * 1000, 1),
+        "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 1),
+        "server_cpu_share": None if server_cpu is None else round(server_cpu / wall, 2),
+        "load_average": os.getloadavg(),
+        "seconds": round(max(p["seconds"] for p in parts), 1),
+    }
+
+
+def cli() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--rooms", type=int, default=200, help="rooms of 5 players (default 200)")
+    p.add_argument("--url", default="", help="a running server (default: start one)")
+    p.add_argument("--call-seconds", type=float, default=2.0)
+    p.add_argument("--discussion-seconds", type=float, default=6.0)
+    p.add_argument("--vote-seconds", type=float, default=6.0)
+    p.add_argument("--claims", type=int, default=3, help="claims per player per day")
+    p.add_argument("--timeout", type=float, default=300.0)
+    p.add_argument("--procs", type=int, default=2, help="client processes (default 2)")
+    p.add_argument("--stagger", type=float, default=4.0,
+                   help="deal each room within this many seconds (0: all in lockstep)")
+    p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.child:
+        print(json.dumps(asyncio.run(client(args, args.url))))
+        return
+    print(json.dumps(run(args), indent=2))
+
+
+if __name__ == "__main__":
+    cli()
