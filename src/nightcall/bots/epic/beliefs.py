@@ -40,7 +40,7 @@ def monster_kind(card: str) -> str | None:
 class Beliefs:
     me: int
     party: str  # the seat's own party, as it believes
-    wolf: dict[int, float]  # every other seat: P(ends a werewolf)
+    wolf: dict[int, float]  # every seat: P(ends a werewolf) (0 or 1 for the seat itself)
     vampire: dict[int, float]  # P(ends a vampire, by card or by token)
     tanner: dict[int, float]  # P(holds the Tanner card)
     wolves_in_deck: bool
@@ -65,7 +65,7 @@ class Beliefs:
         return 0.0  # the Tanner and the Assassin are alone
 
     def allies(self) -> set[int]:
-        return {s for s in self.wolf if self.same_party(s) > ALLY_BAR}
+        return {s for s in self.wolf if s != self.me and self.same_party(s) > ALLY_BAR}
 
 
 def my_party(k: Knowledge) -> str:
@@ -115,7 +115,12 @@ def beliefs(k: Knowledge, decay: float) -> Beliefs:
         vamp[s] = c * (card in VAMPIRE_CARDS) + (1 - c) * prior_v
         tan[s] = c * (card == TANNER) + (1 - c) * prior_t
     _vampire_token(k, decay, vamp, vamps, places)
-    return Beliefs(k.seat, my_party(k), wolf, vamp, tan, wolves > 0, vamps > 0)
+    party = my_party(k)
+    # The seat itself, as it believes it is (a Witch may swap with herself).
+    wolf[k.seat] = float(party == WEREWOLVES)
+    vamp[k.seat] = float(party == VAMPIRES)
+    tan[k.seat] = float(party == TANNER_TEAM)
+    return Beliefs(k.seat, party, wolf, vamp, tan, wolves > 0, vamps > 0)
 
 
 def _vampire_token(k: Knowledge, decay: float, vamp: dict[int, float], vamps: int,
