@@ -26,7 +26,7 @@ class Bot(Protocol):
 
 def reasoning_rulesets() -> tuple[str, ...]:
     """The rulesets that have a reasoning bot."""
-    return ("onuw", "lupus")
+    return ("onuw", "epic", "lupus")
 
 
 def make_bot(name: str, ruleset_id: str, seed: int | None = 0, difficulty: str = "normal") -> Bot:
@@ -42,6 +42,10 @@ def make_bot(name: str, ruleset_id: str, seed: int | None = 0, difficulty: str =
             from nightcall.bots.onuw.bot import OneNightBot
 
             return OneNightBot(seed, difficulty)
+        if ruleset_id == "epic":
+            from nightcall.bots.epic.bot import EpicBot
+
+            return EpicBot(seed, difficulty)
         if ruleset_id == "lupus":
             from nightcall.bots.lupus_bot import LupusBot
 

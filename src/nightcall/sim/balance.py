@@ -2,7 +2,8 @@
 every player count, with random and (where there is one) reasoning bots.
 
     python -m nightcall.sim.balance [--games 4000] [--reasoning-games 1500]
-        [--epic-games 1000] [--workers K] [--seed 0] [--only onuw|epic] [--out docs]
+        [--epic-games 800] [--epic-reasoning-games 300] [--workers K] [--seed 0]
+        [--only onuw|epic] [--out docs]
 
 writes ``docs/balance.md`` and its plots in ``docs/balance/``. All the games of the
 report go through one pool of workers; each game is seeded by its index, so the
@@ -47,7 +48,7 @@ def onuw_rows(games: int, reasoning_games: int) -> list[Row]:
     return rows
 
 
-def epic_rows(games: int) -> list[Row]:
+def epic_rows(games: int, reasoning_games: int = 0) -> list[Row]:
     if "epic" not in all_rulesets():
         return []
     rs: Any = get_ruleset("epic")
@@ -59,6 +60,10 @@ def epic_rows(games: int) -> list[Row]:
             except DeckError:
                 continue
             rows.append(Row(sc["id"], sc["name"], Setup("epic", n, deck), games))
+            if reasoning_games and "epic" in reasoning_rulesets():
+                rows.append(Row(sc["id"], sc["name"],
+                                Setup("epic", n, deck, "reasoning", "reasoning"),
+                                reasoning_games))
     return rows
 
 
@@ -167,19 +172,20 @@ def _epic_section(rows: list[tuple[Row, Tally]], out: Path) -> list[str]:
     lines = [
         "## One Night Ultimate Werewolf: Epic Battle, every scenario",
         "",
-        "Random bots only (no Epic reasoning bot yet). Each scenario's deck from "
-        "`default_deck(players, scenario)`.",
+        "Each scenario's deck from `default_deck(players, scenario)`; random bots, and the "
+        "Epic reasoning bot (src/nightcall/bots/epic/, normal difficulty) where present.",
         "",
         "![Epic village win rates](balance/epic.png)",
         "",
-        "| scenario | players | games | team win rates | nobody wins | deaths |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| scenario | players | bots | games | team win rates | nobody wins | deaths |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for row, t in rows:
         teams = t.win_rates()["teams"]
         cell = ", ".join(f"{k} {_cell(v)}" for k, v in teams.items())
-        lines.append(f"| {row.title} | {row.setup.players} | {t.games:,} | {cell} | "
-                     f"{t.nobody_won / t.games:.0%} | {t.average_deaths:.2f} |")
+        lines.append(f"| {row.title} | {row.setup.players} | {row.setup.village} | "
+                     f"{t.games:,} | {cell} | {t.nobody_won / t.games:.0%} | "
+                     f"{t.average_deaths:.2f} |")
     lines.append("")
     _plot_epic(rows, out / "balance" / "epic.png")
     return lines
@@ -228,20 +234,25 @@ def _plot_epic(rows: list[tuple[Row, Tally]], path: Path) -> None:
 
     names = list(dict.fromkeys(r.title for r, _ in rows))
     players = sorted({r.setup.players for r, _ in rows})
-    grid = [[float("nan")] * len(players) for _ in names]
-    for r, t in rows:
-        grid[names.index(r.title)][players.index(r.setup.players)] = (
-            t.team_wins["village"] / t.games
-        )
-    fig, ax = plt.subplots(figsize=(7, 0.3 * len(names) + 1.5))
-    im = ax.imshow(grid, vmin=0, vmax=1, cmap="coolwarm_r", aspect="auto")
-    ax.set_xticks(range(len(players)), [str(p) for p in players])
-    ax.set_yticks(range(len(names)), names, fontsize=7)
-    ax.set_xlabel("players")
-    ax.set_title("Epic Battle: village win rate, random bots")
-    fig.colorbar(im, ax=ax, fraction=0.04)
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
+    bots = list(dict.fromkeys(r.setup.village for r, _ in rows))
+    fig, axes = plt.subplots(1, len(bots), figsize=(4.5 * len(bots) + 2.5,
+                                                    0.3 * len(names) + 1.5), squeeze=False)
+    im = None
+    for ax, bot in zip(axes[0], bots, strict=True):
+        grid = [[float("nan")] * len(players) for _ in names]
+        for r, t in rows:
+            if r.setup.village == bot:
+                grid[names.index(r.title)][players.index(r.setup.players)] = (
+                    t.team_wins["village"] / t.games
+                )
+        im = ax.imshow(grid, vmin=0, vmax=1, cmap="coolwarm_r", aspect="auto")
+        ax.set_xticks(range(len(players)), [str(p) for p in players])
+        ax.set_yticks(range(len(names)), names if ax is axes[0][0] else [], fontsize=7)
+        ax.set_xlabel("players")
+        ax.set_title(f"village win rate, {bot} bots", fontsize=9)
+    if im is not None:
+        fig.colorbar(im, ax=list(axes[0]), fraction=0.03)
+    fig.savefig(path, dpi=90, bbox_inches="tight")
     plt.close(fig)
 
 
@@ -250,7 +261,8 @@ def main(argv: list[str] | None = None) -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=4000, help="per One Night random row")
     parser.add_argument("--reasoning-games", type=int, default=1500)
-    parser.add_argument("--epic-games", type=int, default=800, help="per Epic row")
+    parser.add_argument("--epic-games", type=int, default=800, help="per Epic random row")
+    parser.add_argument("--epic-reasoning-games", type=int, default=300)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", choices=("onuw", "epic"), default=None)
@@ -260,7 +272,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.only in (None, "onuw"):
         rows += onuw_rows(args.games, args.reasoning_games)
     if args.only in (None, "epic"):
-        rows += epic_rows(args.epic_games)
+        rows += epic_rows(args.epic_games, args.epic_reasoning_games)
     workers = args.workers or default_workers()
     t0 = time.perf_counter()
     tallies = run_rows(rows, args.seed, workers)
