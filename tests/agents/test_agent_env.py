@@ -309,3 +309,9 @@ def test_the_core_environment_needs_neither_numpy_nor_pettingzoo() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_default_table_is_five_or_the_rulesets_least() -> None:
+    for rid, ruleset in all_rulesets().items():
+        env = NightcallEnv(rid)
+        assert len(env.possible_agents) == max(5, ruleset.min_players)

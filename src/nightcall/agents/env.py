@@ -47,7 +47,7 @@ class NightcallEnv:
     def __init__(
         self,
         ruleset: str = "onuw",
-        players: int = 5,
+        players: int | None = None,
         *,
         roles: Sequence[str] | None = None,
         scenario: str | None = None,
@@ -57,6 +57,8 @@ class NightcallEnv:
         render_mode: str | None = None,
     ) -> None:
         self.ruleset = get_ruleset(ruleset)
+        # Five seats by default, or the ruleset's least (Lupus starts at 7).
+        players = max(5, self.ruleset.min_players) if players is None else players
         self.players = players
         self.deck = list(roles) if roles else self.ruleset.default_deck(players, scenario)
         self.ruleset.validate_deck(players, self.deck, options)

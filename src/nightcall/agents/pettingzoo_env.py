@@ -36,7 +36,7 @@ class NightcallAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
     def __init__(
         self,
         ruleset: str = "onuw",
-        players: int = 5,
+        players: int | None = None,
         *,
         roles: Sequence[str] | None = None,
         scenario: str | None = None,
