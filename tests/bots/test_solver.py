@@ -132,3 +132,18 @@ def test_sampling_fallback_agrees_with_exact_within_its_error_bar() -> None:
                     assert abs(x - y) <= 5 * sampled.error
         # Seeded: the same knowledge gives the same sample.
         assert solve(k, method="sample", samples=3000, seed=seat) == sampled
+
+
+def test_hints_are_json_and_name_players() -> None:
+    import json
+
+    from nightcall.bots.onuw.hints import hints_from_view
+
+    state = random_night(ONUW.recommended_deck(5), 5, seed=8)
+    view = ONUW.view(state, 2)
+    hints = hints_from_view(view)
+    json.dumps(hints)
+    me = view["players"][2]
+    assert hints["start"][me] == {state.start[2]: 1.0}
+    assert set(hints["end"]) == {*view["players"], "center 1", "center 2", "center 3"}
+    assert hints["exact"] and hints["error"] == 0.0
