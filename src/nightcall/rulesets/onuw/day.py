@@ -140,12 +140,19 @@ def who_won(st: OneNightState, roles: list[str], deaths: list[Death], tally: lis
         if (s in dead if r == TANNER else TEAM[r] in teams)
     ] if teams else []
     return Outcome(
-        deaths, teams, winners, partial(explain, st, roles, deaths, tally, teams, winners)
+        deaths, teams, winners,
+        # Not ``st`` itself: state -> outcome -> state would be a cycle, and every
+        # finished game would then wait for the cyclic GC instead of being freed at once.
+        partial(explain, st.names, st.cards, st.votes, st.copy, roles, deaths, tally, teams,
+                winners),
     )
 
 
 def explain(
-    st: OneNightState,
+    names: tuple[str, ...],
+    cards: list[str],
+    votes: list[int],
+    copy: str | None,
     roles: list[str],
     deaths: list[Death],
     tally: list[int],
@@ -153,8 +160,7 @@ def explain(
     winners: list[int],
 ) -> list[str]:
     """The who-has-won check as sentences, one per step, in the order it is made."""
-    n = st.n
-    names = st.names
+    n = len(names)
     dead = {d.seat for d in deaths}
     lines: list[str] = []
     voted_out = [d.seat for d in deaths if d.cause == "votes"]
@@ -167,12 +173,12 @@ def explain(
                      "votes each, and all of them die.")
     for d in deaths:
         if d.cause == "hunter":
-            hunter = next(s for s in dead if roles[s] == HUNTER and st.votes[s] == d.seat)
+            hunter = next(s for s in dead if roles[s] == HUNTER and votes[s] == d.seat)
             lines.append(f"{names[hunter]} was the Hunter and points at {names[d.seat]}, "
                          f"so {names[d.seat]} dies too.")
-    if st.copy is not None and "doppelganger" in st.cards[:n]:
-        holder = st.cards.index("doppelganger")
-        role = DISPLAY_NAME[st.copy]
+    if copy is not None and "doppelganger" in cards[:n]:
+        holder = cards.index("doppelganger")
+        role = DISPLAY_NAME[copy]
         lines.append(f"{names[holder]} holds the Doppelgänger card, which copied the {role}: "
                      f"they count as a {role}.")
     wolves = [s for s in range(n) if roles[s] == WEREWOLF]
