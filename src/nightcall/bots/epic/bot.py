@@ -24,7 +24,7 @@ from typing import Any
 from nightcall.bots.epic.beliefs import Beliefs, beliefs
 from nightcall.bots.epic.knowledge import Knowledge, read_view
 from nightcall.bots.epic.night import Choice, choose_night
-from nightcall.bots.epic.vote import choose_vote, public_order
+from nightcall.bots.epic.vote import choose_vote, plan, public_order
 from nightcall.engine.actions import Action
 from nightcall.rulesets.epic.roles import VILLAGE, name
 
@@ -56,12 +56,13 @@ class EpicBot:
         if self.difficulty == "easy" and self.rng.random() < EASY_RANDOM:
             return self.rng.choice(legal)
         k, b = self.read(view)
+        easy = self.difficulty == "easy"
+        order = self.rng.sample(range(k.n), k.n) if easy else public_order(view)
         if view.get("phase") == "night":
-            choice = Choice(legal, k, b, self.rng, self.difficulty == "hard")
+            suspects = [] if easy else sorted(set(plan(order).values()), key=order.index)
+            choice = Choice(legal, k, b, self.rng, self.difficulty == "hard", suspects)
             return choose_night(view.get("call"), choice)
-        order = public_order(view) if self.difficulty != "easy" else \
-            self.rng.sample(range(k.n), k.n)
-        return choose_vote(legal, k, b, order, split=self.difficulty != "easy")
+        return choose_vote(legal, k, b, order, split=not easy)
 
     def read(self, view: Mapping[str, Any]) -> tuple[Knowledge, Beliefs]:
         """The seat's knowledge and beliefs from its view alone."""

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from nightcall.rulesets.epic.night import CALL_OF_ROLE
 from nightcall.rulesets.epic.roles import (
     ASSASSIN,
     BOUNTY,
@@ -153,10 +154,11 @@ def _read(k: Knowledge, e: Mapping[str, Any]) -> None:  # one branch per event k
         call = str(e["call"])
         k.calls.append(call)
         k.this_call = []
-        # Counted before the call's own events: a move this seat makes is undone below.
-        if call in CARD_MOVERS:
+        # A call this seat answers itself moves nothing it does not know about.
+        mine = call in (CALL_OF_ROLE.get(k.start), CALL_OF_ROLE.get(k.copied or ""))
+        if call in CARD_MOVERS and not mine:
             k.card_moves += 1
-        if call in TOKEN_MOVERS:
+        if call in TOKEN_MOVERS and not mine:
             k.token_moves += 1
     elif kind == "saw":
         if "seat" in e:
@@ -196,7 +198,6 @@ def _read(k: Knowledge, e: Mapping[str, Any]) -> None:  # one branch per event k
     elif kind == "swapped":
         _read_swap(k, e)
     elif kind == "swapped_tokens":
-        k.token_moves -= 1  # this seat's own move: it knows where the tokens went
         a, b = (int(s) for s in e["seats"])
         _swap(k.tokens, a, b)
     elif kind == "thumbs":
@@ -212,7 +213,6 @@ def _read(k: Knowledge, e: Mapping[str, Any]) -> None:  # one branch per event k
 
 
 def _read_swap(k: Knowledge, e: Mapping[str, Any]) -> None:
-    k.card_moves -= 1  # this seat's own move: its facts follow the cards
     seats = [int(s) for s in e["seats"]]
     if e.get("extra"):
         # The Alpha Wolf gave the werewolf card beside the center to this seat.
@@ -221,7 +221,3 @@ def _read_swap(k: Knowledge, e: Mapping[str, Any]) -> None:
         _swap(k.cards, seats[0], k.n + int(e["center"]))
     else:
         _swap(k.cards, seats[0], seats[1])
-    # Facts about the moved places are as fresh as the move.
-    for place in (*seats, *((k.n + int(e["center"]),) if "center" in e else ())):
-        if place in k.cards:
-            k.cards[place] = Fact(k.cards[place].value, k.card_moves)

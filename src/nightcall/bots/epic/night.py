@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from nightcall.bots.epic.beliefs import Beliefs, monster_kind
 from nightcall.bots.epic.knowledge import Knowledge
 from nightcall.engine.actions import Action
-from nightcall.rulesets.epic.roles import VILLAGE
+from nightcall.rulesets.epic.roles import TANNER, VILLAGE
 
 CURATOR_BAR = 0.4  # an artifact is as likely to make a monster as to unmake one: only
 # lay it on a seat that is probably a monster already (a Brand or Club removes it).
@@ -29,6 +29,7 @@ class Choice:
     b: Beliefs
     rng: random.Random
     hard: bool
+    suspects: list[int]  # whom the Village's vote plan will point at (public, :mod:`.vote`)
 
     def of(self, *kinds: str) -> list[Action]:
         return [a for a in self.legal if a.kind in kinds]
@@ -46,6 +47,18 @@ class Choice:
     def non_allies(self, options: list[Action]) -> list[Action]:
         allies = self.b.allies()
         return [a for a in options if a.a not in allies] or options
+
+    def suspect(self, options: list[Action]) -> Action | None:
+        """The option on the first suspect that is not this seat."""
+        for t in self.suspects:
+            if t != self.k.seat:
+                hit = next((a for a in options if a.a == t), None)
+                if hit is not None:
+                    return hit
+        return None
+
+    def not_suspects(self, options: list[Action]) -> list[Action]:
+        return [a for a in options if a.a not in self.suspects] or options
 
     def any_move(self) -> Action:
         moves = [a for a in self.legal if a.kind != "skip"]
@@ -67,6 +80,20 @@ def _random_target(c: Choice) -> Action:
     return c.rng.choice(others or c.legal)
 
 
+def _bite(c: Choice) -> Action:
+    """Vampires and the Alpha Wolf make a new monster out of the Village's suspects'
+    way: a seat the vote plan does not point at."""
+    others = [a for a in c.legal if a.kind != "skip" and a.a != c.k.seat]
+    return c.rng.choice(c.not_suspects(others) if c.hard or c.rng.random() < 0.5
+                        else others or c.legal)
+
+
+def _assassin(c: Choice) -> Action:
+    # The Bounty goes where the votes will go: on the Village's first suspect.
+    targets = [a for a in c.of("token") if a.a != c.k.seat]
+    return c.suspect(targets) or c.rng.choice(targets or c.legal)
+
+
 def _venus(c: Choice) -> Action:
     # Lovers die together: for the Village a second death can only add a monster.
     pairs = [a for a in c.of("token_two") if c.k.seat not in (a.a, a.b)]
@@ -84,9 +111,10 @@ def _instigator(c: Choice) -> Action:
 
 
 def _priest(c: Choice) -> Action:
-    # A Certainty token heals whoever the vampires bit (the Priest cannot know whom).
-    targets = [a for a in c.of("token") if a.a not in c.b.allies() or c.b.party == VILLAGE]
-    return c.rng.choice(targets or c.legal)
+    """He has healed himself already. Healing a stranger blind cannot help the Village:
+    a vampire it removes is one fewer the vote could catch, and if it was the only
+    one, the Village must then kill nobody. So he heals only at easy (random)."""
+    return next(iter(c.of("skip")), c.rng.choice(c.legal))
 
 
 # --- night ------------------------------------------------------------------------------
@@ -103,6 +131,11 @@ def _sight_wolf(c: Choice) -> Action:
 def _seer(c: Choice) -> Action:
     players = c.of("look")
     if players and (c.hard or c.rng.random() < SEER_PLAYER_ODDS):
+        # A suspect of the vote plan: whether the plan points at a monster matters most.
+        if c.b.party == VILLAGE:
+            hit = c.suspect([a for a in players if c.unknown(a.a)])
+            if hit is not None:
+                return hit
         return c.best(c.non_allies(players), lambda a: c.unknown(a.a))
     return c.rng.choice(c.of("look_center") or c.legal)
 
@@ -135,10 +168,14 @@ def _witch(c: Choice) -> Action:
     seen = _witch_card(c)
     swaps = c.of("swap_center")
     if c.b.party == VILLAGE or seen is None:
-        # The card goes to the likeliest monster: a villager card may push a monster
-        # card out of play, a monster card stays where the Witch knows it is.
         others = [a for a in swaps if a.a != c.k.seat]
-        return c.best(others, lambda a: c.b.monster(a.a))
+        if seen is not None and monster_kind(seen) is not None:
+            # A monster card on a suspect of the vote plan: the vote will catch it.
+            return c.suspect(others) or c.best(others, lambda a: c.b.monster(a.a))
+        if seen == TANNER:
+            return c.rng.choice(c.not_suspects(others))  # not on one the vote kills
+        # A villager card changes nothing for herself; given away it may unmake a monster.
+        return next((a for a in swaps if a.a == c.k.seat), c.rng.choice(swaps))
     if monster_kind(seen) == c.b.party:
         return next((a for a in swaps if a.a == c.k.seat), c.rng.choice(swaps))
     return c.best(c.non_allies(swaps), lambda a: -c.b.same_party(a.a))
@@ -161,13 +198,22 @@ def _goblin(c: Choice) -> Action:
 
 
 def _enlightener(c: Choice) -> Action:
-    return c.best(c.non_allies(c.of("reveal")), lambda a: c.unknown(a.a) + c.b.monster(a.a))
+    # Revealing a suspect's villager card clears it in public: the plan moves on.
+    reveals = c.non_allies(c.of("reveal"))
+    if c.b.party == VILLAGE:
+        hit = c.suspect([a for a in reveals if c.unknown(a.a) or c.b.monster(a.a) < 0.5])
+        if hit is not None:
+            return hit
+    return c.best(reveals, lambda a: c.unknown(a.a) + c.b.monster(a.a))
 
 
 def _curator(c: Choice) -> Action:
     targets = [a for a in c.of("artifact") if a.a != c.k.seat]
     if c.b.party == VILLAGE:
         best = c.best(targets, lambda a: c.b.monster(a.a))
+        if not c.hard:
+            # A Claw or a Bite on a suspect makes the vote's victim a monster.
+            return c.suspect(targets) or best
         bar = CURATOR_BAR if c.hard else CURATOR_BAR / 2
         if c.b.monster(best.a) >= bar or not c.of("skip"):
             return best
@@ -177,16 +223,16 @@ def _curator(c: Choice) -> Action:
 
 RULES: dict[str, Callable[[Choice], Action]] = {
     "mimic": lambda c: c.rng.choice(c.legal),
-    "vampires": _random_target,
+    "vampires": _bite,
     "the_count": _random_target,
     "infected": _random_target,
     "venus": _venus,
     "instigator": _instigator,
     "priest": _priest,
-    "assassin": _random_target,
+    "assassin": _assassin,
     "werewolves": _look_center,
     "werewolves_dream_wolf": _look_center,
-    "alpha_wolf": _random_target,
+    "alpha_wolf": _bite,
     "sight_wolf": _sight_wolf,
     "the_thing": lambda c: c.rng.choice(c.of("tap") or c.legal),
     "seer": _seer,

@@ -96,8 +96,13 @@ def choose_vote(legal: Sequence[Action], k: Knowledge, b: Beliefs,
         allowed = [a for a in allowed if a.a not in allies] or allowed
     score = _score(k, b)
     rank = {s: i for i, s in enumerate(order)}
+    if _guards(k, b):
+        # The Bodyguard's vote shields: never one the plan wants dead, the likeliest
+        # villager among the rest.
+        suspects = set(plan(order).values())
+        allowed = [a for a in allowed if a.a not in suspects] or allowed
     top = max(score(a.a) for a in allowed)
-    if split and b.party in (VILLAGE, ASSASSIN_TEAM) and top < SURE:
+    if split and not _guards(k, b) and b.party in (VILLAGE, ASSASSIN_TEAM) and top < SURE:
         planned = plan(order)
         mine = planned.get(k.seat)
         if mine is None:
@@ -112,8 +117,13 @@ def choose_vote(legal: Sequence[Action], k: Knowledge, b: Beliefs,
     return min(near, key=lambda a: rank.get(a.a, 0))
 
 
+def _guards(k: Knowledge, b: Beliefs) -> bool:
+    """A village Bodyguard whose vote still protects (no artifact took his role)."""
+    return b.party == VILLAGE and k.my_card() == BODYGUARD and k.artifact not in ARTIFACT_ROLE
+
+
 def _score(k: Knowledge, b: Beliefs) -> Any:
-    if b.party == VILLAGE and k.my_card() == BODYGUARD and k.artifact not in ARTIFACT_ROLE:
+    if _guards(k, b):
         return b.same_party
     if b.party == WEREWOLVES:
         return b.vampire.__getitem__ if b.epic else lambda s: -b.wolf[s]
