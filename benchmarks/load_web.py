@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -114,7 +115,11 @@ class Phone:
             asyncio.get_running_loop().call_later(self.rng.uniform(0.5, 1.5), self.answer)
 
     def send(self, msg: dict[str, Any]) -> None:
-        self.sending = asyncio.ensure_future(self.ws.send(json.dumps(msg)))
+        self.sending = asyncio.ensure_future(self._send(json.dumps(msg)))
+
+    async def _send(self, text: str) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):  # the game ended meanwhile
+            await self.ws.send(text)
 
 
 async def phone(url: str, code: str, name: str, stats: Stats, rng: random.Random,
@@ -245,6 +250,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         kids = [subprocess.Popen([*cmd, "--rooms", str(n)], stdout=subprocess.PIPE)
                 for n in share if n]
         held = 0
+        got: dict[str, Any] = {}
         while any(k.poll() is None for k in kids):  # the server's own count, twice a second
             try:
                 got = httpx.get(url + "/api/stats", timeout=2).json()
@@ -280,6 +286,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else None,
         "errors": errors,
         "client_loop_lag_max_ms": round(max(p["lag"] for p in parts) * 1000, 1),
+        "server_action_ms_p50": got.get("action_ms_p50"),
+        "server_action_ms_p99": got.get("action_ms_p99"),
         "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 1),
         "server_cpu_share": None if server_cpu is None else round(server_cpu / wall, 2),
         "load_average": os.getloadavg(),

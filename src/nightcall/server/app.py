@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -210,7 +211,11 @@ async def _serve(ws: WebSocket, hub: Hub, room: Room, sink: WsSink, first: bytes
             try:
                 if len(raw) > MAX_MESSAGE:
                     raise RoomError("too_long", "that message is too long")
-                _handle(hub, room, sink, m.decode(raw))
+                started = time.perf_counter()
+                msg = m.decode(raw)
+                _handle(hub, room, sink, msg)
+                if isinstance(msg, protocol.ActionMessage):
+                    hub.timings.append(time.perf_counter() - started)
             except RoomError as exc:
                 sink.send(_error(exc.code, exc.message))
             except (msgspec.ValidationError, msgspec.DecodeError) as exc:
@@ -281,10 +286,19 @@ async def room_record(request: Request) -> Response:
 
 
 async def stats(request: Request) -> Response:
-    """Counts only (no room codes): rooms in memory, rooms playing, open connections."""
+    """Counts only (no room codes): rooms, connections, and how long the server took
+    over its last moves (decode, check, apply, build and queue every update, save)."""
     hub: Hub = request.app.state.hub
     rooms = list(hub.rooms.values())
+    took = sorted(hub.timings)
+
+    def ms(q: float) -> float | None:
+        return round(took[min(len(took) - 1, int(q * len(took)))] * 1000, 3) if took else None
+
     return _json({
+        "actions_timed": len(took),
+        "action_ms_p50": ms(0.5),
+        "action_ms_p99": ms(0.99),
         "rooms": len(rooms),
         "playing": sum(1 for r in rooms if r.status == "playing"),
         "players_connected": sum(1 for r in rooms for s in r.sinks

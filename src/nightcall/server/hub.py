@@ -4,6 +4,7 @@ and bringing back the unfinished ones after a restart."""
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import secrets
 from typing import Any
@@ -59,6 +60,7 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self.clocks: dict[str, RoomClock] = {}
         self._dirty: set[str] = set()
+        self.timings: collections.deque[float] = collections.deque(maxlen=20_000)
 
     def join_url(self, code: str, base: str) -> str:
         return f"{self.public_url or base.rstrip('/')}/play/{code}"
