@@ -7,7 +7,8 @@
   a likely member of the other monster party (their death is what a monster
   party needs). Never a known ally.
 - The Tanner abstains (every vote he gives makes someone else likelier to die than
-  him); the Assassin points at the Bounty when he knows where it is.
+  him) unless he is a suspect of the plan below, then he keeps its tie; the
+  Assassin points at the Bounty when he knows where it is.
 - Nobody points at the seat known to hold the Plague token: that vote cannot win.
 
 When the Village knows nothing sure, it splits its doubt, as tables do by
@@ -80,8 +81,16 @@ def choose_vote(legal: Sequence[Action], k: Knowledge, b: Beliefs,
     abstain = next((a for a in legal if a.kind != "vote"), None)
     if not votes:
         return legal[0]
-    if b.party == TANNER_TEAM and abstain is not None:
-        return abstain
+    if b.party == TANNER_TEAM:
+        # He wins by dying: a suspect of the plan keeps its tie by voting his part;
+        # anyone else abstains, since each vote he gives saves him a little.
+        mine = plan(order).get(k.seat)
+        if k.seat in plan(order).values():
+            pick = next((a for a in votes if a.a == mine), None)
+            if pick is not None:
+                return pick
+        if abstain is not None:
+            return abstain
     bounty = k.bounty
     if b.party == ASSASSIN_TEAM and bounty is not None:
         if bounty == k.seat and abstain is not None:

@@ -1,0 +1,181 @@
+"""What the Epic Battle bot reads from a view and how it votes and plays by night,
+on hand-made views (the events a seat would see)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from nightcall.bots.epic.beliefs import beliefs
+from nightcall.bots.epic.bot import EpicBot
+from nightcall.bots.epic.knowledge import read_view
+from nightcall.bots.epic.vote import plan, public_order
+from nightcall.engine.actions import Action
+from nightcall.rulesets.epic.roles import (
+    TANNER_TEAM,
+    TOKEN_ROLES,
+    VAMPIRES,
+    VILLAGE,
+    WEREWOLVES,
+)
+
+FIRST_NIGHT_5 = ["werewolf", "sight_wolf", "seer", "robber", "goblin", "villager",
+                 "villager", "the_thing"]
+NIGHTFALL_5 = ["vampire", "the_count", "priest", "tracker", "robber", "goblin", "mimic",
+               "the_thing"]
+
+
+def day_view(seat: int, events: list[dict[str, Any]], roles: list[str] = FIRST_NIGHT_5,
+             n: int = 5, face_up: dict[str, str] | None = None) -> dict[str, Any]:
+    legal = [{"kind": "vote", "a": x} for x in range(n) if x != seat] + [{"kind": "abstain"}]
+    return {"ruleset": "epic", "phase": "day", "players": [f"P{i}" for i in range(n)],
+            "roles_in_play": sorted(roles), "call": None,
+            "tokens_in_play": bool(set(roles) & TOKEN_ROLES),
+            "face_up": face_up or {}, "voted": [], "seat": seat,
+            "events": [{"kind": "deal", "seat": seat, "card": events[0]["card"]},
+                       *events[1:], {"kind": "dawn"}],
+            "legal": legal}
+
+
+def night_view(seat: int, card: str, call: str, legal: list[Action],
+               events: Sequence[dict[str, Any]] = (),
+               roles: list[str] = FIRST_NIGHT_5, n: int = 5) -> dict[str, Any]:
+    view = day_view(seat, [{"card": card}, {"kind": "call", "call": call}, *events],
+                    roles, n)
+    view["events"].pop()  # no dawn yet
+    view.update(phase="night", call=call, legal=[a.to_json() for a in legal])
+    return view
+
+
+def test_robber_follows_the_cards_he_moved() -> None:
+    k = read_view(day_view(1, [{"card": "robber"}, {"kind": "call", "call": "robber"},
+                               {"kind": "swapped", "seats": [1, 3]},
+                               {"kind": "saw", "seat": 1, "card": "werewolf"}]))
+    assert k.my_card() == "werewolf"
+    assert k.cards[3].value == "robber"
+    b = beliefs(k, 0.7)
+    assert b.party == WEREWOLVES
+    assert b.wolf[3] == 0.0  # he knows where his old card went, no later call moved it
+
+
+def test_later_swaps_make_a_sighting_less_sure() -> None:
+    events = [{"card": "seer"}, {"kind": "call", "call": "seer"},
+              {"kind": "saw", "seat": 4, "card": "werewolf"}]
+    sure = beliefs(read_view(day_view(2, events)), 0.7)
+    later = beliefs(read_view(day_view(2, [*events, {"kind": "call", "call": "robber"},
+                                           {"kind": "call", "call": "goblin"}])), 0.7)
+    assert sure.wolf[4] == 1.0
+    assert 0.4 < later.wolf[4] < 1.0
+    assert later.wolf[4] > later.wolf[0]
+
+
+def test_the_seer_votes_the_werewolf_she_saw() -> None:
+    view = day_view(2, [{"card": "seer"}, {"kind": "call", "call": "seer"},
+                        {"kind": "saw", "seat": 4, "card": "werewolf"}])
+    assert EpicBot(0).choose(view) == Action("vote", 4)
+
+
+def test_a_werewolf_never_votes_his_pack() -> None:
+    for seat, mate in ((0, 1), (1, 0), (3, 4), (4, 2)):
+        view = day_view(seat, [{"card": "werewolf"}, {"kind": "call", "call": "werewolves"},
+                               {"kind": "wolves", "seats": sorted({seat, mate}),
+                                "dream_wolves": []}])
+        for seed in range(5):
+            assert EpicBot(seed).choose(view) != Action("vote", mate)
+
+
+def test_the_village_splits_its_doubt_in_public_order() -> None:
+    view = day_view(0, [{"card": "villager"}])
+    order = public_order(view)
+    planned = plan(order)
+    suspects = set(planned.values())
+    assert len(suspects) == 2  # five players: two suspects, two votes each
+    assert sorted(list(planned.values()).count(t) for t in suspects) == [2, 2]
+    assert all(voter != target for voter, target in planned.items())
+    for seat in range(5):
+        v = day_view(seat, [{"card": "villager"}])
+        action = EpicBot(seat).choose(v)
+        assert action is not None
+        if seat in planned:
+            assert action == Action("vote", planned[seat])
+        else:
+            assert action.a not in suspects
+
+
+def test_face_up_cards_leave_the_suspects() -> None:
+    view = day_view(0, [{"card": "villager"}])
+    first = public_order(view)[0]
+    cleared = day_view(0, [{"card": "villager"}], face_up={f"P{first}": "villager"})
+    assert public_order(cleared)[-1] == first
+
+
+def test_nobody_points_at_the_plague() -> None:
+    roles = [*FIRST_NIGHT_5[:-1], "infected"]
+    base = day_view(0, [{"card": "villager"}], roles)
+    target = EpicBot(0).choose(base)
+    assert target is not None and target.kind == "vote"
+    view = day_view(0, [{"card": "infected"}, {"kind": "call", "call": "infected"},
+                        {"kind": "gave_token", "seat": target.a, "token": "plague"}], roles)
+    for seed in range(5):
+        assert EpicBot(seed).choose(view) != target
+
+
+def test_the_tanner_wants_to_die_and_the_assassin_hunts_the_bounty() -> None:
+    roles = [*FIRST_NIGHT_5[:-2], "tanner", "assassin"]
+    tanner = day_view(0, [{"card": "tanner"}], roles)
+    k = read_view(tanner)
+    assert beliefs(k, 0.7).party == TANNER_TEAM
+    planned = plan(public_order(tanner))
+    expected = Action("vote", planned[0]) if 0 in planned.values() else Action("abstain")
+    assert EpicBot(0).choose(tanner) == expected
+    assassin = day_view(1, [{"card": "assassin"}, {"kind": "call", "call": "assassin"},
+                            {"kind": "gave_token", "seat": 3, "token": "bounty"}], roles)
+    assert EpicBot(0).choose(assassin) == Action("vote", 3)
+
+
+def test_vampire_token_and_renfield_sides() -> None:
+    bitten = day_view(3, [{"card": "tracker"}, {"kind": "call", "call": "tokens"},
+                          {"kind": "token", "seat": 3, "token": "vampire"}], NIGHTFALL_5)
+    assert beliefs(read_view(bitten), 0.7).party == VAMPIRES
+    vampire = day_view(0, [{"card": "vampire"}, {"kind": "call", "call": "vampires"},
+                           {"kind": "vampires", "seats": [0, 2]},
+                           {"kind": "bitten", "seat": 4}], NIGHTFALL_5)
+    b = beliefs(read_view(vampire), 0.7)
+    assert b.party == VAMPIRES and b.allies() == {2, 4}
+    for seed in range(5):
+        choice = EpicBot(seed).choose(vampire)
+        assert choice is not None and choice.a not in (2, 4)
+    renfield = day_view(1, [{"card": "renfield"}, {"kind": "call", "call": "renfield"},
+                            {"kind": "vampires", "seats": [], "bitten": None}],
+                        [*NIGHTFALL_5, "renfield"])
+    assert beliefs(read_view(renfield), 0.7).party == VILLAGE
+
+
+def test_night_choices() -> None:
+    # The Alpha Wolf gives the card; a lone wolf looks at the center; the Goblin of
+    # the Village leaves the cards alone; the Witch puts a monster card on a suspect.
+    bot = EpicBot(3, "hard")
+    lone = night_view(0, "werewolf", "werewolves",
+                      [Action("look_center", i) for i in range(3)] + [Action("skip")],
+                      [{"kind": "wolves", "seats": [0], "dream_wolves": []}])
+    assert bot.choose(lone) in [Action("look_center", i) for i in range(3)]
+    goblin = night_view(4, "goblin", "goblin", [Action("swap_two", 0, 1), Action("skip")])
+    assert bot.choose(goblin) == Action("skip")
+    witch_roles = [*FIRST_NIGHT_5[:-1], "witch"]
+    view = night_view(2, "witch", "witch", [Action("swap_center", x) for x in range(5)],
+                      [{"kind": "saw", "center": 1, "card": "werewolf"}], witch_roles)
+    suspects = sorted(set(plan(public_order(view)).values()),
+                      key=public_order(view).index)
+    target = next(t for t in suspects if t != 2)
+    assert bot.choose(view) == Action("swap_center", target)
+
+
+def test_claims_are_words_only() -> None:
+    seer = day_view(2, [{"card": "seer"}, {"kind": "call", "call": "seer"},
+                        {"kind": "saw", "seat": 4, "card": "werewolf"}])
+    lines = EpicBot(0).claims(seer)
+    assert lines[0] == "I am the Seer."
+    assert "P4 has the Werewolf." in lines
+    wolf = day_view(0, [{"card": "werewolf"}, {"kind": "call", "call": "werewolves"},
+                        {"kind": "wolves", "seats": [0, 1], "dream_wolves": []}])
+    assert EpicBot(0).claims(wolf) == ["I am the Villager."]
