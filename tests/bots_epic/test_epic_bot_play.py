@@ -81,3 +81,12 @@ def test_measure_plays_to_the_end() -> None:
     st = play("nightfall", 4, 3, "reasoning:hard", "reasoning:easy")
     assert EPIC.is_over(st)
     assert isinstance(EpicBot(1).choose(EPIC.view(st, 0)), Action | None)
+
+
+def test_the_simulator_plays_epic_bots() -> None:
+    from nightcall.sim.runner import play as sim_play
+
+    roles, extra = build_deck("epic_battle_blood_moon", 6, 5)
+    st: EpicState = EPIC.deal([f"P{i}" for i in range(6)], roles + ([extra] if extra else []), 5)
+    sim_play(EPIC, st, [EpicBot(s, "hard") for s in range(6)])
+    assert EPIC.is_over(st)

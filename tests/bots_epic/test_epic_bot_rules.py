@@ -179,3 +179,10 @@ def test_claims_are_words_only() -> None:
     wolf = day_view(0, [{"card": "werewolf"}, {"kind": "call", "call": "werewolves"},
                         {"kind": "wolves", "seats": [0, 1], "dream_wolves": []}])
     assert EpicBot(0).claims(wolf) == ["I am the Villager."]
+
+
+def test_a_lone_wolf_claims_the_center_card_he_saw() -> None:
+    wolf = day_view(0, [{"card": "werewolf"}, {"kind": "call", "call": "werewolves"},
+                        {"kind": "wolves", "seats": [0], "dream_wolves": []},
+                        {"kind": "saw", "center": 2, "card": "seer"}])
+    assert EpicBot(0).claims(wolf) == ["I am the Seer."]

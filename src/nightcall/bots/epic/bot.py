@@ -21,7 +21,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from nightcall.bots.epic.beliefs import Beliefs, beliefs
+from nightcall.bots.epic.beliefs import Beliefs, beliefs, monster_kind
 from nightcall.bots.epic.knowledge import Knowledge, read_view
 from nightcall.bots.epic.night import Choice, choose_night
 from nightcall.bots.epic.vote import choose_vote, plan, public_order
@@ -90,7 +90,14 @@ class EpicBot:
 
 
 def _cover(k: Knowledge) -> str:
-    """A village role to claim: one in play that the bot did not see on another seat."""
+    """A village role to claim: a center card it saw (nobody holds it, so nobody can
+    contradict it: the rulebook's tip for a lone wolf), else one in play that it did
+    not see on another seat."""
+    for place in range(k.n, k.n + 3):
+        fact = k.cards.get(place)
+        if fact is not None and monster_kind(fact.value) is None \
+                and fact.value not in ("tanner", "assassin", "renfield"):
+            return fact.value
     seen = {f.value for p, f in k.cards.items() if p != k.seat}
     for role in ("villager", "the_thing", "insomniac", "goblin", "robber", "seer"):
         if k.deck[role] and role not in seen:

@@ -9,7 +9,6 @@ bot, every other seat by the village bot; each bot sees only its seat's view.
 from __future__ import annotations
 
 import argparse
-import random
 from collections.abc import Callable
 
 from nightcall.bots.epic.bot import EpicBot
@@ -72,7 +71,6 @@ def main() -> None:
         scenario, players = setup.rsplit(":", 1)
         rates = [village_wins(scenario, int(players), seeds, v, m) for v, m in pairs]
         print(f"| {scenario} | {players} | " + " | ".join(f"{r:.1%}" for r in rates) + " |")
-    random.seed(0)
 
 
 if __name__ == "__main__":
