@@ -4,12 +4,14 @@ beliefs, all read from the seat's view (``choose(view)``); it never sees the sta
 Difficulty:
 
 - ``easy``: four moves in ten at random among the legal ones, the rest as
-  ``normal`` but with facts trusted less and no shared tie-break in the vote;
+  ``normal`` but with facts trusted less and no vote plan (ties broken at random);
 - ``normal``: the rules of :mod:`.night` and :mod:`.vote`;
-- ``hard``: the same with better night play: the Seer always looks at a player,
-  the Ghost Hunter stops after one look (a second one risks turning him), the
-  Curator lays an artifact only on a probable monster, and facts are trusted in
-  proportion to the card-moving calls that followed them.
+- ``hard``: the same with better night play: the Seer always looks at a player
+  (a suspect of the vote plan first), the Ghost Hunter stops after one look (a
+  second one risks turning him), the Robber does not rob a suspect (he would take
+  its monster card out of the vote's way), vampires and the Alpha Wolf always make
+  their new monster outside the suspects, and the Curator lays an artifact only on
+  a probable monster.
 
 Epic Battle has no claim actions in the engine, so :meth:`EpicBot.claims` only
 returns what the bot would say (for the web app's chat); nothing is applied.

@@ -158,8 +158,12 @@ def _tracker(c: Choice) -> Action:
 
 
 def _robber(c: Choice) -> Action:
-    # Steal from someone unknown: the card seen afterwards is one more sure fact.
-    return c.best(c.non_allies(c.of("swap")), lambda a: c.unknown(a.a))
+    # Steal from someone unknown: the card seen afterwards is one more sure fact. Hard:
+    # not from a suspect of the vote plan, whose monster card he would take away.
+    swaps = c.non_allies(c.of("swap"))
+    if c.hard and c.b.party == VILLAGE:
+        swaps = c.not_suspects(swaps)
+    return c.best(swaps, lambda a: c.unknown(a.a))
 
 
 def _witch(c: Choice) -> Action:
