@@ -42,6 +42,11 @@ class Finding:
 class Model(Protocol):
     """A ruleset's knowledge model (see the package docstring)."""
 
+    # On the wire the server holds views back to the narrator's clock: equalities with
+    # the engine's present become "no more than" (see nightcall.audit.wire).
+    paced: bool
+    over: bool
+
     def snapshot(self, state: Any) -> Any:
         """What the model needs of the master state before an action."""
         ...

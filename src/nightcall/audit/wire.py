@@ -1,0 +1,347 @@
+"""The leak audit on the wire: real rooms on a real uvicorn server (loopback), every seat
+and a spectator a websocket client that plays random legal moves, and every message each
+client receives checked against the rules' knowledge model at the moment it was sent.
+
+To know "the moment", the audit watches the server without changing it: while a room
+broadcasts it notes how many moves the room has applied, and each websocket send is
+tagged with that count (the i-th message a client receives is the i-th send to its
+socket, and the audit checks they are byte for byte the same). After the game the deal
+and the moves are replayed through the knowledge model, and each message is checked
+against the model as it stood after that many moves.
+
+The server holds the night back to the narrator's clock, so a message may show less than
+the engine knows: on the wire only leaks count (a fact a viewer may not know yet), not
+facts shown later than the engine learned them. Seat tokens and the host token must
+never reach another client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from nightcall.audit.core import AuditResult, Finding, model_for
+from nightcall.engine.actions import Action
+
+OBSERVATION_KEYS = {"type", "room", "state_id", "view", "clock", "timeline"}
+CLOCK_KEYS = {"stage", "call", "night", "ends_at", "seconds", "narration"}
+# Timers in seconds: short, but long enough for a loopback round trip.
+FAST = {"call_seconds": 0.03, "discussion_seconds": 0.02, "vote_seconds": 0.3,
+        "defense_seconds": 0.02}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class SinkLog:
+    role: str
+    viewer: int | None
+    room: str | None = None
+    sent: list[tuple[int | None, str]] = field(default_factory=list)
+
+
+class SendTap:
+    """Tags every websocket send with the sending room's move count (see module doc)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.logs: dict[int, SinkLog] = {}
+        self._current: tuple[str, int] | None = None
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[SendTap]:
+        from nightcall.server import app as app_mod
+        from nightcall.server import room as room_mod
+
+        tap = self
+        sink_cls: Any = app_mod.WsSink
+        room_cls: Any = room_mod.Room
+        send, broadcast = sink_cls.send, room_cls.broadcast
+
+        def tagged_broadcast(room: Any) -> None:
+            outer = tap._current
+            tap._current = (room.code, len(room.actions))
+            try:
+                broadcast(room)
+            finally:
+                tap._current = outer
+
+        def tagged_send(sink: Any, data: bytes) -> None:
+            with tap.lock:
+                log = tap.logs.setdefault(id(sink), SinkLog(sink.role, sink.viewer))
+                log.viewer = sink.viewer
+                step = None
+                if tap._current is not None:
+                    log.room, step = tap._current
+                log.sent.append((step, data.decode()))
+            send(sink, data)
+
+        sink_cls.send, room_cls.broadcast = tagged_send, tagged_broadcast
+        try:
+            yield self
+        finally:
+            sink_cls.send, room_cls.broadcast = send, broadcast
+
+    def log_of(self, room: str, role: str, viewer: int | None) -> SinkLog | None:
+        with self.lock:
+            for log in self.logs.values():
+                if log.room == room and log.role == role and log.viewer == viewer:
+                    return log
+        return None
+
+
+class LiveServer:
+    """The real app under uvicorn in a thread of this process, on a loopback port."""
+
+    def __init__(self, store: Any) -> None:
+        import uvicorn
+
+        from nightcall.server.app import create_app
+
+        self.app = create_app(store)
+        self.port = free_port()
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
+                                log_level="warning", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def hub(self) -> Any:
+        return self.app.state.hub
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(20)
+
+
+@dataclass
+class Client:
+    role: str
+    viewer: int | None
+    got: list[str] = field(default_factory=list)
+    refused: int = 0
+
+
+async def _client(url: str, hello: dict[str, Any], client: Client, rng: random.Random,
+                  done: asyncio.Event, on_welcome: Callable[[dict[str, Any]], None],
+                  start: asyncio.Event | None = None) -> None:
+    """Reads everything; a player answers its observations with a random legal move;
+    the host's screen sends ``start`` once ``start`` is set, as a click would."""
+    import websockets
+
+    async with websockets.connect(url, max_size=2**22) as ws:
+        await ws.send(json.dumps(hello))
+        while True:
+            if start is not None and start.is_set():
+                await ws.send(json.dumps({"type": "start"}))
+                start = None
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 0.05)
+            except TimeoutError:
+                if done.is_set():
+                    return
+                continue
+            text = raw if isinstance(raw, str) else raw.decode()
+            client.got.append(text)
+            msg = json.loads(text)
+            if msg.get("type") == "welcome":
+                client.viewer = msg.get("seat")
+                on_welcome(msg)
+            elif msg.get("type") == "error":
+                client.refused += 1
+            elif msg.get("type") == "observation" and client.role == "player":
+                legal = msg["view"].get("legal") or []
+                if legal and rng.random() < 0.9:
+                    await asyncio.sleep(rng.uniform(0, 0.003))
+                    await ws.send(json.dumps({"type": "action", "action": rng.choice(legal),
+                                              "state_id": msg["state_id"]}))
+
+
+async def play_room(base: str, hub: Any, tap: SendTap, ruleset: str, players: int, seed: int,
+                    scenario: str | None = None) -> tuple[str, list[Client], list[str]]:
+    """One room, every seat a websocket client; returns the code, clients and tokens."""
+    import httpx
+
+    rng = random.Random(seed)
+    body = {"ruleset": ruleset, "seats": players, **FAST}
+    if scenario is not None:
+        body["scenario"] = scenario
+    async with httpx.AsyncClient() as http:
+        r = await http.post(f"http://{base}/api/rooms", json=body)
+        r.raise_for_status()
+        created = r.json()
+    code, host_token = created["room"], created["host_token"]
+    url = f"ws://{base}/ws/{code}"
+    done = asyncio.Event()
+    tokens: list[str] = [host_token]
+    welcomed = asyncio.Event()
+    clients = [Client("player", None) for _ in range(players)]
+    spectator, host = Client("spectator", None), Client("host", None)
+
+    def on_welcome(msg: dict[str, Any]) -> None:
+        if msg.get("token"):
+            tokens.append(msg["token"])
+        if len(tokens) == players + 1:
+            welcomed.set()
+
+    tasks = [asyncio.create_task(_client(url, {"type": "hello", "as": "player",
+                                               "name": f"P{i}"}, c, random.Random(seed + i),
+                                         done, on_welcome))
+             for i, c in enumerate(clients)]
+    await asyncio.wait_for(welcomed.wait(), 20)
+    tasks.append(asyncio.create_task(_client(url, {"type": "hello", "as": "spectator"},
+                                             spectator, rng, done, lambda m: None)))
+    start = asyncio.Event()
+    tasks.append(asyncio.create_task(_client(url, {"type": "hello", "as": "host",
+                                                   "token": host_token},
+                                             host, rng, done, lambda m: None, start)))
+    await asyncio.sleep(0.1)
+    start.set()
+    room = hub.rooms[code]
+    deadline = time.monotonic() + 300
+    while room.status != "over":
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"room {code} did not finish")
+        await asyncio.sleep(0.02)
+    everyone = [*clients, spectator, host]
+    await _drain(tap, code, everyone)
+    done.set()
+    await asyncio.gather(*tasks)
+    return code, everyone, tokens
+
+
+async def _drain(tap: SendTap, code: str, clients: list[Client], limit: float = 30) -> None:
+    """Wait until every client has read every observation the server sent it."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        behind = False
+        for c in clients:
+            log = tap.log_of(code, c.role, c.viewer if c.role == "player" else None)
+            with tap.lock:
+                sent = list(log.sent) if log is not None else []
+            last = max((i for i, (_, t) in enumerate(sent) if '"observation"' in t[:40]),
+                       default=-1)
+            behind = behind or len(c.got) <= last
+        if not behind:
+            return
+        await asyncio.sleep(0.05)
+
+
+def check_room(result: AuditResult, tap: SendTap, hub: Any, code: str, clients: list[Client],
+               tokens: list[str]) -> None:
+    from nightcall.engine.ruleset import get_ruleset
+
+    room = hub.rooms[code]
+    rs = get_ruleset(room.ruleset.id)
+    label = f"wire {rs.id} p={len(room.seats)} seed={room.seed}"
+
+    def find(step: int, viewer: Any, what: str, kind: str = "leak") -> None:
+        result.findings.append(Finding(kind, rs.id, label, step, viewer, what))
+
+    # Which messages, tagged with the move count they were sent at.
+    by_step: dict[int, list[tuple[Any, dict[str, Any]]]] = {}
+    for c in clients:
+        log = tap.log_of(code, c.role, c.viewer)
+        if log is None:
+            find(0, c.viewer, f"no send log for the {c.role} client", "missing")
+            continue
+        sent = [text for _, text in log.sent]
+        # After the game the clients hang up, and each goodbye re-sends the lobby to the
+        # others; a late move is refused: only those may be missing at the end.
+        unread = {json.loads(t).get("type") for t in sent[len(c.got):]}
+        if c.got != sent[: len(c.got)] or unread - {"lobby", "error"}:
+            find(0, c.viewer, f"{c.role}: received {len(c.got)} messages, the server sent "
+                              f"{len(sent)}: {sorted(map(str, unread))} not received",
+                 "missing")
+        own = {c.role == "host" and tokens[0], *(
+            [t for t in tokens[1:] if c.role == "player"
+             and json.loads(c.got[0]).get("token") == t][:1])} - {False}
+        for text in c.got:
+            for t in tokens:
+                if t not in own and t in text:
+                    find(0, c.viewer, f"{c.role} received another client's secret token")
+        for (step, _), text in zip(log.sent, c.got, strict=False):
+            msg = json.loads(text)
+            if msg.get("type") != "observation":
+                continue
+            result.messages += 1
+            viewer = c.viewer if c.role == "player" else None
+            by_step.setdefault(step if step is not None else -1, []).append((viewer, msg))
+
+    names = [s.name for s in room.seats]
+    state = rs.deal(names, room.roles, room.seed, room.settings.options)
+    model = model_for(rs.id)(state)
+    model.paced = True
+    steps = len(room.actions)
+    for j in range(steps + 1):
+        for viewer, msg in by_step.get(j, []):
+            problems = _envelope(msg, model)
+            problems += [p for kind, p in model.check(viewer, msg["view"]) if kind == "leak"]
+            for p in problems:
+                if len(result.findings) < 200:
+                    find(j, viewer, p)
+        if j < steps:
+            seat, action = room.actions[j]
+            before = model.snapshot(state)
+            rs.apply(state, seat, Action(action.kind, action.a, action.b))
+            model.step(seat, action, before, state)
+            result.actions += 1
+    if -1 in by_step:
+        find(0, None, "observations sent outside any broadcast", "missing")
+
+
+def _envelope(msg: dict[str, Any], model: Any) -> list[str]:
+    out = []
+    if set(msg) - OBSERVATION_KEYS:
+        out.append(f"observation carries unexpected fields {sorted(set(msg) - OBSERVATION_KEYS)}")
+    if set(msg.get("clock") or {}) - CLOCK_KEYS:
+        out.append("the clock carries unexpected fields")
+    if msg.get("timeline") is not None and not model.over:
+        out.append("the master's account (timeline) sent before the game is over")
+    return out
+
+
+def run_wire_audit(store: Any, plan: list[tuple[str, int, str | None]], seed: int = 0,
+                   parallel: int = 4) -> AuditResult:
+    """Play ``plan`` (ruleset, players, scenario) rooms on a live server and check them."""
+    result = AuditResult()
+    started = time.perf_counter()
+    tap = SendTap()
+    with tap.installed(), LiveServer(store) as live:
+        base = f"127.0.0.1:{live.port}"
+
+        async def main() -> None:
+            for i in range(0, len(plan), parallel):
+                batch = plan[i:i + parallel]
+                rooms = await asyncio.gather(*(
+                    play_room(base, live.hub, tap, rid, players, seed * 1000 + i + k, scenario)
+                    for k, (rid, players, scenario) in enumerate(batch)))
+                for code, clients, tokens in rooms:
+                    check_room(result, tap, live.hub, code, clients, tokens)
+                    result.games += 1
+                    result.per_ruleset[live.hub.rooms[code].ruleset.id] += 1
+
+        asyncio.run(main())
+    result.seconds = time.perf_counter() - started
+    return result
