@@ -3,7 +3,6 @@ and bringing back the unfinished ones after a restart."""
 
 from __future__ import annotations
 
-import asyncio
 import collections
 import logging
 import secrets
@@ -59,7 +58,6 @@ class Hub:
         self.public_url = public_url.rstrip("/")
         self.rooms: dict[str, Room] = {}
         self.clocks: dict[str, RoomClock] = {}
-        self._dirty: set[str] = set()
         self.timings: collections.deque[float] = collections.deque(maxlen=20_000)
 
     def join_url(self, code: str, base: str) -> str:
@@ -77,7 +75,7 @@ class Hub:
         return room
 
     def _attach(self, room: Room) -> None:
-        room.on_change = self.save_soon
+        room.on_change = self.save
         self.rooms[room.code] = room
         self.clocks[room.code] = RoomClock(room, self.scale)
 
@@ -97,23 +95,9 @@ class Hub:
         return self.clocks[room.code]
 
     def save(self, room: Room) -> None:
-        self._dirty.discard(room.code)
+        """Persist now. Called right after the broadcast has queued every update, in the
+        same callback: no client can read an update before it is saved."""
         self.store.save(room.code, room.to_doc(), finished=room.status == "over")
-
-    def save_soon(self, room: Room) -> None:
-        """Persist after the broadcast, once for all the changes of this turn of the
-        event loop (a deadline's default move and the next call are saved together)."""
-        if room.code in self._dirty:
-            return
-        self._dirty.add(room.code)
-        try:
-            asyncio.get_running_loop().call_soon(self.save, room)
-        except RuntimeError:  # no loop (tests that drive a room by hand): save now
-            self.save(room)
-
-    def flush(self) -> None:
-        for code in list(self._dirty):
-            self.save(self.rooms[code])
 
     def start(self, room: Room, seats: int | None = None) -> None:
         room.start(seats)
@@ -138,7 +122,6 @@ class Hub:
     def stop(self) -> None:
         for clock in self.clocks.values():
             clock.stop()
-        self.flush()
         self.store.close()
 
     def public_rulesets(self) -> list[dict[str, Any]]:
