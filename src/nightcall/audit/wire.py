@@ -289,6 +289,11 @@ def check_room(result: AuditResult, tap: SendTap, hub: Any, code: str, clients: 
             viewer = c.viewer if c.role == "player" else None
             by_step.setdefault(step if step is not None else -1, []).append((viewer, msg))
 
+    for c in clients:
+        if c.role != "host":
+            for problem in _night_rhythm(rs, room.roles, c):
+                find(0, c.viewer if c.role == "player" else None, problem)
+
     names = [s.name for s in room.seats]
     state = rs.deal(names, room.roles, room.seed, room.settings.options)
     model = model_for(rs.id)(state)
@@ -309,6 +314,27 @@ def check_room(result: AuditResult, tap: SendTap, hub: Any, code: str, clients: 
             result.actions += 1
     if -1 in by_step:
         find(0, None, "observations sent outside any broadcast", "missing")
+
+
+def _night_rhythm(rs: Any, roles: list[str], c: Client) -> list[str]:
+    """The narrator calls every role of the deck in order, wherever its card lies, and
+    the calls of a night must reach every client the same way: one by one, all of them,
+    and the spectator (who has no news of its own) exactly one message per call."""
+    nights: dict[int, list[str]] = {}
+    for text in c.got:
+        msg = json.loads(text)
+        if msg.get("type") == "observation" and msg["clock"]["stage"] == "night":
+            nights.setdefault(msg["clock"]["night"], []).append(msg["clock"]["call"])
+    out = []
+    for night, calls in nights.items():
+        want = list(rs.night_calls(roles, night))
+        heard = [x for i, x in enumerate(calls) if i == 0 or calls[i - 1] != x]
+        if heard != want:
+            out.append(f"night {night}: the calls heard {heard} are not the deck's {want}")
+        if c.role == "spectator" and calls != want:
+            out.append(f"night {night}: the spectator got {len(calls)} night messages for "
+                       f"{len(want)} calls (a message inside a call tells someone acted)")
+    return out
 
 
 def _envelope(msg: dict[str, Any], model: Any) -> list[str]:
