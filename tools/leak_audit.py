@@ -4,6 +4,7 @@ rules' knowledge model (nightcall.audit). Zero leaks is the only pass.
 
     .venv/bin/python tools/leak_audit.py                 # 10,000 games, 2 processes
     .venv/bin/python tools/leak_audit.py --games 900 --jobs 1
+    .venv/bin/python tools/leak_audit.py --games 0 --wire 60   # over real websockets
 
 Exit status 1 if anything was found; the first findings are printed in full.
 """
@@ -32,8 +33,63 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=10_000, help="total, split evenly")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--wire", type=int, default=0,
+                        help="also play this many rooms on a live server over websockets")
+    parser.add_argument("--redis-url", default=None,
+                        help="store the wire rooms in Redis (default: a temp SQLite file)")
     args = parser.parse_args()
+    status = 0
+    if args.games:
+        status |= engine_audit(args)
+    if args.wire:
+        status |= wire_audit(args)
+    return status
 
+
+def wire_audit(args: argparse.Namespace) -> int:
+    import random
+    import tempfile
+    from pathlib import Path
+
+    from nightcall.audit.wire import run_wire_audit
+    from nightcall.rulesets.epic import scenarios
+
+    rng = random.Random(args.seed)
+    epic = [(s.id, p) for s in (*scenarios.SCENARIOS, scenarios.ANARCHY)
+            for p in range(s.min_players, s.max_players + 1)]
+    plan: list[tuple[str, int, str | None]] = []
+    for i in range(args.wire):
+        ruleset = RULESETS[i % len(RULESETS)]
+        if ruleset == "onuw":
+            plan.append(("onuw", rng.randint(3, 10), None))
+        elif ruleset == "epic":
+            sid, players = rng.choice(epic)
+            plan.append(("epic", players, sid))
+        else:
+            plan.append(("lupus", rng.randint(7, 12), rng.choice(["base", "extra"])))
+    with tempfile.TemporaryDirectory() as d:
+        if args.redis_url:
+            from nightcall.server.store_redis import RedisStore
+
+            store: object = RedisStore.from_url(args.redis_url, prefix=f"audit{args.seed}")
+        else:
+            from nightcall.server.store import SQLiteStore
+
+            store = SQLiteStore(Path(d) / "rooms.sqlite3")
+        total = run_wire_audit(store, plan, seed=args.seed)
+    split = ", ".join(f"{r}: {total.per_ruleset[r]}" for r in RULESETS)
+    print(f"wire rooms: {total.games}  ({split})")
+    print(f"wire moves applied: {total.actions}")
+    print(f"wire messages checked: {total.messages}")
+    print(f"wire leaks found: {len(total.leaks)}")
+    print(f"wire other findings: {len(total.findings) - len(total.leaks)}")
+    print(f"wire time: {total.seconds:.1f} s")
+    for finding in total.findings[:20]:
+        print(" ", finding)
+    return 1 if total.findings else 0
+
+
+def engine_audit(args: argparse.Namespace) -> int:
     share = [args.games // len(RULESETS)] * len(RULESETS)
     for i in range(args.games % len(RULESETS)):
         share[i] += 1
