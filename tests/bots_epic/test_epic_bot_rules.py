@@ -9,7 +9,7 @@ from typing import Any
 from nightcall.bots.epic.beliefs import beliefs
 from nightcall.bots.epic.bot import EpicBot
 from nightcall.bots.epic.knowledge import read_view
-from nightcall.bots.epic.vote import plan, public_order
+from nightcall.bots.epic.vote import plan, public_order, spare
 from nightcall.engine.actions import Action
 from nightcall.rulesets.epic.roles import (
     TANNER_TEAM,
@@ -186,3 +186,20 @@ def test_a_lone_wolf_claims_the_center_card_he_saw() -> None:
                         {"kind": "wolves", "seats": [0], "dream_wolves": []},
                         {"kind": "saw", "center": 2, "card": "seer"}])
     assert EpicBot(0).claims(wolf) == ["I am the Seer."]
+
+
+def test_with_few_monsters_the_village_plans_for_nobody_to_die() -> None:
+    # Lonely Night, 4 players: one Werewolf in 7 cards. No werewolf among the players
+    # (3 in 7) is likelier than one among two suspects (2 in 7): everyone points at
+    # the next seat of the public order, so each player gets exactly one vote.
+    roles = ["werewolf", "seer", "robber", "goblin", "villager", "villager", "the_thing"]
+    views = [day_view(s, [{"card": "villager"}], roles, n=4) for s in range(4)]
+    k = read_view(views[0])
+    assert spare(k)
+    assert not spare(read_view(day_view(0, [{"card": "villager"}])))  # First Night: kill
+    votes = [EpicBot(s).choose(v) for s, v in enumerate(views)]
+    assert sorted(a.a for a in votes if a is not None) == [0, 1, 2, 3]
+    # A Seer who saw the Werewolf breaks the cycle: two votes kill it.
+    seer = day_view(1, [{"card": "seer"}, {"kind": "call", "call": "seer"},
+                        {"kind": "saw", "seat": 3, "card": "werewolf"}], roles, n=4)
+    assert EpicBot(1).choose(seer) == Action("vote", 3)

@@ -17,14 +17,16 @@ monster is enough"): a *public order* every seat computes alike from the public
 part of the view (the names, the roles in play, the cards turned face up) names
 n // 2 suspects, and a plan every seat derives from that order gives each of
 them two votes. A seat that knows better (a monster it saw, a suspect it knows is
-innocent) votes its beliefs instead. Bots cannot talk yet; the plan reads nothing
-secret.
+innocent) votes its beliefs instead. When the deck makes it likelier that no
+monster is among the players at all, the plan is to kill nobody instead
+(:func:`spare`). Bots cannot talk yet; the plan reads nothing secret.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
+from math import comb
 from typing import Any
 
 from nightcall.bots.epic.beliefs import Beliefs
@@ -35,9 +37,11 @@ from nightcall.rulesets.epic.roles import (
     ASSASSIN_TEAM,
     BODYGUARD,
     TANNER_TEAM,
+    VAMPIRE_CARDS,
     VAMPIRES,
     VILLAGE,
     WEREWOLVES,
+    WOLF_CARDS,
 )
 
 TIE = 0.02  # beliefs this close count as equal
@@ -75,20 +79,38 @@ def plan(order: Sequence[int]) -> dict[int, int]:
     return out
 
 
+def spare(k: Knowledge) -> bool:
+    """Whether the Village's plan is to kill nobody: with one monster party in the
+    deck, when it is likelier (from the deck alone, so every seat agrees) that no
+    monster card was dealt to a player than that a suspect of :func:`plan` got one.
+    Then everyone points at the next seat in the public order and each player gets
+    exactly one vote (the rulebook's "all of you point at your left neighbour")."""
+    wolves = sum(c for r, c in k.deck.items() if r in WOLF_CARDS)
+    vamps = sum(c for r, c in k.deck.items() if r in VAMPIRE_CARDS)
+    if wolves and vamps:
+        return False
+    places = k.n + 3
+    monsters = wolves + vamps - (1 if sum(k.deck.values()) > places else 0)  # extra card
+    suspects = max(1, k.n // 2)
+    p_none = comb(places - monsters, k.n) / comb(places, k.n)
+    p_hit = 1 - comb(places - monsters, suspects) / comb(places, suspects)
+    return p_none > p_hit
+
+
 def choose_vote(legal: Sequence[Action], k: Knowledge, b: Beliefs,
                 order: Sequence[int], split: bool = True) -> Action:
     votes = [a for a in legal if a.kind == "vote"]
     abstain = next((a for a in legal if a.kind != "vote"), None)
     if not votes:
         return legal[0]
+    planned = plan(order)
+    sparing = split and spare(k)
     if b.party == TANNER_TEAM:
         # He wins by dying: a suspect of the plan keeps its tie by voting his part;
         # anyone else abstains, since each vote he gives saves him a little.
-        mine = plan(order).get(k.seat)
-        if k.seat in plan(order).values():
-            pick = next((a for a in votes if a.a == mine), None)
-            if pick is not None:
-                return pick
+        pick = next((a for a in votes if a.a == planned.get(k.seat)), None)
+        if pick is not None and not sparing and k.seat in planned.values():
+            return pick
         if abstain is not None:
             return abstain
     bounty = k.bounty
@@ -105,16 +127,21 @@ def choose_vote(legal: Sequence[Action], k: Knowledge, b: Beliefs,
         allowed = [a for a in allowed if a.a not in allies] or allowed
     score = _score(k, b)
     rank = {s: i for i, s in enumerate(order)}
-    if _guards(k, b):
+    guards = _guards(k, b)
+    if guards and not sparing:
         # The Bodyguard's vote shields: never one the plan wants dead, the likeliest
         # villager among the rest.
-        suspects = set(plan(order).values())
-        allowed = [a for a in allowed if a.a not in suspects] or allowed
+        allowed = [a for a in allowed if a.a not in planned.values()] or allowed
     top = max(score(a.a) for a in allowed)
-    if split and not _guards(k, b) and b.party in (VILLAGE, ASSASSIN_TEAM) and top < SURE:
-        planned = plan(order)
+    if split and b.party in (VILLAGE, ASSASSIN_TEAM) and top < SURE:
+        if sparing:
+            after = order[(order.index(k.seat) + 1) % len(order)]
+            pick = next((a for a in allowed if a.a == after), None)
+            return pick or abstain or allowed[0]
         mine = planned.get(k.seat)
-        if mine is None:
+        if guards:
+            pass
+        elif mine is None:
             # Left over: a vote off the suspects, so as not to break their tie.
             allowed = [a for a in allowed if a.a not in planned.values()] or allowed
             top = max(score(a.a) for a in allowed)
