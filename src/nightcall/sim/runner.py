@@ -52,11 +52,16 @@ def game_seed(seed: int, game: int) -> int:
     return (x ^ (x >> 31)) >> 1
 
 
+@cache
+def _names(n: int) -> tuple[str, ...]:
+    return tuple(f"P{i + 1}" for i in range(n))
+
+
 def dealt_roles(ruleset: Ruleset, state: Any, n: int) -> list[str]:
     """Each seat's card at the deal (from ``state.start``, else from each seat's view)."""
     start = getattr(state, "start", None)
     if isinstance(start, tuple | list) and len(start) >= n:
-        return [str(r) for r in start[:n]]
+        return list(start[:n])
     out = []
     for seat in range(n):
         deal = next(e for e in ruleset.view(state, seat)["events"] if e["kind"] == "deal")
@@ -68,21 +73,16 @@ def play_game(setup: Setup, seed: int, ruleset: Ruleset | None = None) -> tuple[
     """Play one game to the end; return the final state and the dealt roles."""
     rs = ruleset or get_ruleset(setup.ruleset_id)
     n = setup.players
-    names = [f"P{i + 1}" for i in range(n)]
-    state = rs.deal(names, list(setup.deck), seed, setup.options or None)
+    state = rs.deal(_names(n), setup.deck, seed, setup.options or None)
     dealt = dealt_roles(rs, state, n)
     # A random bot keeps nothing between moves, so one (seeded per game) serves every
     # seat of its side; a reasoning bot remembers its seat's night, so it has one each.
-    shared: dict[str, Bot] = {}
-    bots: list[Bot] = []
-    for s in range(n):
-        spec = setup.bot_spec(dealt[s])
-        if spec == "random":
-            if spec not in shared:
-                shared[spec] = RandomBot(seed)
-            bots.append(shared[spec])
-        else:
-            bots.append(make_bot(spec, rs.id, seed * 64 + s))
+    if setup.village == setup.wolves == "random":
+        bots: list[Bot] = [RandomBot(seed)] * n
+    else:
+        shared = RandomBot(seed)
+        bots = [shared if (spec := setup.bot_spec(dealt[s])) == "random"
+                else make_bot(spec, rs.id, seed * 64 + s) for s in range(n)]
     play(rs, state, bots)
     return state, dealt
 
@@ -93,7 +93,9 @@ def play(rs: Ruleset, state: Any, bots: Sequence[Bot]) -> None:
     Every seat the game waits for gets a turn, in seat order; a seat whose move
     is no longer wanted (its legal list emptied meanwhile) is skipped.
     """
-    fast = [type(b) is RandomBot for b in bots]
+    # The random bot's shortcut: its RNG's choice over legal_actions, exactly what
+    # RandomBot.choose_from does, without the extra call per move.
+    fast = [b.rng.choice if type(b) is RandomBot else None for b in bots]
     talkers = [s for s, b in enumerate(bots) if hasattr(b, "talk")]
     last_phase = None
     legal, apply, waiting_for, is_over = rs.legal_actions, rs.apply, rs.waiting_for, rs.is_over
@@ -103,8 +105,10 @@ def play(rs: Ruleset, state: Any, bots: Sequence[Bot]) -> None:
         moved = False
         for seat in waiting_for(state):
             bot = bots[seat]
-            if fast[seat]:
-                action = bot.choose_from(legal(state, seat))  # type: ignore[attr-defined]
+            pick = fast[seat]
+            if pick is not None:
+                options = legal(state, seat)
+                action = pick(options) if options else None
             else:
                 view = rs.view(state, seat)
                 phase = view.get("phase")
