@@ -129,6 +129,9 @@ def test_a_game_plays_to_the_end_with_defaults_and_bots(client: TestClient) -> N
         assert view["phase"] == "over" and len(view["players"]) == 5
         assert "seat" not in view and "legal" not in view  # the host sees the public view
         assert end["timeline"] and any("Night" in line for line in end["timeline"])
+        # The two bots (the reasoning ones) said something at dawn.
+        talkers = {e["seat"] for e in view["events"] if e["kind"] == "claim"}
+        assert {3, 4} <= talkers
         stages = [m["clock"]["stage"] for m in host.seen if m["type"] == "observation"]
         assert stages.index("night") < stages.index("discussion") < stages.index("vote")
         calls = [m["clock"]["call"] for m in host.seen

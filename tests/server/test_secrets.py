@@ -104,9 +104,12 @@ async def play_one(hub: Hub, seed: int, ruleset: str = "onuw"
     rs = get_ruleset(ruleset)
     n = rng.randint(rs.min_players, min(rs.max_players, rs.min_players + 4))
     roles = random_deck(rng, n) if ruleset == "onuw" else rs.default_deck(n)
+    # A third of the tables get the reasoning bots (they talk at dawn), the rest the
+    # random legal ones (faster, and they try every corner of the rules).
     settings = CreateRoom(ruleset=ruleset, seats=n, roles=roles, call_seconds=0.006,
                           discussion_seconds=0.004, vote_seconds=0.03,
-                          defense_seconds=0.004)
+                          defense_seconds=0.004,
+                          bots="reasoning" if seed % 3 == 0 else "random")
     room = hub.create(settings)
     sinks: dict[str, Capture] = {"host": Capture("host", None),
                                  "spectator": Capture("spectator", None)}
@@ -264,7 +267,8 @@ def test_the_public_night_is_the_same_whatever_the_deal(tmp_path: Path) -> None:
                 "troublemaker", "drunk", "insomniac"]
         for _ in range(12):
             room = hub.create(CreateRoom(seats=6, roles=deck, call_seconds=0.01,
-                                         discussion_seconds=0.01, vote_seconds=0.02))
+                                         discussion_seconds=0.01, vote_seconds=0.02,
+                                         bots="random"))
             spectator = Capture("spectator", None)
             room.sinks.add(spectator)
             hub.start(room)

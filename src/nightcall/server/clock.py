@@ -15,6 +15,7 @@ import contextlib
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 from nightcall.bots.random_bot import RandomBot
 from nightcall.server.room import DAY_STAGES, TURN_STAGES, Room, RoomError
@@ -29,7 +30,7 @@ class RoomClock:
         self.gen = 0  # bumped at every stage change; stale callbacks check it
         self.handles: list[asyncio.TimerHandle] = []
         self.pending: set[int] = set()
-        self.bots = {i: RandomBot(room.seed + i) for i, s in enumerate(room.seats) if s.bot}
+        self.bots = self._make_bots()
         self.rng = random.Random(room.seed ^ 0x5EED)
         self.waiting_seen: set[int] = set()
         room.on_moved = self.on_moved
@@ -61,9 +62,23 @@ class RoomClock:
         return max(0.0, value * self.scale)
 
     # --- starting and resuming ---------------------------------------------------------
+    def _make_bots(self) -> dict[int, Any]:
+        """The room's bots (the reasoning ones by default), seeded from the deal."""
+        room = self.room
+        bots: dict[int, Any] = {}
+        for i, seat in enumerate(room.seats):
+            if seat.bot:
+                try:
+                    from nightcall.bots import make_bot
+
+                    bots[i] = make_bot(room.settings.bots, room.ruleset.id, room.seed + i)
+                except Exception:  # no such bot for this ruleset: the random legal one
+                    bots[i] = RandomBot(room.seed + i)
+        return bots
+
     def begin(self) -> None:
-        self.bots = {i: RandomBot(self.room.seed + i) for i, s in enumerate(self.room.seats)
-                     if s.bot}
+        self.bots = self._make_bots()
+        self.rng = random.Random(self.room.seed ^ 0x5EED)
         self.room.clock.start = 0
         self.begin_night(1)
 
@@ -138,6 +153,16 @@ class RoomClock:
         gen = self._new_stage("discussion", seconds)
         self.room.changed()
         self._later(seconds, self.end_discussion, gen)
+        for seat, bot in self.bots.items():  # bots that talk say their claims at dawn
+            if hasattr(bot, "talk"):
+                self._later(self.rng.uniform(0.1, 0.5) * seconds, self.bot_talk, seat, gen)
+
+    def bot_talk(self, seat: int, gen: int) -> None:
+        if gen != self.gen or self.room.status != "playing":
+            return
+        for action in self.bots[seat].talk(self.room.seat_view(seat)) or ():
+            with contextlib.suppress(RoomError):
+                self.room.apply_move(seat, action)
 
     def end_discussion(self, gen: int) -> None:
         if gen == self.gen:

@@ -41,6 +41,8 @@ def check_settings(settings: CreateRoom) -> None:
         value = getattr(settings, name)
         if not 0 <= value <= MAX_SECONDS:
             raise RoomError("bad_timer", f"{name} must be between 0 and {MAX_SECONDS:.0f}")
+    if settings.bots.split(":", 1)[0] not in ("random", "reasoning"):
+        raise RoomError("bad_bots", "bots are \"reasoning\" or \"random\"")
     try:
         if settings.roles:
             ruleset.validate_deck(settings.seats, settings.roles, settings.options)

@@ -151,3 +151,5 @@ class CreateRoom(msgspec.Struct, forbid_unknown_fields=True):
     discussion_seconds: float = 300.0
     vote_seconds: float = 30.0
     defense_seconds: float = 30.0
+    # Who takes the empty seats: "reasoning" (optionally ":easy"/":hard") or "random".
+    bots: str = "reasoning"

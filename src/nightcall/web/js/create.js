@@ -56,6 +56,7 @@ $("#create-form").addEventListener("submit", async (e) => {
     discussion_seconds: Number($("#discussion-minutes").value) * 60,
     vote_seconds: Number($("#vote-seconds").value),
     defense_seconds: Number($("#defense-seconds").value),
+    bots: $("#bots").value,
     options: {},
     roles: [],
   };

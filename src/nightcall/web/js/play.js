@@ -116,6 +116,12 @@ function render() {
     : [h("small", {}, "Tap to see your card"), h("strong", {}, "?")]));
 
   if (stage === "night") parts.push(renderNight(view, players));
+  if (view.instructions && view.instructions.length && stage !== "night") {
+    // Epic Battle: the artifact on your card, with what it tells you to do.
+    parts.push(h("div", { class: "prompt awake", "data-testid": "artifact" },
+      h("p", { class: "call" }, "An artifact lies on your card"),
+      view.instructions.map((line) => h("p", {}, line))));
+  }
   if (view.ghost) parts.push(h("p", { class: "prompt ghost", "data-testid": "ghost" }, "You are a ghost: stay silent. You still point in the accusations."));
   if (!["lobby", "night", "over"].includes(stage)) parts.push(renderDay(view, players, stage));
   if (stage === "over") parts.push(renderEnd(obs, players));
