@@ -17,8 +17,8 @@ pytestmark = pytest.mark.timeout(180)
 
 def test_lupus_night_and_day(browser: Any, server: Any, shots: Any) -> None:
     r = httpx.post(f"{server.url}/api/rooms", json={
-        "ruleset": "lupus", "seats": 7, "call_seconds": 2.5, "discussion_seconds": 60,
-        "vote_seconds": 20, "defense_seconds": 60, "language": "it"})
+        "ruleset": "lupus", "seats": 7, "call_seconds": 1.5, "discussion_seconds": 60,
+        "vote_seconds": 6, "defense_seconds": 60, "language": "it"})
     assert r.status_code == 201, r.text
     code, token = r.json()["room"], r.json()["host_token"]
     host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()

@@ -1,0 +1,63 @@
+"""An Epic Battle game in a real browser: three phones and two bots, to the end.
+
+The night's calls (with symbol tokens when the deck has them) pace the phones;
+at dawn a phone holding an artifact shows it with its instruction."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+import pytest
+from e2ehelpers import PHONE, act_if_called, stage, wait_for
+
+pytestmark = pytest.mark.timeout(180)
+
+
+def test_epic_game_to_the_end(browser: Any, server: Any, shots: Any) -> None:
+    r = httpx.post(f"{server.url}/api/rooms", json={
+        "ruleset": "epic", "seats": 5, "call_seconds": 1.5, "discussion_seconds": 60,
+        "vote_seconds": 30, "language": "de"})
+    assert r.status_code == 201, r.text
+    code, token = r.json()["room"], r.json()["host_token"]
+    host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    errors: list[str] = []
+    host.on("pageerror", lambda e: errors.append(str(e)))
+    host.goto(f"{server.url}/host/{code}#{token}")
+    phones = []
+    for name in ("Uta", "Vera", "Wim"):
+        page = browser.new_context(**PHONE).new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.url}/play/{code}")
+        page.fill("#name", name)
+        page.click("[data-testid=join]")
+        page.wait_for_selector("[data-testid=seats]")
+        phones.append(page)
+    wait_for(lambda: host.locator("[data-testid=seats] li.on").count() == 3, what="3 phones")
+    host.click("[data-testid=deal]")
+    wait_for(lambda: stage(host) == "Night", what="night")
+    narration = host.inner_text("[data-testid=narration]")
+    assert narration.strip() and "wake up" not in narration  # German lines, not the fallback
+    while stage(host) == "Night":
+        for page in phones:
+            act_if_called(page)
+        time.sleep(0.15)
+    wait_for(lambda: stage(host) == "Day: talk", what="day")
+    shots(host, "epic-01-host-day")
+    for i, page in enumerate(phones):
+        if page.locator("[data-testid=artifact]").count():
+            shots(page, f"epic-02-phone-artifact-{i}")
+    host.click("[data-testid=open-vote]")
+    wait_for(lambda: stage(host) == "Vote", what="vote")
+    for page in phones:
+        page.wait_for_selector("[data-testid=vote] [data-testid=choice]")
+        page.locator("[data-testid=vote] [data-testid=choice]").first.click()
+    wait_for(lambda: stage(host) == "The end", what="the end", timeout=40)
+    host.wait_for_selector("[data-testid=timeline] li")
+    outcome = host.inner_text("[data-testid=outcome]")
+    for page in phones:
+        page.wait_for_selector("[data-testid=outcome]")
+        assert page.inner_text("[data-testid=outcome]") == outcome
+    shots(phones[0], "epic-03-phone-end")
+    assert not errors, errors
