@@ -84,7 +84,7 @@ async def _send_now(ws: WebSocket, data: bytes) -> None:
     await ws.send_text(data.decode())
 
 
-def _hello(room: Room, hello: m.Hello, hub: Hub) -> tuple[str, int | None, m.Welcome]:
+def _hello(room: Room, hello: m.Hello) -> tuple[str, int | None, m.Welcome]:
     """Who this connection is: a seat (new or rejoining), the host, or a spectator."""
     if hello.as_ == "host":
         if hello.token is None or hello.token != room.host_token:
@@ -150,7 +150,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         hello = await _first_message(ws)
         if not isinstance(hello, m.Hello):
             raise RoomError("bad_hello", "the first message must be a hello")
-        role, viewer, welcome = _hello(room, hello, hub)
+        role, viewer, welcome = _hello(room, hello)
     except RoomError as exc:
         await _refuse(ws, _error(exc.code, exc.message))
         return
