@@ -97,6 +97,11 @@ def spare(k: Knowledge) -> bool:
     return p_none > p_hit
 
 
+def epic_deck(k: Knowledge) -> bool:
+    """Both monster parties in the deck (public)."""
+    return any(r in WOLF_CARDS for r in k.deck) and any(r in VAMPIRE_CARDS for r in k.deck)
+
+
 def choose_vote(legal: Sequence[Action], k: Knowledge, b: Beliefs,
                 order: Sequence[int], split: bool = True) -> Action:
     votes = [a for a in legal if a.kind == "vote"]
@@ -114,7 +119,9 @@ def choose_vote(legal: Sequence[Action], k: Knowledge, b: Beliefs,
         if abstain is not None:
             return abstain
     bounty = k.bounty
-    if b.party == ASSASSIN_TEAM and bounty is not None:
+    in_plan = not sparing and bounty in planned.values() and split
+    if b.party == ASSASSIN_TEAM and bounty is not None and not in_plan:
+        # (A Bounty on a suspect dies with the plan's tie: he keeps to the plan.)
         if bounty == k.seat and abstain is not None:
             return abstain
         hit = next((a for a in votes if a.a == bounty), None)
@@ -133,7 +140,11 @@ def choose_vote(legal: Sequence[Action], k: Knowledge, b: Beliefs,
         # villager among the rest.
         allowed = [a for a in allowed if a.a not in planned.values()] or allowed
     top = max(score(a.a) for a in allowed)
-    if split and b.party in (VILLAGE, ASSASSIN_TEAM) and top < SURE:
+    # In an Epic Battle one sure monster is not enough (the Village needs a werewolf
+    # and a vampire dead) and the plan's ties kill more: a seat leaves the plan only
+    # when its suspect is much less likely than another seat (DOUBT below).
+    sure = SURE if not epic_deck(k) else 1.01
+    if split and b.party in (VILLAGE, ASSASSIN_TEAM) and top < sure:
         if sparing:
             after = order[(order.index(k.seat) + 1) % len(order)]
             pick = next((a for a in allowed if a.a == after), None)
