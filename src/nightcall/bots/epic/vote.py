@@ -104,36 +104,21 @@ def epic_deck(k: Knowledge) -> bool:
 
 def choose_vote(legal: Sequence[Action], k: Knowledge, b: Beliefs,
                 order: Sequence[int], split: bool = True) -> Action:
+    """The vote; ``split=False`` (easy) ignores the plans and votes beliefs alone."""
     votes = [a for a in legal if a.kind == "vote"]
     abstain = next((a for a in legal if a.kind != "vote"), None)
     if not votes:
         return legal[0]
-    planned = plan(order)
+    planned = plan(order) if split else {}
     sparing = split and spare(k)
-    if b.party == TANNER_TEAM:
-        # He wins by dying: a suspect of the plan keeps its tie by voting his part;
-        # anyone else abstains, since each vote he gives saves him a little.
-        pick = next((a for a in votes if a.a == planned.get(k.seat)), None)
-        if pick is not None and not sparing and k.seat in planned.values():
-            return pick
-        if abstain is not None:
-            return abstain
-    bounty = k.bounty
-    in_plan = not sparing and bounty in planned.values() and split
-    if b.party == ASSASSIN_TEAM and bounty is not None and not in_plan:
-        # (A Bounty on a suspect dies with the plan's tie: he keeps to the plan.)
-        if bounty == k.seat and abstain is not None:
-            return abstain
-        hit = next((a for a in votes if a.a == bounty), None)
-        if hit is not None:
-            return hit
-    plague = k.plague
-    allowed = [a for a in votes if a.a != plague] or votes
-    allies = b.allies()
+    loner = _loner_vote(k, b, votes, abstain, planned, sparing)
+    if loner is not None:
+        return loner
+    allowed = [a for a in votes if a.a != k.plague] or votes
     if b.party not in (VILLAGE, ASSASSIN_TEAM, TANNER_TEAM):
+        allies = b.allies()
         allowed = [a for a in allowed if a.a not in allies] or allowed
     score = _score(k, b)
-    rank = {s: i for i, s in enumerate(order)}
     guards = _guards(k, b)
     if guards and not sparing:
         # The Bodyguard's vote shields: never one the plan wants dead, the likeliest
@@ -143,25 +128,45 @@ def choose_vote(legal: Sequence[Action], k: Knowledge, b: Beliefs,
     # In an Epic Battle one sure monster is not enough (the Village needs a werewolf
     # and a vampire dead) and the plan's ties kill more: a seat leaves the plan only
     # when its suspect is much less likely than another seat (DOUBT below).
-    sure = SURE if not epic_deck(k) else 1.01
+    sure = 1.01 if epic_deck(k) else SURE
     if split and b.party in (VILLAGE, ASSASSIN_TEAM) and top < sure:
         if sparing:
             after = order[(order.index(k.seat) + 1) % len(order)]
             pick = next((a for a in allowed if a.a == after), None)
             return pick or abstain or allowed[0]
         mine = planned.get(k.seat)
-        if guards:
-            pass
-        elif mine is None:
+        if mine is None and not guards:
             # Left over: a vote off the suspects, so as not to break their tie.
             allowed = [a for a in allowed if a.a not in planned.values()] or allowed
             top = max(score(a.a) for a in allowed)
-        else:
+        elif not guards:
             pick = next((a for a in allowed if a.a == mine), None)
             if pick is not None and score(mine) >= top - DOUBT:
                 return pick
+    rank = {s: i for i, s in enumerate(order)}
     near = [a for a in allowed if score(a.a) >= top - TIE]
     return min(near, key=lambda a: rank.get(a.a, 0))
+
+
+def _loner_vote(k: Knowledge, b: Beliefs, votes: list[Action], abstain: Action | None,
+                planned: dict[int, int], sparing: bool) -> Action | None:
+    """The Tanner's and the Assassin's votes, who play for themselves (None: vote as
+    the others do)."""
+    if b.party == TANNER_TEAM:
+        # He wins by dying: a suspect of the plan keeps its tie by voting his part;
+        # anyone else abstains, since each vote he gives saves him a little.
+        pick = next((a for a in votes if a.a == planned.get(k.seat)), None)
+        if pick is not None and not sparing and k.seat in planned.values():
+            return pick
+        return abstain
+    bounty = k.bounty
+    if b.party != ASSASSIN_TEAM or bounty is None:
+        return None
+    if not sparing and bounty in planned.values():
+        return None  # the Bounty is a suspect: it dies with the plan's tie
+    if bounty == k.seat:
+        return abstain
+    return next((a for a in votes if a.a == bounty), None)
 
 
 def _guards(k: Knowledge, b: Beliefs) -> bool:
