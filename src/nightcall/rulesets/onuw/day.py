@@ -20,6 +20,7 @@ from nightcall.engine.events import EVERYONE, Event, new_event
 from nightcall.engine.outcome import Death, Outcome
 from nightcall.rulesets.onuw.roles import (
     DISPLAY_NAME,
+    DOPPELGANGER,
     HUNTER,
     MINION,
     ROLE_IDS,
@@ -80,22 +81,40 @@ def record_claim(st: OneNightState, seat: int, action: Action) -> None:
 
 
 def resolve(st: OneNightState) -> None:
-    """Count the votes, kill, reveal every card, and run the who-has-won check."""
+    """Count the votes, kill, reveal every card, and run the who-has-won check.
+
+    Runs once per simulated game, so it is written with plain loops and C-level calls:
+    in 3.11 every comprehension is one more function call.
+    """
     n = st.n
     votes = st.votes
     log = st.log
-    shown = [v if v >= 0 else None for v in votes]
-    log.append(new_event(Event, ("votes", EVERYONE, {"votes": shown})))
+    cards = st.cards
+    copy = st.copy
     tally = [0] * n
     for v in votes:
         if v >= 0:
             tally[v] += 1
+    shown: list[int | None] = list(votes)
+    if min(votes) < 0:  # an abstention shows as None
+        shown = [v if v >= 0 else None for v in votes]
+    log.append(new_event(Event, ("votes", EVERYONE, {"votes": shown})))
     top = max(tally)
-    deaths = [_new_tuple(Death, (s, "votes")) for s in range(n) if tally[s] == top] if top > 1 else []
-    roles = st.final_roles()
+    if top < 2:
+        deaths: list[Death] = []
+        dead: set[int] = set()
+    elif tally.count(top) == 1:  # the usual case: one player dies
+        s = tally.index(top)
+        deaths = [_new_tuple(Death, (s, "votes"))]
+        dead = {s}
+    else:
+        dead = {s for s in range(n) if tally[s] == top}
+        deaths = [_new_tuple(Death, (s, "votes")) for s in sorted(dead)]
+    roles = cards[:n]  # st.final_roles(), inlined
+    if copy is not None and DOPPELGANGER in roles:
+        roles[roles.index(DOPPELGANGER)] = copy
     # A dead Hunter takes the player they point at; a Hunter taken that way fires too.
-    if HUNTER in roles and deaths:
-        dead = {d.seat for d in deaths}
+    if deaths and HUNTER in roles:
         i = 0
         while i < len(deaths):
             s = deaths[i].seat
@@ -104,21 +123,25 @@ def resolve(st: OneNightState) -> None:
                 deaths.append(_new_tuple(Death, (target, "hunter")))
                 dead.add(target)
             i += 1
-    died = {"deaths": [[d.seat, d.cause] for d in deaths]}
-    log.append(new_event(Event, ("died", EVERYONE, died)))
-    revealed = {"cards": list(st.cards), "copy": st.copy}
-    log.append(new_event(Event, ("reveal", EVERYONE, revealed)))
-    st.outcome = who_won(st, roles, deaths, tally)
+    died = []
+    for d in deaths:
+        died.append([*d])
+    log.append(new_event(Event, ("died", EVERYONE, {"deaths": died})))
+    log.append(new_event(Event, ("reveal", EVERYONE, {"cards": list(cards), "copy": copy})))
+    st.outcome = who_won(st, roles, deaths, dead, tally)
     st.phase = OVER
 
 
-def who_won(st: OneNightState, roles: list[str], deaths: list[Death], tally: list[int]) -> Outcome:
+def who_won(
+    st: OneNightState, roles: list[str], deaths: list[Death], dead: set[int], tally: list[int]
+) -> Outcome:
     """The who-has-won check (rulebook "Who wins"), as facts; the sentences come on demand.
 
     Written with C-level membership tests rather than loops: it runs once per simulated game.
     """
-    dead = {d[0] for d in deaths}
-    dead_roles = [roles[s] for s in dead]
+    dead_roles = []
+    for s in dead:
+        dead_roles.append(roles[s])
     any_wolf = WEREWOLF in roles
     wolf_died = WEREWOLF in dead_roles
     tanner_died = TANNER in dead_roles
@@ -135,10 +158,11 @@ def who_won(st: OneNightState, roles: list[str], deaths: list[Death], tally: lis
         teams.append(WEREWOLVES)
     if tanner_died:
         teams.append(TANNER_TEAM)
-    winners = [
-        s for s, r in enumerate(roles)
-        if (s in dead if r == TANNER else TEAM[r] in teams)
-    ] if teams else []
+    winners = []
+    if teams:
+        for s, r in enumerate(roles):
+            if (s in dead) if r == TANNER else (TEAM[r] in teams):
+                winners.append(s)
     return Outcome(
         deaths, teams, winners,
         # Not ``st`` itself: state -> outcome -> state would be a cycle, and every
