@@ -108,3 +108,23 @@ def test_host_controls_bots_kick_and_the_end_of_the_talk(client: TestClient) -> 
         assert vote["clock"]["seconds"] == pytest.approx(1.5)
         host.send(type="add_bot")
         assert host.until(lambda m: m["type"] == "room_error")["code"] == "started"
+
+
+def test_after_a_restart_the_night_still_hides_the_dawn() -> None:
+    """Lupus: the engine has reached the dawn (a death) while the clock is still on the
+    first call; a room rebuilt from its document must not show the death early."""
+    room = Room("LUPU", CreateRoom(ruleset="lupus", seats=7))
+    room.start()
+    room.clock.stage, room.clock.night, room.clock.slot = "night", 1, 0
+    room.clock.calls = list(room.ruleset.night_calls(room.roles, 1))
+    while room.engine_phase() == "night":
+        for seat in room.ruleset.waiting_for(room.state):
+            move = room.default_move(seat)
+            assert move is not None
+            room.apply_move(seat, move)
+    assert room.public_view()["ghosts"]  # the werewolves killed somebody at dawn
+    again = Room.from_doc(json.loads(json.dumps(room.to_doc())))
+    for viewer in (None, 0, 3):
+        view = again.seat_view(viewer)
+        assert view["ghosts"] == [] and view["phase"] == "night"
+        assert not any(e["kind"] == "dawn" for e in view["events"])

@@ -293,6 +293,8 @@ class Room:
         if engine_night and slot == clock.slot:
             return view
         # The engine is past the clock: show the night as it stood at this call.
+        if not engine_night and viewer not in self._frozen:
+            self._freeze_from_history(viewer)
         base = dict(view if engine_night else self._frozen.get(viewer, view))
         keep = pacing.cut_index(public["events"], clock.start, clock.calls, clock.slot)
         base["events"] = pacing.cut(view["events"], public["events"], keep)
@@ -302,6 +304,19 @@ class Room:
             base["legal"] = []
         base.pop("outcome", None)
         return base
+
+    def _freeze_from_history(self, viewer: int | None) -> None:
+        """After a restart the views of the night are not cached: rebuild the game up to
+        its last move made while the engine was still in the night, and take them there
+        (so that, say, a Lupus death does not show before the clock reaches the dawn)."""
+        players = [s.name for s in self.seats]
+        for keep in range(len(self.actions) - 1, -1, -1):
+            shadow = self.ruleset.deal(players, self.roles, self.seed, self.settings.options)
+            for seat, action in self.actions[:keep]:
+                self.ruleset.apply(shadow, seat, action)
+            if self.ruleset.view(shadow, None).get("phase") == "night":
+                self._frozen[viewer] = self.ruleset.view(shadow, viewer)
+                return
 
     def clock_message(self) -> Clock:
         from nightcall.server.narration import call_line, stage_line
