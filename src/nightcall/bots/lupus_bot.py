@@ -19,6 +19,7 @@ from typing import Any
 from nightcall.engine.actions import Action
 
 WOLF = "werewolf"
+POSSESSED = "possessed"
 SUSPICION_BUMP = 0.15  # per accusation or vote against a player known to be human
 ACCUSED_BUMP = 0.05  # per accusation or vote by someone else
 
@@ -42,7 +43,9 @@ class LupusBot:
         table = Table(view)
         wolf, human = table.wolf, table.human
         p = table.beliefs(me, self.difficulty != "easy")
-        i_am_wolf = view.get("role") == WOLF
+        # The Possessed wins with the pack without knowing it (role table): it plays
+        # like a Werewolf that has no packmates to spare.
+        i_am_wolf = view.get("role") in (WOLF, POSSESSED)
         kinds = {a.kind for a in legal}
         targets = [a for a in legal if a.a >= 0 and a.a != me]
         if not targets:

@@ -23,7 +23,7 @@ from nightcall.sim.tally import Tally
 
 MAX_STEPS = 20_000
 # Roles whose bot is the --wolves one (every ruleset names its evil roles this way).
-WOLF_WORDS = ("wolf", "minion", "vampire", "assassin", "hamster")
+WOLF_WORDS = ("wolf", "minion", "possessed", "vampire", "assassin", "hamster")
 
 
 @dataclass(frozen=True)
