@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +79,10 @@ def redis_server(fsync: str) -> Iterator[str]:
 
 def percentiles(samples: list[float]) -> str:
     ms = sorted(x * 1000 for x in samples)
-    p = lambda q: ms[min(len(ms) - 1, int(q * len(ms)))]  # noqa: E731
+
+    def p(q: float) -> float:
+        return ms[min(len(ms) - 1, int(q * len(ms)))]
+
     return f"p50 {p(0.5):.3f} ms, p99 {p(0.99):.3f} ms, mean {statistics.fmean(ms):.3f} ms"
 
 
@@ -135,7 +139,7 @@ def main() -> None:
     for fsync in ("everysec", "always"):
         with redis_server(fsync) as url:
             bench(f"RedisStore (appendonly yes, appendfsync {fsync})",
-                  lambda url=url: RedisStore.from_url(url), doc, args.saves)  # type: ignore[misc]
+                  partial(RedisStore.from_url, url), doc, args.saves)
 
 
 if __name__ == "__main__":

@@ -77,3 +77,15 @@ def test_sigkill_and_restart_loses_nothing_acknowledged(durable_redis: Any) -> N
         assert finished  # the scenario really finished some rooms
     finally:
         after.close()
+
+
+def test_flush_then_a_new_connection_sees_the_save(redis_server: Any) -> None:
+    store = RedisStore.from_url(redis_server.url, prefix="flush")
+    try:
+        store.save("FLSH", {"code": "FLSH", "n": 1}, finished=False)
+        store.flush()  # the hub calls it before it stops: must not fail or lose anything
+        other = RedisStore.from_url(redis_server.url, prefix="flush")
+        assert other.load("FLSH") == {"code": "FLSH", "n": 1}
+        other.close()
+    finally:
+        store.close()

@@ -51,6 +51,10 @@ class RedisStore:
                 pipe.zadd(self._index, {code: time.time()})
             pipe.execute()
 
+    def flush(self) -> None:
+        """Every save is already acknowledged by Redis when save() returns (and on disk
+        with ``appendfsync always``); nothing is buffered on our side to wait for."""
+
     def load(self, code: str) -> dict[str, Any] | None:
         raw = self._r.get(self._key(code))
         return None if raw is None else dict(json.loads(_as_bytes(raw)))
