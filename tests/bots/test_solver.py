@@ -36,7 +36,7 @@ def small_decks(draw: st.DrawFn) -> tuple[int, list[str]]:
 
 def assert_same(a: Beliefs, b: Beliefs) -> None:
     assert a.roles == b.roles
-    for table_a, table_b in ((a.start, b.start), (a.end, b.end)):
+    for table_a, table_b in ((a.start, b.start), (a.end, b.end), (a.end_roles, b.end_roles)):
         for row_a, row_b in zip(table_a, table_b, strict=True):
             assert row_a == pytest.approx(row_b, abs=1e-9)
 

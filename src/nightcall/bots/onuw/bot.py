@@ -217,7 +217,7 @@ class OneNightBot:
             b = _own_beliefs(k.without_claims())
         if b is None:
             return None
-        p = {s: b.p_end(s, WEREWOLF) for s in range(k.n) if s != k.seat}
+        p = {s: b.p_end_role(s, WEREWOLF) for s in range(k.n) if s != k.seat}
         if self.difficulty == "normal":
             p = _weigh_claims(k, b, p)
         return p

@@ -66,6 +66,7 @@ def enumerate_beliefs(
     npos = n + 3
     start = [[0.0] * len(roles) for _ in range(npos)]
     end = [[0.0] * len(roles) for _ in range(npos)]
+    end_roles = [[0.0] * len(roles) for _ in range(npos)]
     total = 0.0
     target = [_comparable(e) for e in seen]
     claims = [c for c in claims if c.seat != seat]
@@ -81,6 +82,7 @@ def enumerate_beliefs(
         for p in range(npos):
             start[p][ri[deal[p]]] += weight
             end[p][ri[st.cards[p]]] += weight
+            end_roles[p][ri[st.final_role(p)]] += weight
 
     for deal in distinct_deals(deck):
         _explore(deal, n, seat, list(my_actions), [], 1.0, leaf)
@@ -90,6 +92,7 @@ def enumerate_beliefs(
         roles,
         tuple(tuple(x / total for x in row) for row in start),
         tuple(tuple(x / total for x in row) for row in end),
+        end_roles=tuple(tuple(x / total for x in row) for row in end_roles),
     )
 
 

@@ -15,6 +15,7 @@ from math import sqrt
 
 from nightcall.bots.onuw.knowledge import Claim, Knowledge
 from nightcall.bots.onuw.solver import Beliefs, Inconsistent, _Branch, _fill, _root, scenarios
+from nightcall.rulesets.onuw.roles import DOPPELGANGER
 
 
 def sample_beliefs(
@@ -33,6 +34,7 @@ def sample_beliefs(
     rng = random.Random(seed)
     start = [[0.0] * len(roles) for _ in range(npos)]
     end = [[0.0] * len(roles) for _ in range(npos)]
+    end_roles = [[0.0] * len(roles) for _ in range(npos)]
     total = 0.0
     total_sq = 0.0
     for br in rng.choices(leaves, cum_weights=cum, k=samples):
@@ -50,15 +52,18 @@ def sample_beliefs(
         total_sq += w * w
         for p in range(npos):
             start[p][ri[deal[p]]] += w
-            end[p][ri[deal[src[p]]]] += w
+            card = deal[src[p]]
+            end[p][ri[card]] += w
+            end_roles[p][ri[br.copy if card == DOPPELGANGER and br.copy else card]] += w
     ess = total * total / total_sq
     worst = 0.0
-    for table in (start, end):
+    for table in (start, end, end_roles):
         for row in table:
             for i in range(len(roles)):
                 row[i] /= total
                 worst = max(worst, sqrt(row[i] * (1 - row[i]) / ess))
-    return Beliefs(roles, tuple(map(tuple, start)), tuple(map(tuple, end)), error=worst)
+    return Beliefs(roles, tuple(map(tuple, start)), tuple(map(tuple, end)), error=worst,
+                   end_roles=tuple(map(tuple, end_roles)))
 
 
 def _key(br: _Branch, n: int, roles: tuple[str, ...]

@@ -57,12 +57,20 @@ class Beliefs:
     end: tuple[tuple[float, ...], ...]
     # 0 when exact; for the sampling fallback, the largest standard error of an entry.
     error: float = 0.0
+    # Like ``end``, but the Doppelgänger card counts as the role it copied (role table:
+    # "Whoever receives the Doppelgänger card ... is the role the Doppelgänger copied").
+    end_roles: tuple[tuple[float, ...], ...] = ()
 
     def p_start(self, pos: int, role: str) -> float:
         return self.start[pos][self.roles.index(role)] if role in self.roles else 0.0
 
     def p_end(self, pos: int, role: str) -> float:
         return self.end[pos][self.roles.index(role)] if role in self.roles else 0.0
+
+    def p_end_role(self, pos: int, role: str) -> float:
+        """P(position ``pos`` counts as ``role`` at dawn), the Doppelgänger resolved."""
+        table = self.end_roles or self.end
+        return table[pos][self.roles.index(role)] if role in self.roles else 0.0
 
 
 class _Branch:
@@ -460,7 +468,15 @@ def solve(
         leaves = _weighted_leaves(scenarios(k, claims), n, roles, claims, trust)
     else:
         leaves = _plain_leaves(scenarios(k), n, roles)
-    for w, chosen, key, src in leaves:
+    # Where the Doppelgänger card ends, it counts as its copy: a correction to ``end``.
+    copied: dict[int, list[float]] = {}
+    for w, chosen, key, src, copy in leaves:
+        if copy:
+            for p in range(npos):
+                if chosen.get(src[p]) == DOPPELGANGER:
+                    row = copied.setdefault(slot_of[p], [0.0] * nr)
+                    row[ri[DOPPELGANGER]] -= w
+                    row[ri[copy]] += w
         total += w
         acc = free.get(key)
         if acc is None:
@@ -497,15 +513,19 @@ def solve(
                     erow[i] += b * seat_p[i] + c * center_p[i]
     rows_start = []
     rows_end = []
+    rows_roles = []
     for p in range(npos):
         sl = slot_of[p]
         norm = total * size[sl]
         rows_start.append(tuple(x / norm for x in start[sl]))
         rows_end.append(tuple(x / norm for x in end[sl]))
-    return Beliefs(roles, tuple(rows_start), tuple(rows_end))
+        fix = copied.get(sl)
+        rows_roles.append(rows_end[-1] if fix is None else
+                          tuple((x + d) / norm for x, d in zip(end[sl], fix, strict=True)))
+    return Beliefs(roles, tuple(rows_start), tuple(rows_end), 0.0, tuple(rows_roles))
 
 
-Leaf = tuple[float, dict[int, str], FillKey, list[int]]
+Leaf = tuple[float, dict[int, str], FillKey, list[int], str]
 
 
 def _plain_leaves(branches: list[_Branch], n: int, roles: tuple[str, ...]) -> Iterator[Leaf]:
@@ -523,7 +543,7 @@ def _plain_leaves(branches: list[_Branch], n: int, roles: tuple[str, ...]) -> It
                3 - (len(fixed) - seats_fixed), ban)
         ways = _fill(*key)[0]
         if ways:
-            yield br.weight * ways, fixed, key, br.src
+            yield br.weight * ways, fixed, key, br.src, br.copy
 
 
 def _weighted_leaves(
@@ -536,7 +556,7 @@ def _weighted_leaves(
         for w, chosen, key in _leaf(br, n, roles, per_pos):
             w *= br.weight * factor * scale
             if w:
-                yield w, chosen, key, br.src
+                yield w, chosen, key, br.src, br.copy
 
 
 def _leaf(
