@@ -40,3 +40,17 @@ def test_a_leak_on_the_wire_is_caught(tmp_path: Path, monkeypatch: pytest.Monkey
     assert result.leaks, "the wire audit missed the deal sent to the spectator"
     assert all(f.viewer is None for f in result.leaks)
     assert any("'deal' carries unexpected fields ['cards']" in f.what for f in result.leaks)
+
+
+def test_agents_socket_is_audited_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every seat an agent (the agent protocol's websocket): the master's deal planted in
+    the seats' views is caught on that socket as well."""
+
+    def deal_to_seats(event: Event, viewer: Viewer) -> bool:
+        return (event.kind == "deal" and isinstance(viewer, int)) or visible_to(event, viewer)
+
+    monkeypatch.setattr(onuw_game, "visible_to", deal_to_seats)
+    result = run_wire_audit(SQLiteStore(tmp_path / "rooms.sqlite3"), [("onuw", 4, None)],
+                            seed=3, agents=1.0)
+    assert result.messages > 0
+    assert result.leaks and all(isinstance(f.viewer, int) for f in result.leaks)

@@ -1,6 +1,7 @@
 """The leak audit on the wire: real rooms on a real uvicorn server (loopback), every seat
-and a spectator a websocket client that plays random legal moves, and every message each
-client receives checked against the rules' knowledge model at the moment it was sent.
+and a spectator a websocket client that plays random legal moves (most seats through the
+browser socket, some through the agent protocol's socket), and every message each client
+receives checked against the rules' knowledge model at the moment it was sent.
 
 To know "the moment", the audit watches the server without changing it: while a room
 broadcasts it notes how many moves the room has applied, and each websocket send is
@@ -32,6 +33,15 @@ from nightcall.audit.core import AuditResult, Finding, model_for
 from nightcall.engine.actions import Action
 
 OBSERVATION_KEYS = {"type", "room", "state_id", "view", "clock", "timeline"}
+AGENT_KEYS = {"observation": {"type", "seat", "state_id", "view", "talk", "mask"},
+              "game_over": {"type", "seat", "state_id", "view", "won"}}
+SEATED = ("player", "agent")
+
+
+def _has_view(text: str) -> bool:
+    """An observation (browser or agent) or an agent's game_over: a message with a view."""
+    head = text[:40]
+    return '"observation"' in head or '"game_over"' in head
 CLOCK_KEYS = {"stage", "call", "night", "ends_at", "seconds", "narration"}
 # Timers in seconds: short, but long enough for a loopback round trip.
 FAST = {"call_seconds": 0.03, "discussion_seconds": 0.02, "vote_seconds": 0.3,
@@ -143,15 +153,18 @@ class Client:
     refused: int = 0
 
 
-async def _client(url: str, hello: dict[str, Any], client: Client, rng: random.Random,
-                  done: asyncio.Event, on_welcome: Callable[[dict[str, Any]], None],
+async def _client(url: str, hello: dict[str, Any] | None, client: Client,
+                  rng: random.Random, done: asyncio.Event,
+                  on_welcome: Callable[[dict[str, Any]], None],
                   start: asyncio.Event | None = None) -> None:
-    """Reads everything; a player answers its observations with a random legal move;
-    the host's screen sends ``start`` once ``start`` is set, as a click would."""
+    """Reads everything; a player or agent answers its observations with a random legal
+    move; the host's screen sends ``start`` once ``start`` is set, as a click would.
+    An agent (``hello`` None) takes its seat with ``?name=`` in the URL."""
     import websockets
 
     async with websockets.connect(url, max_size=2**22) as ws:
-        await ws.send(json.dumps(hello))
+        if hello is not None:
+            await ws.send(json.dumps(hello))
         while True:
             if start is not None and start.is_set():
                 await ws.send(json.dumps({"type": "start"}))
@@ -170,7 +183,7 @@ async def _client(url: str, hello: dict[str, Any], client: Client, rng: random.R
                 on_welcome(msg)
             elif msg.get("type") == "error":
                 client.refused += 1
-            elif msg.get("type") == "observation" and client.role == "player":
+            elif msg.get("type") == "observation" and client.role in ("player", "agent"):
                 legal = msg["view"].get("legal") or []
                 if legal and rng.random() < 0.9:
                     await asyncio.sleep(rng.uniform(0, 0.003))
@@ -179,7 +192,8 @@ async def _client(url: str, hello: dict[str, Any], client: Client, rng: random.R
 
 
 async def play_room(base: str, hub: Any, tap: SendTap, ruleset: str, players: int, seed: int,
-                    scenario: str | None = None) -> tuple[str, list[Client], list[str]]:
+                    scenario: str | None = None, agents: float = 0.25,
+                    ) -> tuple[str, list[Client], list[str]]:
     """One room, every seat a websocket client; returns the code, clients and tokens."""
     import httpx
 
@@ -195,21 +209,26 @@ async def play_room(base: str, hub: Any, tap: SendTap, ruleset: str, players: in
     url = f"ws://{base}/ws/{code}"
     done = asyncio.Event()
     tokens: list[str] = [host_token]
-    welcomed = asyncio.Event()
-    clients = [Client("player", None) for _ in range(players)]
+    # A phone in most seats; an agent (the agent protocol's socket) in some.
+    clients = [Client("agent" if rng.random() < agents else "player", None)
+               for _ in range(players)]
     spectator, host = Client("spectator", None), Client("host", None)
 
     def on_welcome(msg: dict[str, Any]) -> None:
         if msg.get("token"):
             tokens.append(msg["token"])
-        if len(tokens) == players + 1:
-            welcomed.set()
 
-    tasks = [asyncio.create_task(_client(url, {"type": "hello", "as": "player",
-                                               "name": f"P{i}"}, c, random.Random(seed + i),
-                                         done, on_welcome))
-             for i, c in enumerate(clients)]
-    await asyncio.wait_for(welcomed.wait(), 20)
+    tasks = [asyncio.create_task(_client(
+        f"{url}/agent?name=P{i}" if c.role == "agent" else url,
+        None if c.role == "agent" else {"type": "hello", "as": "player", "name": f"P{i}"},
+        c, random.Random(seed + i), done, on_welcome)) for i, c in enumerate(clients)]
+    # Phones are welcomed at once; an agent only once the cards are dealt, so wait
+    # for every seat to be taken instead.
+    deadline = time.monotonic() + 20
+    while len(hub.rooms[code].seats) < players:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"room {code}: the seats were not all taken")
+        await asyncio.sleep(0.01)
     tasks.append(asyncio.create_task(_client(url, {"type": "hello", "as": "spectator"},
                                              spectator, rng, done, lambda m: None)))
     start = asyncio.Event()
@@ -237,11 +256,10 @@ async def _drain(tap: SendTap, code: str, clients: list[Client], limit: float = 
     while time.monotonic() < deadline:
         behind = False
         for c in clients:
-            log = tap.log_of(code, c.role, c.viewer if c.role == "player" else None)
+            log = tap.log_of(code, c.role, c.viewer if c.role in SEATED else None)
             with tap.lock:
                 sent = list(log.sent) if log is not None else []
-            last = max((i for i, (_, t) in enumerate(sent) if '"observation"' in t[:40]),
-                       default=-1)
+            last = max((i for i, (_, t) in enumerate(sent) if _has_view(t)), default=-1)
             behind = behind or len(c.got) <= last
         if not behind:
             return
@@ -260,9 +278,9 @@ def check_room(result: AuditResult, tap: SendTap, hub: Any, code: str, clients: 
         result.findings.append(Finding(kind, rs.id, label, step, viewer, what))
 
     # Which messages, tagged with the move count they were sent at.
-    by_step: dict[int, list[tuple[Any, dict[str, Any]]]] = {}
+    by_step: dict[int, list[tuple[Any, dict[str, Any], str]]] = {}
     for c in clients:
-        log = tap.log_of(code, c.role, c.viewer)
+        log = tap.log_of(code, c.role, c.viewer if c.role in SEATED else None)
         if log is None:
             find(0, c.viewer, f"no send log for the {c.role} client", "missing")
             continue
@@ -277,20 +295,23 @@ def check_room(result: AuditResult, tap: SendTap, hub: Any, code: str, clients: 
         own = {c.role == "host" and tokens[0], *(
             [t for t in tokens[1:] if c.role == "player"
              and json.loads(c.got[0]).get("token") == t][:1])} - {False}
+        if c.role == "agent":
+            own = set()  # an agent that brings no token of its own is given none
         for text in c.got:
             for t in tokens:
                 if t not in own and t in text:
                     find(0, c.viewer, f"{c.role} received another client's secret token")
         for (step, _), text in zip(log.sent, c.got, strict=False):
             msg = json.loads(text)
-            if msg.get("type") != "observation":
+            if "view" not in msg:
                 continue
             result.messages += 1
-            viewer = c.viewer if c.role == "player" else None
-            by_step.setdefault(step if step is not None else -1, []).append((viewer, msg))
+            viewer = c.viewer if c.role in SEATED else None
+            by_step.setdefault(step if step is not None else -1, []).append(
+                (viewer, msg, c.role))
 
     for c in clients:
-        if c.role != "host":
+        if c.role in ("player", "spectator"):  # agents hear only their own turns
             for problem in _night_rhythm(rs, room.roles, c):
                 find(0, c.viewer if c.role == "player" else None, problem)
 
@@ -300,8 +321,8 @@ def check_room(result: AuditResult, tap: SendTap, hub: Any, code: str, clients: 
     model.paced = True
     steps = len(room.actions)
     for j in range(steps + 1):
-        for viewer, msg in by_step.get(j, []):
-            problems = _envelope(msg, model)
+        for viewer, msg, role in by_step.get(j, []):
+            problems = _envelope(msg, model, role)
             problems += [p for kind, p in model.check(viewer, msg["view"]) if kind == "leak"]
             for p in problems:
                 if len(result.findings) < 200:
@@ -337,7 +358,12 @@ def _night_rhythm(rs: Any, roles: list[str], c: Client) -> list[str]:
     return out
 
 
-def _envelope(msg: dict[str, Any], model: Any) -> list[str]:
+def _envelope(msg: dict[str, Any], model: Any, role: str) -> list[str]:
+    if role == "agent":
+        extra = set(msg) - AGENT_KEYS.get(msg.get("type", ""), set())
+        if msg.get("type") == "game_over" and not model.over:
+            return ["game_over sent before the game is over"]
+        return [f"agent message carries unexpected fields {sorted(extra)}"] if extra else []
     out = []
     if set(msg) - OBSERVATION_KEYS:
         out.append(f"observation carries unexpected fields {sorted(set(msg) - OBSERVATION_KEYS)}")
@@ -349,8 +375,9 @@ def _envelope(msg: dict[str, Any], model: Any) -> list[str]:
 
 
 def run_wire_audit(store: Any, plan: list[tuple[str, int, str | None]], seed: int = 0,
-                   parallel: int = 4) -> AuditResult:
-    """Play ``plan`` (ruleset, players, scenario) rooms on a live server and check them."""
+                   parallel: int = 4, agents: float = 0.25) -> AuditResult:
+    """Play ``plan`` (ruleset, players, scenario) rooms on a live server and check them;
+    ``agents`` is the share of seats played through the agent protocol's socket."""
     result = AuditResult()
     started = time.perf_counter()
     tap = SendTap()
@@ -361,7 +388,8 @@ def run_wire_audit(store: Any, plan: list[tuple[str, int, str | None]], seed: in
             for i in range(0, len(plan), parallel):
                 batch = plan[i:i + parallel]
                 rooms = await asyncio.gather(*(
-                    play_room(base, live.hub, tap, rid, players, seed * 1000 + i + k, scenario)
+                    play_room(base, live.hub, tap, rid, players, seed * 1000 + i + k, scenario,
+                              agents)
                     for k, (rid, players, scenario) in enumerate(batch)))
                 for code, clients, tokens in rooms:
                     check_room(result, tap, live.hub, code, clients, tokens)
