@@ -178,14 +178,14 @@ class OneNight(Ruleset):
                 raise IllegalAction(str(action), self._why_illegal(st, seat, action))
             call = st.schedule[st.call_i]
             st.history.append((seat, action, call))
-            if night.CALLS[call][2](st, seat, action):
+            if night.CALLS[call][1](st, seat, action):
                 st.call_i += 1
                 st.stage = 0
                 st.actor = -1
                 st.choices = ()
                 night.advance(st, day.start_day)
-            else:  # the same seat chooses again (the Doppelgänger's copied action)
-                st.choices = night.CALLS[call][1](st, seat)
+            # else the same seat chooses again (the Doppelgänger's copied action): act()
+            # has set st.choices
             return
         if action.kind in TALK:
             self._check_claim(st, seat, action)

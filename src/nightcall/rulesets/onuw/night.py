@@ -2,12 +2,13 @@
 
 Source: one-night-ultimate-werewolf.md, the role table and "Gameplay". Everyone
 wakes for the card they saw at the start (``state.start``); the Doppelgänger
-wakes again for the role it copied. Each call is three small functions:
+wakes again for the role it copied. Each call is two small functions:
 
 - ``begin(state)`` does what needs no choice (werewolves seeing each other,
-  the Insomniac's look, ...) and returns the seat that must now choose, or -1;
-- ``options(state, seat)`` lists that seat's legal actions;
-- ``act(state, seat, action)`` performs one and returns True when the call is over.
+  the Insomniac's look, ...) and returns the seat that must now choose, or -1,
+  having set ``state.choices``, that seat's legal actions;
+- ``act(state, seat, action)`` performs one and returns True when the call is over
+  (else it has set ``state.choices`` for the same seat's next choice).
 
 Action kinds: ``copy`` (a=seat), ``look`` (a=seat), ``look_center`` (a[, b]=center
 indices), ``swap`` (a=seat: exchange with your own card), ``swap_two`` (a, b=seats),
@@ -85,6 +86,8 @@ def role_options(role: str, n: int, seat: int) -> tuple[Action, ...]:
 
 
 # --- helpers -------------------------------------------------------------------
+# Events are built inline as ``new_event(Event, (kind, ONLY[seat], {...}))``: a helper
+# taking ``**data`` cost one more call and one more dict per fact, on the hot path.
 
 
 def _tell(st: OneNightState, who: int, kind: str, **data: object) -> None:
@@ -93,7 +96,13 @@ def _tell(st: OneNightState, who: int, kind: str, **data: object) -> None:
 
 def _holders(st: OneNightState, role: str) -> list[int]:
     """Seats that wake for ``role``: it was their starting card, or the Doppelgänger copied it."""
-    seats = [s for s, card in enumerate(st.start) if card == role]
+    start = st.start
+    count = start.count(role)  # at most two cards of a role (deck rules)
+    if not count:
+        seats = []
+    else:
+        first = start.index(role)
+        seats = [first] if count == 1 else [first, start.index(role, first + 1)]
     if st.copy == role and st.doppel >= 0:
         seats.append(st.doppel)
     return seats
@@ -105,39 +114,78 @@ def werewolf_seats(st: OneNightState) -> list[int]:
 
 
 # --- the role actions, shared by the role's own call and the Doppelgänger ----
+# Each returns True: the call is over once the action is done.
+
+
+def _seer_act(st: OneNightState, seat: int, action: Action) -> bool:
+    kind = action.kind
+    if kind == "look":
+        x = action.a
+        st.log.append(new_event(Event, ("saw", ONLY[seat], {"seat": x, "card": st.cards[x]})))
+    elif kind == "look_center":
+        cards, n, log, who = st.cards, st.n, st.log, ONLY[seat]
+        a, b = action.a, action.b
+        log.append(new_event(Event, ("saw", who, {"center": a, "card": cards[n + a]})))
+        log.append(new_event(Event, ("saw", who, {"center": b, "card": cards[n + b]})))
+    return True
+
+
+def _robber_act(st: OneNightState, seat: int, action: Action) -> bool:
+    if action.kind == "swap":
+        cards, log, who, x = st.cards, st.log, ONLY[seat], action.a
+        cards[seat], cards[x] = cards[x], cards[seat]
+        log.append(new_event(Event, ("swapped", who, {"seats": [seat, x]})))
+        log.append(new_event(Event, ("saw", who, {"seat": seat, "card": cards[seat]})))
+    return True
+
+
+def _troublemaker_act(st: OneNightState, seat: int, action: Action) -> bool:
+    if action.kind == "swap_two":
+        cards, a, b = st.cards, action.a, action.b
+        cards[a], cards[b] = cards[b], cards[a]
+        st.log.append(new_event(Event, ("swapped", ONLY[seat], {"seats": [a, b]})))
+    return True
+
+
+def _drunk_act(st: OneNightState, seat: int, action: Action) -> bool:
+    if action.kind == "take_center":
+        cards, c = st.cards, action.a
+        i = st.n + c
+        cards[seat], cards[i] = cards[i], cards[seat]
+        st.log.append(new_event(Event, ("swapped", ONLY[seat], {"seat": seat, "center": c})))
+    return True
+
+
+def _wolves_act(st: OneNightState, seat: int, action: Action) -> bool:
+    if action.kind == "look_center":
+        c = action.a
+        card = st.cards[st.n + c]
+        st.log.append(new_event(Event, ("saw", ONLY[seat], {"center": c, "card": card})))
+    return True
+
+
+ROLE_ACTS: dict[str, Callable[[OneNightState, int, Action], bool]] = {
+    SEER: _seer_act,
+    ROBBER: _robber_act,
+    TROUBLEMAKER: _troublemaker_act,
+    DRUNK: _drunk_act,
+    WEREWOLF: _wolves_act,
+}
 
 
 def perform(st: OneNightState, role: str, seat: int, action: Action) -> None:
     """Carry out ``action`` for ``role`` played by ``seat`` (already checked legal)."""
-    kind = action.kind
-    cards = st.cards
-    n = st.n
-    if kind == "skip":
-        return
-    if role == SEER:
-        if kind == "look":
-            _tell(st, seat, "saw", seat=action.a, card=cards[action.a])
-        else:
-            _tell(st, seat, "saw", center=action.a, card=cards[n + action.a])
-            _tell(st, seat, "saw", center=action.b, card=cards[n + action.b])
-    elif role == ROBBER:
-        x = action.a
-        cards[seat], cards[x] = cards[x], cards[seat]
-        _tell(st, seat, "swapped", seats=[seat, x])
-        _tell(st, seat, "saw", seat=seat, card=cards[seat])
-    elif role == TROUBLEMAKER:
-        a, b = action.a, action.b
-        cards[a], cards[b] = cards[b], cards[a]
-        _tell(st, seat, "swapped", seats=[a, b])
-    elif role == DRUNK:
-        i = n + action.a
-        cards[seat], cards[i] = cards[i], cards[seat]
-        _tell(st, seat, "swapped", seat=seat, center=action.a)
-    elif role == WEREWOLF:
-        _tell(st, seat, "saw", center=action.a, card=cards[n + action.a])
+    act = ROLE_ACTS.get(role)
+    if act is not None:
+        act(st, seat, action)
 
 
 # --- the calls -------------------------------------------------------------------
+# Each call is two functions: ``begin(st)`` does what needs no choice and returns the
+# seat that must now choose (having set ``st.choices``), or -1; ``act(st, seat, action)``
+# performs a legal action and returns True when the call is over (else it has set
+# ``st.choices`` for the same seat's next choice). One call fewer per decision than a
+# separate ``options`` step.
 
 
 def _doppel_begin(st: OneNightState) -> int:
@@ -146,13 +194,8 @@ def _doppel_begin(st: OneNightState) -> int:
         if st.doppel < 0:
             return -1
         st.stage = 1
+        st.choices = copy_options(st.n, st.doppel)
     return st.doppel
-
-
-def _doppel_options(st: OneNightState, seat: int) -> tuple[Action, ...]:
-    if st.stage == 1:
-        return copy_options(st.n, seat)
-    return role_options(st.copy or "", st.n, seat)
 
 
 def _doppel_act(st: OneNightState, seat: int, action: Action) -> bool:
@@ -163,6 +206,7 @@ def _doppel_act(st: OneNightState, seat: int, action: Action) -> bool:
         _tell(st, seat, "became", role=role)
         if role in ACTS_AT_ONCE:
             st.stage = 2
+            st.choices = role_options(role, st.n, seat)
             return False
         if role == MINION:
             # The Doppelgänger-Minion keeps its eyes open while the Werewolves raise a thumb.
@@ -175,24 +219,19 @@ def _doppel_act(st: OneNightState, seat: int, action: Action) -> bool:
 def _wolves_begin(st: OneNightState) -> int:
     if st.stage == 1:
         return st.actor
-    wolves = werewolf_seats(st)
+    wolves = _holders(st, WEREWOLF)
     if not wolves:
         return -1
-    audience = frozenset(wolves)
-    st.log.append(new_event(Event, ("wolves", audience, {"seats": wolves})))
-    if len(wolves) == 1 and st.options.get("lone_wolf", True):
-        st.stage = 1
-        return wolves[0]
+    if len(wolves) == 1:
+        wolf = wolves[0]
+        st.log.append(new_event(Event, ("wolves", ONLY[wolf], {"seats": wolves})))
+        if st.options.get("lone_wolf", True):
+            st.stage = 1
+            st.choices = LONE_WOLF_OPTIONS
+            return wolf
+        return -1
+    st.log.append(new_event(Event, ("wolves", frozenset(wolves), {"seats": wolves})))
     return -1
-
-
-def _wolves_options(st: OneNightState, seat: int) -> tuple[Action, ...]:
-    return LONE_WOLF_OPTIONS
-
-
-def _wolves_act(st: OneNightState, seat: int, action: Action) -> bool:
-    perform(st, WEREWOLF, seat, action)
-    return True
 
 
 def _minion_begin(st: OneNightState) -> int:
@@ -211,27 +250,20 @@ def _masons_begin(st: OneNightState) -> int:
     return -1
 
 
-def _single(role: str) -> Callable[[OneNightState], int]:
+def _single(role: str, options: Callable[[int, int], tuple[Action, ...]]) -> Begin:
     def begin(st: OneNightState) -> int:
         start = st.start
-        return start.index(role) if role in start else -1
+        if role in start:
+            seat = start.index(role)
+            st.choices = options(st.n, seat)
+            return seat
+        return -1
 
     return begin
 
 
-def _single_options(role: str) -> Callable[[OneNightState, int], tuple[Action, ...]]:
-    def options(st: OneNightState, seat: int) -> tuple[Action, ...]:
-        return role_options(role, st.n, seat)
-
-    return options
-
-
-def _single_act(role: str) -> Callable[[OneNightState, int, Action], bool]:
-    def act(st: OneNightState, seat: int, action: Action) -> bool:
-        perform(st, role, seat, action)
-        return True
-
-    return act
+def _drunk_options(n: int, seat: int) -> tuple[Action, ...]:
+    return DRUNK_OPTIONS
 
 
 def _insomniac_begin(st: OneNightState) -> int:
@@ -247,31 +279,24 @@ def _doppel_insomniac_begin(st: OneNightState) -> int:
     return -1
 
 
-def _no_options(st: OneNightState, seat: int) -> tuple[Action, ...]:
-    return ()
-
-
 def _no_act(st: OneNightState, seat: int, action: Action) -> bool:
     return True
 
 
 Begin = Callable[[OneNightState], int]
-Options = Callable[[OneNightState, int], tuple[Action, ...]]
 Act = Callable[[OneNightState, int, Action], bool]
 
-CALLS: dict[str, tuple[Begin, Options, Act]] = {
-    DOPPELGANGER: (_doppel_begin, _doppel_options, _doppel_act),
-    WEREWOLF: (_wolves_begin, _wolves_options, _wolves_act),
-    MINION: (_minion_begin, _no_options, _no_act),
-    MASON: (_masons_begin, _no_options, _no_act),
-    SEER: (_single(SEER), _single_options(SEER), _single_act(SEER)),
-    ROBBER: (_single(ROBBER), _single_options(ROBBER), _single_act(ROBBER)),
-    TROUBLEMAKER: (
-        _single(TROUBLEMAKER), _single_options(TROUBLEMAKER), _single_act(TROUBLEMAKER)
-    ),
-    DRUNK: (_single(DRUNK), _single_options(DRUNK), _single_act(DRUNK)),
-    INSOMNIAC: (_insomniac_begin, _no_options, _no_act),
-    DOPPELGANGER_INSOMNIAC: (_doppel_insomniac_begin, _no_options, _no_act),
+CALLS: dict[str, tuple[Begin, Act]] = {
+    DOPPELGANGER: (_doppel_begin, _doppel_act),
+    WEREWOLF: (_wolves_begin, _wolves_act),
+    MINION: (_minion_begin, _no_act),
+    MASON: (_masons_begin, _no_act),
+    SEER: (_single(SEER, seer_options), _seer_act),
+    ROBBER: (_single(ROBBER, robber_options), _robber_act),
+    TROUBLEMAKER: (_single(TROUBLEMAKER, troublemaker_options), _troublemaker_act),
+    DRUNK: (_single(DRUNK, _drunk_options), _drunk_act),
+    INSOMNIAC: (_insomniac_begin, _no_act),
+    DOPPELGANGER_INSOMNIAC: (_doppel_insomniac_begin, _no_act),
 }
 
 
@@ -299,11 +324,9 @@ def advance(st: OneNightState, start_day: Callable[[OneNightState], None]) -> No
         call = schedule[st.call_i]
         if st.stage == 0:
             log.append(CALL_EVENTS[call])
-        begin, options, _ = CALLS[call]
-        actor = begin(st)
-        if actor >= 0:
+        actor = CALLS[call][0](st)
+        if actor >= 0:  # begin() has set st.choices
             st.actor = actor
-            st.choices = options(st, actor)
             return
         st.actor = -1
         st.choices = ()
