@@ -415,6 +415,8 @@ class EpicModel:
         if kind == "votes":
             if not self.over:
                 return "ballots shown before every seat voted"
+            if g("votes") != [self.votes[s] for s in range(self.n)]:
+                return f"ballots {g('votes')} are not the votes cast"
             return exact_keys(e, "votes")
         if kind in ("died", "reveal", "over"):
             if not self.over:

@@ -95,6 +95,8 @@ class LupusModel:
         self.executed_role: dict[int, str] = {}
         self.executed: list[int] = []
         self.voted: set[int] = set()
+        self.ballots: dict[int, int | None] = {}
+        self.counted: list[list[tuple[int, int | None]]] = []  # each execution's ballots
         self.over = False
         self.paced = False  # on the wire: the view may lag the engine (see audit.wire)
         self.reader = EventReader()
@@ -123,8 +125,10 @@ class LupusModel:
                 self._finish(self.calls()[before.call_i], before)
         elif kind in ("accuse", "no_accusation"):
             self.voted = set()
+            self.ballots = {}
         else:
             self.voted.add(seat)
+            self.ballots[seat] = action.a if kind == "execute" else None
         self._follow(state)
 
     def master_step(self, name: str, before: Any, state: Any) -> None:
@@ -160,6 +164,7 @@ class LupusModel:
         for s in state.executed[len(self.executed):]:
             self.executed.append(s)
             self.executed_role[s] = self.roles[s]
+            self.counted.append(sorted(self.ballots.items()))
         if state.phase == 2:
             self.over = True
         if state.night > self.night:  # a night began in this step (at most one does)
@@ -216,7 +221,7 @@ class LupusModel:
         out.extend(self._check_legal(viewer, view))
         return out
 
-    def _read(self, e: dict[str, Any], got: Counter[Fact], _: list[Any]) -> str | None:
+    def _read(self, e: dict[str, Any], got: Counter[Fact], extra: list[Any]) -> str | None:
         kind = e.get("kind")
         if kind in PRIVATE_EVENTS:
             fields = PRIVATE_EVENTS[kind]
@@ -225,6 +230,15 @@ class LupusModel:
                 values = [seats(values[0] or [])]
             got[(kind, *values)] += 1
             return exact_keys(e, *fields)
+        if kind == "votes":  # the ballots of an execution, once counted, as cast
+            extra.append(kind)
+            i = extra.count("votes") - 1
+            shown = sorted((v, t) for v, t in e.get("votes") or [])
+            if i >= len(self.counted):
+                return "ballots shown before they were counted"
+            if shown != self.counted[i]:
+                return f"ballots {shown} are not those cast {self.counted[i]}"
+            return exact_keys(e, "votes")
         if kind in PUBLIC_EVENTS:
             if kind == "call" and e.get("role") not in calls_for(self.deck, e.get("night", 0)):
                 return f"call of {e.get('role')!r} on night {e.get('night')}: not due"

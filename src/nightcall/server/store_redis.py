@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import redis
+
+if TYPE_CHECKING:
+    from nightcall.server.store import Store
 
 DEFAULT_PREFIX = "nightcall"
 
@@ -81,3 +84,9 @@ def _as_bytes(value: Any) -> bytes:
     if isinstance(value, str):
         return value.encode()
     raise TypeError(f"unexpected reply from Redis: {type(value).__name__}")
+
+
+if TYPE_CHECKING:
+    # mypy fails here if the Store protocol grows a method this class does not have.
+    def _is_a_store(store: RedisStore) -> Store:
+        return store
