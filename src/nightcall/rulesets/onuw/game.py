@@ -31,6 +31,11 @@ TALK = frozenset({"claim", "claim_saw", "claim_swap"})
 
 
 @cache
+def _seats(n: int) -> tuple[int, ...]:
+    return tuple(range(n))
+
+
+@cache
 def _shuffle_steps(size: int) -> tuple[tuple[int, int], ...]:
     return tuple((i, (i + 1).bit_length()) for i in reversed(range(1, size)))
 
@@ -141,12 +146,14 @@ class OneNight(Ruleset):
             raise DeckError("two players have the same name")
         cards = list(deal)
         key = tuple(sorted(cards))
-        if (len(names), *key) not in self._valid:
-            self.validate_deck(len(names), cards, options)
+        # A deck is checked once: a schedule is remembered only for a valid deck of
+        # len(names) + 3 cards, and that length alone decides its player count.
         schedule = self._schedules.get(key)
-        if schedule is None:
+        if schedule is None or len(key) != len(names) + 3:
+            self.validate_deck(len(names), cards, options)
             schedule = self._schedules[key] = night.schedule_for(key, self.call_order)
-        st = OneNightState(names, cards, self.options(options), schedule, key)
+        opts = DEFAULT_OPTIONS if not options else self.options(options)
+        st = OneNightState(names, cards, opts, schedule, key)
         log = st.log
         # The deal is one master-only event; each seat's look at its own card is added
         # by view() from ``start`` (cheaper than n more events in every simulated game).
@@ -240,6 +247,8 @@ class OneNight(Ruleset):
         if state.phase == NIGHT:
             return (state.actor,) if state.actor >= 0 else ()
         if state.phase == DAY:
+            if state.pending == state.n:  # nobody has voted yet: every seat, one cached tuple
+                return _seats(state.n)
             return tuple(s for s in range(state.n) if state.votes[s] == NOT_VOTED)
         return ()
 
