@@ -191,8 +191,10 @@ function renderClaims(view, players) {
   if (!roles.length || !ids.length) return null;
   const roleSelect = (id) => h("select", { id }, roles.map((r) => h("option", { value: ids.indexOf(r) }, roleName(r))));
   const n = players.length;
+  // Positions: every seat (yours is "my card": a Robber saw it, a Drunk swapped it) and the center.
+  const posName = (p) => (p === me.seat ? "my card" : positionName(players, p));
   const posSelect = (id) => h("select", { id }, [...Array(n + 3).keys()]
-    .filter((p) => p !== me.seat).map((p) => h("option", { value: p }, positionName(players, p))));
+    .map((p) => h("option", { value: p }, posName(p))));
   const send = (kind, a, b) => act(b === undefined ? { kind, a: Number(a) } : { kind, a: Number(a), b: Number(b) });
   return h("details", { class: "talk", open: true },
     h("summary", {}, "Tell the table"),
@@ -208,7 +210,9 @@ function renderClaims(view, players) {
 }
 
 function renderKnown(view, players) {
-  const lines = view.events.map((e) => eventText(e, players, me.seat)).filter(Boolean);
+  // Your own card stays under the card (tap to show), not in this list.
+  const lines = view.events.filter((e) => e.kind !== "deal")
+    .map((e) => eventText(e, players, me.seat)).filter(Boolean);
   return h("section", { class: "known", "data-testid": "known" },
     h("h2", {}, "What you know"),
     h("ol", {}, lines.map((l) => h("li", {}, l))));
