@@ -203,3 +203,11 @@ def test_with_few_monsters_the_village_plans_for_nobody_to_die() -> None:
     seer = day_view(1, [{"card": "seer"}, {"kind": "call", "call": "seer"},
                         {"kind": "saw", "seat": 3, "card": "werewolf"}], roles, n=4)
     assert EpicBot(1).choose(seer) == Action("vote", 3)
+
+
+def test_a_robber_says_what_he_took() -> None:
+    robber = day_view(1, [{"card": "robber"}, {"kind": "call", "call": "robber"},
+                          {"kind": "swapped", "seats": [1, 3]},
+                          {"kind": "saw", "seat": 1, "card": "villager"}])
+    assert EpicBot(0).claims(robber) == ["I am the Robber.", "Now I have the Villager.",
+                                         "P3 has the Robber."]

@@ -81,6 +81,9 @@ class EpicBot:
         lines = [f"I am the {name(k.start)}."]
         if k.copied:
             lines.append(f"I became the {name(k.copied)}.")
+        now = k.cards.get(k.seat)
+        if now is not None and now.value != k.start:
+            lines.append(f"Now I have the {name(now.value)}.")
         for place, fact in sorted(k.cards.items()):
             if place == k.seat or place in k.revealed:
                 continue
