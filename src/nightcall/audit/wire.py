@@ -311,7 +311,7 @@ def check_room(result: AuditResult, tap: SendTap, hub: Any, code: str, clients: 
                 (viewer, msg, c.role))
 
     for c in clients:
-        if c.role in ("player", "spectator"):  # agents hear only their own turns
+        if c.role != "agent":  # an agent hears only its own turns
             for problem in _night_rhythm(rs, room.roles, c):
                 find(0, c.viewer if c.role == "player" else None, problem)
 
@@ -340,7 +340,8 @@ def check_room(result: AuditResult, tap: SendTap, hub: Any, code: str, clients: 
 def _night_rhythm(rs: Any, roles: list[str], c: Client) -> list[str]:
     """The narrator calls every role of the deck in order, wherever its card lies, and
     the calls of a night must reach every client the same way: one by one, all of them,
-    and the spectator (who has no news of its own) exactly one message per call."""
+    and the spectator and the host's screen (no news of their own) exactly one message
+    per call."""
     nights: dict[int, list[str]] = {}
     for text in c.got:
         msg = json.loads(text)
@@ -352,8 +353,8 @@ def _night_rhythm(rs: Any, roles: list[str], c: Client) -> list[str]:
         heard = [x for i, x in enumerate(calls) if i == 0 or calls[i - 1] != x]
         if heard != want:
             out.append(f"night {night}: the calls heard {heard} are not the deck's {want}")
-        if c.role == "spectator" and calls != want:
-            out.append(f"night {night}: the spectator got {len(calls)} night messages for "
+        if c.role in ("spectator", "host") and calls != want:
+            out.append(f"night {night}: the {c.role} got {len(calls)} night messages for "
                        f"{len(want)} calls (a message inside a call tells someone acted)")
     return out
 
