@@ -23,7 +23,10 @@ from nightcall.sim.tally import Tally
 
 MAX_STEPS = 20_000
 # Roles whose bot is the --wolves one (every ruleset names its evil roles this way).
-WOLF_WORDS = ("wolf", "minion", "possessed", "vampire", "assassin", "hamster")
+# Roles played by the --wolves bot: the werewolf and vampire sides and the lone killers
+# (Epic's Count, Master and Renfield are vampires without the word in their id).
+WOLF_WORDS = ("wolf", "minion", "possessed", "vampire", "assassin", "hamster",
+              "the_count", "the_master", "renfield")
 
 
 @dataclass(frozen=True)
