@@ -77,3 +77,17 @@ def test_renderer_names_actions_for_the_menu() -> None:
     assert r.action({"kind": "dance", "a": 2}) == "dance 2"  # unknown kinds stay readable
     assert r.event({"kind": "dance", "with": 2}) == "dance: with=2"
     assert r.event({"kind": "saw", "seat": 1, "card": "seer"}) == "You see Bob's card: the Seer."
+
+
+def test_reasoning_bots_fill_the_other_seats_and_talk_at_dawn() -> None:
+    """Issue #7: bots sit in the empty seats of the terminal game; the One Night reasoning
+    bots make their claims at dawn, which the human then sees."""
+    names = ["You", "Bot 2", "Bot 3", "Bot 4", "Bot 5"]
+    state = ONUW.deal(names, ONUW.recommended_deck(5), 11)
+    shown: list[str] = []
+    render = Renderer(names, 0, lambda r: r)
+    outcome = play_game(ONUW, state, 0, lambda legal: legal[0], shown.append, render, 11,
+                        "reasoning")
+    assert ONUW.is_over(state) and "explanation" in outcome
+    claims = [e for e in ONUW.view(state, 0)["events"] if e["kind"] == "claim"]
+    assert {e["seat"] for e in claims} == {1, 2, 3, 4}

@@ -222,8 +222,14 @@ def play(
     seat: Annotated[int, typer.Option(help="Your seat, from 1.")] = 1,
     seed: Annotated[int, typer.Option(help="Seed of the shuffle and of the bots.")] = 0,
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
+    bots: Annotated[
+        str,
+        typer.Option(help="Who plays the other seats: random, reasoning, reasoning:easy or "
+                     "reasoning:hard."),
+    ] = "reasoning",
 ) -> None:
-    """Play one game against random bots, seeing only what your seat may know."""
+    """Play one game against bots, seeing only what your seat may know."""
+    from nightcall.bots import make_bot
     from nightcall.engine.errors import NightcallError
     from nightcall.engine.ruleset import get_ruleset
     from nightcall.narration.deckspec import choose_deck
@@ -240,6 +246,7 @@ def play(
         me = seat - 1
         names[me] = name
         state = ruleset.deal(names, deck, seed)
+        make_bot(bots, ruleset.id, 0)  # refuse an unknown bot name before the game starts
     except (NightcallError, ValueError) as exc:
         typer.echo(f"cannot start: {exc}", err=True)
         raise typer.Exit(EXIT_REFUSED) from None
@@ -252,7 +259,7 @@ def play(
         typer.echo("Your move:")
         return _choose(legal, render)
 
-    outcome = play_game(ruleset, state, me, ask, typer.echo, render, seed)
+    outcome = play_game(ruleset, state, me, ask, typer.echo, render, seed, bots)
     typer.echo("")
     for line in outcome.get("explanation", []):
         typer.echo(line)
@@ -267,14 +274,19 @@ def play_game(
     echo: Callable[[str], Any],
     render: Renderer,
     seed: int = 0,
+    bot_name: str = "random",
 ) -> dict[str, Any]:
-    """Play to the end: ``ask`` picks the human's move from the view's legal list, random
-    bots play the other seats, ``echo`` shows each event the human's view gains.
+    """Play to the end: ``ask`` picks the human's move from the view's legal list, bots
+    (``bot_name``, see :func:`nightcall.bots.make_bot`) play the other seats, talking at
+    dawn if they talk; ``echo`` shows each event the human's view gains.
     Returns the outcome as the human's view has it."""
-    from nightcall.bots.random_bot import RandomBot
+    from nightcall.bots import make_bot
     from nightcall.engine.actions import Action
 
-    bots = {s: RandomBot(seed * 100 + s) for s in range(len(render.players)) if s != me}
+    bots = {
+        s: make_bot(bot_name, ruleset.id, seed * 100 + s)
+        for s in range(len(render.players)) if s != me
+    }
     shown = 0
 
     def show_new() -> None:
@@ -296,7 +308,12 @@ def play_game(
                 choice = Action.from_json(ask(ruleset.view(state, me)["legal"]))
                 ruleset.apply(state, me, choice)
             else:
-                action = bots[s].choose(ruleset.view(state, s))
+                bot = bots[s]
+                talk = getattr(bot, "talk", None)
+                if talk is not None:  # a talking bot says its piece once, at dawn
+                    for claim in talk(ruleset.view(state, s)):
+                        ruleset.apply(state, s, claim)
+                action = bot.choose(ruleset.view(state, s))
                 if action is not None:
                     ruleset.apply(state, s, action)
             show_new()
