@@ -20,7 +20,9 @@ def wait_for(pred: Any, timeout: float = 30, what: str = "condition") -> None:
 
 
 def stage(page: Any) -> str:
-    return str(page.inner_text("[data-testid=stage]")).strip()
+    """The clock's stage as the page shows it (``night``, ``discussion``, ``vote``, ...;
+    the label itself is in the room's language)."""
+    return str(page.evaluate("document.body.dataset.stage || ''"))
 
 
 def act_if_called(page: Any) -> bool:

@@ -36,24 +36,25 @@ def test_epic_game_to_the_end(browser: Any, server: Any, shots: Any) -> None:
         phones.append(page)
     wait_for(lambda: host.locator("[data-testid=seats] li.on").count() == 3, what="3 phones")
     host.click("[data-testid=deal]")
-    wait_for(lambda: stage(host) == "Night", what="night")
+    wait_for(lambda: stage(host) == "night", what="night")
+    assert host.inner_text("[data-testid=stage]").strip() == "Nacht"  # a German room
     narration = host.inner_text("[data-testid=narration]")
     assert narration.strip() and "wake up" not in narration  # German lines, not the fallback
-    while stage(host) == "Night":
+    while stage(host) == "night":
         for page in phones:
             act_if_called(page)
         time.sleep(0.15)
-    wait_for(lambda: stage(host) == "Day: talk", what="day")
+    wait_for(lambda: stage(host) == "discussion", what="day")
     shots(host, "epic-01-host-day")
     for i, page in enumerate(phones):
         if page.locator("[data-testid=artifact]").count():
             shots(page, f"epic-02-phone-artifact-{i}")
     host.click("[data-testid=open-vote]")
-    wait_for(lambda: stage(host) == "Vote", what="vote")
+    wait_for(lambda: stage(host) == "vote", what="vote")
     for page in phones:
         page.wait_for_selector("[data-testid=vote] [data-testid=choice]")
         page.locator("[data-testid=vote] [data-testid=choice]").first.click()
-    wait_for(lambda: stage(host) == "The end", what="the end", timeout=40)
+    wait_for(lambda: stage(host) == "over", what="the end", timeout=40)
     host.wait_for_selector("[data-testid=timeline] li")
     outcome = host.inner_text("[data-testid=outcome]")
     for page in phones:

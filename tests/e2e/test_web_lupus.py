@@ -36,41 +36,43 @@ def test_lupus_night_and_day(browser: Any, server: Any, shots: Any) -> None:
         phones.append(page)
     wait_for(lambda: host.locator("[data-testid=seats] li.on").count() == 3, what="3 phones")
     host.click("[data-testid=deal]")
-    wait_for(lambda: stage(host) == "Night", what="night")
+    wait_for(lambda: stage(host) == "night", what="night")
+    assert host.inner_text("[data-testid=stage]").strip() == "Notte"  # an Italian room
+    assert phones[0].inner_text("[data-testid=card]").startswith("Tocca")
     shots(host, "lupus-01-host-night")
-    while stage(host) == "Night":
+    while stage(host) == "night":
         for page in phones:
             act_if_called(page)
         time.sleep(0.15)
-    wait_for(lambda: stage(host) in ("Day: talk", "The end"), what="dawn")
-    if stage(host) == "The end":  # a one-night game is possible but rare
+    wait_for(lambda: stage(host) in ("discussion", "over"), what="dawn")
+    if stage(host) == "over":  # a one-night game is possible but rare
         return
     table = host.inner_text("#main")
     assert "Dawn:" in table
     shots(host, "lupus-02-host-dawn")
     host.click("[data-testid=open-vote]")
-    wait_for(lambda: stage(host) == "Accusations", what="accusations")
+    wait_for(lambda: stage(host) == "accuse", what="accusations")
     accused = False
-    while stage(host) == "Accusations":
+    while stage(host) == "accuse":
         for i, page in enumerate(phones):
             if page.locator("[data-testid=vote]").count():
                 if not accused:
                     shots(page, f"lupus-03-phone-accuse-{i}")
                 accused = act_if_called(page) or accused
         time.sleep(0.15)
-    wait_for(lambda: stage(host) in ("Defense", "Night", "The end"), what="defense")
-    if stage(host) == "Defense":
+    wait_for(lambda: stage(host) in ("defense", "night", "over"), what="defense")
+    if stage(host) == "defense":
         assert "Suspects:" in host.inner_text("#main")
         shots(host, "lupus-04-host-defense")
         host.click("[data-testid=open-vote]")
-        wait_for(lambda: stage(host) in ("Execution", "Night", "The end"), what="execution")
-        while stage(host) == "Execution":
+        wait_for(lambda: stage(host) in ("execute", "night", "over"), what="execution")
+        while stage(host) == "execute":
             for page in phones:
                 act_if_called(page)
             time.sleep(0.15)
-    wait_for(lambda: stage(host) in ("Night", "The end"), what="the next night")
+    wait_for(lambda: stage(host) in ("night", "over"), what="the next night")
     text = host.inner_text("#main")
-    assert "is executed." in text or stage(host) == "The end"
+    assert "is executed." in text or stage(host) == "over"
     shots(host, "lupus-05-host-next-night")
     # A phone shows the ghost's screen exactly when the table lists that player as a ghost.
     ghosts = host.locator("[data-testid=seats] li[data-ghost=yes]").all_inner_texts()

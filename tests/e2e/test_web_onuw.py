@@ -59,7 +59,7 @@ def test_five_phones_play_one_night_to_the_end(browser: Any, server: Any, shots:
     shots(phones[0], "03-phone-lobby")
 
     host.click("[data-testid=deal]")
-    wait_for(lambda: stage(host) == "Night", what="night")
+    wait_for(lambda: stage(host) == "night", what="night")
     # Tap to see the card; tap again to hide it.
     card = phones[0].locator("[data-testid=card]")
     card.click()
@@ -78,7 +78,7 @@ def test_five_phones_play_one_night_to_the_end(browser: Any, server: Any, shots:
 
     acted = 0
     shot_choices = False
-    while stage(host) == "Night":
+    while stage(host) == "night":
         for i, page in enumerate(phones):
             if page.locator("[data-testid=choices]").count() and not shot_choices:
                 shots(page, f"06-phone-night-choices-{i}")
@@ -86,7 +86,7 @@ def test_five_phones_play_one_night_to_the_end(browser: Any, server: Any, shots:
             if act_if_called(page):
                 acted += 1
         time.sleep(0.15)
-    wait_for(lambda: stage(host) == "Day: talk", what="day")
+    wait_for(lambda: stage(host) == "discussion", what="day")
     shots(host, "07-host-day")
 
     # A structured claim reaches the table.
@@ -98,14 +98,14 @@ def test_five_phones_play_one_night_to_the_end(browser: Any, server: Any, shots:
     shots(claimer, "08-phone-day-claims")
 
     host.click("[data-testid=open-vote]")
-    wait_for(lambda: stage(host) == "Vote", what="vote")
+    wait_for(lambda: stage(host) == "vote", what="vote")
     for i, page in enumerate(phones):
         page.wait_for_selector("[data-testid=vote] [data-kind=vote]")
         if i == 0:
             shots(page, "09-phone-vote")
         page.locator("[data-testid=vote] [data-kind=vote]").first.click()
         page.wait_for_selector("[data-testid=voted], [data-testid=outcome]")
-    wait_for(lambda: stage(host) == "The end", what="the end")
+    wait_for(lambda: stage(host) == "over", what="the end")
     host.wait_for_selector("[data-testid=timeline] li")
     shots(host, "10-host-end")
     outcome = host.inner_text("[data-testid=outcome]")

@@ -1,7 +1,7 @@
 // The player's phone: take a seat, see your card, act when called, claim, vote.
 import { h, mount, $, countdown } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { actionLabel, eventText, positionName, roleName, setRoleNames, STAGES } from "./text.js";
+import { actionLabel, eventText, positionName, roleName, setLanguage, setRoleNames, stageName, t } from "./text.js";
 import { renderEnd, renderSeats } from "./common.js";
 
 const code = roomCode();
@@ -51,6 +51,7 @@ function onMessage(msg) {
     case "lobby":
       lobby = msg;
       setRoleNames(msg.settings.role_names);
+      setLanguage(msg.settings.language);
       render();
       break;
     case "observation":
@@ -98,7 +99,7 @@ function render() {
   if (!me || !lobby) return;
   const stage = obs ? obs.clock.stage : "lobby";
   document.body.dataset.stage = stage;
-  $("#stage").textContent = STAGES[stage] || stage;
+  $("#stage").textContent = stageName(stage);
   countdown($("#timer"), obs ? obs.clock.ends_at : null);
   if (!obs) {
     mount($("#main"), h("p", { class: "hint" }, "You have a seat. The game starts when the host deals."),
@@ -112,8 +113,8 @@ function render() {
   parts.push(h("button", {
     id: "card", class: cardShown ? "card shown" : "card", "data-testid": "card",
     onclick: () => { cardShown = !cardShown; render(); },
-  }, cardShown ? [h("small", {}, "Your card"), h("strong", {}, roleName(card))]
-    : [h("small", {}, "Tap to see your card"), h("strong", {}, "?")]));
+  }, cardShown ? [h("small", {}, t("card.yours")), h("strong", {}, roleName(card))]
+    : [h("small", {}, t("card.tap")), h("strong", {}, "?")]));
 
   if (stage === "night") parts.push(renderNight(view, players));
   if (view.instructions && view.instructions.length && stage !== "night") {
@@ -122,7 +123,7 @@ function render() {
       h("p", { class: "call" }, "An artifact lies on your card"),
       view.instructions.map((line) => h("p", {}, line))));
   }
-  if (view.ghost) parts.push(h("p", { class: "prompt ghost", "data-testid": "ghost" }, "You are a ghost: stay silent. You still point in the accusations."));
+  if (view.ghost) parts.push(h("p", { class: "prompt ghost", "data-testid": "ghost" }, t("ghost")));
   if (!["lobby", "night", "over"].includes(stage)) parts.push(renderDay(view, players, stage));
   if (stage === "over") parts.push(renderEnd(obs, players));
   parts.push(renderKnown(view, players));
@@ -133,10 +134,10 @@ function renderNight(view, players) {
   const legal = view.legal || [];
   if (legal.length === 0) {
     return h("div", { class: "prompt sleep", "data-testid": "sleep" },
-      h("p", {}, "Eyes closed."), h("p", { class: "hint" }, "Your phone will light up when you are called."));
+      h("p", {}, t("sleep")), h("p", { class: "hint" }, t("sleep.hint")));
   }
   return h("div", { class: "prompt awake", "data-testid": "choices" },
-    h("p", { class: "call" }, `${roleName(obs.clock.call)}: your turn`),
+    h("p", { class: "call" }, t("turn", { role: roleName(obs.clock.call) })),
     renderChoices(legal, players));
 }
 
@@ -172,13 +173,13 @@ function renderDay(view, players, stage) {
   const legal = view.legal || [];
   if (stage !== "discussion" && stage !== "defense") {
     const voted = view.voted || [];
-    const asks = { vote: "Vote: who dies?", accuse: "Accuse: who is a werewolf?", execute: "Execute one of the Suspects" };
+    const asks = { vote: t("ask.vote"), accuse: t("ask.accuse"), execute: t("ask.execute") };
     if (legal.length) {
       out.push(h("div", { class: "prompt awake", "data-testid": "vote" },
-        h("p", { class: "call" }, asks[stage] || "Your turn"),
+        h("p", { class: "call" }, asks[stage] || t("ask.other")),
         renderChoices(legal, players)));
     } else if (voted.includes(me.name)) {
-      out.push(h("p", { class: "prompt", "data-testid": "voted" }, "Your vote is in. Waiting for the others."));
+      out.push(h("p", { class: "prompt", "data-testid": "voted" }, t("voted")));
     }
   }
   if (lobby.settings.talk && !view.ghost) out.push(renderClaims(view, players));
@@ -197,16 +198,16 @@ function renderClaims(view, players) {
     .map((p) => h("option", { value: p }, posName(p))));
   const send = (kind, a, b) => act(b === undefined ? { kind, a: Number(a) } : { kind, a: Number(a), b: Number(b) });
   return h("details", { class: "talk", open: true },
-    h("summary", {}, "Tell the table"),
+    h("summary", {}, t("talk")),
     h("div", { class: "claim" }, "I am the ", roleSelect("claim-role"),
-      h("button", { "data-testid": "claim", onclick: () => send("claim", $("#claim-role").value) }, "Say it")),
+      h("button", { "data-testid": "claim", onclick: () => send("claim", $("#claim-role").value) }, t("say"))),
     h("div", { class: "claim" }, "I saw ", posSelect("saw-pos"), " is the ", roleSelect("saw-role"),
-      h("button", { onclick: () => send("claim_saw", $("#saw-pos").value, $("#saw-role").value) }, "Say it")),
+      h("button", { onclick: () => send("claim_saw", $("#saw-pos").value, $("#saw-role").value) }, t("say"))),
     h("div", { class: "claim" }, "I swapped ", posSelect("swap-a"), " and ", posSelect("swap-b"),
       h("button", { onclick: () => {
         const [a, b] = [Number($("#swap-a").value), Number($("#swap-b").value)].sort((x, y) => x - y);
         if (a !== b) send("claim_swap", a, b);
-      } }, "Say it")));
+      } }, t("say"))));
 }
 
 function renderKnown(view, players) {
@@ -214,7 +215,7 @@ function renderKnown(view, players) {
   const lines = view.events.filter((e) => e.kind !== "deal")
     .map((e) => eventText(e, players, me.seat)).filter(Boolean);
   return h("section", { class: "known", "data-testid": "known" },
-    h("h2", {}, "What you know"),
+    h("h2", {}, t("known")),
     h("ol", {}, lines.map((l) => h("li", {}, l))));
 }
 

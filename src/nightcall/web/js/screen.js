@@ -1,7 +1,7 @@
 // The shared screen (host) and the spectators' page: public information only.
 import { h, mount, $, countdown } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { eventText, roleName, setRoleNames, STAGES } from "./text.js";
+import { eventText, roleName, setLanguage, setRoleNames, stageName, t } from "./text.js";
 import { renderEnd, renderSeats } from "./common.js";
 import { speak } from "./speech.js";
 
@@ -20,7 +20,11 @@ export function runScreen({ host }) {
 
   const net = connect(code, () => (host ? { as: "host", token } : { as: "spectator" }),
     (msg) => {
-      if (msg.type === "lobby") { lobby = msg; setRoleNames(msg.settings.role_names); }
+      if (msg.type === "lobby") {
+        lobby = msg;
+        setRoleNames(msg.settings.role_names);
+        setLanguage(msg.settings.language);
+      }
       else if (msg.type === "observation") obs = msg;
       else if (msg.type === "error" || msg.type === "room_error") { showError(msg.message); return; }
       else return;
@@ -39,7 +43,7 @@ export function runScreen({ host }) {
     if (!lobby) return;
     const stage = obs ? obs.clock.stage : "lobby";
     document.body.dataset.stage = stage;
-    $("#stage").textContent = STAGES[stage] || stage;
+    $("#stage").textContent = stageName(stage);
     countdown($("#timer"), obs ? obs.clock.ends_at : null);
     const narration = obs ? obs.clock.narration : "";
     $("#narration").textContent = narration || "";
@@ -56,7 +60,7 @@ export function runScreen({ host }) {
       (view.roles_in_play || lobby.settings.roles).map((r) => roleName(r)).join(", ")));
     if ((stage === "discussion" || stage === "defense") && host) {
       parts.push(h("button", { class: "primary", "data-testid": "open-vote",
-        onclick: () => net.send({ type: "advance" }) }, stage === "defense" ? "End the defense" : "Open the vote now"));
+        onclick: () => net.send({ type: "advance" }) }, stage === "defense" ? t("host.end_defense") : t("host.open_vote")));
     }
     if (["vote", "execute", "day"].includes(stage)) {
       const voted = view.voted || [];
@@ -86,10 +90,10 @@ export function runScreen({ host }) {
     ];
     if (host) {
       parts.push(h("div", { class: "buttons" },
-        h("button", { onclick: () => net.send({ type: "add_bot" }) }, "Add a bot"),
+        h("button", { onclick: () => net.send({ type: "add_bot" }) }, t("host.add_bot")),
         h("button", { class: "primary", "data-testid": "deal",
           onclick: () => net.send({ type: "start" }) },
-        lobby.seats.length < lobby.settings.seats ? "Deal (bots take the empty seats)" : "Deal")));
+        lobby.seats.length < lobby.settings.seats ? t("host.deal_bots") : t("host.deal"))));
       if (lobby.seats.length) {
         parts.push(h("div", { class: "kick" }, "Free a seat: ", lobby.seats.map((s) => h("button", {
           class: "quiet", onclick: () => net.send({ type: "kick", seat: s.seat }),

@@ -121,14 +121,67 @@ export function eventText(e, players, me) {
   }
 }
 
-export const STAGES = {
-  lobby: "Waiting for players",
-  night: "Night",
-  discussion: "Day: talk",
-  vote: "Vote",
-  day: "Day",
-  accuse: "Accusations",
-  defense: "Defense",
-  execute: "Execution",
-  over: "The end",
+// The page's own words in the room's language (the narration and the role names
+// come from the narrator's locale files; the sentences about events are English).
+const WORDS = {
+  en: {
+    "stage.lobby": "Waiting for players", "stage.night": "Night", "stage.discussion": "Day: talk",
+    "stage.vote": "Vote", "stage.day": "Day", "stage.accuse": "Accusations",
+    "stage.defense": "Defense", "stage.execute": "Execution", "stage.over": "The end",
+    "card.yours": "Your card", "card.tap": "Tap to see your card", "sleep": "Eyes closed.",
+    "sleep.hint": "Your phone will light up when you are called.", "turn": "{role}: your turn",
+    "ask.vote": "Vote: who dies?", "ask.accuse": "Accuse: who is a werewolf?",
+    "ask.execute": "Execute one of the Suspects", "ask.other": "Your turn",
+    "talk": "Tell the table", "say": "Say it", "known": "What you know",
+    "voted": "Your vote is in. Waiting for the others.",
+    "ghost": "You are a ghost: stay silent. You still point in the accusations.",
+    "host.open_vote": "Open the vote now", "host.end_defense": "End the defense",
+    "host.add_bot": "Add a bot", "host.deal": "Deal",
+    "host.deal_bots": "Deal (bots take the empty seats)",
+    "end.winners": "Winners", "end.nobody_wins": "Nobody wins", "end.dead": "Dead",
+    "end.nobody_died": "Nobody died.", "end.timeline": "The whole game",
+  },
+  it: {
+    "stage.lobby": "In attesa dei giocatori", "stage.night": "Notte",
+    "stage.discussion": "Giorno: discussione", "stage.vote": "Votazione", "stage.day": "Giorno",
+    "stage.accuse": "Accuse", "stage.defense": "Difesa", "stage.execute": "Esecuzione",
+    "stage.over": "Fine", "card.yours": "La tua carta", "card.tap": "Tocca per vedere la tua carta",
+    "sleep": "Occhi chiusi.", "sleep.hint": "Il telefono si accende quando vieni chiamato.",
+    "turn": "{role}: tocca a te", "ask.vote": "Votate: chi muore?",
+    "ask.accuse": "Accusa: chi è un lupo?", "ask.execute": "Giustizia uno dei sospettati",
+    "ask.other": "Tocca a te", "talk": "Dillo al tavolo", "say": "Dillo",
+    "known": "Quello che sai", "voted": "Il tuo voto è registrato. Aspetta gli altri.",
+    "ghost": "Sei un fantasma: resta in silenzio. Nelle accuse indichi ancora.",
+    "host.open_vote": "Apri il voto ora", "host.end_defense": "Chiudi la difesa",
+    "host.add_bot": "Aggiungi un bot", "host.deal": "Distribuisci",
+    "host.deal_bots": "Distribuisci (i bot prendono i posti vuoti)",
+    "end.winners": "Vincitori", "end.nobody_wins": "Nessuno vince", "end.dead": "Morti",
+    "end.nobody_died": "Nessuno è morto.", "end.timeline": "Tutta la partita",
+  },
+  de: {
+    "stage.lobby": "Warten auf Spieler", "stage.night": "Nacht", "stage.discussion": "Tag: Diskussion",
+    "stage.vote": "Abstimmung", "stage.day": "Tag", "stage.accuse": "Anklagen",
+    "stage.defense": "Verteidigung", "stage.execute": "Hinrichtung", "stage.over": "Ende",
+    "card.yours": "Deine Karte", "card.tap": "Tippen, um deine Karte zu sehen",
+    "sleep": "Augen zu.", "sleep.hint": "Dein Handy leuchtet auf, wenn du gerufen wirst.",
+    "turn": "{role}: du bist dran", "ask.vote": "Abstimmung: Wer stirbt?",
+    "ask.accuse": "Anklage: Wer ist ein Werwolf?", "ask.execute": "Richte einen der Verdächtigen hin",
+    "ask.other": "Du bist dran", "talk": "Sag es der Runde", "say": "Sagen",
+    "known": "Was du weißt", "voted": "Deine Stimme ist abgegeben. Warte auf die anderen.",
+    "ghost": "Du bist ein Geist: schweig. Bei den Anklagen zeigst du weiter mit.",
+    "host.open_vote": "Abstimmung jetzt öffnen", "host.end_defense": "Verteidigung beenden",
+    "host.add_bot": "Bot hinzufügen", "host.deal": "Austeilen",
+    "host.deal_bots": "Austeilen (Bots nehmen die freien Plätze)",
+    "end.winners": "Gewinner", "end.nobody_wins": "Niemand gewinnt", "end.dead": "Tot",
+    "end.nobody_died": "Niemand ist gestorben.", "end.timeline": "Die ganze Partie",
+  },
 };
+let language = "en";
+export function setLanguage(lang) { language = WORDS[lang] ? lang : "en"; }
+
+export function t(key, values = {}) {
+  const text = (WORDS[language] && WORDS[language][key]) || WORDS.en[key] || key;
+  return text.replace(/\{(\w+)\}/g, (_, k) => (values[k] !== undefined ? String(values[k]) : ""));
+}
+
+export function stageName(stage) { return t(`stage.${stage}`); }
