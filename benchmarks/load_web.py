@@ -288,6 +288,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "client_loop_lag_max_ms": round(max(p["lag"] for p in parts) * 1000, 1),
         "server_action_ms_p50": got.get("action_ms_p50"),
         "server_action_ms_p99": got.get("action_ms_p99"),
+        "server_send_wait_ms_p50": got.get("send_wait_ms_p50"),
+        "server_send_wait_ms_p99": got.get("send_wait_ms_p99"),
         "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 1),
         "server_cpu_share": None if server_cpu is None else round(server_cpu / wall, 2),
         "load_average": os.getloadavg(),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import io
 import logging
@@ -40,26 +41,32 @@ class WsSink(Sink):
     """A websocket client. Sends go through a queue and a writer task, so a slow
     phone never holds up the room's pipeline."""
 
-    def __init__(self, ws: WebSocket, role: str, viewer: int | None) -> None:
+    def __init__(self, ws: WebSocket, role: str, viewer: int | None,
+                 timings: collections.deque[float] | None = None) -> None:
         self.ws = ws
         self.role = role
         self.viewer = viewer
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(SEND_QUEUE)
+        self.queue: asyncio.Queue[tuple[bytes, float] | None] = asyncio.Queue(SEND_QUEUE)
+        self.timings = timings
 
     def send(self, data: bytes) -> None:
         try:
-            self.queue.put_nowait(data)
-        except asyncio.QueueFull:  # a client this far behind is gone; it will resync
-            self.queue = asyncio.Queue(SEND_QUEUE)
+            self.queue.put_nowait((data, time.perf_counter()))
+        except asyncio.QueueFull:  # a client this far behind is gone: close; it will rejoin
+            while not self.queue.empty():
+                self.queue.get_nowait()
             self.queue.put_nowait(None)
 
     async def writer(self) -> None:
         while True:
-            data = await self.queue.get()
-            if data is None:
+            item = await self.queue.get()
+            if item is None:
                 await self.ws.close(code=1013)
                 return
+            data, queued = item
             await self.ws.send_text(data.decode())
+            if self.timings is not None:  # how long updates wait to go out (load test)
+                self.timings.append(time.perf_counter() - queued)
 
 
 PROTOCOL_CODES = frozenset(c.value for c in protocol.ErrorCode)
@@ -161,7 +168,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         with contextlib.suppress(Exception):
             await ws.close()
         return
-    await _serve(ws, hub, room, WsSink(ws, role, viewer), m.encode(welcome))
+    await _serve(ws, hub, room, WsSink(ws, role, viewer, hub.send_timings), m.encode(welcome))
 
 
 async def agent_endpoint(ws: WebSocket) -> None:
@@ -196,7 +203,7 @@ async def agent_endpoint(ws: WebSocket) -> None:
         with contextlib.suppress(Exception):
             await ws.close()
         return
-    await _serve(ws, hub, room, WsSink(ws, "agent", seat), None)
+    await _serve(ws, hub, room, WsSink(ws, "agent", seat, hub.send_timings), None)
 
 
 async def _serve(ws: WebSocket, hub: Hub, room: Room, sink: WsSink, first: bytes | None) -> None:
@@ -291,14 +298,19 @@ async def stats(request: Request) -> Response:
     hub: Hub = request.app.state.hub
     rooms = list(hub.rooms.values())
     took = sorted(hub.timings)
+    sent = sorted(hub.send_timings)
 
-    def ms(q: float) -> float | None:
-        return round(took[min(len(took) - 1, int(q * len(took)))] * 1000, 3) if took else None
+    def ms(values: list[float], q: float) -> float | None:
+        if not values:
+            return None
+        return round(values[min(len(values) - 1, int(q * len(values)))] * 1000, 3)
 
     return _json({
         "actions_timed": len(took),
-        "action_ms_p50": ms(0.5),
-        "action_ms_p99": ms(0.99),
+        "action_ms_p50": ms(took, 0.5),
+        "action_ms_p99": ms(took, 0.99),
+        "send_wait_ms_p50": ms(sent, 0.5),
+        "send_wait_ms_p99": ms(sent, 0.99),
         "rooms": len(rooms),
         "playing": sum(1 for r in rooms if r.status == "playing"),
         "players_connected": sum(1 for r in rooms for s in r.sinks

@@ -60,7 +60,9 @@ class Hub:
         self.public_url = public_url.rstrip("/")
         self.rooms: dict[str, Room] = {}
         self.clocks: dict[str, RoomClock] = {}
+        # Server-side latencies, for /api/stats: handling a move; an update's wait to go out.
         self.timings: collections.deque[float] = collections.deque(maxlen=20_000)
+        self.send_timings: collections.deque[float] = collections.deque(maxlen=50_000)
 
     def join_url(self, code: str, base: str) -> str:
         return f"{self.public_url or base.rstrip('/')}/play/{code}"
