@@ -63,7 +63,10 @@ def test_kill_mid_night_and_resume(tmp_path: Path) -> None:
                 await ws.close()
         return tokens, last
 
-    tokens, before = asyncio.run(first_half())
+    try:
+        tokens, before = asyncio.run(first_half())
+    finally:
+        server.kill()  # already dead unless the first half failed
     with sqlite3.connect(db) as con:
         assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         doc = json.loads(con.execute("SELECT doc FROM rooms WHERE code=?", (code,)).fetchone()[0])
