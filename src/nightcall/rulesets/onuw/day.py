@@ -31,7 +31,7 @@ from nightcall.rulesets.onuw.roles import (
     WEREWOLF,
     WEREWOLVES,
 )
-from nightcall.rulesets.onuw.state import DAY, OVER, OneNightState
+from nightcall.rulesets.onuw.state import ABSTAIN, DAY, NOT_VOTED, OVER, OneNightState
 
 MAX_CLAIMS_PER_SEAT = 40
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level constructor
@@ -91,15 +91,20 @@ def resolve(st: OneNightState) -> None:
     log = st.log
     cards = st.cards
     copy = st.copy
+    # Counted by hand: min() and max() cost as much as this whole loop.
     tally = [0] * n
+    top = 0
     for v in votes:
         if v >= 0:
-            tally[v] += 1
-    shown: list[int | None] = list(votes)
-    if min(votes) < 0:  # an abstention shows as None
-        shown = [v if v >= 0 else None for v in votes]
+            t = tally[v] + 1
+            tally[v] = t
+            if t > top:
+                top = t
+    if ABSTAIN in votes or NOT_VOTED in votes:  # an abstention shows as None
+        shown: list[int | None] = [v if v >= 0 else None for v in votes]
+    else:
+        shown = [*votes]
     log.append(new_event(Event, ("votes", EVERYONE, {"votes": shown})))
-    top = max(tally)
     if top < 2:
         deaths: list[Death] = []
         dead: set[int] = set()
@@ -127,7 +132,7 @@ def resolve(st: OneNightState) -> None:
     for d in deaths:
         died.append([*d])
     log.append(new_event(Event, ("died", EVERYONE, {"deaths": died})))
-    log.append(new_event(Event, ("reveal", EVERYONE, {"cards": list(cards), "copy": copy})))
+    log.append(new_event(Event, ("reveal", EVERYONE, {"cards": cards.copy(), "copy": copy})))
     st.outcome = who_won(st, roles, deaths, dead, tally)
     st.phase = OVER
 
