@@ -83,6 +83,7 @@ class OneNight(Ruleset):
     def __init__(self) -> None:
         self._schedules: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._valid: dict[tuple[Any, ...], list[str]] = {}
+        self._sorted: dict[tuple[str, ...], tuple[str, ...]] = {}
 
     # --- setting up -------------------------------------------------------
     def validate_deck(
@@ -133,7 +134,15 @@ class OneNight(Ruleset):
             _inlined_shuffle(cards, rng)
         else:
             rng.shuffle(cards)
-        return self.new_game(players, cards, options)  # validates the deck
+        # The sorted deck (``state.deck``) of the roles as given: sorting costs more than
+        # a look-up, and a simulation deals the same roles millions of times.
+        order = tuple(roles)
+        key = self._sorted.get(order)
+        if key is None:
+            if len(self._sorted) > 1000:  # many different decks: keep the cache small
+                self._sorted.clear()
+            key = self._sorted[order] = tuple(sorted(order))
+        return self._start(players, cards, key, options)  # validates the deck
 
     def new_game(
         self,
@@ -141,11 +150,20 @@ class OneNight(Ruleset):
         deal: Sequence[str],
         options: Mapping[str, Any] | None = None,
     ) -> OneNightState:
+        cards = list(deal)
+        return self._start(players, cards, tuple(sorted(cards)), options)
+
+    def _start(
+        self,
+        players: Sequence[str],
+        cards: list[str],
+        key: tuple[str, ...],
+        options: Mapping[str, Any] | None,
+    ) -> OneNightState:
+        """A new game from a deal (``cards``, ours to keep) and its sorted deck ``key``."""
         names = tuple(players)
         if len(set(names)) != len(names):
             raise DeckError("two players have the same name")
-        cards = list(deal)
-        key = tuple(sorted(cards))
         # A deck is checked once: a schedule is remembered only for a valid deck of
         # len(names) + 3 cards, and that length alone decides its player count.
         schedule = self._schedules.get(key)
@@ -157,7 +175,7 @@ class OneNight(Ruleset):
         log = st.log
         # The deal is one master-only event; each seat's look at its own card is added
         # by view() from ``start`` (cheaper than n more events in every simulated game).
-        log.append(new_event(Event, ("deal", MASTER, {"cards": list(cards)})))
+        log.append(new_event(Event, ("deal", MASTER, {"cards": cards.copy()})))
         night.advance(st, day.start_day)
         return st
 
