@@ -1,4 +1,4 @@
-"""Points decided in docs/rulings/epic.md, each checked, and properties of the check
+"""Points decided in docs/rulings.md (Epic Battle), each checked, and properties of the check
 that hold for any table."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The day: last to die, the accusation round, the Suspects, the execution, seat-order ties.
 Source: lupus-in-tabula.md, "Gameplay" (Dawn, The accusation round, The execution),
-quick reference ("Ties"), "Variants" (Owl), FAQ; rulings: docs/rulings/lupus.md."""
+quick reference ("Ties"), "Variants" (Owl), FAQ; rulings: docs/rulings.md (Lupus in Tabula)."""
 
 from __future__ import annotations
 

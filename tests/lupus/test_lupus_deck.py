@@ -1,5 +1,6 @@
 """Setup: the player-count table, the extra roles, the 52-card mapping, refused decks.
-Source: lupus-in-tabula.md, "Setup" and "Variants"; rulings: docs/rulings/lupus.md, Decks."""
+Source: lupus-in-tabula.md, "Setup" and "Variants";
+rulings: docs/rulings.md (Lupus in Tabula), Decks."""
 
 from __future__ import annotations
 

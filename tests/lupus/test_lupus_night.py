@@ -1,6 +1,6 @@
 """The night: the calls and their order, each role's power, and who dies at dawn.
 Source: lupus-in-tabula.md, "Setup" (role table), "Gameplay" (Night, The calls,
-The werewolves choose, Dawn), "Variants", FAQ; rulings: docs/rulings/lupus.md."""
+The werewolves choose, Dawn), "Variants", FAQ; rulings: docs/rulings.md (Lupus in Tabula)."""
 
 from __future__ import annotations
 

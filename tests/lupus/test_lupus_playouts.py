@@ -1,6 +1,6 @@
 """Random legal playouts: every game ends, replays exactly, and never leaks a secret.
 Source: the issue's "random legal playouts at 7, 12, 16 and 23 players always end";
-lupus-in-tabula.md, FAQ (ghosts, cards stay secret); rulings: docs/rulings/lupus.md."""
+lupus-in-tabula.md, FAQ (ghosts, cards stay secret); rulings: docs/rulings.md (Lupus in Tabula)."""
 
 from __future__ import annotations
 

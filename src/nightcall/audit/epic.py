@@ -1,5 +1,6 @@
 """Who may know what in One Night Ultimate Werewolf: Epic Battle (epic-battle-rulebook.txt,
-"Twilight", "Night", the role paragraphs, "Symbol tokens", the Curator; docs/rulings/epic.md).
+"Twilight", "Night", the role paragraphs, "Symbol tokens", the Curator;
+docs/rulings.md (Epic Battle)).
 
 Knowledge, by the rules:
 

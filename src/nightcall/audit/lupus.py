@@ -1,5 +1,5 @@
 """Who may know what in Lupus in Tabula (lupus-in-tabula.md, "Gameplay", "Variants";
-docs/rulings/lupus.md):
+docs/rulings.md (Lupus in Tabula)):
 
 - every player knows their own card, and nothing of anybody else's; a ghost keeps
   what it knew but learns nothing more at night (its eyes stay closed);

@@ -7,7 +7,7 @@ the Seer's and Medium's answers; the Werewolves nobody has placed are spread
 evenly over the players nobody has placed, living or dead (the exact posterior
 when nothing else is known, as every deal is equally likely). On top, at
 ``normal`` and ``hard``, who accused or voted against a player known to be human
-is held slightly more suspect. Rulings in docs/rulings/bots.md.
+is held slightly more suspect. Rulings in docs/rulings.md (Beliefs, bots).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ order, says each call's lines, and asks for the choices when the ruleset waits.
 Fair timing: every call gets the same pause, counted down before the Master is
 asked anything, whether its holder is alive (and then points) or dead (and then
 nobody moves); the Master presses Enter in both cases, so even the typing sounds
-the same (docs/rulings/narration.md, "Lupus: the Master's loop").
+the same (docs/rulings.md (The narrator), "Lupus: the Master's loop").
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """How long each pause lasts: the rulebooks' defaults per ruleset, scaled by a speed setting.
 
-Sources (see docs/rulings/narration.md): One Night "Gameplay" (count to ten per
+Sources (see docs/rulings.md (The narrator)): One Night "Gameplay" (count to ten per
 role); Epic Battle "Game Master Sheet" (about 5 s per role, 10 s for the Priest
 and the Goblin, about 5 minutes of discussion); Lupus in Tabula "Gameplay"
 (about three minutes of discussion). A pause depends on the role called, never

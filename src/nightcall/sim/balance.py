@@ -115,7 +115,7 @@ def write_report(rows: list[Row], tallies: list[Tally], out: Path, seed: int,
         "team with 95% Wilson intervals; a team wins when the who-has-won check names it "
         "(several teams can win the same game, e.g. the Tanner and the village). "
         "`random`: every seat plays uniformly random legal moves and says nothing. "
-        "`reasoning`: every seat is the normal reasoning bot (docs/rulings/bots.md): "
+        "`reasoning`: every seat is the normal reasoning bot (docs/rulings.md (Beliefs, bots)): "
         "truthful village claims, werewolf cover stories, votes from beliefs and claims.",
         "",
     ]

@@ -11,7 +11,7 @@ read with :func:`knowledge_from_view`; it never sees the state. Difficulty:
   sampled above), and a werewolf cover story picked from its beliefs.
 
 Sides are decided by the card the bot believes it holds at dawn: a Robber that
-took a Werewolf lies like one. Rulings in docs/rulings/bots.md.
+took a Werewolf lies like one. Rulings in docs/rulings.md (Beliefs, bots).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The exact belief solver: P(role) for every card position, at the deal and at dawn.
 
-The model (docs/rulings/bots.md, "Belief model"): the deal is uniform; every
+The model (docs/rulings.md (Beliefs, bots), "Belief model"): the deal is uniform; every
 seat the solver does not know about acts uniformly at random among its legal
 choices; what the seat saw is certain; claims are evidence with a trust weight.
 

@@ -2,7 +2,7 @@
 
 Source: epic-battle-rulebook.txt, "Setup" (3 more cards than players), "Alpha
 Wolf" (a werewolf card beside the center), "Freemason" (both or neither) and
-"The Game" (3-10 players). Card limits: docs/rulings/epic.md.
+"The Game" (3-10 players). Card limits: docs/rulings.md (Epic Battle).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Source: epic-battle-rulebook.txt: "Vote", "End of the Game - Who Has Won?",
 "Hunter", "Bodyguard", "The Master", "Venus" (lovers), "Assassin" (Bounty),
 "Tanner", "Infected" (Plague), "Instigator" (Traitor), "Renfield", the Curator's
 artifacts, "Epic Battles", "Special Cases" and both "Who-Has-Won Check" flowcharts.
-Rulings: docs/rulings/epic.md.
+Rulings: docs/rulings.md (Epic Battle).
 
 Everything here works on an :class:`EndOfNight` (the cards, tokens, artifacts
 and votes at the end), so a live game and a real table (:func:`judge`) are

@@ -1,7 +1,7 @@
 """The Epic Battle twilight and night: each call, who wakes, what they may do and learn.
 
 Source: epic-battle-rulebook.txt, "Twilight", "Night", every role paragraph, the
-"Special Cases" and the "Game Master Sheet". Rulings: docs/rulings/epic.md.
+"Special Cases" and the "Game Master Sheet". Rulings: docs/rulings.md (Epic Battle).
 
 Call ids, in the Game Master sheet's order (a call is made when its role is in
 the deck, wherever the card lies, so the narration never gives the deck away):

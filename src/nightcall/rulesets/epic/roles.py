@@ -2,7 +2,7 @@
 
 Source: epic-battle-rulebook.txt, "Roles (in alphabetical order)" (party, wake
 number, difficulty of each role), "Symbol tokens", the Curator's artifacts and
-the "Game Master Sheet" (wake order). Rulings: docs/rulings/epic.md.
+the "Game Master Sheet" (wake order). Rulings: docs/rulings.md (Epic Battle).
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ ENLIGHTENER_HIDES: Final = WOLF_CARDS | VAMPIRE_CARDS | {ASSASSIN, TANNER}
 
 # How many cards of a role a deck may hold (the Freemasons: both or neither). Every
 # other role has one card; the Villager has no special card, so any number may play
-# (the scenarios need two Villagers and two Dream Wolves; docs/rulings/epic.md).
+# (the scenarios need two Villagers and two Dream Wolves; docs/rulings.md (Epic Battle)).
 MAX_COPIES: Final = {FREEMASON: 2, VILLAGER: 99, DREAM_WOLF: 2}
 
 # --- symbol tokens -----------------------------------------------------------------

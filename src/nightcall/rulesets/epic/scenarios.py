@@ -3,7 +3,7 @@
 Source: epic-battle-rulebook.txt, "Scenarios". Each scenario lists its roles for
 the lowest player count and, per larger count, the roles added to that first
 line (the card counts show "+" is relative to the first line, not the previous
-one; docs/rulings/epic.md). With the Alpha Wolf a werewolf card is also laid
+one; docs/rulings.md (Epic Battle)). With the Alpha Wolf a werewolf card is also laid
 beside the center: :func:`build_deck` returns it separately.
 """
 

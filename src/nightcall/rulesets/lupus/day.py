@@ -2,7 +2,7 @@
 
 Source: lupus-in-tabula.md, "Gameplay" (Dawn, The accusation round, The
 defense, The execution), the role table (Bodyguard, Harlot), "Variants" (Owl,
-Werehamster) and the FAQ. Rulings: docs/rulings/lupus.md.
+Werehamster) and the FAQ. Rulings: docs/rulings.md (Lupus in Tabula).
 
 Every tie in the game goes to whoever sits closer, clockwise, to the last player
 to die (:meth:`LupusState.distance`). Action kinds: ``accuse`` (a=seat) or

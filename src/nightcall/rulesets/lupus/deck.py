@@ -4,7 +4,7 @@ Source: lupus-in-tabula.md, "Setup" (the table: two Werewolves, three from 16;
 the Seer; Medium from 9, Possessed from 10, Bodyguard from 11, Harlot from 12;
 Villagers for the rest; in a first game any role may become a Villager) and
 "Variants" (Owl from 12, Freemasons from 13, Werehamster from 15, Mythomaniac
-from 16, each replacing a Villager). Rulings: docs/rulings/lupus.md, "Decks".
+from 16, each replacing a Villager). Rulings: docs/rulings.md (Lupus in Tabula), "Decks".
 """
 
 from __future__ import annotations

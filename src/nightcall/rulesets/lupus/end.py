@@ -2,7 +2,7 @@
 
 Source: lupus-in-tabula.md, "Objective", "Gameplay" (The end, or another night),
 the quick reference ("The end": at any moment) and "Variants" (the Werehamster
-alive at the end wins alone). Rulings: docs/rulings/lupus.md, "The end".
+alive at the end wins alone). Rulings: docs/rulings.md (Lupus in Tabula), "The end".
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Source: lupus-in-tabula.md, "Setup" (role table), "Gameplay" (Night, The calls,
 The werewolves choose), "Variants" (Owl, Freemasons, Werehamster, Mythomaniac)
-and the quick reference. Rulings: docs/rulings/lupus.md.
+and the quick reference. Rulings: docs/rulings.md (Lupus in Tabula).
 
 Every role in the deck is called every night it is due, dead or alive; only the
 living holders of a role wake and choose (ghosts keep their eyes closed). Each
