@@ -28,6 +28,11 @@ def serve(
     time_scale: Annotated[
         float, typer.Option(help="Multiply every timer (0.1: ten times faster; for testing).")
     ] = 1.0,
+    redis: Annotated[
+        str | None,
+        typer.Option(help="Keep rooms in Redis at this URL (redis://host:port/0) instead of "
+                     "the SQLite file."),
+    ] = None,
 ) -> None:
     """Serve the web app: create a room on the big screen, join with phones."""
     import logging
@@ -35,15 +40,28 @@ def serve(
     import uvicorn
 
     from nightcall.server.app import create_app
-    from nightcall.server.store import SQLiteStore
+    from nightcall.server.store import SQLiteStore, Store
 
-    path = db or default_db()
     if not public_url and host in ("0.0.0.0", "::"):
         public_url = f"http://{_lan_address()}:{port}"
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    typer.echo(f"rooms are kept in {path}")
+    store: Store
+    if redis:
+        from nightcall.server.store_redis import RedisStore
+
+        try:
+            store = RedisStore.from_url(redis)
+            store.unfinished()  # fail now, with a clear message, if Redis is unreachable
+        except Exception as exc:
+            typer.echo(f"cannot use Redis at {redis}: {exc}", err=True)
+            raise typer.Exit(2) from None
+        typer.echo(f"rooms are kept in Redis at {redis}")
+    else:
+        path = db or default_db()
+        store = SQLiteStore(path)
+        typer.echo(f"rooms are kept in {path}")
     typer.echo(f"open {public_url or f'http://{host}:{port}'}/ on the shared screen")
-    app = create_app(SQLiteStore(path), scale=time_scale, public_url=public_url)
+    app = create_app(store, scale=time_scale, public_url=public_url)
     # No per-message deflate: on a local network bandwidth is free and CPU is not.
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=16384,
                 ws_per_message_deflate=False)
