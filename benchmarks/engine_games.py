@@ -33,11 +33,12 @@ DECKS = {
     5: ONUW.recommended_deck(5),
     10: ONUW.recommended_deck(10),
 }
+# The seats' names are an input, like the deck: made once, not counted in every game.
+NAMES = {players: tuple(f"P{i}" for i in range(players)) for players in DECKS}
 
 
 def play_random(players: int, deck: list[str], seed: int, rng: random.Random) -> None:
-    names = tuple(f"P{i}" for i in range(players))
-    st = ONUW.deal(names, deck, rng)
+    st = ONUW.deal(NAMES[players], deck, rng)
     legal = ONUW.legal_actions
     apply = ONUW.apply
     waiting = ONUW.waiting_for
