@@ -7,7 +7,7 @@ from nightcall.engine.actions import Action
 from nightcall.engine.errors import RecordError
 from nightcall.rulesets.onuw.game import ONUW
 
-from .helpers import do, new, outcome, play, seat, seen, vote_all
+from .helpers import NAMES, do, new, outcome, play, seat, seen, vote_all
 
 V = "villager"
 D = "doppelganger"
@@ -79,7 +79,7 @@ def test_as_werewolf_wakes_with_the_werewolves() -> None:
     st = play([D, "werewolf", V, V], [V, "werewolf", "seer"],
               [{"call": "doppelganger", "player": "Anna", "look": "Bruno"}])
     for name in ("Anna", "Bruno"):
-        assert events(st, name, "wolves") == [{"kind": "wolves", "seats": [1, 0]}]
+        assert events(st, name, "wolves") == [{"kind": "wolves", "seats": [0, 1]}]
     # Two are awake, so nobody is a lone wolf.
     assert not [h for h in st.history if h[2] == "werewolf"]
 
@@ -87,7 +87,7 @@ def test_as_werewolf_wakes_with_the_werewolves() -> None:
 def test_as_mason_wakes_with_the_masons() -> None:
     st = play([D, "mason", "werewolf"], ["mason", "werewolf", V],
               [{"call": "doppelganger", "player": "Anna", "look": "Bruno"}])
-    assert events(st, "Bruno", "masons") == [{"kind": "masons", "seats": [1, 0]}]
+    assert events(st, "Bruno", "masons") == [{"kind": "masons", "seats": [0, 1]}]
 
 
 def test_as_minion_sees_the_werewolves_at_the_end_of_its_call() -> None:
@@ -153,3 +153,21 @@ def test_a_copied_action_that_does_not_fit_the_role_is_refused() -> None:
         play([D, "hunter", "werewolf"], [V, "werewolf", V],
              [{"call": "doppelganger", "player": "Anna", "look": "Bruno",
                "then": {"look": "Carla"}}])
+
+
+@pytest.mark.parametrize("doppel_seat", [0, 2])
+def test_who_is_awake_is_listed_in_seat_order_so_the_doppelganger_stays_hidden(
+    doppel_seat: int,
+) -> None:
+    """Whoever opens their eyes with the Werewolves may be the Doppelgänger (role table):
+    the list of those awake must not give away which one it is, e.g. by its order."""
+    seats: list[str] = [V, "werewolf", V, V]
+    seats[doppel_seat] = D
+    st = new(seats, [V, "werewolf", "minion"])
+    do(st, NAMES[doppel_seat], "copy", 1)
+    minion = new([D, V, "minion", "werewolf"], [V, "werewolf", V])
+    do(minion, "Anna", "copy", 3)
+    wolves = [e for e in st.log if e.kind == "wolves"][0].data["seats"]
+    assert wolves == sorted([1, doppel_seat])
+    thumbs = [e for e in minion.log if e.kind == "thumbs" and e.audience == {2}][0].data
+    assert thumbs["seats"] == [0, 3]

@@ -104,7 +104,9 @@ def _holders(st: OneNightState, role: str) -> list[int]:
         first = start.index(role)
         seats = [first] if count == 1 else [first, start.index(role, first + 1)]
     if st.copy == role and st.doppel >= 0:
+        # In seat order: listing the Doppelgänger last would tell the others who it is.
         seats.append(st.doppel)
+        seats.sort()
     return seats
 
 
