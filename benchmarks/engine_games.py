@@ -10,7 +10,7 @@ comparable across machines.
 ``--instructions`` also counts the machine instructions per game with valgrind
 (callgrind): run N games and 0 games under it, and divide the difference by N.
 Unlike games/s this does not depend on the load of the machine, so it is the
-figure to compare changes with (docs/benchmarks/engine.md).
+figure to compare changes with (docs/benchmarks.md, One Night engine).
 """
 
 from __future__ import annotations

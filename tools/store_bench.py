@@ -1,6 +1,6 @@
 """Room store latency: SQLiteStore (WAL file) against RedisStore on a real redis-server
 (loopback, AOF with fsync every second and with fsync always). Figures for
-docs/benchmarks/redis.md.
+docs/benchmarks.md (Redis store and leak audit).
 
     .venv/bin/python tools/store_bench.py [--saves 2000]
 

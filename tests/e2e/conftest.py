@@ -3,6 +3,7 @@ Playwright (never a downloaded browser). Screenshots go to test-artifacts/e2e/."
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import tempfile
@@ -21,10 +22,14 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 if not Path(CHROMIUM).exists():  # pragma: no cover - CI installs it with apt
+    if os.environ.get("NIGHTCALL_REQUIRE_BROWSER"):
+        raise RuntimeError("NIGHTCALL_REQUIRE_BROWSER is set but /usr/bin/chromium is missing")
     pytest.skip("Debian's chromium is not installed", allow_module_level=True)
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright's sync API keeps an event loop on the main thread
+# while it is open, which would break every later test that calls asyncio.run().
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
