@@ -87,6 +87,33 @@ def steps_of(record: Mapping[str, Any]) -> list[dict[str, Any]]:
     return steps
 
 
+def dealt_cards(
+    ruleset: Ruleset, record: Mapping[str, Any], names: tuple[str, ...], *aliases: str
+) -> list[str]:
+    """Each seated player's card, as role ids, in seating order. ``cards`` maps names to
+    cards (role ids or playing cards); ``aliases`` are other keys accepted for it."""
+    keys = ("cards", *aliases)
+    cards = next((record[k] for k in keys if k in record), None)
+    if not isinstance(cards, dict):
+        shown = " or ".join(f"'{k}'" for k in keys)
+        raise RecordError(f"{shown} must map every player to a card")
+    missing = [p for p in names if p not in cards]
+    if missing:
+        raise RecordError(f"no card dealt to {', '.join(missing)}")
+    extra = [str(p) for p in cards if p not in names]
+    if extra:
+        raise RecordError(f"cards dealt to people not seated: {', '.join(extra)}")
+    return [ruleset.card_to_role(cards[p], f"card of {p}") for p in names]
+
+
+def center_cards(ruleset: Ruleset, record: Mapping[str, Any]) -> list[str]:
+    """The three center cards of a one-night game, left to right, as role ids."""
+    center = record.get("center")
+    if not isinstance(center, list) or len(center) != 3:
+        raise RecordError("'center' must list the 3 center cards")
+    return [ruleset.card_to_role(c, f"center card {i}") for i, c in enumerate(center)]
+
+
 def is_comment(step: Mapping[str, Any]) -> bool:
     """A step with nothing but comments (``text``, ``rule``) changes nothing."""
     return all(key in COMMENT_KEYS for key in step)

@@ -364,20 +364,7 @@ def replay(ruleset: EpicBattle, record: Mapping[str, Any]) -> EpicState:
 
 def read_deal(ruleset: EpicBattle, record: Mapping[str, Any],
               names: tuple[str, ...]) -> list[str]:
-    cards = record.get("cards")
-    if not isinstance(cards, dict):
-        raise RecordError("'cards' must map every player to a card")
-    missing = [p for p in names if p not in cards]
-    if missing:
-        raise RecordError(f"no card dealt to {', '.join(missing)}")
-    extra_names = [p for p in cards if p not in names]
-    if extra_names:
-        raise RecordError(f"cards dealt to people not seated: {', '.join(map(str, extra_names))}")
-    center = record.get("center")
-    if not isinstance(center, list) or len(center) != 3:
-        raise RecordError("'center' must list the 3 center cards")
-    deal = [ruleset.card_to_role(cards[p], f"card of {p}") for p in names]
-    deal += [ruleset.card_to_role(c, f"center card {i}") for i, c in enumerate(center)]
+    deal = records.dealt_cards(ruleset, record, names) + records.center_cards(ruleset, record)
     if record.get("extra") is not None:
         deal.append(ruleset.card_to_role(record["extra"], "extra card"))
         if "alpha_wolf" not in deal[:-1]:

@@ -87,16 +87,8 @@ def apply_step(ruleset: Lupus, st: LupusState, step: Mapping[str, Any], i: int =
 
 
 def read_deal(ruleset: Lupus, record: Mapping[str, Any], names: tuple[str, ...]) -> list[str]:
-    cards = record.get("cards", record.get("roles"))
-    if not isinstance(cards, dict):
-        raise RecordError("'cards' (or 'roles') must map every player to a card")
-    missing = [p for p in names if p not in cards]
-    if missing:
-        raise RecordError(f"no card dealt to {', '.join(missing)}")
-    extra = [str(p) for p in cards if p not in names]
-    if extra:
-        raise RecordError(f"cards dealt to people not seated: {', '.join(extra)}")
-    return [ruleset.card_to_role(cards[p], f"card of {p}") for p in names]
+    # The rulebook's example block writes the deal as "roles" (game-record.md: valid as is).
+    return records.dealt_cards(ruleset, record, names, "roles")
 
 
 def _over_text(st: LupusState) -> str:

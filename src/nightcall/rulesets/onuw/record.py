@@ -61,21 +61,7 @@ def replay(ruleset: OneNight, record: Mapping[str, Any]) -> OneNightState:
 
 
 def read_deal(ruleset: OneNight, record: Mapping[str, Any], names: tuple[str, ...]) -> list[str]:
-    cards = record.get("cards")
-    if not isinstance(cards, dict):
-        raise RecordError("'cards' must map every player to a card")
-    missing = [p for p in names if p not in cards]
-    if missing:
-        raise RecordError(f"no card dealt to {', '.join(missing)}")
-    extra = [p for p in cards if p not in names]
-    if extra:
-        raise RecordError(f"cards dealt to people not seated: {', '.join(map(str, extra))}")
-    center = record.get("center")
-    if not isinstance(center, list) or len(center) != 3:
-        raise RecordError("'center' must list the 3 center cards")
-    deal = [ruleset.card_to_role(cards[p], f"card of {p}") for p in names]
-    deal += [ruleset.card_to_role(c, f"center card {i}") for i, c in enumerate(center)]
-    return deal
+    return records.dealt_cards(ruleset, record, names) + records.center_cards(ruleset, record)
 
 
 def _finish_night(ruleset: OneNight, st: OneNightState, i: int) -> None:
