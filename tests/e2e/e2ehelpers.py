@@ -26,17 +26,26 @@ def stage(page: Any) -> str:
 
 
 def act_if_called(page: Any) -> bool:
-    """Tap the first choice on a phone that has choices to make (two taps for a pair)."""
+    """Tap the first choice on a phone that has choices to make (two taps for a pair).
+
+    A call lasts only a second or two in these tests: the choices may vanish between
+    seeing them and tapping, so a tap that finds nothing gives up quickly (the server
+    then plays the seat's default) instead of waiting 30 s for a button that is gone."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     prompt = page.locator("[data-testid=choices], [data-testid=vote]")
     if prompt.count() == 0:
         return False
-    picks = page.locator("[data-testid=pick]")
-    if picks.count() >= 2:
-        picks.nth(0).click()
-        page.locator("[data-testid=pick]").nth(1).click()
-        return True
-    choices = prompt.locator("[data-testid=choice]")
-    if choices.count():
-        choices.first.click()
-        return True
+    try:
+        picks = page.locator("[data-testid=pick]")
+        if picks.count() >= 2:
+            picks.nth(0).click(timeout=2000)
+            page.locator("[data-testid=pick]").nth(1).click(timeout=2000)
+            return True
+        choices = prompt.locator("[data-testid=choice]")
+        if choices.count():
+            choices.first.click(timeout=2000)
+            return True
+    except PlaywrightTimeout:
+        return False
     return False
