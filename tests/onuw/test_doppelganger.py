@@ -167,7 +167,7 @@ def test_who_is_awake_is_listed_in_seat_order_so_the_doppelganger_stays_hidden(
     do(st, NAMES[doppel_seat], "copy", 1)
     minion = new([D, V, "minion", "werewolf"], [V, "werewolf", V])
     do(minion, "Anna", "copy", 3)
-    wolves = [e for e in st.log if e.kind == "wolves"][0].data["seats"]
+    wolves = next(e for e in st.log if e.kind == "wolves").data["seats"]
     assert wolves == sorted([1, doppel_seat])
-    thumbs = [e for e in minion.log if e.kind == "thumbs" and e.audience == {2}][0].data
+    thumbs = next(e for e in minion.log if e.kind == "thumbs" and e.audience == {2}).data
     assert thumbs["seats"] == [0, 3]
