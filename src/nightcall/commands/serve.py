@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -31,40 +31,75 @@ def serve(
     redis: Annotated[
         str | None,
         typer.Option(help="Keep rooms in Redis at this URL (redis://host:port/0) instead of "
-                     "the SQLite file."),
+                     "the SQLite file; every process on the same Redis serves every room."),
     ] = None,
+    workers: Annotated[
+        int, typer.Option(help="Server processes on this port (needs --redis when over 1).")
+    ] = 1,
+    lease_seconds: Annotated[
+        float, typer.Option(help="With --redis: how long a dead process keeps its rooms "
+                            "before another one takes them over.")
+    ] = 5.0,
 ) -> None:
     """Serve the web app: create a room on the big screen, join with phones."""
+    import json
     import logging
 
     import uvicorn
 
-    from nightcall.server.app import create_app
-    from nightcall.server.store import SQLiteStore, Store
-
+    if workers < 1:
+        typer.echo("--workers must be at least 1", err=True)
+        raise typer.Exit(2)
+    if workers > 1 and not redis:
+        typer.echo("several workers share their rooms through Redis: add --redis URL",
+                   err=True)
+        raise typer.Exit(2)
     if not public_url and host in ("0.0.0.0", "::"):
         public_url = f"http://{_lan_address()}:{port}"
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    store: Store
     if redis:
-        from nightcall.server.store_redis import RedisStore
-
         try:
-            store = RedisStore.from_url(redis)
-            store.unfinished()  # fail now, with a clear message, if Redis is unreachable
+            import redis as redis_py
+
+            redis_py.Redis.from_url(redis).ping()  # fail now, clearly, if unreachable
         except Exception as exc:
             typer.echo(f"cannot use Redis at {redis}: {exc}", err=True)
             raise typer.Exit(2) from None
-        typer.echo(f"rooms are kept in Redis at {redis}")
+        typer.echo(f"rooms are kept in Redis at {redis}, shared by every process using it")
     else:
         path = db or default_db()
-        store = SQLiteStore(path)
         typer.echo(f"rooms are kept in {path}")
     typer.echo(f"open {public_url or f'http://{host}:{port}'}/ on the shared screen")
-    app = create_app(store, scale=time_scale, public_url=public_url)
+    config = {"db": str(db or default_db()), "redis": redis, "scale": time_scale,
+              "public_url": public_url, "lease_seconds": lease_seconds}
+    os.environ[CONFIG_ENV] = json.dumps(config)
     # No per-message deflate: on a local network bandwidth is free and CPU is not.
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=16384,
-                ws_per_message_deflate=False)
+    # With workers, uvicorn forks processes that share the socket: each builds its app.
+    target: Any = "nightcall.commands.serve:app_from_env" if workers > 1 else app_from_env()
+    uvicorn.run(target, host=host, port=port, log_level="warning", ws_max_size=16384,
+                ws_per_message_deflate=False, workers=workers if workers > 1 else None,
+                factory=workers > 1)
+
+
+CONFIG_ENV = "NIGHTCALL_SERVE_CONFIG"
+
+
+def app_from_env() -> Any:
+    """The app of one server process, from the settings ``serve`` put in the environment."""
+    import json
+
+    from nightcall.server.app import create_app
+    from nightcall.server.store import SQLiteStore
+
+    config = json.loads(os.environ[CONFIG_ENV])
+    if config["redis"]:
+        from nightcall.server.cluster import Node
+
+        node = Node.from_url(config["redis"], lease_seconds=config["lease_seconds"])
+        return create_app(node.store, scale=config["scale"], public_url=config["public_url"],
+                          node=node)
+    return create_app(SQLiteStore(config["db"]), scale=config["scale"],
+                      public_url=config["public_url"])
 
 
 def _lan_address() -> str:

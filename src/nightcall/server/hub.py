@@ -6,14 +6,17 @@ from __future__ import annotations
 import collections
 import logging
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nightcall.engine.errors import DeckError
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.server.clock import RoomClock
 from nightcall.server.messages import CreateRoom
 from nightcall.server.room import Room, RoomError
-from nightcall.server.store import Store
+from nightcall.server.store import LeaseLost, Store
+
+if TYPE_CHECKING:
+    from nightcall.server.cluster import Node
 
 log = logging.getLogger("nightcall.server")
 
@@ -53,9 +56,20 @@ def check_settings(settings: CreateRoom) -> None:
         raise RoomError("bad_deck", str(exc)) from None
 
 
+class Elsewhere(Exception):
+    """The room is owned by another process (cluster mode): relay to ``owner``."""
+
+    def __init__(self, code: str, owner: str) -> None:
+        super().__init__(f"room {code} is served by {owner}")
+        self.code = code
+        self.owner = owner
+
+
 class Hub:
-    def __init__(self, store: Store, scale: float = 1.0, public_url: str = "") -> None:
+    def __init__(self, store: Store, scale: float = 1.0, public_url: str = "",
+                 node: Node | None = None) -> None:
         self.store = store
+        self.node = node  # set when several processes share the rooms (Redis)
         self.scale = scale
         self.public_url = public_url.rstrip("/")
         self.rooms: dict[str, Room] = {}
@@ -70,7 +84,9 @@ class Hub:
     def create(self, settings: CreateRoom, base_url: str = "") -> Room:
         check_settings(settings)
         code = new_code()
-        while code in self.rooms or self.store.load(code) is not None:
+        while code in self.rooms or self.store.load(code) is not None or (
+            self.node is not None and self.node.try_own(code) != self.node.id
+        ):
             code = new_code()
         room = Room(code, settings)
         room.join_url = self.join_url(code, base_url)
@@ -84,16 +100,57 @@ class Hub:
         self.clocks[room.code] = RoomClock(room, self.scale)
 
     def get(self, code: str) -> Room:
+        """The room, served here. In a cluster, a room nobody owns becomes ours; one
+        that another process owns raises :class:`Elsewhere`."""
         code = code.upper()
         room = self.rooms.get(code)
-        if room is None:
-            doc = self.store.load(code)
+        if room is not None:
+            return room
+        if self.store.load(code) is None:
+            raise RoomError("no_room", f"there is no room {code}")
+        if self.node is not None:
+            owner = self.node.try_own(code)
+            if owner != self.node.id:
+                raise Elsewhere(code, owner)
+        return self.adopt(code)
+
+    def peek(self, code: str) -> Room:
+        """The room to read (HTTP), wherever it is served: ours, or a copy rebuilt
+        from the store that nothing here runs."""
+        try:
+            return self.get(code)
+        except Elsewhere:
+            doc = self.store.load(code.upper())
             if doc is None:
-                raise RoomError("no_room", f"there is no room {code}")
-            room = Room.from_doc(doc)
-            room.join_url = self.join_url(code, "")
-            self._attach(room)
+                raise RoomError("no_room", f"there is no room {code.upper()}") from None
+            return Room.from_doc(doc)
+
+    def adopt(self, code: str) -> Room:
+        """Load a room from the store and run it here, its clock where it stood."""
+        doc = self.store.load(code)
+        if doc is None:
+            raise RoomError("no_room", f"there is no room {code}")
+        room = Room.from_doc(doc)
+        room.join_url = self.join_url(code, "")
+        self._attach(room)
+        if room.status == "playing":
+            self.clock(room).resume()
         return room
+
+    def drop(self, code: str) -> None:
+        """Stop serving a room another process took over: its clients reconnect there."""
+        room = self.rooms.pop(code, None)
+        clock = self.clocks.pop(code, None)
+        if clock is not None:
+            clock.stop()
+        if room is None:
+            return
+        room.on_change = lambda r: None
+        for sink in list(room.sinks):
+            close = getattr(sink, "close_with", None)
+            if callable(close):
+                close(1012)
+            room.forget(sink)
 
     def clock(self, room: Room) -> RoomClock:
         return self.clocks[room.code]
@@ -101,14 +158,22 @@ class Hub:
     def save(self, room: Room) -> None:
         """Persist now. Called right after the broadcast has queued every update, in the
         same callback: no client can read an update before it is saved."""
-        self.store.save(room.code, room.to_doc(), finished=room.status == "over")
+        try:
+            self.store.save(room.code, room.to_doc(), finished=room.status == "over")
+        except LeaseLost:
+            log.warning("room %s was taken over by another process", room.code)
+            self.drop(room.code)
+            raise RoomError("moved", "this room moved to another server: reconnecting") from None
 
     def start(self, room: Room, seats: int | None = None) -> None:
         room.start(seats)
         self.clock(room).begin()
 
     def resume_all(self) -> int:
-        """Load every unfinished room and restart its clock where it stood."""
+        """Load every unfinished room and restart its clock where it stood (in a
+        cluster, the node's sweep adopts the rooms whose owner is gone instead)."""
+        if self.node is not None:
+            return 0
         count = 0
         for doc in self.store.unfinished():
             try:

@@ -17,6 +17,14 @@ from pathlib import Path
 from typing import Any, Protocol
 
 
+class LeaseLost(Exception):
+    """This process no longer owns the room: another one took it over (Redis cluster)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(f"room {code} is owned by another process now")
+        self.code = code
+
+
 class Store(Protocol):
     def save(self, code: str, doc: dict[str, Any], finished: bool) -> None: ...
 

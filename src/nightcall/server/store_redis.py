@@ -4,7 +4,12 @@ Layout, all under one prefix (default ``nightcall``):
 
 - ``<prefix>:room:<code>``: the room's JSON document (a plain string);
 - ``<prefix>:unfinished``: a sorted set of room codes not over yet, scored by the
-  time of their last save, so :meth:`unfinished` lists them oldest first like SQLite.
+  time of their last save, so :meth:`unfinished` lists them oldest first like SQLite;
+- ``<prefix>:lease:<code>``: which process owns the room now (:mod:`.cluster`).
+
+With several processes (``owner`` set), a save is fenced: a Lua script writes only
+while the lease still names this process, so a process that stalled past its lease
+can never overwrite what the room's new owner saved (:class:`LeaseLost` instead).
 
 A save is one MULTI/EXEC transaction (document and index move together, so a
 crash never leaves a finished room in the index or an indexed room without a
@@ -21,17 +26,38 @@ from typing import TYPE_CHECKING, Any
 
 import redis
 
+from nightcall.server.store import LeaseLost
+
 if TYPE_CHECKING:
     from nightcall.server.store import Store
 
 DEFAULT_PREFIX = "nightcall"
 
+# KEYS: document, index, lease; ARGV: text, finished ("1"/"0"), now, owner.
+FENCED_SAVE = """
+if redis.call('get', KEYS[3]) ~= ARGV[4] then return 0 end
+redis.call('set', KEYS[1], ARGV[1])
+if ARGV[2] == '1' then redis.call('zrem', KEYS[2], ARGV[5])
+else redis.call('zadd', KEYS[2], ARGV[3], ARGV[5]) end
+return 1
+"""
+
 
 class RedisStore:
-    def __init__(self, client: redis.Redis, prefix: str = DEFAULT_PREFIX) -> None:
+    def __init__(self, client: redis.Redis, prefix: str = DEFAULT_PREFIX,
+                 owner: str | None = None) -> None:
         self._r = client
         self.prefix = prefix
         self._index = f"{prefix}:unfinished"
+        self.owner = owner  # set by the cluster: saves are fenced by the room's lease
+        self._fenced = client.register_script(FENCED_SAVE)
+
+    @property
+    def client(self) -> redis.Redis:
+        return self._r
+
+    def lease_key(self, code: str) -> str:
+        return f"{self.prefix}:lease:{code}"
 
     @classmethod
     def from_url(cls, url: str, prefix: str = DEFAULT_PREFIX, **kwargs: Any) -> RedisStore:
@@ -45,6 +71,14 @@ class RedisStore:
 
     def save(self, code: str, doc: dict[str, Any], finished: bool) -> None:
         text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
+        if self.owner is not None:
+            done = self._fenced(
+                keys=[self._key(code), self._index, self.lease_key(code)],
+                args=[text, "1" if finished else "0", time.time(), self.owner, code],
+            )
+            if not done:
+                raise LeaseLost(code)
+            return
         # redis-py's pipeline is not shared state: one per call is thread-safe.
         with self._r.pipeline(transaction=True) as pipe:
             pipe.set(self._key(code), text)

@@ -1,0 +1,422 @@
+"""Many nightcall processes serving the same rooms through Redis (issue #8).
+
+A room lives in one process at a time, its *owner*: the process holding the room's
+lease in Redis (``<prefix>:lease:<code>``, a value naming the process, with a short
+expiry the owner keeps renewing). The owner runs the room's clock and bots, applies
+every move and saves the room (fenced by the lease, :mod:`.store_redis`).
+
+A phone may connect to any process. If that process is not the owner, it *relays*:
+it keeps the websocket and passes each frame to the owner over Redis pub/sub, and
+the owner sends that phone's messages back the same way. Every process listens on
+one channel of its own (``<prefix>:w:<id>``); messages are batched per event-loop
+turn and per destination, one PUBLISH each. Secrets never leave the server side:
+a relay only carries the bytes the owner computed for that one connection.
+
+When a process dies, its leases run out; any process then adopts the room (from its
+saved document, the clock starting the stage again) the next time a phone connects
+or at its periodic sweep of unfinished rooms. Phones that were connected to the dead
+process, or relayed to it, are disconnected and reconnect by themselves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+import redis
+import redis.asyncio as aredis
+
+from nightcall import protocol
+from nightcall.server.messages import encode
+from nightcall.server.room import Room, RoomError, Sink
+from nightcall.server.store_redis import RedisStore
+
+if TYPE_CHECKING:
+    from starlette.websockets import WebSocket
+
+    from nightcall.server.hub import Hub
+
+log = logging.getLogger("nightcall.cluster")
+
+HELLO_TIMEOUT = 30.0
+RESTART = 1012  # websocket close code "service restart": the page reconnects at once
+
+# KEYS: leases; ARGV: owner, milliseconds. Returns the 1-based indexes of lost leases.
+RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('get', key) == ARGV[1] then redis.call('pexpire', key, ARGV[2])
+  else table.insert(lost, i) end
+end
+return lost
+"""
+RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+
+
+class Envelope(msgspec.Struct, array_like=True, omit_defaults=True):
+    """One message between processes. To the owner: ``open`` (``data``: the hello
+    frame, or for an agent its query as JSON), ``msg`` (a frame), ``gone``. To the
+    process holding the socket: ``send`` (bytes for that client) and ``close``."""
+
+    kind: str
+    room: str
+    conn: str
+    src: str = ""
+    data: bytes = b""
+    code: int = 0
+    agent: bool = False
+
+
+_encode = msgspec.msgpack.Encoder().encode
+_decode = msgspec.msgpack.Decoder(list[Envelope]).decode
+
+
+class RemoteSink(Sink):
+    """A client whose websocket another process holds: sends go back over pub/sub."""
+
+    def __init__(self, node: Node, worker: str, room: str, conn: str, role: str,
+                 viewer: int | None) -> None:
+        self.node, self.worker, self.room, self.conn = node, worker, room, conn
+        self.role, self.viewer = role, viewer
+
+    def send(self, data: bytes) -> None:
+        self.node.post(self.worker, Envelope("send", self.room, self.conn, data=data))
+
+    def close_with(self, code: int) -> None:
+        self.node.post(self.worker, Envelope("close", self.room, self.conn, code=code))
+
+
+@dataclass
+class Remote:
+    """The owner's side of a relayed connection; ``sink`` is None until seated."""
+
+    room: Room
+    worker: str
+    conn: str
+    agent: bool
+    token: str | None = None  # an agent's own seat token, from its address
+    sink: RemoteSink | None = None
+
+
+@dataclass
+class Relayed:
+    """A relaying process's side: the socket, and who owns its room."""
+
+    ws: WebSocket
+    room: str
+    owner: str
+    out: asyncio.Queue[bytes | int] = field(default_factory=asyncio.Queue)
+
+
+class Node:
+    """This process in the cluster: its leases, its channel, its relayed sockets."""
+
+    def __init__(self, store: RedisStore, url: str, lease_seconds: float = 5.0,
+                 worker_id: str | None = None) -> None:
+        self.store = store
+        self.url = url
+        self.r: redis.Redis = store.client
+        self.id = worker_id or secrets.token_hex(6)
+        store.owner = self.id
+        self.lease_ms = max(200, int(lease_seconds * 1000))
+        self.channel = self.channel_of(self.id)
+        self._renew = self.r.register_script(RENEW)
+        self._release = self.r.register_script(RELEASE)
+        self.hub: Hub | None = None
+        self.outbox: dict[str, list[Envelope]] = {}
+        self.flushing = False
+        self.remotes: dict[tuple[str, str], Remote] = {}
+        self.relayed: dict[str, Relayed] = {}
+        self.tasks: list[asyncio.Task[None]] = []
+        self.sub_client: aredis.Redis | None = None
+        self.subscribed = asyncio.Event()
+        self.on_error: Callable[[Exception], None] = lambda exc: log.exception(
+            "cluster message failed", exc_info=exc)
+
+    def channel_of(self, worker: str) -> str:
+        return f"{self.store.prefix}:w:{worker}"
+
+    # --- leases ---------------------------------------------------------------------
+    def try_own(self, code: str) -> str:
+        """Take the room's lease if nobody holds it; the holder's id either way."""
+        key = self.store.lease_key(code)
+        for _ in range(3):  # the lease may expire between SET NX and GET
+            if self.r.set(key, self.id, nx=True, px=self.lease_ms):
+                return self.id
+            holder = self.r.get(key)
+            if holder is not None:
+                return _text(holder)
+        raise RoomError("busy", "the room is changing hands: try again in a moment")
+
+    def owner_of(self, code: str) -> str | None:
+        holder = self.r.get(self.store.lease_key(code))
+        return None if holder is None else _text(holder)
+
+    def release(self, code: str) -> None:
+        with contextlib.suppress(redis.RedisError):
+            self._release(keys=[self.store.lease_key(code)], args=[self.id])
+
+    def renew(self, codes: list[str]) -> list[str]:
+        """Extend every lease we hold; the codes whose lease is no longer ours."""
+        if not codes:
+            return []
+        keys = [self.store.lease_key(c) for c in codes]
+        lost = self._renew(keys=keys, args=[self.id, self.lease_ms])
+        return [codes[int(i) - 1] for i in lost]
+
+    # --- running ----------------------------------------------------------------------
+    @classmethod
+    def from_url(cls, url: str, lease_seconds: float = 5.0) -> Node:
+        return cls(RedisStore.from_url(url), url, lease_seconds)
+
+    async def start(self, hub: Hub) -> None:
+        self.hub = hub
+        self.sub_client = aredis.Redis.from_url(self.url, decode_responses=False)
+        pubsub = self.sub_client.pubsub()
+        await pubsub.subscribe(self.channel)
+        self.tasks = [
+            asyncio.create_task(self._listen(pubsub)),
+            asyncio.create_task(self._keep_leases()),
+        ]
+        self.sweep()
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.flush()
+        if self.hub is not None:  # hand our rooms over at once rather than at expiry
+            for code in list(self.hub.rooms):
+                self.release(code)
+        if self.sub_client is not None:
+            await self.sub_client.aclose()
+
+    async def _listen(self, pubsub: Any) -> None:
+        while True:
+            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            if message is None or message.get("type") != "message":
+                continue
+            try:
+                for env in _decode(message["data"]):
+                    self.dispatch(env)
+            except Exception as exc:  # one bad batch must not stop the listener
+                self.on_error(exc)
+
+    async def _keep_leases(self) -> None:
+        """Renew our leases, notice relayed rooms that changed hands, adopt orphans."""
+        period = self.lease_ms / 3000
+        ticks = 0
+        while True:
+            await asyncio.sleep(period)
+            ticks += 1
+            try:
+                self.keep()
+                if ticks % 3 == 0:
+                    self.sweep()
+            except redis.RedisError:
+                log.warning("Redis unreachable; leases not renewed this time", exc_info=True)
+
+    def keep(self) -> None:
+        hub = self.hub
+        assert hub is not None
+        for code in self.renew(list(hub.rooms)):
+            log.warning("lost the lease of room %s: dropping it", code)
+            hub.drop(code)
+        rooms = sorted({r.room for r in self.relayed.values()})
+        if rooms:
+            holders = self.r.mget([self.store.lease_key(c) for c in rooms])
+            now = {c: None if h is None else _text(h) for c, h in zip(rooms, holders, strict=True)}
+            for relayed in list(self.relayed.values()):
+                if now[relayed.room] != relayed.owner:
+                    relayed.out.put_nowait(RESTART)
+
+    def sweep(self) -> None:
+        """Adopt every unfinished room whose owner is gone (its lease ran out)."""
+        hub = self.hub
+        assert hub is not None
+        codes = [_text(c) for c in self.r.zrange(f"{self.store.prefix}:unfinished", 0, -1)]
+        codes = [c for c in codes if c not in hub.rooms]
+        if not codes:
+            return
+        holders = self.r.mget([self.store.lease_key(c) for c in codes])
+        for code, holder in zip(codes, holders, strict=True):
+            if holder is None and self.try_own(code) == self.id:
+                try:
+                    hub.adopt(code)
+                except Exception:
+                    log.exception("cannot adopt room %s", code)
+                    self.release(code)
+
+    # --- messages between processes ------------------------------------------------------
+    def post(self, worker: str, env: Envelope) -> None:
+        """Queue a message; everything queued in one loop turn goes out in one batch."""
+        self.outbox.setdefault(worker, []).append(env)
+        if not self.flushing:
+            self.flushing = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        self.flushing = False
+        if not self.outbox:
+            return
+        batches, self.outbox = self.outbox, {}
+        pipe = self.r.pipeline(transaction=False)
+        for worker, envs in batches.items():
+            pipe.publish(self.channel_of(worker), _encode(envs))
+        try:
+            heard = pipe.execute()
+        except redis.RedisError:
+            log.warning("cannot reach Redis to pass messages on", exc_info=True)
+            return
+        for worker, listeners in zip(batches, heard, strict=True):
+            if not listeners:  # nobody listens on that channel: the process is gone
+                self.worker_gone(worker)
+
+    def worker_gone(self, worker: str) -> None:
+        for key, remote in list(self.remotes.items()):
+            if remote.worker == worker:
+                self._forget(key, remote)
+        for relayed in self.relayed.values():
+            if relayed.owner == worker:
+                relayed.out.put_nowait(RESTART)
+
+    def dispatch(self, env: Envelope) -> None:
+        if env.kind in ("send", "close"):
+            relayed = self.relayed.get(env.conn)
+            if relayed is not None:
+                relayed.out.put_nowait(env.data if env.kind == "send" else env.code)
+            return
+        key = (env.src, env.conn)
+        hub = self.hub
+        assert hub is not None
+        if env.kind == "gone":
+            remote = self.remotes.get(key)
+            if remote is not None:
+                self._forget(key, remote)
+            return
+        room = hub.rooms.get(env.room)
+        if room is None:  # not ours (any more): the client must find the new owner
+            self.post(env.src, Envelope("close", env.room, env.conn, code=RESTART))
+            return
+        if env.kind == "open":
+            self._open(hub, room, env)
+        elif env.kind == "msg":
+            remote = self.remotes.get(key)
+            if remote is not None:
+                self._frame(hub, remote, env.data.decode(errors="replace"))
+
+    # --- the owner's side of relayed clients ------------------------------------------------
+    def _open(self, hub: Hub, room: Room, env: Envelope) -> None:
+        from nightcall.server import app
+
+        remote = Remote(room, env.src, env.conn, env.agent)
+        self.remotes[(env.src, env.conn)] = remote
+        if env.agent:
+            query = json.loads(env.data or b"{}")
+            remote.token = query.get("token")
+            try:
+                seat = app.agent_seat(room, query.get("token"), query.get("name"))
+            except RoomError as exc:
+                self._refuse(remote, app.error_bytes(exc.code, exc.message))
+                return
+            if seat is not None:
+                self._seat(room, remote, "agent", seat, None)
+            return
+        outcome = app.web_hello(room, env.data.decode(errors="replace"))
+        if isinstance(outcome, bytes):
+            self._refuse(remote, outcome)
+            return
+        role, viewer, welcome = outcome
+        self._seat(room, remote, role, viewer, welcome)
+
+    def _seat(self, room: Room, remote: Remote, role: str, viewer: int | None,
+              first: bytes | None) -> None:
+        sink = RemoteSink(self, remote.worker, room.code, remote.conn, role, viewer)
+        remote.sink = sink
+        if first is not None:
+            sink.send(first)
+        room.sinks.add(sink)
+        room.broadcast()
+
+    def _refuse(self, remote: Remote, data: bytes) -> None:
+        self.remotes.pop((remote.worker, remote.conn), None)
+        self.post(remote.worker, Envelope("send", remote.room.code, remote.conn, data=data))
+        self.post(remote.worker, Envelope("close", remote.room.code, remote.conn, code=4000))
+
+    def _frame(self, hub: Hub, remote: Remote, raw: str) -> None:
+        from nightcall.server import app
+
+        if remote.sink is None:  # an agent without a name in its address says hello first
+            try:
+                seat = app.agent_hello_seat(remote.room, raw, remote.token)
+            except RoomError as exc:
+                self._refuse(remote, app.error_bytes(exc.code, exc.message))
+                return
+            except protocol.ProtocolError as exc:
+                self._refuse(remote, encode(exc.error))
+                return
+            self._seat(remote.room, remote, "agent", seat, None)
+            return
+        app.on_frame(hub, remote.room, remote.sink, raw)
+
+    def _forget(self, key: tuple[str, str], remote: Remote) -> None:
+        del self.remotes[key]
+        if remote.sink is not None:
+            remote.room.forget(remote.sink)
+            remote.room.broadcast()
+
+    # --- the relaying side ---------------------------------------------------------------
+    async def relay(self, ws: WebSocket, code: str, owner: str, agent: bool = False,
+                    query: dict[str, str] | None = None) -> None:
+        """Serve a client whose room another process owns: frames in both directions."""
+        from starlette.websockets import WebSocketDisconnect
+
+        conn = secrets.token_hex(8)
+        relayed = Relayed(ws, code, owner)
+        self.relayed[conn] = relayed
+        writer = asyncio.create_task(self._write(relayed))
+        try:
+            if agent:
+                data = json.dumps(query or {}).encode()
+            else:
+                data = (await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)).encode()
+            self.post(owner, Envelope("open", code, conn, self.id, data, agent=agent))
+            while True:
+                raw = await ws.receive_text()
+                self.post(owner, Envelope("msg", code, conn, self.id, raw.encode()))
+        except (WebSocketDisconnect, TimeoutError, RuntimeError):
+            pass
+        finally:
+            del self.relayed[conn]
+            self.post(owner, Envelope("gone", code, conn, self.id))
+            if not writer.done():
+                relayed.out.put_nowait(RESTART)
+                with contextlib.suppress(asyncio.TimeoutError, Exception):
+                    await asyncio.wait_for(writer, 1.0)
+
+    async def _write(self, relayed: Relayed) -> None:
+        while True:
+            item = await relayed.out.get()
+            try:
+                if isinstance(item, int):
+                    await relayed.ws.close(code=item)
+                    return
+                await relayed.ws.send_text(item.decode())
+            except Exception:  # the socket is gone; the reader notices and cleans up
+                return
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
