@@ -11,7 +11,7 @@ import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from starlette.applications import Starlette
@@ -23,10 +23,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from nightcall import protocol
 from nightcall.server import messages as m
-from nightcall.server.hub import Hub
+from nightcall.server.hub import Elsewhere, Hub
 from nightcall.server.limits import Limits, install, lookup, rate_of, receive, refusal
 from nightcall.server.room import Room, RoomError, Sink
 from nightcall.server.store import Store
+
+if TYPE_CHECKING:
+    from nightcall.server.cluster import Node
 
 log = logging.getLogger("nightcall.server")
 HELLO_TIMEOUT = 30.0
@@ -49,6 +52,7 @@ class WsSink(Sink):
         self.viewer = viewer
         self.queue: asyncio.Queue[tuple[bytes, float] | None] = asyncio.Queue(SEND_QUEUE)
         self.timings = timings
+        self.close_code = 1013  # "try again later": the page reconnects
 
     def send(self, data: bytes) -> None:
         try:
@@ -58,11 +62,17 @@ class WsSink(Sink):
                 self.queue.get_nowait()
             self.queue.put_nowait(None)
 
+    def close_with(self, code: int) -> None:
+        """Close after what is queued (the room moved: 1012, and the page reconnects)."""
+        self.close_code = code
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+
     async def writer(self) -> None:
         while True:
             item = await self.queue.get()
             if item is None:
-                await self.ws.close(code=1013)
+                await self.ws.close(code=self.close_code)
                 return
             data, queued = item
             await self.ws.send_text(data.decode())
@@ -86,6 +96,10 @@ def _decode_error(exc: Exception) -> bytes:
             return _error("unknown_type", f"unknown message type: {exc}")
         return _error("bad_message", str(exc))
     return _error("bad_json", f"not valid JSON: {exc}")
+
+
+def error_bytes(code: str, message: str) -> bytes:
+    return _error(code, message)
 
 
 async def _send_now(ws: WebSocket, data: bytes) -> None:
@@ -112,7 +126,42 @@ def _hello(room: Room, hello: m.Hello) -> tuple[str, int | None, m.Welcome]:
     )
 
 
-def _handle(hub: Hub, room: Room, sink: WsSink, msg: m.ClientMessage) -> None:
+def web_hello(room: Room, raw: str) -> tuple[str, int | None, bytes] | bytes:
+    """A browser's first frame, wherever its socket is: (role, seat, the welcome to
+    send), or the refusal to send before closing."""
+    try:
+        if len(raw) > MAX_MESSAGE:
+            raise RoomError("too_long", "that message is too long")
+        hello = m.decode(raw)
+        if not isinstance(hello, m.Hello):
+            raise RoomError("bad_hello", "the first message must be a hello")
+        role, viewer, welcome = _hello(room, hello)
+    except RoomError as exc:
+        return _error(exc.code, exc.message)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        return _decode_error(exc)
+    return role, viewer, m.encode(welcome)
+
+
+def agent_seat(room: Room, token: str | None, name: str | None) -> int | None:
+    """An agent's seat from its address: its own token, or a new seat by name; None
+    when it must say hello first."""
+    if token:
+        with contextlib.suppress(RoomError):
+            return room.seat_of_token(token)
+    if name:
+        return room.join(name, token)[0]
+    return None
+
+
+def agent_hello_seat(room: Room, raw: str, token: str | None) -> int:
+    hello = protocol.decode_agent(raw)
+    if not isinstance(hello, protocol.Hello) or not hello.name:
+        raise RoomError("bad_hello", "say hello with a name to take a seat")
+    return room.join(hello.name, token)[0]
+
+
+def _handle(hub: Hub, room: Room, sink: Sink, msg: m.ClientMessage) -> None:
     """One client message through the pipeline; raises RoomError to refuse it."""
     if isinstance(msg, m.Ping):
         sink.send(m.encode(m.Pong()))
@@ -142,34 +191,29 @@ async def _refuse(ws: WebSocket, data: bytes) -> None:
         await ws.close(code=4000)
 
 
-async def _first_message(ws: WebSocket) -> m.ClientMessage:
-    raw = await asyncio.wait_for(receive(ws), HELLO_TIMEOUT)
-    if len(raw) > MAX_MESSAGE:
-        raise RoomError("too_long", "that message is too long")
-    return m.decode(raw)
-
-
 async def websocket_endpoint(ws: WebSocket) -> None:
     """A browser: host screen, spectator or player (``hello`` first)."""
     hub: Hub = ws.app.state.hub
     await ws.accept()
     try:
         room = lookup(ws, hub.get)
-        hello = await _first_message(ws)
-        if not isinstance(hello, m.Hello):
-            raise RoomError("bad_hello", "the first message must be a hello")
-        role, viewer, welcome = _hello(room, hello)
+        answer = web_hello(room, await asyncio.wait_for(receive(ws), HELLO_TIMEOUT))
+    except Elsewhere as exc:  # another process runs the room: pass frames both ways
+        assert hub.node is not None
+        await hub.node.relay(ws, exc.code, exc.owner)
+        return
     except RoomError as exc:
         await _refuse(ws, _error(exc.code, exc.message))
-        return
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        await _refuse(ws, _decode_error(exc))
         return
     except (TimeoutError, WebSocketDisconnect):
         with contextlib.suppress(Exception):
             await ws.close()
         return
-    await _serve(ws, hub, room, WsSink(ws, role, viewer, hub.send_timings), m.encode(welcome))
+    if isinstance(answer, bytes):
+        await _refuse(ws, answer)
+        return
+    role, viewer, welcome = answer
+    await _serve(ws, hub, room, WsSink(ws, role, viewer, hub.send_timings), welcome)
 
 
 async def agent_endpoint(ws: WebSocket) -> None:
@@ -178,22 +222,18 @@ async def agent_endpoint(ws: WebSocket) -> None:
     its own secret ``?token=`` (16+ characters) to rejoin the same seat later."""
     hub: Hub = ws.app.state.hub
     await ws.accept()
+    token = ws.query_params.get("token")
     try:
         room = lookup(ws, hub.get)
-        token = ws.query_params.get("token")
-        seat: int | None = None
-        if token:
-            with contextlib.suppress(RoomError):
-                seat = room.seat_of_token(token)
+        seat = agent_seat(room, token, ws.query_params.get("name"))
         if seat is None:
-            name = ws.query_params.get("name")
-            if not name:
-                raw = await asyncio.wait_for(receive(ws), HELLO_TIMEOUT)
-                hello = protocol.decode_agent(raw)
-                if not isinstance(hello, protocol.Hello) or not hello.name:
-                    raise RoomError("bad_hello", "say hello with a name to take a seat")
-                name = hello.name
-            seat, _ = room.join(name, token)
+            raw = await asyncio.wait_for(receive(ws), HELLO_TIMEOUT)
+            seat = agent_hello_seat(room, raw, token)
+    except Elsewhere as exc:
+        assert hub.node is not None
+        query = {k: ws.query_params[k] for k in ("token", "name") if k in ws.query_params}
+        await hub.node.relay(ws, exc.code, exc.owner, agent=True, query=query)
+        return
     except RoomError as exc:
         await _refuse(ws, _error(exc.code, exc.message))
         return
@@ -225,24 +265,29 @@ async def _serve(ws: WebSocket, hub: Hub, room: Room, sink: WsSink, first: bytes
             if verdict == "slow_down":
                 sink.send(_error("slow_down", rate.advice()))
                 continue
-            try:
-                if len(raw) > MAX_MESSAGE:
-                    raise RoomError("too_long", "that message is too long")
-                started = time.perf_counter()
-                msg = m.decode(raw)
-                _handle(hub, room, sink, msg)
-                if isinstance(msg, protocol.ActionMessage):
-                    hub.timings.append(time.perf_counter() - started)
-            except RoomError as exc:
-                sink.send(_error(exc.code, exc.message))
-            except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-                sink.send(_decode_error(exc))
+            on_frame(hub, room, sink, raw)
     except WebSocketDisconnect:
         pass
     finally:
         room.forget(sink)
         writer.cancel()
         room.broadcast()
+
+
+def on_frame(hub: Hub, room: Room, sink: Sink, raw: str) -> None:
+    """One frame from a seated client (here or relayed): a refusal goes to it alone."""
+    try:
+        if len(raw) > MAX_MESSAGE:
+            raise RoomError("too_long", "that message is too long")
+        started = time.perf_counter()
+        msg = m.decode(raw)
+        _handle(hub, room, sink, msg)
+        if isinstance(msg, protocol.ActionMessage):
+            hub.timings.append(time.perf_counter() - started)
+    except RoomError as exc:
+        sink.send(_error(exc.code, exc.message))
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        sink.send(_decode_error(exc))
 
 
 # --- HTTP ----------------------------------------------------------------------------
@@ -269,7 +314,7 @@ async def create_room(request: Request) -> Response:
 async def room_info(request: Request) -> Response:
     hub: Hub = request.app.state.hub
     try:
-        room = lookup(request, hub.get)
+        room = lookup(request, hub.peek)
     except RoomError as exc:
         return refusal(exc)
     return _json(room.lobby())
@@ -280,7 +325,7 @@ async def room_qr(request: Request) -> Response:
 
     hub: Hub = request.app.state.hub
     try:
-        room = lookup(request, hub.get)
+        room = lookup(request, hub.peek)
     except RoomError as exc:
         return refusal(exc)
     url = room.join_url or hub.join_url(room.code, str(request.base_url))
@@ -294,7 +339,7 @@ async def room_record(request: Request) -> Response:
     """The game record, once the game is over (before that it holds every secret)."""
     hub: Hub = request.app.state.hub
     try:
-        room = lookup(request, hub.get)
+        room = lookup(request, hub.peek)
     except RoomError as exc:
         return refusal(exc)
     if room.status != "over":
@@ -341,17 +386,22 @@ def page(name: str) -> Any:
     return endpoint
 
 
-def create_app(store: Store, scale: float = 1.0, public_url: str = "", *,
-               limits: Limits | None = None) -> Starlette:
-    """The app. ``scale`` multiplies every timer (tests run the clock fast)."""
-    hub = Hub(store, scale, public_url)
+def create_app(store: Store, scale: float = 1.0, public_url: str = "",
+               node: Node | None = None, *, limits: Limits | None = None) -> Starlette:
+    """The app. ``scale`` multiplies every timer (tests run the clock fast). With a
+    ``node`` (Redis), rooms are shared with every other process on the same Redis."""
+    hub = Hub(store, scale, public_url, node)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if node is not None:
+            await node.start(hub)
         resumed = hub.resume_all()
         if resumed:
             log.info("resumed %d room(s)", resumed)
         yield
+        if node is not None:
+            await node.stop()
         hub.stop()
 
     routes = [
