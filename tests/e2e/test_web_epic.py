@@ -49,6 +49,7 @@ def test_epic_game_to_the_end(browser: Any, server: Any, shots: Any) -> None:
     for i, page in enumerate(phones):
         if page.locator("[data-testid=artifact]").count():
             shots(page, f"epic-02-phone-artifact-{i}")
+    assert host.inner_text("[data-testid=open-vote]").strip() == "Abstimmung jetzt eröffnen"
     host.click("[data-testid=open-vote]")
     wait_for(lambda: stage(host) == "vote", what="vote")
     for page in phones:
@@ -57,6 +58,11 @@ def test_epic_game_to_the_end(browser: Any, server: Any, shots: Any) -> None:
     wait_for(lambda: stage(host) == "over", what="the end", timeout=40)
     host.wait_for_selector("[data-testid=timeline] li")
     outcome = host.inner_text("[data-testid=outcome]")
+    assert "Gewonnen haben:" in outcome or "Niemand gewinnt" in outcome
+    timeline = host.inner_text("[data-testid=timeline]")
+    assert "Ausgeteilt:" in timeline and "Dealt:" not in timeline  # the account, in German
+    known = phones[0].inner_text("[data-testid=known]")
+    assert "Stimmen:" in known and "Votes:" not in known  # a phone's event sentence
     for page in phones:
         page.wait_for_selector("[data-testid=outcome]")
         assert page.inner_text("[data-testid=outcome]") == outcome

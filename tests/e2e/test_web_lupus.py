@@ -48,7 +48,8 @@ def test_lupus_night_and_day(browser: Any, server: Any, shots: Any) -> None:
     if stage(host) == "over":  # a one-night game is possible but rare
         return
     table = host.inner_text("#main")
-    assert "Dawn:" in table
+    assert "Alba:" in table and "Dawn:" not in table  # the event sentences are Italian too
+    assert host.inner_text("[data-testid=open-vote]").strip() == "Apri subito il voto"
     shots(host, "lupus-02-host-dawn")
     host.click("[data-testid=open-vote]")
     wait_for(lambda: stage(host) == "accuse", what="accusations")
@@ -62,7 +63,7 @@ def test_lupus_night_and_day(browser: Any, server: Any, shots: Any) -> None:
         time.sleep(0.15)
     wait_for(lambda: stage(host) in ("defense", "night", "over"), what="defense")
     if stage(host) == "defense":
-        assert "Suspects:" in host.inner_text("#main")
+        assert "Sospettati:" in host.inner_text("#main")
         shots(host, "lupus-04-host-defense")
         host.click("[data-testid=open-vote]")
         wait_for(lambda: stage(host) in ("execute", "night", "over"), what="execution")
@@ -72,7 +73,7 @@ def test_lupus_night_and_day(browser: Any, server: Any, shots: Any) -> None:
             time.sleep(0.15)
     wait_for(lambda: stage(host) in ("night", "over"), what="the next night")
     text = host.inner_text("#main")
-    assert "is executed." in text or stage(host) == "over"
+    assert "va al rogo." in text or stage(host) == "over"
     shots(host, "lupus-05-host-next-night")
     # A phone shows the ghost's screen exactly when the table lists that player as a ghost.
     ghosts = host.locator("[data-testid=seats] li[data-ghost=yes]").all_inner_texts()

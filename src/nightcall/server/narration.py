@@ -85,6 +85,19 @@ def call_line(ruleset: str, call: str, language: str, roles: Sequence[str] = (),
     return text
 
 
+def timeline(ruleset: Any, state: Any, language: str) -> list[str]:
+    """The end-of-game account in the room's language, without the judge's reasoning
+    (the end screen shows that beside it). A ruleset whose account takes no language
+    gives its own (English) one."""
+    import importlib
+
+    try:
+        module = importlib.import_module(f"nightcall.rulesets.{ruleset.id}.account")
+        return list(module.account(state, language, explain=False))
+    except (ImportError, AttributeError, TypeError):
+        return list(ruleset.account(state))
+
+
 def _names(view: dict[str, Any], seats: Sequence[int]) -> list[str]:
     players = view.get("players") or []
     return [players[s] for s in seats if 0 <= s < len(players)]

@@ -98,6 +98,7 @@ class Room:
         self._public: dict[str, Any] = {}
         self._public_key: tuple[int, int] | None = None
         self._names: dict[str, str] | None = None
+        self._timeline: list[str] | None = None
         self._lobby_key: Any = None
         self._lobby_bytes = b""
         self.warnings: list[str] = []
@@ -352,7 +353,11 @@ class Room:
         view = self.snapshot(viewer)
         timeline = None
         if self.status == "over":
-            timeline = list(self.ruleset.account(self.state))
+            if self._timeline is None:  # the same for everyone: written once
+                from nightcall.server.narration import timeline as write_timeline
+
+                self._timeline = write_timeline(self.ruleset, self.state, self.settings.language)
+            timeline = self._timeline
         return Observation(
             room=self.code,
             state_id=self.state_id(viewer),

@@ -1,120 +1,129 @@
 """A readable account of an Epic Battle game from the master's log: twilight, night,
-day, the vote and the who-has-won check. Used by ``nightcall replay``."""
+day, the vote and the who-has-won check. Used by ``nightcall replay`` and the end
+screen, in the narrator's languages (``account.*`` lines of its locale files)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from nightcall.engine.events import Event
-from nightcall.rulesets.epic.roles import ARTIFACT_NAME, name
+from nightcall.narration.telling import Teller
 from nightcall.rulesets.epic.state import EpicState
 
-CALL_TITLE = {
-    "vampires": "The vampires", "tokens": "Everybody looks at their token",
-    "lovers": "The lovers", "werewolves": "The werewolves",
-    "werewolves_dream_wolf": "The werewolves (the Dream Wolf raises a thumb)",
-    "freemasons": "The Freemasons",
-}
+# Calls that name a group rather than one role have their own words.
+GROUP_CALLS = frozenset({"vampires", "tokens", "lovers", "werewolves",
+                         "werewolves_dream_wolf", "freemasons"})
 
 
-def _who(st: EpicState, e: Event) -> str:
+def _who(st: EpicState, e: Event, say: Teller) -> str:
     a = e.audience
     if isinstance(a, frozenset) and len(a) == 1:
         return st.names[next(iter(a))]
     if isinstance(a, frozenset):
         return ", ".join(st.names[s] for s in sorted(a))
-    return "someone"
+    return (say("someone"))
 
 
-def _names(st: EpicState, seats: list[int]) -> str:
-    return ", ".join(st.names[s] for s in seats) or "nobody"
-
-
-def _pos(st: EpicState, d: dict[str, Any]) -> str:
-    if "seat" in d:
-        return f"{st.names[d['seat']]}'s card"
-    return f"center card {d['center'] + 1}"
-
-
-def account(st: EpicState) -> list[str]:
+def account(st: EpicState, lang: str = "en", explain: bool = True) -> list[str]:
+    """The account in ``lang``; ``explain`` adds the judge's reasoning (English only)."""
+    say = Teller("epic", lang)
+    role = say.role
     names, n = st.names, st.n
+
+    def group(seats: list[int]) -> str:
+        return say.commas([names[s] for s in seats])
+
+    def token(t: str) -> str:
+        return say(f"epic.token.{t}") if say.has(f"epic.token.{t}") else t
+
+    def pos(d: dict[str, Any]) -> str:
+        if "seat" in d:
+            return say("card_of", name=names[d["seat"]])
+        return say("center_card", n=d["center"] + 1)
+
     lines: list[str] = []
     for e in st.log:
         d, k = e.data, e.kind
-        who = _who(st, e)
+        who = _who(st, e, say)
         if k == "deal" and "cards" in d:
             cards = d["cards"]
-            dealt = ", ".join(f"{names[s]}: {name(cards[s])}" for s in range(n))
-            center = ", ".join(name(c) for c in cards[n : n + 3])
-            extra = f" Beside the center: {name(cards[n + 3])}." if len(cards) > n + 3 else ""
-            lines.append(f"Dealt: {dealt}. Center: {center}.{extra}")
+            dealt = ", ".join(say("pair", name=names[s], role=role(cards[s])) for s in range(n))
+            center = ", ".join(role(c) for c in cards[n : n + 3])
+            line = say("dealt_center", dealt=dealt, center=center)
+            if len(cards) > n + 3:
+                line += " " + say("epic.beside", role=role(cards[n + 3]))
+            lines.append(line)
         elif k == "call":
             call = d["call"]
-            lines.append(f"Called: {CALL_TITLE.get(call, name(call))}.")
+            title = say(f"epic.call.{call}") if call in GROUP_CALLS else role(call)
+            lines.append(say("epic.called", call=title))
         elif k == "saw":
-            lines.append(f"  {who} looks at {_pos(st, d)}: {name(d['card'])}.")
+            lines.append("  " + say("saw", who=who, where=pos(d), role=role(d["card"])))
         elif k == "saw_token":
-            lines.append(f"  {who} looks at {names[d['seat']]}'s token: {d['token']}.")
+            lines.append("  " + say("epic.saw_token", who=who, name=names[d["seat"]],
+                                    token=token(d["token"])))
         elif k == "became":
-            lines.append(f"  {who} becomes a {name(d['role'])}.")
+            lines.append("  " + say("became", who=who, role=role(d["role"])))
+        elif k == "vampires" and "bitten" in d:
+            bitten = d["bitten"]
+            victim = names[bitten] if bitten is not None else say("nobody")
+            lines.append("  " + say("epic.vampires_bitten", who=who, names=group(d["seats"]),
+                                    victim=victim))
         elif k in ("vampires", "wolves", "freemasons", "lovers"):
-            extra = ""
             if d.get("dream_wolves"):
-                extra = f" (Dream Wolf thumb: {_names(st, d['dream_wolves'])})"
-            if k == "vampires" and "bitten" in d:
-                bitten = d["bitten"]
-                victim = names[bitten] if bitten is not None else "nobody"
-                extra = f"; the bitten player is {victim}"
-                lines.append(f"  {who} sees the vampires: {_names(st, d['seats'])}{extra}.")
+                lines.append("  " + say(f"epic.awake.{k}_dream", names=group(d["seats"]),
+                                        dream=group(d["dream_wolves"])))
             else:
-                lines.append(f"  Awake as {k}: {_names(st, d['seats'])}{extra}.")
+                lines.append("  " + say(f"epic.awake.{k}", names=group(d["seats"])))
         elif k == "bitten":
-            lines.append(f"  The vampires give {names[d['seat']]} the Vampire token.")
+            lines.append("  " + say("epic.bitten", name=names[d["seat"]]))
         elif k == "gave_token":
             if d.get("seat") is not None and names[d["seat"]] == who:
-                lines.append(f"  {who} takes the {d['token']} token.")
+                lines.append("  " + say("epic.took_token", who=who, token=token(d["token"])))
             else:
-                target = _names(st, d["seats"]) if "seats" in d else names[d["seat"]]
-                lines.append(f"  {who} gives {target} the {d['token']} token.")
+                target = group(d["seats"]) if "seats" in d else names[d["seat"]]
+                lines.append("  " + say("epic.gave_token", who=who, target=target,
+                                        token=token(d["token"])))
         elif k == "token":
-            lines.append(f"  {names[d['seat']]} has the {d['token']} token.")
+            lines.append("  " + say("epic.token", name=names[d["seat"]], token=token(d["token"])))
         elif k == "swapped":
             if d.get("extra"):
-                lines.append(f"  {who} swaps the extra werewolf card with "
-                             f"{names[d['seats'][0]]}'s card.")
+                lines.append("  " + say("epic.swapped_extra", who=who, name=names[d["seats"][0]]))
             elif "center" in d:
-                lines.append(f"  {who} swaps center card {d['center'] + 1} with "
-                             f"{names[d['seats'][0]]}'s card.")
+                lines.append("  " + say("epic.swapped_center", who=who, n=d["center"] + 1,
+                                        name=names[d["seats"][0]]))
             else:
                 a, b = d["seats"]
-                lines.append(f"  {who} swaps the cards of {names[a]} and {names[b]}.")
+                lines.append("  " + say("swapped_two", who=who, a=names[a], b=names[b]))
         elif k == "swapped_tokens":
             a, b = d["seats"]
-            lines.append(f"  {who} swaps the tokens of {names[a]} and {names[b]}.")
+            lines.append("  " + say("epic.swapped_tokens", who=who, a=names[a], b=names[b]))
         elif k == "tapped" and "by" in d:
-            lines.append(f"  {names[d['by']]} (The Thing) taps {who} on the shoulder.")
+            lines.append("  " + say("epic.tapped", by=names[d["by"]], who=who))
         elif k == "thumbs":
-            lines.append(f"  {who} sees thumbs up: {_names(st, d['seats'])}.")
+            lines.append("  " + say("epic.thumbs", who=who, names=group(d["seats"])))
         elif k == "concealed":
-            lines.append(f"  {who} turns {names[d['seat']]}'s card face down again.")
+            lines.append("  " + say("epic.concealed", who=who, name=names[d["seat"]]))
         elif k == "artifact_drawn":
-            lines.append(f"  The {ARTIFACT_NAME[d['artifact']]} is placed on "
-                         f"{names[d['seat']]}'s card.")
+            lines.append("  " + say("epic.artifact_drawn", name=names[d["seat"]],
+                                    artifact=say(f"epic.artifact.{d['artifact']}")))
         elif k == "dawn":
-            lines.append("Day: everyone wakes up.")
+            lines.append(say("day"))
         elif k == "revealed":
-            up = ", ".join(f"{names[int(s)]}: {name(c)}" for s, c in d["cards"].items())
-            lines.append(f"  Face up on the table: {up}.")
+            up = ", ".join(say("pair", name=names[int(s)], role=role(c))
+                           for s, c in d["cards"].items())
+            lines.append("  " + say("epic.revealed", cards=up))
         elif k == "claim":
-            lines.append(f"  {names[d['seat']]} says they are the {name(d['role'])}.")
+            lines.append("  " + say("claim_am", who=names[d["seat"]], role=role(d["role"])))
         elif k == "votes":
-            votes = ", ".join(f"{names[s]} → {names[v]}"
+            votes = ", ".join(say("vote_pair", name=names[s], target=names[v])
                               for s, v in enumerate(d["votes"]) if v is not None)
-            lines.append(f"Vote: {votes or 'nobody points'}.")
+            lines.append(say("vote", votes=votes or say("nobody_points")))
         elif k == "reveal":
             final = ", ".join(
-                f"{names[s]}: {name(d['roles'][s])} ({d['tokens'][s]})" for s in range(n))
-            lines.append(f"At the end: {final}.")
-    if st.outcome is not None:
+                say("epic.final", name=names[s], role=role(d["roles"][s]),
+                    token=token(d["tokens"][s])) for s in range(n))
+            lines.append(say("epic.end", cards=final))
+    if explain and st.outcome is not None:
         lines.extend(st.outcome.explanation)
     return lines

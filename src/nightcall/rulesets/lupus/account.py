@@ -1,107 +1,120 @@
 """A readable account of a Lupus game, from the Master's log: every night's calls and
-choices, each dawn, the accusations, the Suspects, the execution, and who won and why."""
+choices, each dawn, the accusations, the Suspects, the execution, and who won and why.
+In the narrator's languages (``account.*`` lines of its locale files)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from nightcall.engine.events import Event
-from nightcall.rulesets.lupus.roles import CALL_NAME, DISPLAY_NAME
+from nightcall.narration.telling import Teller
 from nightcall.rulesets.lupus.state import LupusState
 
-CAUSES = {
-    "werewolves": "eaten by the werewolves",
-    "harlot_host": "the Harlot, caught at the victim's house",
-    "harlot_visited_werewolf": "the Harlot, who spent the night with a werewolf",
-    "seen_by_seer": "the Werehamster, looked at by the Seer",
-}
+CAUSES = frozenset({"werewolves", "harlot_host", "harlot_visited_werewolf", "seen_by_seer"})
 
 
-def _who(st: LupusState, e: Event) -> str:
+def _who(st: LupusState, e: Event, say: Teller) -> str:
     audience = e.audience
     if isinstance(audience, frozenset) and len(audience) == 1:
         return st.names[next(iter(audience))]
-    return "someone"
+    return (say("someone"))
 
 
-def _names(st: LupusState, seats: list[int]) -> str:
-    names = [st.names[s] for s in seats]
-    if len(names) <= 1:
-        return "".join(names) or "nobody"
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _line(st: LupusState, e: Event) -> str | None:
+
+def _line(st: LupusState, e: Event, say: Teller | None = None) -> str | None:
+    say = say or Teller("lupus")
+    role = say.role
     names = st.names
     d: dict[str, Any] = e.data
     k = e.kind
+
+    def group(seats: list[int]) -> str:
+        return str(say.listing([names[s] for s in seats]))
+
     if k == "deal" and "cards" in d:
-        dealt = ", ".join(f"{names[s]}: {DISPLAY_NAME[c]}" for s, c in enumerate(d["cards"]))
-        return f"Dealt: {dealt}."
+        dealt = ", ".join(say("pair", name=names[s], role=role(c))
+                          for s, c in enumerate(d["cards"]))
+        return (say("lupus.dealt", dealt=dealt))
     if k == "night":
-        return f"Night {d['night']} falls."
+        return (say("lupus.night", night=d["night"]))
     if k == "call":
-        return f"  The Master calls the {CALL_NAME[d['role']]}."
+        r = d["role"]
+        called = say(f"lupus.called.{r}") if say.has(f"lupus.called.{r}") else role(r)
+        return "  " + say("lupus.call", role=called)
     if k == "wolves":
         if len(d["seats"]) == 1:
-            return f"    {_names(st, d['seats'])} opens their eyes, the only werewolf left."
-        return f"    {_names(st, d['seats'])} open their eyes as the werewolves."
+            return "    " + say("lupus.wolf_alone", names=group(d["seats"]))
+        return "    " + say("lupus.wolves", names=group(d["seats"]))
     if k == "wolf_pick":
-        return f"    {names[d['seat']]} points at {names[d['target']]}."
+        return "    " + say("lupus.wolf_pick", name=names[d["seat"]], target=names[d["target"]])
     if k == "victim":
-        return f"    The werewolves' victim is {names[d['seat']]}."
+        return "    " + say("lupus.victim", name=names[d["seat"]])
     if k == "protect":
-        return f"    {_who(st, e)} protects {names[d['seat']]}."
+        return "    " + say("lupus.protect", who=_who(st, e, say), name=names[d["seat"]])
     if k == "visit":
-        where = names[d["seat"]] if d["seat"] is not None else "nobody: stays home"
-        return f"    {_who(st, e)} spends the night at {where}."
+        if d["seat"] is None:
+            return "    " + say("lupus.stay_home", who=_who(st, e, say))
+        return "    " + say("lupus.visit", who=_who(st, e, say), name=names[d["seat"]])
     if k == "seen":
-        answer = "a werewolf" if d["werewolf"] else "not a werewolf"
-        return f"    {_who(st, e)} points at {names[d['seat']]}: {answer}."
+        key = "lupus.seen_wolf" if d["werewolf"] else "lupus.seen_human"
+        return "    " + say(key, who=_who(st, e, say), name=names[d["seat"]])
     if k == "medium":
-        answer = "was" if d["werewolf"] else "was not"
-        return f"    {_who(st, e)} learns that {names[d['seat']]} {answer} a werewolf."
+        key = "lupus.medium_wolf" if d["werewolf"] else "lupus.medium_human"
+        return "    " + say(key, who=_who(st, e, say), name=names[d["seat"]])
     if k == "mark":
-        return f"    {_who(st, e)} points at {names[d['seat']]}."
+        return "    " + say("lupus.mark", who=_who(st, e, say), name=names[d["seat"]])
     if k == "freemasons":
-        return f"    {_names(st, d['seats'])} see each other as Freemasons."
+        return "    " + say("lupus.freemasons", names=group(d["seats"]))
     if k == "imitate":
-        becomes = f"a {DISPLAY_NAME[d['becomes']]}" if d["becomes"] else "nothing: stays human"
-        return f"    {_who(st, e)} points at {names[d['seat']]} and becomes {becomes}."
+        if d["becomes"]:
+            return "    " + say("lupus.imitate", who=_who(st, e, say), name=names[d["seat"]],
+                                role=role(d["becomes"]))
+        return "    " + say("lupus.imitate_nothing", who=_who(st, e, say), name=names[d["seat"]])
     if k == "transformed":
-        return f"  {names[d['seat']]}, the Mythomaniac, is now a {DISPLAY_NAME[d['role']]}."
+        return "  " + say("lupus.transformed", name=names[d["seat"]], role=role(d["role"]))
     if k == "dawn":
         if not d["dead"]:
-            return f"Dawn {d['night']}: nobody died."
-        return f"Dawn {d['night']}: {_names(st, d['dead'])} died " \
-               f"({names[d['last']]} counts as the last to die)."
+            return (say("lupus.dawn_none", night=d["night"]))
+        return (say("lupus.dawn", night=d["night"], names=group(d["dead"]),
+                       last=names[d["last"]]))
     if k == "causes" and d["deaths"]:
-        return "  For the Master: " + "; ".join(
-            f"{names[s]} {CAUSES.get(c, c)}" for s, c in d["deaths"]) + "."
+        causes = "; ".join(
+            say(f"lupus.cause.{c}", name=names[s]) if c in CAUSES
+            else say("lupus.cause_other", name=names[s], cause=c) for s, c in d["deaths"])
+        return "  " + say("lupus.causes", causes=causes)
     if k == "last":
-        return f"  The Master names {names[d['seat']]} as the last to die."
+        return "  " + say("lupus.last", name=names[d["seat"]])
     if k == "accusation":
-        owl = f" The Owl pointed at {names[d['owl']]}." if d["owl"] is not None else ""
-        return f"Day {d['day']}: the accusation round starts with {names[d['order'][0]]}.{owl}"
+        first = names[d["order"][0]]
+        if d["owl"] is not None:
+            return (say("lupus.accusation_owl", day=d["day"], name=first,
+                           owl=names[d["owl"]]))
+        return (say("lupus.accusation", day=d["day"], name=first))
     if k == "accuse":
-        target = names[d["target"]] if d["target"] is not None else "nobody"
-        return f"  {names[d['seat']]} accuses {target}."
+        target = names[d["target"]] if d["target"] is not None else say("nobody")
+        return "  " + say("lupus.accuse", name=names[d["seat"]], target=target)
     if k == "suspects":
-        return f"  Suspects: {_names(st, d['seats'])}."
+        return "  " + say("lupus.suspects", names=group(d["seats"]))
     if k == "votes":
         votes = ", ".join(
-            f"{names[v]} → {names[t] if t is not None else 'nobody'}" for v, t in d["votes"])
-        return f"  Execution vote: {votes}."
+            say("vote_pair", name=names[v], target=names[t] if t is not None else say("nobody"))
+            for v, t in d["votes"])
+        return "  " + say("lupus.votes", votes=votes)
     if k == "executed":
-        return f"  {names[d['seat']]} is executed."
+        return "  " + say("lupus.executed", name=names[d["seat"]])
     if k == "reveal":
-        cards = ", ".join(f"{names[s]}: {DISPLAY_NAME[c]}" for s, c in enumerate(d["cards"]))
-        return f"The game is over. Cards: {cards}."
+        cards = ", ".join(say("pair", name=names[s], role=role(c))
+                          for s, c in enumerate(d["cards"]))
+        return (say("lupus.reveal", cards=cards))
     return None
 
 
-def account(st: LupusState) -> list[str]:
-    lines = [line for e in st.log if (line := _line(st, e)) is not None]
-    if st.outcome is not None:
+def account(st: LupusState, lang: str = "en", explain: bool = True) -> list[str]:
+    """The account in ``lang``; ``explain`` adds the judge's reasoning (English only)."""
+    say = Teller("lupus", lang)
+    lines = [line for e in st.log if (line := _line(st, e, say)) is not None]
+    if explain and st.outcome is not None:
         lines.extend(st.outcome.explanation)
     return lines

@@ -1,93 +1,100 @@
 """A readable account of a One Night game, from the master's log: the whole night in order,
-the day, the deaths and the who-has-won check. Used by ``nightcall replay`` and the end screen."""
+the day, the deaths and the who-has-won check. Used by ``nightcall replay`` and the end
+screen, in the narrator's languages (``account.*`` lines of its locale files)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from nightcall.engine.events import Event
+from nightcall.narration.telling import Teller
 from nightcall.rulesets.onuw.roles import DISPLAY_NAME, ROLE_IDS
 from nightcall.rulesets.onuw.state import OneNightState
 
 
-def _role(card: str) -> str:
-    return DISPLAY_NAME.get(card, card)
-
-
-def _pos(st: OneNightState, data: dict[str, Any]) -> str:
+def _pos(st: OneNightState, data: dict[str, Any], say: Teller) -> str:
     if "seat" in data:
-        return f"{st.names[data['seat']]}'s card"
-    return f"center card {data['center'] + 1}"
+        return (say("card_of", name=st.names[data["seat"]]))
+    return (say("center_card", n=data["center"] + 1))
 
 
-def _who(e: Event, st: OneNightState) -> str:
+def _who(e: Event, st: OneNightState, say: Teller) -> str:
     audience = e.audience
     if isinstance(audience, frozenset) and len(audience) == 1:
         return st.names[next(iter(audience))]
-    return "someone"
+    return (say("someone"))
 
 
-def _names(st: OneNightState, seats: list[int]) -> str:
-    return ", ".join(st.names[s] for s in seats) or "nobody"
-
-
-def account(st: OneNightState) -> list[str]:
+def account(st: OneNightState, lang: str = "en", explain: bool = True) -> list[str]:
+    """The account in ``lang``; ``explain`` adds the judge's reasoning (English only)."""
+    say = Teller("onuw", lang)
+    role = say.role
     names = st.names
     n = st.n
+
+    def group(seats: list[int]) -> str:
+        return say.commas([names[s] for s in seats])
+
+    def pos(p: int) -> str:
+        return names[p] if p < n else say("center_card", n=p - n + 1)
+
     lines: list[str] = []
     for e in st.log:
         d = e.data
         k = e.kind
+        who = _who(e, st, say)
         if k == "deal" and "cards" in d:
-            dealt = ", ".join(f"{names[s]}: {_role(d['cards'][s])}" for s in range(n))
-            center = ", ".join(_role(c) for c in d["cards"][n:])
-            lines.append(f"Dealt: {dealt}. Center: {center}.")
+            dealt = ", ".join(say("pair", name=names[s], role=role(d["cards"][s]))
+                              for s in range(n))
+            center = ", ".join(role(c) for c in d["cards"][n:])
+            lines.append(say("dealt_center", dealt=dealt, center=center))
         elif k == "call":
-            lines.append(f"Night: {DISPLAY_NAME.get(d['role'], 'Doppelgänger (again)')} is called.")
+            if d["role"] in DISPLAY_NAME:
+                lines.append(say("onuw.call", role=role(d["role"])))
+            else:
+                lines.append(say("onuw.call_again"))
         elif k == "wolves":
             seats = d["seats"]
             if len(seats) == 1:
-                lines.append(f"  {names[seats[0]]} wakes as the only Werewolf.")
+                lines.append("  " + say("onuw.wolf_alone", name=names[seats[0]]))
             else:
-                lines.append(f"  {_names(st, seats)} wake as Werewolves and see each other.")
+                lines.append("  " + say("onuw.wolves", names=group(seats)))
         elif k == "thumbs":
-            lines.append(f"  {_who(e, st)} sees the Werewolves' thumbs: {_names(st, d['seats'])}.")
+            lines.append("  " + say("onuw.thumbs", who=who, names=group(d["seats"])))
         elif k == "masons":
-            lines.append(f"  Masons awake: {_names(st, d['seats'])}.")
+            lines.append("  " + say("onuw.masons", names=group(d["seats"])))
         elif k == "became":
-            lines.append(f"  {_who(e, st)} becomes a {_role(d['role'])}.")
+            lines.append("  " + say("became", who=who, role=role(d["role"])))
         elif k == "saw":
-            lines.append(f"  {_who(e, st)} looks at {_pos(st, d)}: {_role(d['card'])}.")
+            lines.append("  " + say("saw", who=who, where=_pos(st, d, say),
+                                    role=role(d["card"])))
         elif k == "swapped":
             if "seats" in d:
                 a, b = d["seats"]
-                lines.append(f"  {_who(e, st)} swaps the cards of {names[a]} and {names[b]}.")
+                lines.append("  " + say("swapped_two", who=who, a=names[a], b=names[b]))
             else:
-                lines.append(
-                    f"  {_who(e, st)} swaps their card with center card {d['center'] + 1}."
-                )
+                lines.append("  " + say("onuw.swapped_center", who=who, n=d["center"] + 1))
         elif k == "dawn":
-            lines.append("Day: everyone wakes up.")
+            lines.append(say("day"))
         elif k == "claim":
-            who = names[d["seat"]]
+            speaker = names[d["seat"]]
             if "saw" in d:
-                pos = d["saw"]
-                where = names[pos] if pos < n else f"center card {pos - n + 1}"
-                lines.append(f"  {who} says they saw that {where} was a {_role(d['role'])}.")
+                lines.append("  " + say("claim_saw", who=speaker, where=pos(d["saw"]),
+                                        role=role(d["role"])))
             elif "swapped" in d:
-                a, b = (names[p] if p < n else f"center card {p - n + 1}" for p in d["swapped"])
-                lines.append(f"  {who} says they swapped {a} and {b}.")
+                a, b = (pos(p) for p in d["swapped"])
+                lines.append("  " + say("claim_swapped", who=speaker, a=a, b=b))
             else:
-                lines.append(f"  {who} says they are the {_role(d['role'])}.")
+                lines.append("  " + say("claim_am", who=speaker, role=role(d["role"])))
         elif k == "votes":
-            votes = ", ".join(
-                f"{names[s]} → {names[v]}" for s, v in enumerate(d["votes"]) if v is not None
-            )
-            lines.append(f"Vote: {votes or 'nobody points'}.")
+            votes = ", ".join(say("vote_pair", name=names[s], target=names[v])
+                              for s, v in enumerate(d["votes"]) if v is not None)
+            lines.append(say("vote", votes=votes or say("nobody_points")))
         elif k == "reveal":
-            final = ", ".join(f"{names[s]}: {_role(st.final_role(s))}" for s in range(n))
-            lines.append(f"Cards at the end: {final}.")
-    if st.outcome is not None:
+            final = ", ".join(say("pair", name=names[s], role=role(st.final_role(s)))
+                              for s in range(n))
+            lines.append(say("onuw.end", cards=final))
+    if explain and st.outcome is not None:
         lines.extend(st.outcome.explanation)
     return lines
 

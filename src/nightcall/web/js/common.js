@@ -1,14 +1,14 @@
 // Pieces shared by the host screen, the phones and the spectators.
 import { h } from "./dom.js";
-import { t } from "./text.js";
+import { currentLanguage, list, t, teamName } from "./text.js";
 
 export function renderSeats(lobby, mySeat = null, ghosts = []) {
   return h("ul", { class: "seats", "data-testid": "seats" }, lobby.seats.map((s) => h("li", {
     class: [s.connected ? "on" : "off", s.seat === mySeat ? "me" : "",
       ghosts.includes(s.name) ? "ghost" : ""].join(" "),
     "data-ghost": ghosts.includes(s.name) ? "yes" : null,
-  }, h("span", { class: "dot" }), s.name, s.bot ? h("em", {}, " bot") : null,
-  ghosts.includes(s.name) ? h("em", {}, " ghost") : null)));
+  }, h("span", { class: "dot" }), s.name, s.bot ? h("em", {}, ` ${t("tag.bot")}`) : null,
+  ghosts.includes(s.name) ? h("em", {}, ` ${t("tag.ghost")}`) : null)));
 }
 
 export function renderEnd(obs, players) {
@@ -16,9 +16,12 @@ export function renderEnd(obs, players) {
   const parts = [];
   if (out) {
     parts.push(h("div", { class: "outcome", "data-testid": "outcome" },
-      h("h2", {}, out.winners.length ? `${t("end.winners")}: ${out.winners.join(", ")}` : t("end.nobody_wins")),
-      h("p", {}, out.dead.length ? `${t("end.dead")}: ${out.dead.join(", ")}` : t("end.nobody_died")),
-      h("ul", { class: "explanation" }, out.explanation.map((l) => h("li", {}, l)))));
+      h("h2", {}, out.winners.length ? t("end.winners", { names: list(out.winners) }) : t("end.nobody_wins")),
+      out.teams && out.teams.length ? h("p", {}, t("end.teams", { teams: list(out.teams.map(teamName)) })) : null,
+      h("p", {}, out.dead.length ? t("end.dead", { names: list(out.dead) }) : t("end.nobody_died")),
+      // The judges write their reasoning in English only: said so, and marked as English.
+      currentLanguage() !== "en" ? h("p", { class: "hint" }, t("end.explanation_en")) : null,
+      h("ul", { class: "explanation", lang: "en" }, out.explanation.map((l) => h("li", {}, l)))));
   }
   if (obs.timeline) {
     parts.push(h("section", { class: "timeline", "data-testid": "timeline" },

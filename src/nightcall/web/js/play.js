@@ -1,7 +1,7 @@
 // The player's phone: take a seat, see your card, act when called, claim, vote.
 import { h, mount, $, countdown } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { actionLabel, eventText, positionName, roleName, setLanguage, setRoleNames, stageName, t } from "./text.js";
+import { actionLabel, artifactName, errorText, eventText, positionName, roleName, setLanguage, setRoleNames, stageName, t, translatePage } from "./text.js";
 import { renderEnd, renderSeats } from "./common.js";
 
 const code = roomCode();
@@ -16,6 +16,7 @@ let cardShown = false;
 let net = null;
 
 $("#room-code").textContent = code;
+translatePage();
 
 function hello() {
   if (token) return { as: "player", token };
@@ -51,7 +52,8 @@ function onMessage(msg) {
     case "lobby":
       lobby = msg;
       setRoleNames(msg.settings.role_names);
-      setLanguage(msg.settings.language);
+      setLanguage(msg.settings.language, () => { translatePage(); render(); });
+      translatePage();
       render();
       break;
     case "observation":
@@ -67,10 +69,10 @@ function onMessage(msg) {
         net.close(); net = null;
       }
       if (!me) {
-        $("#join-error").textContent = msg.message;
+        $("#join-error").textContent = errorText(msg);
         net.close(); net = null;
       } else {
-        showError(msg.message);
+        showError(errorText(msg));
       }
       break;
   }
@@ -102,7 +104,7 @@ function render() {
   $("#stage").textContent = stageName(stage);
   countdown($("#timer"), obs ? obs.clock.ends_at : null);
   if (!obs) {
-    mount($("#main"), h("p", { class: "hint" }, "You have a seat. The game starts when the host deals."),
+    mount($("#main"), h("p", { class: "hint" }, t("seated")),
       renderSeats(lobby, me.seat));
     return;
   }
@@ -117,11 +119,12 @@ function render() {
     : [h("small", {}, t("card.tap")), h("strong", {}, "?")]));
 
   if (stage === "night") parts.push(renderNight(view, players));
-  if (view.instructions && view.instructions.length && stage !== "night") {
+  const artifacts = view.events.filter((e) => e.kind === "artifact");
+  if (artifacts.length && stage !== "night") {
     // Epic Battle: the artifact on your card, with what it tells you to do.
-    parts.push(h("div", { class: "prompt awake", "data-testid": "artifact" },
-      h("p", { class: "call" }, "An artifact lies on your card"),
-      view.instructions.map((line) => h("p", {}, line))));
+    parts.push(h("div", { class: "prompt awake", "data-testid": "artifact" }, artifacts.map((e) => [
+      h("p", { class: "call" }, t("artifact.title", { artifact: artifactName(e.artifact) })),
+      h("p", {}, t(`artifact.do.${e.artifact}`))])));
   }
   if (view.ghost) parts.push(h("p", { class: "prompt ghost", "data-testid": "ghost" }, t("ghost")));
   if (!["lobby", "night", "over"].includes(stage)) parts.push(renderDay(view, players, stage));
@@ -147,7 +150,7 @@ function renderChoices(legal, players) {
   const out = [];
   if (pairs.length) {
     const seats = [...new Set(pairs.flatMap((a) => [a.a, a.b]))].sort((x, y) => x - y);
-    out.push(h("p", { class: "hint" }, picked.length ? `Swap ${players[picked[0]]}'s card with…` : "Pick two players to swap their cards:"));
+    out.push(h("p", { class: "hint" }, picked.length ? t("swap.then", { name: players[picked[0]] }) : t("swap.pick")));
     out.push(h("div", { class: "choices grid" }, seats.map((s) => h("button", {
       class: picked.includes(s) ? "choice picked" : "choice",
       "data-testid": "pick",
@@ -193,17 +196,17 @@ function renderClaims(view, players) {
   const roleSelect = (id) => h("select", { id }, roles.map((r) => h("option", { value: ids.indexOf(r) }, roleName(r))));
   const n = players.length;
   // Positions: every seat (yours is "my card": a Robber saw it, a Drunk swapped it) and the center.
-  const posName = (p) => (p === me.seat ? "my card" : positionName(players, p));
+  const posName = (p) => (p === me.seat ? t("claim.my_card") : positionName(players, p));
   const posSelect = (id) => h("select", { id }, [...Array(n + 3).keys()]
     .map((p) => h("option", { value: p }, posName(p))));
   const send = (kind, a, b) => act(b === undefined ? { kind, a: Number(a) } : { kind, a: Number(a), b: Number(b) });
   return h("details", { class: "talk", open: true },
     h("summary", {}, t("talk")),
-    h("div", { class: "claim" }, "I am the ", roleSelect("claim-role"),
+    h("div", { class: "claim" }, t("claim.am"), " ", roleSelect("claim-role"),
       h("button", { "data-testid": "claim", onclick: () => send("claim", $("#claim-role").value) }, t("say"))),
-    h("div", { class: "claim" }, "I saw ", posSelect("saw-pos"), " is the ", roleSelect("saw-role"),
+    h("div", { class: "claim" }, t("claim.saw"), " ", posSelect("saw-pos"), ` ${t("claim.saw_is")} `, roleSelect("saw-role"),
       h("button", { onclick: () => send("claim_saw", $("#saw-pos").value, $("#saw-role").value) }, t("say"))),
-    h("div", { class: "claim" }, "I swapped ", posSelect("swap-a"), " and ", posSelect("swap-b"),
+    h("div", { class: "claim" }, t("claim.swapped"), " ", posSelect("swap-a"), ` ${t("claim.and")} `, posSelect("swap-b"),
       h("button", { onclick: () => {
         const [a, b] = [Number($("#swap-a").value), Number($("#swap-b").value)].sort((x, y) => x - y);
         if (a !== b) send("claim_swap", a, b);
@@ -218,6 +221,11 @@ function renderKnown(view, players) {
     h("h2", {}, t("known")),
     h("ol", {}, lines.map((l) => h("li", {}, l))));
 }
+
+// The join form already speaks the room's language (the lobby is public).
+fetch(`/api/rooms/${encodeURIComponent(code)}`).then((res) => (res.ok ? res.json() : null))
+  .then((info) => { if (info && !lobby) setLanguage(info.settings.language, translatePage); })
+  .catch(() => {});
 
 if (token) start();
 else $("#join").hidden = false;

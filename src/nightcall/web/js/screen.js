@@ -1,7 +1,7 @@
 // The shared screen (host) and the spectators' page: public information only.
 import { h, mount, $, countdown } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { eventText, roleName, setLanguage, setRoleNames, stageName, t } from "./text.js";
+import { errorText, eventText, roleName, setLanguage, setRoleNames, stageName, t, translatePage } from "./text.js";
 import { renderEnd, renderSeats } from "./common.js";
 import { speak } from "./speech.js";
 
@@ -17,16 +17,18 @@ export function runScreen({ host }) {
   let obs = null;
   let spoken = "";
   $("#room-code").textContent = code;
+  translatePage();
 
   const net = connect(code, () => (host ? { as: "host", token } : { as: "spectator" }),
     (msg) => {
       if (msg.type === "lobby") {
         lobby = msg;
         setRoleNames(msg.settings.role_names);
-        setLanguage(msg.settings.language);
+        setLanguage(msg.settings.language, () => { translatePage(); render(); });
+        translatePage();
       }
       else if (msg.type === "observation") obs = msg;
-      else if (msg.type === "error" || msg.type === "room_error") { showError(msg.message); return; }
+      else if (msg.type === "error" || msg.type === "room_error") { showError(errorText(msg)); return; }
       else return;
       render();
     }, (s) => { document.body.dataset.connection = s; });
@@ -56,8 +58,8 @@ export function runScreen({ host }) {
     const view = obs.view;
     const players = view.players;
     const parts = [];
-    parts.push(h("p", { class: "deck" }, "In the deck: ",
-      (view.roles_in_play || lobby.settings.roles).map((r) => roleName(r)).join(", ")));
+    parts.push(h("p", { class: "deck" }, t("screen.deck", {
+      roles: (view.roles_in_play || lobby.settings.roles).map((r) => roleName(r)).join(", ") })));
     if ((stage === "discussion" || stage === "defense") && host) {
       parts.push(h("button", { class: "primary", "data-testid": "open-vote",
         onclick: () => net.send({ type: "advance" }) }, stage === "defense" ? t("host.end_defense") : t("host.open_vote")));
@@ -65,13 +67,13 @@ export function runScreen({ host }) {
     if (["vote", "execute", "day"].includes(stage)) {
       const voted = view.voted || [];
       parts.push(h("p", { class: "voted", "data-testid": "voted-list" },
-        `Voted: ${voted.length}/${players.length}`, voted.length ? ` (${voted.join(", ")})` : ""));
+        t("voted.count", { count: voted.length, total: players.length }), voted.length ? ` (${voted.join(", ")})` : ""));
     }
     if (stage === "over") parts.push(renderEnd(obs, players));
     const told = view.events.filter((e) => e.kind !== "call")
       .map((e) => eventText(e, players, null)).filter(Boolean);
     if (told.length && stage !== "over") {
-      parts.push(h("section", { class: "known" }, h("h2", {}, "At the table"),
+      parts.push(h("section", { class: "known", "data-testid": "table" }, h("h2", {}, t("screen.table")),
         h("ol", {}, told.map((l) => h("li", {}, l)))));
     }
     parts.push(renderSeats(lobby, null, view.ghosts || []));
@@ -82,10 +84,10 @@ export function runScreen({ host }) {
     const join = lobby.join_url || `${location.origin}/play/${code}`;
     const parts = [
       h("div", { class: "join" },
-        h("img", { class: "qr", src: `/api/rooms/${code}/qr.svg`, alt: `QR code for ${join}`, "data-testid": "qr" }),
-        h("div", {}, h("p", {}, "Scan, or open"), h("p", { class: "url" }, join),
-          h("p", {}, "Room code"), h("p", { class: "code", "data-testid": "code" }, code))),
-      h("h2", {}, `${lobby.title}: ${lobby.seats.length} of ${lobby.settings.seats} seats taken`),
+        h("img", { class: "qr", src: `/api/rooms/${code}/qr.svg`, alt: t("lobby.qr", { url: join }), "data-testid": "qr" }),
+        h("div", {}, h("p", {}, t("lobby.scan")), h("p", { class: "url" }, join),
+          h("p", {}, t("lobby.code")), h("p", { class: "code", "data-testid": "code" }, code))),
+      h("h2", {}, t("lobby.seats", { title: lobby.title, taken: lobby.seats.length, seats: lobby.settings.seats })),
       renderSeats(lobby),
     ];
     if (host) {
@@ -95,12 +97,12 @@ export function runScreen({ host }) {
           onclick: () => net.send({ type: "start" }) },
         lobby.seats.length < lobby.settings.seats ? t("host.deal_bots") : t("host.deal"))));
       if (lobby.seats.length) {
-        parts.push(h("div", { class: "kick" }, "Free a seat: ", lobby.seats.map((s) => h("button", {
+        parts.push(h("div", { class: "kick" }, `${t("lobby.kick")} `, lobby.seats.map((s) => h("button", {
           class: "quiet", onclick: () => net.send({ type: "kick", seat: s.seat }),
         }, s.name))));
       }
     } else {
-      parts.push(h("p", { class: "hint" }, "Watching. The game starts when the host deals."));
+      parts.push(h("p", { class: "hint" }, t("watching")));
     }
     return parts;
   }

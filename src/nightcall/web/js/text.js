@@ -1,5 +1,58 @@
-// Words for roles, moves and events. Role names come from the room (the
-// narrator's locale, chosen per room); everything else falls back to English.
+// Every word the pages show, in the room's language. The words live in
+// /static/locales/<lang>.json (one flat table per language, the same keys in each;
+// a test checks it); role names come from the room (the narrator's locale files).
+// A key missing in a language falls back to English, then to the key itself.
+
+async function fetchWords(lang) {
+  try {
+    const res = await fetch(`/static/locales/${lang}.json`);
+    return res.ok ? await res.json() : {};
+  } catch {
+    return {};
+  }
+}
+
+// English is the fallback for every key, so it is there before anything renders.
+const ENGLISH = await fetchWords("en");
+const loaded = { en: ENGLISH };
+let words = ENGLISH;
+let language = "en";
+
+// Switch to the room's language; ``then`` runs once its words are in (to re-render).
+export function setLanguage(lang, then = () => {}) {
+  const want = ["en", "it", "de"].includes(lang) ? lang : "en";
+  if (want === language && loaded[want]) return;
+  language = want;
+  document.documentElement.lang = want;
+  if (loaded[want]) { words = loaded[want]; then(); return; }
+  fetchWords(want).then((table) => {
+    loaded[want] = table;
+    if (language === want) { words = table; then(); }
+  });
+}
+
+export function currentLanguage() { return language; }
+
+export function t(key, values = {}) {
+  const text = words[key] || ENGLISH[key] || key;
+  return text.replace(/\{(\w+)\}/g, (_, k) => (values[k] !== undefined ? String(values[k]) : ""));
+}
+
+// Fill the static words of a page: elements with data-t (text) or data-t-placeholder.
+export function translatePage() {
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  for (const el of document.querySelectorAll("[data-t-placeholder]")) {
+    el.placeholder = t(el.dataset.tPlaceholder);
+    el.setAttribute("aria-label", el.placeholder);
+  }
+}
+
+export function stageName(stage) { return t(`stage.${stage}`); }
+
+// A refusal from the server: our words for its code, else the server's own sentence.
+export function errorText(msg) {
+  return ENGLISH[`err.${msg.code}`] ? t(`err.${msg.code}`) : msg.message;
+}
 
 let roleNames = {};
 export function setRoleNames(names) { roleNames = names || {}; }
@@ -11,177 +64,147 @@ export function roleName(id) {
     .replace("Doppelganger", "Doppelgänger");
 }
 
-const CENTER = ["left", "middle", "right"];
-export function centerName(i) { return `the ${CENTER[i] || i + 1} center card`; }
+// A word for an id (token, team, cause...), or the id itself when there is none.
+function named(prefix, id) {
+  const key = `${prefix}.${id}`;
+  return ENGLISH[key] ? t(key) : String(id).replace(/_/g, " ");
+}
+
+export function centerName(i) { return named("center", i); }
 
 // A card position in claims: a seat 0..n-1 or the center n+i.
 export function positionName(players, p) {
   return p < players.length ? players[p] : centerName(p - players.length);
 }
 
+// "A, B and C" in the room's language.
+export function list(items) {
+  if (!items.length) return t("nobody");
+  if (items.length === 1) return items[0];
+  return t("list.and", { rest: items.slice(0, -1).join(", "), last: items[items.length - 1] });
+}
+
+export function tokenName(id) { return named("token", id); }
+export function artifactName(id) { return named("artifact", id); }
+export function teamName(id) { return named("team", id); }
+export function causeName(id) { return named("cause", id); }
+
 export function actionLabel(action, players) {
-  const name = (i) => (players[i] !== undefined ? players[i] : `seat ${i}`);
-  switch (action.kind) {
-    case "skip": return "Do nothing";
-    case "abstain": return "Point at nobody";
-    case "vote": return `Vote for ${name(action.a)}`;
-    case "copy": return `Look at ${name(action.a)}'s card and become it`;
-    case "look": return `Look at ${name(action.a)}'s card`;
+  const name = (i) => (players[i] !== undefined ? players[i] : `#${i}`);
+  const k = action.kind;
+  const v = { name: name(action.a), other: name(action.b) };
+  switch (k) {
     case "look_center":
-      return action.b === undefined
-        ? `Look at ${centerName(action.a)}`
-        : `Look at ${centerName(action.a)} and ${centerName(action.b)}`;
-    case "swap": return `Swap your card with ${name(action.a)}'s`;
-    case "swap_two": return `Swap ${name(action.a)}'s and ${name(action.b)}'s cards`;
-    case "take_center": return `Swap your card with ${centerName(action.a)}`;
-    // Lupus in Tabula
-    case "kill": return `Kill ${name(action.a)}`;
-    case "protect": return `Protect ${name(action.a)}`;
-    case "visit": return `Spend the night with ${name(action.a)}`;
-    case "stay_home": return "Stay home";
-    case "see": return `Find out if ${name(action.a)} is a werewolf`;
-    case "mark": return `Mark ${name(action.a)} for tomorrow`;
-    case "imitate": return `Imitate ${name(action.a)}`;
-    case "accuse": return `Accuse ${name(action.a)}`;
-    case "no_accusation": return "Accuse nobody";
-    case "execute": return `Execute ${name(action.a)}`;
-    default: {
-      const args = [action.a, action.b].filter((x) => x !== undefined)
-        .map((x) => (players[x] !== undefined ? players[x] : x));
-      return [action.kind.replace(/_/g, " "), ...args].join(" ");
-    }
+      return action.b === undefined ? t("act.look_center", { center: centerName(action.a) })
+        : t("act.look_center_two", { center: centerName(action.a), other: centerName(action.b) });
+    case "take_center": case "copy_center":
+      return t(`act.${k}`, { center: centerName(action.a) });
+    default:
+      if (ENGLISH[`act.${k}`]) return t(`act.${k}`, v);
+      return t("act.other", { kind: k.replace(/_/g, " "),
+        args: [action.a, action.b].filter((x) => x !== undefined).map(name).join(" ") });
   }
 }
 
 function names(players, seats) {
-  if (!seats || seats.length === 0) return "nobody";
-  return seats.map((s) => players[s]).join(", ");
+  return list((seats || []).map((s) => players[s]));
 }
 
 function where(players, d) {
-  return d.seat !== undefined ? `${players[d.seat]}'s card` : centerName(d.center);
+  if (d.seat !== undefined) return t("card.of", { name: players[d.seat] });
+  return centerName(d.center);
 }
 
 // One event as a sentence, from the point of view of the seat ``me`` (null: public).
 export function eventText(e, players, me) {
+  const p = (s) => (s === null || s === undefined || s < 0 ? t("nobody") : players[s]);
   switch (e.kind) {
     case "deal":
-      return e.seat !== undefined ? `Your card: ${roleName(e.card)}` : null;
-    case "call": return `${roleName(e.role || e.call)} is called.`;
+      return e.seat !== undefined ? t("ev.deal", { role: roleName(e.card) }) : null;
+    case "call": return t("ev.call", { role: roleName(e.role || e.call) });
     case "wolves":
-      return e.seats.length === 1 ? "You are the only Werewolf."
-        : `The Werewolves: ${names(players, e.seats)}.`;
-    case "thumbs": return `The Werewolves raise a thumb: ${names(players, e.seats)}.`;
-    case "masons": return `The Masons: ${names(players, e.seats)}.`;
-    case "saw": return `You saw ${where(players, e)}: ${roleName(e.card)}.`;
-    case "became": return `You are now the ${roleName(e.role)}.`;
+      if (e.seats.length === 1 && e.seats[0] === me) return t("ev.wolves.one");
+      if (e.dream_wolves && e.dream_wolves.length) {
+        return t("ev.dream_wolves", { names: names(players, e.seats), dream: names(players, e.dream_wolves) });
+      }
+      return t("ev.wolves", { names: names(players, e.seats) });
+    case "thumbs": return t("ev.thumbs", { names: names(players, e.seats) });
+    case "masons": case "freemasons": case "lovers":
+      return t(`ev.${e.kind}`, { names: names(players, e.seats) });
+    case "vampires":
+      return e.bitten !== undefined
+        ? t("ev.vampires_bitten", { names: names(players, e.seats), bitten: p(e.bitten) })
+        : t("ev.vampires", { names: names(players, e.seats) });
+    case "saw": return t("ev.saw", { where: where(players, e), role: roleName(e.card) });
+    case "saw_token": return t("ev.saw_token", { name: p(e.seat), token: tokenName(e.token) });
+    case "became": return t("ev.became", { role: roleName(e.role) });
     case "swapped":
-      if (e.seats) return `You swapped ${players[e.seats[0]]}'s and ${players[e.seats[1]]}'s cards.`;
-      return `You swapped your card with ${centerName(e.center)}.`;
+      if (e.extra) return t("ev.swapped_extra", { name: p(e.seats[0]) });
+      if (e.center !== undefined && e.seats) return t("ev.swapped_center_seat", { center: centerName(e.center), name: p(e.seats[0]) });
+      if (e.center !== undefined) return t("ev.swapped_center", { center: centerName(e.center) });
+      return t("ev.swapped_two", { name: p(e.seats[0]), other: p(e.seats[1]) });
+    case "swapped_tokens": return t("ev.swapped_tokens", { name: p(e.seats[0]), other: p(e.seats[1]) });
+    case "gave_token":
+      if (e.seats) return t("ev.gave_token_two", { names: names(players, e.seats), token: tokenName(e.token) });
+      if (e.seat === me) return t("ev.took_token", { token: tokenName(e.token) });
+      return t("ev.gave_token", { name: p(e.seat), token: tokenName(e.token) });
+    case "token": return t("ev.token", { token: tokenName(e.token) });
+    case "bitten": return t("ev.bitten", { name: p(e.seat) });
+    case "tapped": return e.by !== undefined ? t("ev.tapped_by") : t("ev.tapped", { name: p(e.seat) });
+    case "concealed": return t("ev.concealed", { name: p(e.seat) });
+    case "artifact":
+      return t("ev.artifact", { artifact: artifactName(e.artifact), instruction: t(`artifact.do.${e.artifact}`) });
+    case "revealed":
+      return t("ev.revealed", { cards: Object.entries(e.cards || {})
+        .map(([s, c]) => t("ev.card", { name: p(Number(s)), role: roleName(c) })).join(", ") });
     case "claim": {
-      const who = players[e.seat];
-      if (e.saw !== undefined) return `${who}: “I saw that ${positionName(players, e.saw)} is the ${roleName(e.role)}.”`;
-      if (e.swapped) return `${who}: “I swapped ${positionName(players, e.swapped[0])} and ${positionName(players, e.swapped[1])}.”`;
-      return `${who}: “I am the ${roleName(e.role)}.”`;
+      const who = p(e.seat);
+      if (e.saw !== undefined) return t("ev.claim.saw", { name: who, where: positionName(players, e.saw), role: roleName(e.role) });
+      if (e.swapped) return t("ev.claim.swapped", { name: who, first: positionName(players, e.swapped[0]), second: positionName(players, e.swapped[1]) });
+      return t("ev.claim.am", { name: who, role: roleName(e.role) });
     }
     case "votes": {
       // One Night: one entry per seat; Lupus: [voter, target] pairs.
       const pairs = e.votes.map((v, s) => (Array.isArray(v) ? v : [s, v]));
-      return "Votes: " + pairs.map(([s, v]) => `${players[s]} → ${v === null ? "nobody" : players[v]}`).join(", ");
+      return t("ev.votes", { votes: pairs.map(([s, v]) => t("ev.vote", { name: p(s), target: p(v) })).join(", ") });
     }
-    case "night": return `Night ${e.night} falls.`;
+    case "night": return t("ev.night", { night: e.night });
     case "dawn":
-      if (e.dead === undefined) return "Everyone wakes up.";
-      return e.dead.length ? `Dawn: ${names(players, e.dead)} did not wake up.` : "Dawn: nobody died tonight.";
-    case "accusation": return `Accusations, in this order: ${names(players, e.order)}.`
-      + (e.owl !== null && e.owl !== undefined ? ` The Owl marked ${players[e.owl]}.` : "");
-    case "last": return `${players[e.seat]} counts as the last to die.`;
+      if (e.dead === undefined) return t("ev.dawn");
+      if (!e.dead.length) return t("ev.dawn.none");
+      return e.dead.length === 1 ? t("ev.dawn.one", { name: p(e.dead[0]) })
+        : t("ev.dawn.dead", { names: names(players, e.dead) });
+    case "accusation":
+      return e.owl !== null && e.owl !== undefined
+        ? t("ev.accusation_owl", { names: names(players, e.order), owl: p(e.owl) })
+        : t("ev.accusation", { names: names(players, e.order) });
+    case "last": return t("ev.last", { name: p(e.seat) });
     case "accuse": return e.target === null || e.target === undefined || e.target < 0
-      ? `${players[e.seat]} accuses nobody.` : `${players[e.seat]} accuses ${players[e.target]}.`;
-    case "suspects": return `Suspects: ${names(players, e.seats)}.`;
-    case "executed": return `${players[e.seat]} is executed.`;
-    case "wolf_pick": return `${players[e.seat]} points at ${players[e.target]}.`;
-    case "seen": return `${players[e.seat]} is ${e.werewolf ? "a werewolf" : "not a werewolf"}.`;
-    case "medium": return `${players[e.seat]}, executed, was ${e.werewolf ? "a werewolf" : "not a werewolf"}.`;
-    case "protect": return `You protect ${players[e.seat]}.`;
-    case "visit": return e.seat === null ? "You stay home." : `You spend the night with ${players[e.seat]}.`;
-    case "mark": return `You mark ${players[e.seat]}.`;
-    case "imitate": return `You imitate ${players[e.seat]}: you become the ${roleName(e.becomes)}.`;
+      ? t("ev.accuse_nobody", { name: p(e.seat) }) : t("ev.accuse", { name: p(e.seat), target: p(e.target) });
+    case "suspects": return t("ev.suspects", { names: names(players, e.seats) });
+    case "executed": return t("ev.executed", { name: p(e.seat) });
+    case "wolf_pick": return t("ev.wolf_pick", { name: p(e.seat), target: p(e.target) });
+    case "victim": return t("ev.victim", { name: p(e.seat) });
+    case "seen": return t(e.werewolf ? "ev.seen_wolf" : "ev.seen_human", { name: p(e.seat) });
+    case "medium": return t(e.werewolf ? "ev.medium_wolf" : "ev.medium_human", { name: p(e.seat) });
+    case "protect": return t("ev.protect", { name: p(e.seat) });
+    case "visit": return e.seat === null ? t("ev.stay_home") : t("ev.visit", { name: p(e.seat) });
+    case "mark": return t("ev.mark", { name: p(e.seat) });
+    case "imitate": return e.becomes ? t("ev.imitate", { name: p(e.seat), role: roleName(e.becomes) })
+      : t("ev.imitate_nothing", { name: p(e.seat) });
     case "died":
-      return e.deaths.length ? "Dead: " + e.deaths.map(([s, cause]) => `${players[s]} (${cause})`).join(", ")
-        : "Nobody dies.";
-    case "reveal":
-      return e.cards ? "Cards: " + players.map((p, s) => `${p}: ${roleName(e.cards[s])}`).join(", ") : null;
-    case "over": return null;
+      return e.deaths.length
+        ? t("ev.died", { deaths: e.deaths.map(([s, cause]) => t("ev.died.one", { name: p(s), cause: causeName(cause) })).join(", ") })
+        : t("ev.died.none");
+    case "reveal": {
+      const cards = e.roles || e.cards;
+      return cards ? t("ev.reveal", { cards: players.map((name, s) => t("ev.card", { name, role: roleName(cards[s]) })).join(", ") }) : null;
+    }
+    case "over": case "causes": case "transformed": case "artifact_drawn": return null;
     default: {
       const rest = Object.entries(e).filter(([k]) => k !== "kind")
         .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : v}`);
-      return `${e.kind.replace(/_/g, " ")}${rest.length ? " — " + rest.join("; ") : ""}`;
+      return t("ev.other", { kind: e.kind.replace(/_/g, " "), rest: rest.join("; ") });
     }
   }
 }
-
-// The page's own words in the room's language (the narration and the role names
-// come from the narrator's locale files; the sentences about events are English).
-const WORDS = {
-  en: {
-    "stage.lobby": "Waiting for players", "stage.night": "Night", "stage.discussion": "Day: talk",
-    "stage.vote": "Vote", "stage.day": "Day", "stage.accuse": "Accusations",
-    "stage.defense": "Defense", "stage.execute": "Execution", "stage.over": "The end",
-    "card.yours": "Your card", "card.tap": "Tap to see your card", "sleep": "Eyes closed.",
-    "sleep.hint": "Your phone will light up when you are called.", "turn": "{role}: your turn",
-    "ask.vote": "Vote: who dies?", "ask.accuse": "Accuse: who is a werewolf?",
-    "ask.execute": "Execute one of the Suspects", "ask.other": "Your turn",
-    "talk": "Tell the table", "say": "Say it", "known": "What you know",
-    "voted": "Your vote is in. Waiting for the others.",
-    "ghost": "You are a ghost: stay silent. You still point in the accusations.",
-    "host.open_vote": "Open the vote now", "host.end_defense": "End the defense",
-    "host.add_bot": "Add a bot", "host.deal": "Deal",
-    "host.deal_bots": "Deal (bots take the empty seats)",
-    "end.winners": "Winners", "end.nobody_wins": "Nobody wins", "end.dead": "Dead",
-    "end.nobody_died": "Nobody died.", "end.timeline": "The whole game",
-  },
-  it: {
-    "stage.lobby": "In attesa dei giocatori", "stage.night": "Notte",
-    "stage.discussion": "Giorno: discussione", "stage.vote": "Votazione", "stage.day": "Giorno",
-    "stage.accuse": "Accuse", "stage.defense": "Difesa", "stage.execute": "Esecuzione",
-    "stage.over": "Fine", "card.yours": "La tua carta", "card.tap": "Tocca per vedere la tua carta",
-    "sleep": "Occhi chiusi.", "sleep.hint": "Il telefono si accende quando vieni chiamato.",
-    "turn": "{role}: tocca a te", "ask.vote": "Votate: chi muore?",
-    "ask.accuse": "Accusa: chi è un lupo?", "ask.execute": "Giustizia uno dei sospettati",
-    "ask.other": "Tocca a te", "talk": "Dillo al tavolo", "say": "Dillo",
-    "known": "Quello che sai", "voted": "Il tuo voto è registrato. Aspetta gli altri.",
-    "ghost": "Sei un fantasma: resta in silenzio. Nelle accuse indichi ancora.",
-    "host.open_vote": "Apri il voto ora", "host.end_defense": "Chiudi la difesa",
-    "host.add_bot": "Aggiungi un bot", "host.deal": "Distribuisci",
-    "host.deal_bots": "Distribuisci (i bot prendono i posti vuoti)",
-    "end.winners": "Vincitori", "end.nobody_wins": "Nessuno vince", "end.dead": "Morti",
-    "end.nobody_died": "Nessuno è morto.", "end.timeline": "Tutta la partita",
-  },
-  de: {
-    "stage.lobby": "Warten auf Spieler", "stage.night": "Nacht", "stage.discussion": "Tag: Diskussion",
-    "stage.vote": "Abstimmung", "stage.day": "Tag", "stage.accuse": "Anklagen",
-    "stage.defense": "Verteidigung", "stage.execute": "Hinrichtung", "stage.over": "Ende",
-    "card.yours": "Deine Karte", "card.tap": "Tippen, um deine Karte zu sehen",
-    "sleep": "Augen zu.", "sleep.hint": "Dein Handy leuchtet auf, wenn du gerufen wirst.",
-    "turn": "{role}: du bist dran", "ask.vote": "Abstimmung: Wer stirbt?",
-    "ask.accuse": "Anklage: Wer ist ein Werwolf?", "ask.execute": "Richte einen der Verdächtigen hin",
-    "ask.other": "Du bist dran", "talk": "Sag es der Runde", "say": "Sagen",
-    "known": "Was du weißt", "voted": "Deine Stimme ist abgegeben. Warte auf die anderen.",
-    "ghost": "Du bist ein Geist: schweig. Bei den Anklagen zeigst du weiter mit.",
-    "host.open_vote": "Abstimmung jetzt öffnen", "host.end_defense": "Verteidigung beenden",
-    "host.add_bot": "Bot hinzufügen", "host.deal": "Austeilen",
-    "host.deal_bots": "Austeilen (Bots nehmen die freien Plätze)",
-    "end.winners": "Gewinner", "end.nobody_wins": "Niemand gewinnt", "end.dead": "Tot",
-    "end.nobody_died": "Niemand ist gestorben.", "end.timeline": "Die ganze Partie",
-  },
-};
-let language = "en";
-export function setLanguage(lang) { language = WORDS[lang] ? lang : "en"; }
-
-export function t(key, values = {}) {
-  const text = (WORDS[language] && WORDS[language][key]) || WORDS.en[key] || key;
-  return text.replace(/\{(\w+)\}/g, (_, k) => (values[k] !== undefined ? String(values[k]) : ""));
-}
-
-export function stageName(stage) { return t(`stage.${stage}`); }
