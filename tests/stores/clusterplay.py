@@ -1,0 +1,139 @@
+"""Server processes on one Redis, and phones that play through them (for the cluster tests).
+
+A :class:`Phone` speaks the browser protocol over a real websocket, answers each of its
+choices with a random legal one, and, like the page, reconnects with its seat's token
+when its connection drops, to the next server in its list (as a load balancer would).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+import httpx
+import websockets
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def serve(redis_url: str, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
+    """``nightcall serve --redis`` on a free port, once it answers."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "nightcall.cli", "serve", "--host", "127.0.0.1", "--port",
+         str(port), "--public-url", url, "--redis", redis_url, *extra],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            err = proc.stderr.read().decode() if proc.stderr else ""
+            raise AssertionError(f"server exited: {err}")
+        try:
+            if httpx.get(f"{url}/api/rulesets", timeout=1).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("server did not start")
+
+
+def ws_url(url: str, code: str) -> str:
+    return url.replace("http://", "ws://") + f"/ws/{code}"
+
+
+class Phone:
+    def __init__(self, urls: list[str], code: str, name: str, seed: int,
+                 host_token: str | None = None) -> None:
+        self.urls = urls
+        self.code = code
+        self.name = name
+        self.rng = random.Random(seed)
+        self.host_token = host_token
+        self.token: str | None = None
+        self.seat: int | None = None
+        self.last: dict[str, Any] | None = None  # the latest observation
+        self.errors: list[dict[str, Any]] = []
+        self.connections = 0
+        self.closes: list[int] = []
+        self.over = asyncio.Event()
+        self.seated = asyncio.Event()
+        self.ws: Any = None
+        self.moves = 0
+
+    def hello(self) -> dict[str, Any]:
+        if self.host_token is not None:
+            return {"type": "hello", "as": "host", "token": self.host_token}
+        if self.token is not None:
+            return {"type": "hello", "token": self.token}
+        return {"type": "hello", "name": self.name}
+
+    async def run(self, first: int = 0, deadline: float = 120.0) -> None:
+        """Play until the game is over, reconnecting (to the next server) after a drop."""
+        end = time.monotonic() + deadline
+        i = first
+        while not self.over.is_set() and time.monotonic() < end:
+            url = self.urls[i % len(self.urls)]
+            try:
+                async with websockets.connect(ws_url(url, self.code), open_timeout=10,
+                                              compression=None) as ws:
+                    self.ws = ws
+                    self.connections += 1
+                    await ws.send(json.dumps(self.hello()))
+                    async for raw in ws:
+                        await self.on_message(json.loads(raw))
+                        if self.over.is_set():
+                            return
+                    self.closes.append(ws.close_code or 0)
+            except (OSError, websockets.WebSocketException, TimeoutError):
+                pass
+            i += 1  # the next server, as a load balancer would send a reconnect elsewhere
+            await asyncio.sleep(0.2)
+
+    async def on_message(self, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        if kind == "welcome":
+            if msg.get("token") and self.host_token is None:
+                self.token = msg["token"]
+                self.seat = msg.get("seat")
+            self.seated.set()
+        elif kind in ("error", "room_error"):
+            self.errors.append(msg)
+        elif kind == "observation":
+            self.last = msg
+            if msg["clock"]["stage"] == "over":
+                self.over.set()
+                return
+            legal = msg["view"].get("legal") or []
+            if legal and self.host_token is None:
+                await asyncio.sleep(self.rng.uniform(0.01, 0.05))
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    await self.ws.send(json.dumps({"type": "action",
+                                                   "action": self.rng.choice(legal),
+                                                   "state_id": msg["state_id"]}))
+                    self.moves += 1
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(msg))
+
+
+def create_room(url: str, **settings: Any) -> tuple[str, str]:
+    body = {"ruleset": "onuw", "seats": 5, "call_seconds": 0.6, "discussion_seconds": 0.3,
+            "vote_seconds": 2.0, **settings}
+    r = httpx.post(f"{url}/api/rooms", json=body, timeout=10)
+    assert r.status_code == 201, r.text
+    return r.json()["room"], r.json()["host_token"]

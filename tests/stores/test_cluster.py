@@ -1,0 +1,185 @@
+"""Several nightcall processes on one Redis (issue #8): any process serves any room, a
+relayed phone plays like a local one, and killing the room's owner mid-night loses
+nothing: its phones reconnect to another process, which takes the room over."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import redis
+from clusterplay import Phone, create_room, serve
+
+from nightcall.engine import records
+from nightcall.server.cluster import Node
+from nightcall.server.store import LeaseLost
+from nightcall.server.store_redis import RedisStore
+
+RedisServer = Any  # the fixture's class lives in tests/stores/conftest.py
+
+
+@pytest.fixture
+def servers() -> Iterator[list[subprocess.Popen[bytes]]]:
+    procs: list[subprocess.Popen[bytes]] = []
+    yield procs
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+        p.wait(10)
+
+
+def _doc(redis_url: str, code: str) -> dict[str, Any]:
+    raw = redis.Redis.from_url(redis_url).get(f"nightcall:room:{code}")
+    assert raw is not None
+    return dict(json.loads(raw))
+
+
+def _owner(redis_url: str, code: str) -> str | None:
+    raw = redis.Redis.from_url(redis_url).get(f"nightcall:lease:{code}")
+    return None if raw is None else raw.decode()
+
+
+def _check_record(url: str, phones: list[Phone]) -> dict[str, Any]:
+    """The record, fetched from ``url``, replays to the outcome every phone was shown."""
+    code = phones[0].code
+    record = httpx.get(f"{url}/api/rooms/{code}/record", timeout=10).json()
+    ruleset, state = records.replay(record)
+    outcome = ruleset.outcome(state)
+    assert outcome is not None
+    names = records.players_of(record)
+    for p in phones:
+        assert p.last is not None and p.last["clock"]["stage"] == "over"
+        shown = p.last["view"]["outcome"]
+        assert sorted(shown["winners"]) == sorted(names[w] for w in outcome.winners), p.name
+    return dict(record)
+
+
+async def _play(phones: list[Phone], host: Phone, firsts: list[int],
+                during: Any = None) -> None:
+    players = [asyncio.create_task(p.run(first=f))
+               for p, f in zip(phones, firsts[:-1], strict=True)]
+    for p in phones:
+        await asyncio.wait_for(p.seated.wait(), 20)
+    host_task = asyncio.create_task(host.run(first=firsts[-1]))
+    await asyncio.wait_for(host.seated.wait(), 20)
+    await asyncio.sleep(0.3)  # let the lobby settle before the deal
+    await host.send({"type": "start"})
+    if during is not None:
+        await during()
+    await asyncio.wait_for(asyncio.gather(*players), 150)
+    await asyncio.wait_for(host.over.wait(), 30)
+    host_task.cancel()
+
+
+def test_phones_on_two_processes_play_one_room_through_redis(
+    durable_redis: RedisServer, servers: list[subprocess.Popen[bytes]]
+) -> None:
+    a, url_a = serve(durable_redis.url)
+    b, url_b = serve(durable_redis.url)
+    servers += [a, b]
+    code, token = create_room(url_a)
+    owner = _owner(durable_redis.url, code)
+    assert owner is not None
+    # Three phones on the owner, two and the host screen relayed through the other.
+    phones = [Phone([url_a, url_b], code, f"p{i}", seed=i) for i in range(5)]
+    host = Phone([url_a, url_b], code, "host", seed=9, host_token=token)
+    asyncio.run(_play(phones, host, firsts=[0, 1, 0, 1, 0, 1]))
+    assert _owner(durable_redis.url, code) == owner  # nobody took it over
+    assert all(p.connections == 1 for p in [*phones, host])  # no reconnects were needed
+    for p in phones:  # each phone saw its own seat, wherever its socket was
+        assert p.last is not None and p.last["view"]["seat"] == p.seat
+        assert not [e for e in p.errors if e["code"] != "stale_state"], p.errors
+    record_a = _check_record(url_a, phones)
+    assert httpx.get(f"{url_b}/api/rooms/{code}/record", timeout=10).json() == record_a
+    assert sum(p.moves for p in phones) >= 5  # at least the votes went through the relay
+
+
+def test_killing_the_owner_mid_night_moves_the_room_and_loses_nothing(
+    durable_redis: RedisServer, servers: list[subprocess.Popen[bytes]]
+) -> None:
+    a, url_a = serve(durable_redis.url, "--lease-seconds", "1")
+    b, url_b = serve(durable_redis.url, "--lease-seconds", "1")
+    servers += [a, b]
+    code, token = create_room(url_a, call_seconds=1.2, vote_seconds=3.0)
+    phones = [Phone([url_a, url_b], code, f"p{i}", seed=10 + i) for i in range(5)]
+    host = Phone([url_a, url_b], code, "host", seed=19, host_token=token)
+    before: dict[str, Any] = {}
+
+    async def kill_mid_night() -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            last = host.last
+            if last is not None and last["clock"]["stage"] == "night" and (
+                (last["view"].get("call") or last["clock"].get("call")) is not None
+                and _doc(durable_redis.url, code)["clock"]["slot"] >= 2
+            ):
+                break
+            await asyncio.sleep(0.05)
+        before.update(_doc(durable_redis.url, code))
+        before["owner"] = _owner(durable_redis.url, code)
+        a.kill()  # SIGKILL: no goodbye, its leases simply run out
+        a.wait(10)
+
+    asyncio.run(_play(phones, host, firsts=[0, 1, 0, 1, 0, 0], during=kill_mid_night))
+    assert before["clock"]["stage"] == "night" and before["status"] == "playing"
+    after = _doc(durable_redis.url, code)
+    assert after["status"] == "over"
+    # Everything saved before the kill is still the start of the game's history.
+    assert after["actions"][: len(before["actions"])] == before["actions"]
+    assert _owner(durable_redis.url, code) != before.get("owner")
+    for p in phones:  # everyone had to reconnect: those on A, and those relayed to A
+        assert p.connections >= 2, p.name
+    _check_record(url_b, phones)
+
+
+def test_workers_share_one_port(durable_redis: RedisServer,
+                                servers: list[subprocess.Popen[bytes]]) -> None:
+    proc, url = serve(durable_redis.url, "--workers", "2")
+    servers.append(proc)
+    r = redis.Redis.from_url(durable_redis.url)
+    deadline = time.monotonic() + 20
+    while len(r.pubsub_channels("nightcall:w:*")) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(r.pubsub_channels("nightcall:w:*")) == 2  # two processes, each listening
+    code, token = create_room(url)
+    phones = [Phone([url], code, f"p{i}", seed=30 + i) for i in range(5)]
+    host = Phone([url], code, "host", seed=39, host_token=token)
+    asyncio.run(_play(phones, host, firsts=[0] * 6))
+    _check_record(url, phones)
+
+
+def test_workers_need_redis() -> None:
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "nightcall.cli", "serve", "--workers", "2"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--redis" in done.stderr
+
+
+# --- leases, in process -----------------------------------------------------------------
+
+
+def test_a_lease_has_one_holder_and_fences_saves(redis_server: RedisServer) -> None:
+    prefix = f"lease{time.monotonic_ns()}"
+    one = Node(RedisStore.from_url(redis_server.url, prefix=prefix), redis_server.url, 1.0, "one")
+    two = Node(RedisStore.from_url(redis_server.url, prefix=prefix), redis_server.url, 1.0, "two")
+    assert one.try_own("ABCD") == "one"
+    assert two.try_own("ABCD") == "one"  # taken: the second learns who holds it
+    one.store.save("ABCD", {"code": "ABCD", "n": 1}, finished=False)
+    with pytest.raises(LeaseLost):  # not the holder: its save is refused, nothing written
+        two.store.save("ABCD", {"code": "ABCD", "n": 2}, finished=False)
+    assert one.store.load("ABCD") == {"code": "ABCD", "n": 1}
+    assert one.renew(["ABCD"]) == [] and two.renew(["ABCD"]) == ["ABCD"]
+    one.release("ABCD")
+    assert two.try_own("ABCD") == "two"
+    with pytest.raises(LeaseLost):  # the old owner, stalled past its lease, writes nothing
+        one.store.save("ABCD", {"code": "ABCD", "n": 3}, finished=True)
+    two.store.save("ABCD", {"code": "ABCD", "n": 4}, finished=True)
+    assert one.store.load("ABCD") == {"code": "ABCD", "n": 4}
+    assert one.store.unfinished() == []
