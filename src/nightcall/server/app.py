@@ -183,6 +183,8 @@ def _handle(hub: Hub, room: Room, sink: Sink, msg: m.ClientMessage) -> None:
         room.kick(msg.seat)
     elif isinstance(msg, m.Advance):
         hub.clock(room).advance()
+    elif isinstance(msg, m.LastToDie):
+        room.choose_last(msg.seat)
 
 
 async def _refuse(ws: WebSocket, data: bytes) -> None:

@@ -51,12 +51,25 @@ class Advance(msgspec.Struct, tag="advance", forbid_unknown_fields=True):
     """Host: end the discussion now and open the vote."""
 
 
+class LastToDie(msgspec.Struct, tag="last_to_die", forbid_unknown_fields=True):
+    """Host, as the Lupus Master: of two or more deaths at this dawn, ``seat`` counts as
+    the last to die (the accusations start at its left). Only during the dawn's talk."""
+
+    seat: int
+
+
+class PlayAgain(msgspec.Struct, tag="play_again", forbid_unknown_fields=True):
+    """Host, after the end: a new room with the same settings; everyone is sent there."""
+
+
 class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
     pass
 
 
 # Moves and claims are the agent protocol's ``action`` message, for browsers and agents alike.
-ClientMessage = Hello | ActionMessage | Start | AddBot | Kick | Advance | Ping
+ClientMessage = (
+    Hello | ActionMessage | Start | AddBot | Kick | Advance | LastToDie | PlayAgain | Ping
+)
 
 # --- server -> client ----------------------------------------------------------
 
@@ -123,7 +136,15 @@ class Pong(msgspec.Struct, tag="pong"):
     pass
 
 
-ServerMessage = Welcome | Lobby | Observation | RoomErrorMessage | Pong
+class NextRoom(msgspec.Struct, tag="next_room"):
+    """The host started the next game in a new room: go there (players rejoin by name;
+    the new host token goes to the host's screen alone)."""
+
+    room: str
+    host_token: str | None = None
+
+
+ServerMessage = Welcome | Lobby | Observation | RoomErrorMessage | Pong | NextRoom
 
 _decoder = msgspec.json.Decoder(ClientMessage)
 _encoder = msgspec.json.Encoder()

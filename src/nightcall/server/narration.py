@@ -155,7 +155,12 @@ def _dawn(view: dict[str, Any], lang: str) -> str | None:
         return _line(lang, "lupus.dawn.none")
     if len(dead) == 1:
         return _line(lang, "lupus.dawn.one", name=dead[0])
-    last = _names(view, [dawn["last"]])[0] if dawn.get("last") is not None else dead[-1]
+    # The host may have named another of the dead as the last to die since the dawn.
+    events = view.get("events", [])
+    after = len(events) - events[::-1].index(dawn) if dawn in events else len(events)
+    chosen = next((e for e in reversed(events[after:]) if e.get("kind") == "last"), None)
+    seat = chosen["seat"] if chosen is not None else dawn.get("last")
+    last = _names(view, [seat])[0] if seat is not None else dead[-1]
     return _line(lang, "lupus.dawn.two", first=dead[0], second=dead[1], last=last)
 
 

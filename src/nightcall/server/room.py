@@ -28,6 +28,10 @@ TALK_KINDS = frozenset({"claim", "claim_saw", "claim_swap"})
 # Stages in which the day's moves are open; in "discussion" and "defense" they wait.
 TURN_STAGES = frozenset({"vote", "accuse", "execute", "day"})
 DAY_STAGES = TURN_STAGES | {"discussion", "defense"}
+# The seat of the host's own entries in the history (Lupus: the Master naming the
+# last to die), which replay through ``ruleset.choose_last`` rather than ``apply``.
+MASTER_SEAT = -1
+LAST_TO_DIE = "last_to_die"
 
 
 class RoomError(Exception):
@@ -190,8 +194,15 @@ class Room:
         players = [s.name for s in self.seats]
         state = self.ruleset.deal(players, self.roles, self.seed, self.settings.options)
         for seat, action in self.actions:
-            self.ruleset.apply(state, seat, action)
+            self._replay(state, seat, action)
         self.state = state
+
+    def _replay(self, state: Any, seat: int, action: Action) -> None:
+        """One history entry: a seat's move, or the host's choice as the Master."""
+        if seat == MASTER_SEAT and action.kind == LAST_TO_DIE:
+            getattr(self.ruleset, "choose_last")(state, action.a)  # noqa: B009 (Lupus only)
+        else:
+            self.ruleset.apply(state, seat, action)
 
     # --- the pipeline -----------------------------------------------------------
     def state_id(self, viewer: int | None) -> int:
@@ -229,6 +240,35 @@ class Room:
         if self.clock.stage != "night" and self.engine_phase() == "night":
             self.clock.start = before  # a new night (Lupus) starts after this move
         self.on_moved(self)
+        self.changed()
+
+    def dawn_choice(self) -> tuple[int, ...]:
+        """Lupus: this dawn's dead when two or more died, while the host may still name
+        the last to die (the talk after the dawn); otherwise nothing to choose."""
+        deaths = getattr(self.ruleset, "dawn_deaths", None)
+        if self.status != "playing" or deaths is None or self.clock.stage != "discussion":
+            return ()
+        dead = tuple(deaths(self.state))
+        return dead if len(dead) >= 2 else ()
+
+    def choose_last(self, seat: int) -> None:
+        """The host, as the Lupus Master, names which of this dawn's dead counts as the
+        last to die. Kept in the history like a move, so a restart replays it."""
+        if getattr(self.ruleset, "choose_last", None) is None:
+            raise RoomError("not_now", "only Lupus in Tabula names a last to die")
+        dead = self.dawn_choice()
+        if not dead:
+            raise RoomError("not_now", "the last to die is named at dawn, during the talk, "
+                                       "when two or more died in the night")
+        if seat not in dead:
+            names = ", ".join(self.seats[s].name for s in dead)
+            raise RoomError("bad_seat", f"name one of this dawn's dead: {names}")
+        action = Action(LAST_TO_DIE, seat)
+        try:
+            self._replay(self.state, MASTER_SEAT, action)
+        except IllegalAction as exc:
+            raise RoomError("not_now", str(exc)) from None
+        self.actions.append((MASTER_SEAT, action))
         self.changed()
 
     def default_move(self, seat: int) -> Action | None:
@@ -314,7 +354,7 @@ class Room:
         for keep in range(len(self.actions) - 1, -1, -1):
             shadow = self.ruleset.deal(players, self.roles, self.seed, self.settings.options)
             for seat, action in self.actions[:keep]:
-                self.ruleset.apply(shadow, seat, action)
+                self._replay(shadow, seat, action)
             if self.ruleset.view(shadow, None).get("phase") == "night":
                 self._frozen[viewer] = self.ruleset.view(shadow, viewer)
                 return

@@ -64,6 +64,7 @@ export function runScreen({ host }) {
       parts.push(h("button", { class: "primary", "data-testid": "open-vote",
         onclick: () => net.send({ type: "advance" }) }, stage === "defense" ? t("host.end_defense") : t("host.open_vote")));
     }
+    if (stage === "discussion" && host) parts.push(renderLastChoice(view, players));
     if (["vote", "execute", "day"].includes(stage)) {
       const voted = view.voted || [];
       parts.push(h("p", { class: "voted", "data-testid": "voted-list" },
@@ -78,6 +79,25 @@ export function runScreen({ host }) {
     }
     parts.push(renderSeats(lobby, null, view.ghosts || []));
     mount($("#main"), parts);
+  }
+
+  // Lupus: two or more died at dawn; the host, as the Master, names the last to die.
+  function renderLastChoice(view, players) {
+    const events = view.events;
+    let at = -1;
+    events.forEach((e, i) => { if (e.kind === "dawn") at = i; });
+    const dawn = events[at];
+    if (!dawn || !dawn.dead || dawn.dead.length < 2) return null;
+    const named = events.slice(at + 1).filter((e) => e.kind === "last").pop();
+    const last = named ? named.seat : dawn.last;
+    return h("div", { class: "prompt", "data-testid": "last-choice" },
+      h("p", { class: "call" }, t("host.last.title")),
+      h("p", { class: "hint" }, named ? t("host.last.chosen", { name: players[last] })
+        : t("host.last.hint", { name: players[last] })),
+      h("div", { class: "choices" }, dawn.dead.map((s) => h("button", {
+        class: s === last ? "choice picked" : "choice", "data-testid": "last", "data-seat": s,
+        onclick: () => net.send({ type: "last_to_die", seat: s }),
+      }, players[s]))));
   }
 
   function renderLobby() {
