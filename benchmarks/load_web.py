@@ -1,13 +1,20 @@
 """Load test of the web app (not a test): N rooms of 5 phones on loopback, played through.
 
-Starts ``nightcall serve`` on a free port with a fresh SQLite file (or uses
-``--url``), creates N One Night rooms, connects 5 player websockets and a host
-per room, deals, and plays: each phone answers every call and the vote with a
-legal move after a short "thinking" pause, and makes claims during the day.
+Starts ``nightcall serve`` on a free port with a fresh SQLite file (or, with
+``--redis auto --workers 2``, a throwaway redis-server and two server processes
+sharing the port; or uses ``--url``), creates N One Night rooms, connects 5
+player websockets and a host per room, deals, and plays: each phone answers
+every call and the vote with a legal move after a short "thinking" pause, and
+makes claims during the day.
 Measured: players connected at once, and the action-to-update latency (a move
 or claim sent -> the sender's own update received), p50/p99/max.
 
     .venv/bin/python benchmarks/load_web.py --rooms 200
+    .venv/bin/python benchmarks/load_web.py --rooms 400 --redis auto --workers 2
+
+The phones run in Node.js (benchmarks/load_client.mjs, far less CPU per message,
+so that on 2 cores the server is what gets measured) when ``node`` is installed,
+or in Python (``--client python``).
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -178,21 +186,45 @@ async def loop_lag(stats: Stats) -> None:
         stats.lag = max(stats.lag, time.perf_counter() - t - 0.01)
 
 
-def start_server() -> tuple[subprocess.Popen[bytes], str]:
+def start_redis(tmp: str) -> tuple[subprocess.Popen[bytes], str]:
+    """A throwaway redis-server (AOF, fsync every second: the usual production choice)."""
+    port = free_port()
+    proc = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", tmp,
+         "--save", "", "--appendonly", "yes", "--appendfsync", "everysec"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    import redis
+
+    for _ in range(100):
+        try:
+            redis.Redis(port=port).ping()
+            break
+        except redis.RedisError:
+            time.sleep(0.05)
+    return proc, f"redis://127.0.0.1:{port}/0"
+
+
+def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str]:
     tmp = tempfile.mkdtemp(prefix="nightcall-load-")
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "nightcall.cli", "serve", "--host", "127.0.0.1",
-         "--port", str(port), "--db", str(Path(tmp) / "rooms.sqlite3")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    for _ in range(100):
+    cmd = [sys.executable, "-m", "nightcall.cli", "serve", "--host", "127.0.0.1",
+           "--port", str(port)]
+    if args.redis:
+        if args.redis == "auto":
+            args.redis_proc, args.redis = start_redis(tmp)
+        cmd += ["--redis", args.redis, "--workers", str(args.workers)]
+    else:
+        cmd += ["--db", str(Path(tmp) / "rooms.sqlite3")]
+    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    for _ in range(200):
         try:
             httpx.get(url + "/api/rulesets", timeout=1)
             break
         except httpx.HTTPError:
             time.sleep(0.1)
+    time.sleep(1.0)  # every worker up, not just the first to answer
     return server, url
 
 
@@ -224,10 +256,47 @@ async def client(args: argparse.Namespace, url: str) -> dict[str, Any]:
             "seconds": time.perf_counter() - started}
 
 
+def tree(pid: int) -> list[int]:
+    """The process and all its descendants (uvicorn's workers), from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo.extend(children.get(p, []))
+    return out
+
+
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU time of a process and its descendants (Linux /proc)."""
+    total = 0.0
+    for p in tree(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of a process tree, MiB."""
+    total = 0
+    for p in tree(pid):
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total / 1024
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -235,20 +304,24 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     Peak players held is the sum of each client's peak (they all seat before dealing)."""
     server = None
     url = args.url
+    args.redis_proc = None
     if not url:
-        server, url = start_server()
+        server, url = start_server(args)
+    redis_mem0 = redis_memory(args.redis) if args.redis else 0.0
     try:
         share = [args.rooms // args.procs + (i < args.rooms % args.procs)
                  for i in range(args.procs)]
-        cmd = [sys.executable, __file__, "--url", url, "--child",
-               "--call-seconds", str(args.call_seconds),
-               "--discussion-seconds", str(args.discussion_seconds),
-               "--vote-seconds", str(args.vote_seconds), "--claims", str(args.claims),
-               "--timeout", str(args.timeout), "--stagger", str(args.stagger)]
+        settings = {"call_seconds": args.call_seconds,
+                    "discussion_seconds": args.discussion_seconds,
+                    "vote_seconds": args.vote_seconds, "claims": args.claims,
+                    "timeout": args.timeout, "stagger": args.stagger, "url": url}
         cpu0 = cpu_seconds(server.pid) if server else 0.0
+        rss0 = rss_mib(server.pid) if server else 0.0
+        rss_peak = rss0
+        redis_mem = redis_mem0
         wall0 = time.perf_counter()
-        kids = [subprocess.Popen([*cmd, "--rooms", str(n)], stdout=subprocess.PIPE)
-                for n in share if n]
+        kids = [subprocess.Popen(client_command(args, settings, n, i), stdout=subprocess.PIPE)
+                for i, n in enumerate(share) if n]
         held = 0
         got: dict[str, Any] = {}
         while any(k.poll() is None for k in kids):  # the server's own count, twice a second
@@ -257,6 +330,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 held = max(held, got["players_connected"])
             except httpx.HTTPError:
                 pass
+            if server is not None:
+                rss_peak = max(rss_peak, rss_mib(server.pid))
+            if args.redis:
+                redis_mem = max(redis_mem, redis_memory(args.redis))
             time.sleep(0.5)
         parts = [json.loads(k.communicate()[0]) for k in kids]
         server_cpu = cpu_seconds(server.pid) - cpu0 if server else None
@@ -265,6 +342,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if server is not None:
             server.terminate()
             server.wait(10)
+        if args.redis_proc is not None:
+            args.redis_proc.terminate()
+            args.redis_proc.wait(10)
     lat = sorted(x for p in parts for x in p["latencies"])
     errors: dict[str, int] = {}
     for p in parts:
@@ -274,10 +354,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     def pct(p: float) -> float:
         return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
 
+    actions = len(lat)
     return {
         "rooms": args.rooms,
+        "store": f"redis, {args.workers} worker(s)" if args.redis else "sqlite, 1 process",
+        "client": args.client,
         "client_processes": len(parts),
-        "players_held": held,
+        # With several workers /api/stats answers for one of them: count on the clients.
+        "players_held": held if args.workers == 1 else sum(p["peak"] for p in parts),
         "games_over": sum(p["games"] for p in parts),
         "updates_measured": len(lat),
         "p50_ms": round(pct(0.50), 2),
@@ -291,10 +375,39 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "server_send_wait_ms_p50": got.get("send_wait_ms_p50"),
         "server_send_wait_ms_p99": got.get("send_wait_ms_p99"),
         "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 1),
+        "server_cpu_ms_per_action": None if server_cpu is None or not actions
+        else round(server_cpu / actions * 1000, 2),
+        "server_rss_mib_start_peak": None if server is None
+        else [round(rss0, 1), round(rss_peak, 1)],
+        "server_kib_per_room": None if server is None
+        else round((rss_peak - rss0) * 1024 / args.rooms, 1),
+        "redis_kib_per_room": round((redis_mem - redis_mem0) / 1024 / args.rooms, 1)
+        if args.redis else None,
         "server_cpu_share": None if server_cpu is None else round(server_cpu / wall, 2),
         "load_average": os.getloadavg(),
         "seconds": round(max(p["seconds"] for p in parts), 1),
     }
+
+
+def redis_memory(url: str) -> float:
+    """Redis' own count of the bytes it uses."""
+    import redis
+
+    return float(redis.Redis.from_url(url).info("memory")["used_memory"])
+
+
+def client_command(args: argparse.Namespace, settings: dict[str, Any], rooms: int,
+                   i: int) -> list[str]:
+    if args.client == "node":
+        cfg = {**settings, "rooms": rooms, "seed": 1000 + i}
+        return ["node", "--experimental-websocket", "--no-warnings",
+                str(Path(__file__).with_name("load_client.mjs")), json.dumps(cfg)]
+    return [sys.executable, __file__, "--url", settings["url"], "--child",
+            "--call-seconds", str(args.call_seconds),
+            "--discussion-seconds", str(args.discussion_seconds),
+            "--vote-seconds", str(args.vote_seconds), "--claims", str(args.claims),
+            "--timeout", str(args.timeout), "--stagger", str(args.stagger),
+            "--rooms", str(rooms)]
 
 
 def cli() -> None:
@@ -309,6 +422,12 @@ def cli() -> None:
     p.add_argument("--procs", type=int, default=2, help="client processes (default 2)")
     p.add_argument("--stagger", type=float, default=4.0,
                    help="deal each room within this many seconds (0: all in lockstep)")
+    p.add_argument("--redis", default="",
+                   help="serve from Redis at this URL ('auto': start a throwaway one)")
+    p.add_argument("--workers", type=int, default=1, help="server processes (with --redis)")
+    p.add_argument("--client", choices=("node", "python"),
+                   default="node" if shutil.which("node") else "python",
+                   help="what runs the phones (default: node when installed)")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:

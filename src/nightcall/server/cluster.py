@@ -380,8 +380,12 @@ class Node:
     # --- the relaying side ---------------------------------------------------------------
     async def relay(self, ws: WebSocket, code: str, owner: str, agent: bool = False,
                     query: dict[str, str] | None = None) -> None:
-        """Serve a client whose room another process owns: frames in both directions."""
+        """Serve a client whose room another process owns: frames in both directions.
+        The message rate is held here, where the socket is, as for a local client."""
         from starlette.websockets import WebSocketDisconnect
+
+        from nightcall.server.app import error_bytes
+        from nightcall.server.limits import rate_of, receive
 
         conn = secrets.token_hex(8)
         relayed = Relayed(ws, code, owner)
@@ -391,10 +395,18 @@ class Node:
             if agent:
                 data = json.dumps(query or {}).encode()
             else:
-                data = (await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)).encode()
+                data = (await asyncio.wait_for(receive(ws), HELLO_TIMEOUT)).encode()
             self.post(owner, Envelope("open", code, conn, self.id, data, agent=agent))
+            rate = rate_of(ws)
             while True:
-                raw = await ws.receive_text()
+                raw = await receive(ws)
+                verdict = rate.take()
+                if verdict == "close":  # flooding: stop reading it at all
+                    relayed.out.put_nowait(1008)
+                    break
+                if verdict == "slow_down":
+                    relayed.out.put_nowait(error_bytes("slow_down", rate.advice()))
+                    continue
                 self.post(owner, Envelope("msg", code, conn, self.id, raw.encode()))
         except (WebSocketDisconnect, TimeoutError, RuntimeError):
             pass
