@@ -126,4 +126,23 @@ def test_five_phones_play_one_night_to_the_end(browser: Any, server: Any, shots:
     watch.goto(f"{server.url}/watch/{code}")
     watch.wait_for_selector("[data-testid=outcome]")
     assert watch.inner_text("[data-testid=outcome]") == outcome
+
+    # Play again: the host starts the next game; every page moves to the new room by
+    # itself and the five players sit down again under their own names.
+    host.click("[data-testid=play-again]")
+    host.wait_for_url(lambda url: "/host/" in url and not url.endswith(f"/host/{code}"))
+    new = host.url.rstrip("/").rsplit("/", 1)[1]
+    host.wait_for_selector("[data-testid=deal]")  # the new room's lobby, as its host
+    for page in (*phones, watch):
+        page.wait_for_url(f"**/{new}")
+    wait_for(lambda: host.locator("[data-testid=seats] li.on").count() == 5,
+             what="the table in the new room")
+    seated = host.inner_text("[data-testid=seats]")
+    assert all(name in seated for name in NAMES)
+    for page, name in zip(phones, NAMES, strict=True):
+        page.wait_for_selector("[data-testid=seats]")
+        assert page.inner_text("#me") == name
+    watch.wait_for_selector("[data-testid=seats]")
+    shots(host, "12-host-play-again")
+    assert not errors, errors
     print(f"night choices made by phones: {acted}")

@@ -185,6 +185,8 @@ def _handle(hub: Hub, room: Room, sink: Sink, msg: m.ClientMessage) -> None:
         hub.clock(room).advance()
     elif isinstance(msg, m.LastToDie):
         room.choose_last(msg.seat)
+    elif isinstance(msg, m.PlayAgain):
+        hub.play_again(room)
 
 
 async def _refuse(ws: WebSocket, data: bytes) -> None:

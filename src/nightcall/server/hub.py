@@ -169,6 +169,21 @@ class Hub:
         room.start(seats)
         self.clock(room).begin()
 
+    def play_again(self, room: Room) -> Room:
+        """After the end: a new room with the same settings and as many bots; everyone
+        in the old room is told to move there (players rejoin by name). Asking twice
+        gives the same new room."""
+        if room.status != "over":
+            raise RoomError("not_over", "the next game starts once this one is over")
+        if room.next_code is not None:
+            return self.get(room.next_code)
+        base = room.join_url.rsplit("/play/", 1)[0]
+        new = self.create(room.settings, base)
+        for _ in range(sum(1 for s in room.seats if s.bot)):
+            new.add_bot()
+        room.send_next(new.code, new.host_token)
+        return new
+
     def resume_all(self) -> int:
         """Load every unfinished room and restart its clock where it stood (in a
         cluster, the node's sweep adopts the rooms whose owner is gone instead)."""

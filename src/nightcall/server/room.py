@@ -103,6 +103,10 @@ class Room:
         self._public_key: tuple[int, int] | None = None
         self._names: dict[str, str] | None = None
         self._timeline: list[str] | None = None
+        # Play again: the room of the next game, once the host started it.
+        self.next_code: str | None = None
+        self.next_host_token: str | None = None
+        self._told_next: set[Sink] = set()
         self._lobby_key: Any = None
         self._lobby_bytes = b""
         self.warnings: list[str] = []
@@ -481,6 +485,21 @@ class Room:
             if sink.viewer not in cache:
                 cache[sink.viewer] = encode(self.observation(sink.viewer, clock))
             self.send_to(sink, cache[sink.viewer])
+            self._tell_next(sink)
+
+    def send_next(self, code: str, host_token: str) -> None:
+        """Tell everyone here (and whoever connects later) the room of the next game."""
+        self.next_code, self.next_host_token = code, host_token
+        self.changed()
+
+    def _tell_next(self, sink: Sink) -> None:
+        from nightcall.server.messages import NextRoom, encode
+
+        if self.next_code is None or sink in self._told_next or sink.role == "agent":
+            return
+        self._told_next.add(sink)
+        token = self.next_host_token if sink.role == "host" else None  # the host's alone
+        sink.send(encode(NextRoom(room=self.next_code, host_token=token)))
 
     def update_agent(self, sink: Sink) -> None:
         """An agent hears only the agent protocol: a welcome once the cards are dealt,
@@ -526,6 +545,7 @@ class Room:
         self._last.pop(sink, None)
         self._last_lobby.pop(sink, None)
         self._welcomed.discard(sink)
+        self._told_next.discard(sink)
 
     # --- saving ----------------------------------------------------------------
     def to_doc(self) -> dict[str, Any]:
@@ -557,6 +577,7 @@ class Room:
             "clock": {"stage": c.stage, "night": c.night, "slot": c.slot, "start": c.start,
                       "calls": list(c.calls)},
             "record": record,
+            "next": [self.next_code, self.next_host_token] if self.next_code else None,
         }
 
     @classmethod
@@ -572,6 +593,8 @@ class Room:
         room.actions = [(int(seat), Action.from_json(a)) for seat, a in doc["actions"]]
         c = doc["clock"]
         room.clock = ClockState(c["stage"], c["night"], c["slot"], c["start"], list(c["calls"]))
+        if doc.get("next"):
+            room.next_code, room.next_host_token = doc["next"]
         if room.status != "lobby":
             room.rebuild()
         return room

@@ -61,6 +61,13 @@ function onMessage(msg) {
       obs = msg;
       render();
       break;
+    case "next_room":
+      // The host started the next game: sit down there under the same name.
+      localStorage.setItem(`nightcall:rejoin:${msg.room}`, me ? me.name : "");
+      net.close();
+      mount($("#main"), h("p", { class: "prompt", "data-testid": "moving" }, t("moving", { room: msg.room })));
+      location.href = `/play/${encodeURIComponent(msg.room)}`;
+      break;
     case "error":
     case "room_error":
       if (msg.code === "bad_token") {
@@ -69,6 +76,8 @@ function onMessage(msg) {
         net.close(); net = null;
       }
       if (!me) {
+        $("#join").hidden = false;  // (an automatic rejoin that failed: ask for a name)
+        if (pendingName && !$("#name").value) $("#name").value = pendingName;
         $("#join-error").textContent = errorText(msg);
         net.close(); net = null;
       } else {
@@ -227,5 +236,9 @@ fetch(`/api/rooms/${encodeURIComponent(code)}`).then((res) => (res.ok ? res.json
   .then((info) => { if (info && !lobby) setLanguage(info.settings.language, translatePage); })
   .catch(() => {});
 
+const rejoinKey = `nightcall:rejoin:${code}`;
+const rejoin = localStorage.getItem(rejoinKey);
+localStorage.removeItem(rejoinKey);
 if (token) start();
+else if (rejoin) { pendingName = rejoin; start(); }  // moved here from the last game
 else $("#join").hidden = false;

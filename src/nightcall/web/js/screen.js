@@ -28,10 +28,19 @@ export function runScreen({ host }) {
         translatePage();
       }
       else if (msg.type === "observation") obs = msg;
+      else if (msg.type === "next_room") { moveTo(msg); return; }
       else if (msg.type === "error" || msg.type === "room_error") { showError(errorText(msg)); return; }
       else return;
       render();
     }, (s) => { document.body.dataset.connection = s; });
+
+  // The host started the next game: follow it (the host screen with its new token).
+  function moveTo(msg) {
+    if (host && msg.host_token) localStorage.setItem(`nightcall:host:${msg.room}`, msg.host_token);
+    net.close();
+    mount($("#main"), h("p", { class: "prompt", "data-testid": "moving" }, t("moving", { room: msg.room })));
+    location.href = `/${host ? "host" : "watch"}/${encodeURIComponent(msg.room)}`;
+  }
 
   function showError(text) {
     const el = $("#toast");
@@ -69,6 +78,10 @@ export function runScreen({ host }) {
       const voted = view.voted || [];
       parts.push(h("p", { class: "voted", "data-testid": "voted-list" },
         t("voted.count", { count: voted.length, total: players.length }), voted.length ? ` (${voted.join(", ")})` : ""));
+    }
+    if (stage === "over" && host) {
+      parts.push(h("button", { class: "primary", "data-testid": "play-again",
+        onclick: () => net.send({ type: "play_again" }) }, t("host.play_again")));
     }
     if (stage === "over") parts.push(renderEnd(obs, players));
     const told = view.events.filter((e) => e.kind !== "call")
