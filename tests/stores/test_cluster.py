@@ -14,7 +14,8 @@ from typing import Any
 import httpx
 import pytest
 import redis
-from clusterplay import Phone, create_room, serve
+import websockets
+from clusterplay import Phone, create_room, serve, ws_url
 
 from nightcall.engine import records
 from nightcall.server.cluster import Node
@@ -183,3 +184,47 @@ def test_a_lease_has_one_holder_and_fences_saves(redis_server: RedisServer) -> N
     two.store.save("ABCD", {"code": "ABCD", "n": 4}, finished=True)
     assert one.store.load("ABCD") == {"code": "ABCD", "n": 4}
     assert one.store.unfinished() == []
+
+
+def test_a_relayed_client_gets_the_same_refusals_and_limits(
+    redis_server: RedisServer, servers: list[subprocess.Popen[bytes]]
+) -> None:
+    a, url_a = serve(redis_server.url)
+    b, url_b = serve(redis_server.url)
+    servers += [a, b]
+    code, _ = create_room(url_a)
+    bad = {  # frame -> the error code the owner answers with, through the relay
+        "not json": {"bad_json", "bad_message"},
+        '{"type": "nope"}': {"unknown_type"},
+        '{"type": "action", "action": {"kind": "vote", "a": 99}}': {"not_your_turn"},
+        '{"type": "start"}': {"not_host"},
+        '{"type": "hello", "name": "again"}': {"already_seated"},
+        "x" * 10_000: {"too_long"},
+    }
+
+    async def go() -> None:
+        async with websockets.connect(ws_url(url_b, code)) as ws:
+            await ws.send(json.dumps({"type": "hello", "name": "Mallory"}))
+            assert json.loads(await ws.recv())["type"] == "welcome"
+            await ws.recv()  # the lobby
+            for frame, codes in [*bad.items(), (b"\xff\xfe", {"bad_json", "bad_message"})]:
+                await ws.send(frame)
+                answer = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                assert answer["type"] in ("error", "room_error"), answer
+                assert answer["code"] in codes, (frame[:20], answer)
+            for _ in range(45):  # a burst past the per-connection limit
+                await ws.send('{"type": "ping"}')
+            answers = [json.loads(await asyncio.wait_for(ws.recv(), 10))["type"]
+                       for _ in range(45)]
+            assert 20 <= answers.count("pong") < 45 and "room_error" in answers
+        async with websockets.connect(ws_url(url_b, code)) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": "not-a-seat-token-at-all"}))
+            answer = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert answer["code"] == "bad_token"
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), 10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4000
+
+    asyncio.run(go())
+    doc = _doc(redis_server.url, code)  # nothing changed but the one seat taken
+    assert [s["name"] for s in doc["seats"]] == ["Mallory"] and doc["status"] == "lobby"
