@@ -109,3 +109,73 @@ def test_kill_mid_night_and_resume(tmp_path: Path) -> None:
     assert final["actions"][: len(doc["actions"])] == doc["actions"]
     assert len(final["actions"]) > len(doc["actions"])  # at least the votes came after
     assert final["record"]["players"] == ["Ann", "Bob", "Cy"]
+
+
+def test_kill_mid_vote_keeps_every_acknowledged_vote(tmp_path: Path) -> None:
+    """kill -9 while the vote is open, two of three votes in: both survive the restart
+    (a vote counts as acknowledged once its sender's screen shows it), the third comes
+    after, and the game ends on all three."""
+    db = tmp_path / "rooms.sqlite3"
+    server = LiveServer(db).start()
+    ws_url = server.url.replace("http", "ws")
+    deck = ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villager"]
+    r = httpx.post(f"{server.url}/api/rooms", json={
+        "seats": 3, "roles": deck, "call_seconds": 0.4, "discussion_seconds": 0.3,
+        "vote_seconds": 60})
+    code, host_token = r.json()["room"], r.json()["host_token"]
+    voted_for = {0: 1, 1: 0}
+
+    async def first_half() -> list[str]:
+        tokens = []
+        host = await websockets.connect(f"{ws_url}/ws/{code}")
+        await host.send(json.dumps({"type": "hello", "as": "host", "token": host_token}))
+        phones = []
+        for name in ("Ann", "Bob", "Cy"):
+            ws = await websockets.connect(f"{ws_url}/ws/{code}")
+            await ws.send(json.dumps({"type": "hello", "name": name}))
+            tokens.append((await read_until(ws, lambda m: m["type"] == "welcome"))["token"])
+            phones.append(ws)
+        await host.send(json.dumps({"type": "start"}))
+        for seat, target in voted_for.items():
+            obs = await read_until(phones[seat], lambda m: is_obs("vote")(m)
+                                   and bool(m["view"]["legal"]), timeout=40)
+            await phones[seat].send(json.dumps({
+                "type": "action", "action": {"kind": "vote", "a": target},
+                "state_id": obs["state_id"]}))
+            name = ("Ann", "Bob", "Cy")[seat]
+            await read_until(phones[seat], lambda m, name=name: is_obs("vote")(m)
+                             and name in m["view"]["voted"])
+        server.kill()  # SIGKILL right after the second vote was shown
+        for ws in (host, *phones):
+            with __import__("contextlib").suppress(Exception):
+                await ws.close()
+        return tokens
+
+    try:
+        tokens = asyncio.run(first_half())
+    finally:
+        server.kill()
+    server2 = LiveServer(db, port=server.port).start()
+
+    async def second_half() -> dict[str, Any]:
+        ws = await websockets.connect(f"{ws_url}/ws/{code}")
+        await ws.send(json.dumps({"type": "hello", "token": tokens[2]}))
+        obs = await read_until(ws, lambda m: is_obs("vote")(m) and bool(m["view"]["legal"]))
+        assert sorted(obs["view"]["voted"]) == ["Ann", "Bob"]  # both votes survived
+        await ws.send(json.dumps({"type": "action", "action": {"kind": "vote", "a": 0},
+                                  "state_id": obs["state_id"]}))
+        end = await read_until(ws, is_obs("over"), timeout=30)
+        await ws.close()
+        return end
+
+    try:
+        end = asyncio.run(second_half())
+    finally:
+        server2.stop()
+    assert end["view"]["outcome"]["dead"] == ["Ann"]  # Bob and Cy both pointed at Ann
+    with sqlite3.connect(db) as con:
+        final = json.loads(con.execute("SELECT doc FROM rooms WHERE code=?",
+                                       (code,)).fetchone()[0])
+    votes = [(seat, a) for seat, a in final["actions"] if a["kind"] == "vote"]
+    assert votes == [(0, {"kind": "vote", "a": 1}), (1, {"kind": "vote", "a": 0}),
+                     (2, {"kind": "vote", "a": 0})]
