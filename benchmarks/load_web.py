@@ -25,6 +25,7 @@ import contextlib
 import json
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -320,13 +321,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         rss_peak = rss0
         redis_mem = redis_mem0
         wall0 = time.perf_counter()
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
+        client_cpu0 = used.ru_utime + used.ru_stime
         kids = [subprocess.Popen(client_command(args, settings, n, i), stdout=subprocess.PIPE)
                 for i, n in enumerate(share) if n]
         held = 0
         got: dict[str, Any] = {}
         while any(k.poll() is None for k in kids):  # the server's own count, twice a second
-            try:
-                got = httpx.get(url + "/api/stats", timeout=2).json()
+            try:  # (counts only: sorting the timings twice a second would stall the server)
+                got = httpx.get(url + "/api/stats?timings=0", timeout=2).json()
                 held = max(held, got["players_connected"])
             except httpx.HTTPError:
                 pass
@@ -336,6 +339,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 redis_mem = max(redis_mem, redis_memory(args.redis))
             time.sleep(0.5)
         parts = [json.loads(k.communicate()[0]) for k in kids]
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)  # the phones' processes, ended
+        client_cpu = used.ru_utime + used.ru_stime - client_cpu0
+        with contextlib.suppress(httpx.HTTPError):
+            got = httpx.get(url + "/api/stats", timeout=10).json()
         server_cpu = cpu_seconds(server.pid) - cpu0 if server else None
         wall = time.perf_counter() - wall0
     finally:
@@ -374,6 +381,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "server_action_ms_p99": got.get("action_ms_p99"),
         "server_send_wait_ms_p50": got.get("send_wait_ms_p50"),
         "server_send_wait_ms_p99": got.get("send_wait_ms_p99"),
+        "server_loop_lag_ms_p50_p99_max": [got.get("loop_lag_ms_p50"),
+                                           got.get("loop_lag_ms_p99"),
+                                           got.get("loop_lag_ms_max")],
         "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 1),
         "server_cpu_ms_per_action": None if server_cpu is None or not actions
         else round(server_cpu / actions * 1000, 2),
@@ -384,6 +394,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "redis_kib_per_room": round((redis_mem - redis_mem0) / 1024 / args.rooms, 1)
         if args.redis else None,
         "server_cpu_share": None if server_cpu is None else round(server_cpu / wall, 2),
+        "client_cpu_share": round(client_cpu / wall, 2),
         "load_average": os.getloadavg(),
         "seconds": round(max(p["seconds"] for p in parts), 1),
     }

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import io
 import logging
@@ -26,6 +25,7 @@ from nightcall.server import messages as m
 from nightcall.server.hub import Elsewhere, Hub
 from nightcall.server.limits import Limits, install, lookup, rate_of, receive, refusal
 from nightcall.server.room import Room, RoomError, Sink
+from nightcall.server.samples import Samples
 from nightcall.server.store import Store
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class WsSink(Sink):
     phone never holds up the room's pipeline."""
 
     def __init__(self, ws: WebSocket, role: str, viewer: int | None,
-                 timings: collections.deque[float] | None = None) -> None:
+                 timings: Samples | None = None) -> None:
         self.ws = ws
         self.role = role
         self.viewer = viewer
@@ -356,20 +356,23 @@ async def stats(request: Request) -> Response:
     over its last moves (decode, check, apply, build and queue every update, save)."""
     hub: Hub = request.app.state.hub
     rooms = list(hub.rooms.values())
-    took = sorted(hub.timings)
-    sent = sorted(hub.send_timings)
+    counts_only = request.query_params.get("timings") == "0"  # cheap: for polling
 
-    def ms(values: list[float], q: float) -> float | None:
-        if not values:
-            return None
-        return round(values[min(len(values) - 1, int(q * len(values)))] * 1000, 3)
+    def ms(samples: Samples, *qs: float) -> list[float | None]:
+        return [None] * len(qs) if counts_only else samples.quantiles_ms(*qs)
 
+    took = ms(hub.timings, 0.5, 0.99)
+    sent = ms(hub.send_timings, 0.5, 0.99)
+    lag = ms(hub.loop_lag, 0.5, 0.99, 1.0)
     return _json({
-        "actions_timed": len(took),
-        "action_ms_p50": ms(took, 0.5),
-        "action_ms_p99": ms(took, 0.99),
-        "send_wait_ms_p50": ms(sent, 0.5),
-        "send_wait_ms_p99": ms(sent, 0.99),
+        "actions_timed": len(hub.timings),
+        "action_ms_p50": took[0],
+        "action_ms_p99": took[1],
+        "send_wait_ms_p50": sent[0],
+        "send_wait_ms_p99": sent[1],
+        "loop_lag_ms_p50": lag[0],
+        "loop_lag_ms_p99": lag[1],
+        "loop_lag_ms_max": lag[2],
         "rooms": len(rooms),
         "playing": sum(1 for r in rooms if r.status == "playing"),
         "players_connected": sum(1 for r in rooms for s in r.sinks
@@ -381,6 +384,15 @@ async def stats(request: Request) -> Response:
 async def rulesets(request: Request) -> Response:
     hub: Hub = request.app.state.hub
     return JSONResponse(hub.public_rulesets())
+
+
+async def _watch_loop(hub: Hub, every: float = 0.01) -> None:
+    """Measure how late the event loop runs (for /api/stats): a busy loop delays every
+    client's messages, both ways, and no per-message timing shows it."""
+    while True:
+        started = time.perf_counter()
+        await asyncio.sleep(every)
+        hub.loop_lag.append(max(0.0, time.perf_counter() - started - every))
 
 
 def page(name: str) -> Any:
@@ -403,7 +415,9 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
         resumed = hub.resume_all()
         if resumed:
             log.info("resumed %d room(s)", resumed)
+        watch = asyncio.create_task(_watch_loop(hub))
         yield
+        watch.cancel()
         if node is not None:
             await node.stop()
         hub.stop()

@@ -3,7 +3,6 @@ and bringing back the unfinished ones after a restart."""
 
 from __future__ import annotations
 
-import collections
 import logging
 import secrets
 from typing import TYPE_CHECKING, Any
@@ -13,6 +12,7 @@ from nightcall.engine.ruleset import get_ruleset
 from nightcall.server.clock import RoomClock
 from nightcall.server.messages import CreateRoom
 from nightcall.server.room import Room, RoomError
+from nightcall.server.samples import Samples
 from nightcall.server.store import LeaseLost, Store
 
 if TYPE_CHECKING:
@@ -75,8 +75,10 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self.clocks: dict[str, RoomClock] = {}
         # Server-side latencies, for /api/stats: handling a move; an update's wait to go out.
-        self.timings: collections.deque[float] = collections.deque(maxlen=20_000)
-        self.send_timings: collections.deque[float] = collections.deque(maxlen=50_000)
+        self.timings = Samples(20_000)
+        self.send_timings = Samples(50_000)
+        # How late the event loop wakes up (every 10 ms): time every client waits on us.
+        self.loop_lag = Samples(30_000)
 
     def join_url(self, code: str, base: str) -> str:
         return f"{self.public_url or base.rstrip('/')}/play/{code}"

@@ -116,6 +116,9 @@ class Room:
         self.join_url = ""
 
     # --- seats ------------------------------------------------------------------
+    def connected_seats(self) -> set[int | None]:
+        return {s.viewer for s in self.sinks if s.role == "player"}
+
     def connected(self, seat: int) -> bool:
         return any(s.viewer == seat and s.role == "player" for s in self.sinks)
 
@@ -422,9 +425,9 @@ class Room:
         """The encoded lobby, rebuilt only when something in it changed."""
         from nightcall.server.messages import encode
 
+        here = self.connected_seats()
         key = (self.status, len(self.roles), tuple(self.warnings), self.join_url,
-               tuple((s.name, s.bot, s.bot or self.connected(i))
-                     for i, s in enumerate(self.seats)))
+               tuple((s.name, s.bot, s.bot or i in here) for i, s in enumerate(self.seats)))
         if key != self._lobby_key:
             self._lobby_key = key
             self._lobby_bytes = encode(self.lobby())
@@ -493,10 +496,10 @@ class Room:
         self.changed()
 
     def _tell_next(self, sink: Sink) -> None:
-        from nightcall.server.messages import NextRoom, encode
-
         if self.next_code is None or sink in self._told_next or sink.role == "agent":
             return
+        from nightcall.server.messages import NextRoom, encode
+
         self._told_next.add(sink)
         token = self.next_host_token if sink.role == "host" else None  # the host's alone
         sink.send(encode(NextRoom(room=self.next_code, host_token=token)))

@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
+import msgspec
+
 
 class LeaseLost(Exception):
     """This process no longer owns the room: another one took it over (Redis cluster)."""
@@ -48,7 +50,7 @@ class MemoryStore:
         self._docs: dict[str, tuple[str, bool]] = {}
 
     def save(self, code: str, doc: dict[str, Any], finished: bool) -> None:
-        self._docs[code] = (json.dumps(doc), finished)
+        self._docs[code] = (msgspec.json.encode(doc).decode(), finished)
 
     def flush(self) -> None:
         pass
@@ -111,7 +113,9 @@ class SQLiteStore:
             db.close()
 
     def save(self, code: str, doc: dict[str, Any], finished: bool) -> None:
-        text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+        # msgspec writes the same compact UTF-8 JSON as json.dumps, about 10x faster: a
+        # save runs on the event loop after every change, so its cost is latency.
+        text = msgspec.json.encode(doc).decode()
         with self._lock:
             self._db.execute(
                 "INSERT INTO rooms (code, doc, finished, updated) VALUES (?, ?, ?, ?) "

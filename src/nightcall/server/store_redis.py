@@ -24,6 +24,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 import redis
 
 from nightcall.server.store import LeaseLost
@@ -70,7 +71,7 @@ class RedisStore:
         return f"{self.prefix}:room:{code}"
 
     def save(self, code: str, doc: dict[str, Any], finished: bool) -> None:
-        text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
+        text = msgspec.json.encode(doc)  # compact UTF-8 JSON, as json.dumps but faster
         if self.owner is not None:
             done = self._fenced(
                 keys=[self._key(code), self._index, self.lease_key(code)],
