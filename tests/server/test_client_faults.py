@@ -162,3 +162,37 @@ def test_a_phone_that_vanishes_in_its_call_gets_the_default_and_rejoins(
             assert back["timeline"]
             lobby = host.until(lambda m: m["type"] == "lobby" and m["seats"][0]["connected"])
             assert lobby["seats"][0]["name"] == "Ann"
+
+
+def test_a_double_tapped_claim_is_said_once(client: TestClient) -> None:
+    """Claims do not change a seat's state id, so only their sameness tells a double tap:
+    a seat cannot repeat, word for word, what it said last (it can say it again later,
+    after saying something else)."""
+    code, host_token = make_room(client, **{**TIMERS, "discussion_seconds": 30.0})
+    with client.websocket_connect(f"/ws/{code}") as aw, \
+            client.websocket_connect(f"/ws/{code}") as hw:
+        ann = WS(aw)
+        ann.send(type="hello", name="Ann")
+        ann.until(lambda m: m["type"] == "welcome")
+        host = WS(hw)
+        host.send(type="hello", **{"as": "host", "token": host_token})
+        host.until(lambda m: m["type"] == "lobby" and len(m["seats"]) == 1)
+        host.send(type="start")
+        day = ann.until(is_obs("discussion", with_legal=False))
+        room = room_of(client, code)
+        seer = {"kind": "claim", "a": room.ruleset.role_ids.index("seer")}
+        villager = {"kind": "claim", "a": room.ruleset.role_ids.index("villager")}
+        for _ in range(2):
+            ann.send(type="action", action=seer, state_id=day["state_id"])
+        err = ann.until(lambda m: m["type"] == "error")
+        assert err["code"] == "illegal_action" and "just said" in err["message"]
+        for claim in (villager, seer):  # something else, then the first again: both heard
+            ann.send(type="action", action=claim, state_id=day["state_id"])
+            ann.send(type="ping")
+            ann.until(lambda m: m["type"] == "pong")
+        claims = [a for s, a in room.actions if s == 0 and a.kind == "claim"]
+        assert [a.to_json() for a in claims] == [seer, villager, seer]
+        said = [e for e in room.public_view()["events"] if e["kind"] == "claim"
+                and e["seat"] == 0]
+        assert len(said) == 3
+        assert [m["code"] for m in ann.seen if m["type"] == "error"] == ["illegal_action"]

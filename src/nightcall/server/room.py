@@ -232,9 +232,14 @@ class Room:
         if self.is_talk(seat, action):
             if self.clock.stage not in DAY_STAGES:
                 raise RoomError("not_your_turn", "claims are made during the day")
+            if self.last_move(seat) == action:  # a double tap: claims keep the state id
+                raise RoomError("illegal_action", "you have just said exactly that")
         elif action.to_json() not in self.seat_view(seat).get("legal", []):
             raise RoomError("not_your_turn", "that is not one of your choices now")
         self.apply_move(seat, action)
+
+    def last_move(self, seat: int) -> Action | None:
+        return next((a for s, a in reversed(self.actions) if s == seat), None)
 
     def apply_move(self, seat: int, action: Action) -> None:
         """Apply (bots, defaults and checked players), then broadcast and persist."""
