@@ -196,7 +196,10 @@ class Master:
             self.say("lupus.day.executed", name=names[e["seat"]])
         elif kind == "over":
             teams = e.get("teams", [])
-            self.say("lupus.end.humans" if "village" in teams else "lupus.end.werewolves")
+            if "werehamster" in teams:  # alive at the end, it beats either side
+                self.say("lupus.end.werehamster")
+            else:
+                self.say("lupus.end.humans" if "village" in teams else "lupus.end.werewolves")
 
     def choose_last(self, dead: list[int], default: int) -> int:
         """Two deaths at dawn: the Master says which counts as the last to die

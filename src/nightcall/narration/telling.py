@@ -1,11 +1,13 @@
 """The words of a game's account (the end-of-game timeline and ``nightcall replay``),
-in any of the narrator's languages: the ``account.*`` lines of the locale files."""
+in any of the narrator's languages: the ``account.*`` lines of the locale files, and
+the ``why.*`` lines that write out the judges' reasons (:func:`explain`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from nightcall.narration.locale import Locale, load
+from nightcall.engine.outcome import Arg, Reason, Term
+from nightcall.narration.locale import Locale, LocaleError, load
 
 
 class Teller:
@@ -33,3 +35,53 @@ class Teller:
         if len(names) <= 1:
             return "".join(names) or self("nobody")
         return self("and", rest=", ".join(names[:-1]), last=names[-1])
+
+
+def explain(reasons: Iterable[Reason], lang: str = "en") -> list[str]:
+    """The judges' reasons as sentences in ``lang``, one per reason."""
+    loc = load(lang)
+    return [_sentence(loc, r) for r in reasons]
+
+
+def reason_keys(reason: Reason) -> set[str]:
+    """The locale lines a reason needs (its clauses' and counts' included)."""
+    keys = {f"why.{reason.key}"}
+    ruleset = reason.key.partition(".")[0]
+    for value in reason.args.values():
+        if isinstance(value, Reason):
+            keys |= reason_keys(value)
+        elif isinstance(value, Term) and value.kind == "count":
+            keys.add(_count_key(ruleset, value))
+        elif isinstance(value, Term) and value.kind == "artifact":
+            keys.add(f"account.{ruleset}.artifact.{value.id}")
+    return keys
+
+
+def _count_key(ruleset: str, term: Term) -> str:
+    return f"why.{ruleset}.count.{term.id}.{'one' if term.n == 1 else 'many'}"
+
+
+def _sentence(loc: Locale, reason: Reason) -> str:
+    ruleset = reason.key.partition(".")[0]
+    values = {k: _word(loc, ruleset, v) for k, v in reason.args.items()}
+    return loc.line(f"why.{reason.key}", **values)
+
+
+def _word(loc: Locale, ruleset: str, value: Arg) -> str | int:
+    # Reason and Term are tuples too: test them before plain tuples of names.
+    if isinstance(value, Reason):
+        return _sentence(loc, value)
+    if isinstance(value, Term):
+        if value.kind == "role":
+            return loc.role(ruleset, value.id)
+        if value.kind == "artifact":
+            return loc.line(f"account.{ruleset}.artifact.{value.id}")
+        if value.kind == "count":
+            return loc.line(_count_key(ruleset, value), n=value.n)
+        raise LocaleError(f"no words for a term of kind {value.kind!r}")
+    if isinstance(value, tuple):
+        # "A, B and C"; the judges never list nobody, so an empty list stays empty.
+        if len(value) <= 1:
+            return "".join(value)
+        return loc.line("account.and", rest=", ".join(value[:-1]), last=value[-1])
+    return value

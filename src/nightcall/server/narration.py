@@ -86,14 +86,15 @@ def call_line(ruleset: str, call: str, language: str, roles: Sequence[str] = (),
 
 
 def timeline(ruleset: Any, state: Any, language: str) -> list[str]:
-    """The end-of-game account in the room's language, without the judge's reasoning
-    (the end screen shows that beside it). A ruleset whose account takes no language
-    gives its own (English) one."""
+    """The end-of-game account in the room's language, ending with the judge's
+    reasoning in that language too: its last ``len(outcome.explanation)`` lines, one
+    per reason (the end screen shows those under the winners). A ruleset whose
+    account takes no language gives its own (English) one, reasoning included."""
     import importlib
 
     try:
         module = importlib.import_module(f"nightcall.rulesets.{ruleset.id}.account")
-        return list(module.account(state, language, explain=False))
+        return list(module.account(state, language, explain=True))
     except (ImportError, AttributeError, TypeError):
         return list(ruleset.account(state))
 
@@ -136,14 +137,30 @@ def stage_line(ruleset: str, stage: str, language: str, view: dict[str, Any] | N
         parts.append(_line(lang, "lupus.day.defense"))
     elif stage == "execute":
         parts.append(_line(lang, "lupus.day.execute"))
-    elif stage == "over" and ruleset == "lupus":
-        teams = (view.get("outcome") or {}).get("teams", [])
-        if "werewolves" in teams:
-            parts.append(_line(lang, "lupus.end.werewolves"))
-        elif teams:
-            parts.append(_line(lang, "lupus.end.humans"))
+    elif stage == "over":
+        outcome = view.get("outcome") or {}
+        if outcome and ruleset == "lupus":
+            parts.append(_line(lang, lupus_end_key(outcome.get("teams", []))))
+        if outcome:  # who won, as the judge's last line says it (no secret by now)
+            winners = [str(w) for w in outcome.get("winners", [])]
+            parts.append(_line(lang, "why.winners", names=_listing(lang, winners))
+                         if winners else _line(lang, "why.nobody_wins"))
     text = " ".join(p for p in parts if p)
     return text or FALLBACK.get(stage, "")
+
+
+def lupus_end_key(teams: Sequence[str]) -> str:
+    """The Master's closing line for the winning side of a Lupus game."""
+    if "werehamster" in teams:
+        return "lupus.end.werehamster"
+    return "lupus.end.werewolves" if "werewolves" in teams else "lupus.end.humans"
+
+
+def _listing(lang: str, names: Sequence[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return _line(lang, "account.and", rest=", ".join(names[:-1]), last=names[-1]) \
+        or ", ".join(names)
 
 
 def _dawn(view: dict[str, Any], lang: str) -> str | None:

@@ -25,7 +25,7 @@ def _who(st: EpicState, e: Event, say: Teller) -> str:
 
 
 def account(st: EpicState, lang: str = "en", explain: bool = True) -> list[str]:
-    """The account in ``lang``; ``explain`` adds the judge's reasoning (English only)."""
+    """The account in ``lang``; ``explain`` adds the judge's reasoning, in ``lang`` too."""
     say = Teller("epic", lang)
     role = say.role
     names, n = st.names, st.n
@@ -125,5 +125,5 @@ def account(st: EpicState, lang: str = "en", explain: bool = True) -> list[str]:
                     token=token(d["tokens"][s])) for s in range(n))
             lines.append(say("epic.end", cards=final))
     if explain and st.outcome is not None:
-        lines.extend(st.outcome.explanation)
+        lines.extend(st.outcome.explain(lang))
     return lines

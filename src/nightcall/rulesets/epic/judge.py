@@ -8,7 +8,8 @@ Rulings: docs/rulings.md (Epic Battle).
 
 Everything here works on an :class:`EndOfNight` (the cards, tokens, artifacts
 and votes at the end), so a live game and a real table (:func:`judge`) are
-judged by the same named steps, each adding its sentence to the explanation.
+judged by the same named steps, each adding its reason to the explanation (a
+locale key and its values: the ``why.epic.*`` lines of the narrator's locales).
 """
 
 from __future__ import annotations
@@ -18,9 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from nightcall.engine.errors import DeckError
-from nightcall.engine.outcome import Death, Outcome
+from nightcall.engine.outcome import Death, Outcome, Reason, Term, why
 from nightcall.rulesets.epic.roles import (
-    ARTIFACT_NAME,
     ARTIFACT_ROLE,
     ARTIFACTS,
     ASSASSIN,
@@ -44,7 +44,6 @@ from nightcall.rulesets.epic.roles import (
     VILLAGE,
     WEREWOLVES,
     WOLF_CARDS,
-    name,
 )
 
 NO_VOTE = -1
@@ -52,11 +51,6 @@ NO_VOTE = -1
 CLASSIC = "classic"
 EPIC = "epic"
 NO_VILLAGE = "no_village"  # both monster parties among the players, no villager
-
-TEAM_NAME = {
-    VILLAGE: "the Village", WEREWOLVES: "the Werewolf pack", VAMPIRES: "the Vampire clan",
-    TANNER_TEAM: "the Tanner", ASSASSIN_TEAM: "the Assassin",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,29 +112,22 @@ def battle_mode(ids: Sequence[Identity]) -> str:
     return CLASSIC
 
 
-def _join(parts: Iterable[str]) -> str:
-    items = list(parts)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
 class _Check:
-    """One run of the check: the facts, the sentences, and the named steps."""
+    """One run of the check: the facts, the reasons, and the named steps."""
 
     def __init__(self, end: EndOfNight, talk: bool = True) -> None:
         self.end = end
-        self.talk = talk  # False: decide only, the sentences are written on demand
+        self.talk = talk  # False: decide only, the reasons are worked out on demand
         self.names = end.names
         self.n = len(end.names)
         self.ids = identities(end)
         self.mode = battle_mode(self.ids)
-        self.lines: list[str] = [] if talk else _Sink()
+        self.lines: list[Reason] = [] if talk else _Sink()
         self.deaths: list[Death] = []
         self.teams: list[str] = []
 
-    def who(self, seats: Iterable[int]) -> str:
-        return _join(self.names[s] for s in seats)
+    def who(self, seats: Iterable[int]) -> tuple[str, ...]:
+        return tuple(self.names[s] for s in seats)
 
     # --- before the vote: who is who ---------------------------------------------
     def step_identities(self) -> None:
@@ -150,43 +137,36 @@ class _Check:
         for s, i in enumerate(self.ids):
             artifact = end.artifacts[s]
             if artifact in ARTIFACT_ROLE:
-                self.lines.append(
-                    f"{self.names[s]} holds the {name(end.roles[s])} card but the "
-                    f"{ARTIFACT_NAME[artifact]} makes them a {name(i.role)}"
-                    + (" (the card's vote ability is lost)." if end.roles[s] in (
-                        HUNTER, BODYGUARD, THE_MASTER) else ".")
-                )
+                lost = end.roles[s] in (HUNTER, BODYGUARD, THE_MASTER)
+                self.lines.append(why(
+                    "epic.artifact_role_lost" if lost else "epic.artifact_role",
+                    name=self.names[s], card=Term("role", end.roles[s]),
+                    artifact=Term("artifact", artifact), role=Term("role", i.role),
+                ))
             if end.tokens[s] == VAMPIRE_TOKEN and end.roles[s] not in VAMPIRE_CARDS:
-                self.lines.append(
-                    f"{self.names[s]} has the Vampire token and plays for the Vampire clan."
-                )
+                self.lines.append(why("epic.vampire_token", name=self.names[s]))
             if i.role == RENFIELD and i.kind is None:
-                side = "the Vampire clan" if i.party == VAMPIRES else \
-                    "the Village, since no player is a vampire"
-                self.lines.append(f"{self.names[s]} is Renfield and plays for {side}.")
+                self.lines.append(why("epic.renfield_vampires" if i.party == VAMPIRES
+                                      else "epic.renfield_village", name=self.names[s]))
         if self.mode == EPIC:
-            self.lines.append("Village, werewolves and vampires are all among the players: "
-                              "this is an Epic Battle, so the two most voted players die.")
+            self.lines.append(why("epic.mode_epic"))
         elif self.mode == NO_VILLAGE:
-            self.lines.append("Werewolves and vampires are among the players but no member of "
-                              "the Village: only the most voted player dies, and each monster "
-                              "party wins if only the other one loses a player.")
+            self.lines.append(why("epic.mode_no_village"))
 
     # --- the vote ------------------------------------------------------------------
-    def protected(self) -> dict[int, str]:
-        """Seats the vote cannot kill, with the reason."""
+    def protected(self) -> dict[int, Reason]:
+        """Seats the vote cannot kill, with the reason (a clause)."""
         end, ids, names = self.end, self.ids, self.names
-        safe: dict[int, str] = {}
+        safe: dict[int, Reason] = {}
         for s, i in enumerate(ids):
             target = end.votes[s]
             if i.role == BODYGUARD and i.vote_ability and target != NO_VOTE:
-                safe.setdefault(target, f"the Bodyguard {names[s]} points at them")
+                safe.setdefault(target, why("epic.safe.bodyguard", name=names[s]))
             if i.role == THE_MASTER and i.vote_ability:
                 guards = [v for v in range(self.n) if v != s and end.votes[v] == s
                           and ids[v].kind == VAMPIRES]
                 if guards:
-                    safe.setdefault(s, f"they are the Master and the vampire "
-                                       f"{self.who(guards)} points at them")
+                    safe.setdefault(s, why("epic.safe.master", names=self.who(guards)))
         return safe
 
     def step_vote(self) -> None:
@@ -198,44 +178,43 @@ class _Check:
         counts = sorted({t for t in tally if t > 0}, reverse=True)
         groups = [[s for s in range(self.n) if tally[s] == c] for c in counts]
         if not groups or counts[0] < 2:
-            lines.append("Nobody has more than one vote, so the vote kills nobody.")
+            lines.append(why("epic.no_majority"))
             return
         top = groups[0]
         places = 2 if self.mode == EPIC else 1
         dying = list(top)
         if len(top) == 1:
-            lines.append(f"{names[top[0]]} has the most votes ({counts[0]}).")
+            lines.append(why("epic.most_votes", name=names[top[0]], votes=counts[0]))
         else:
-            lines.append(f"{self.who(top)} tie for the most votes ({counts[0]} each).")
+            lines.append(why("epic.tie", names=self.who(top), votes=counts[0]))
         second_included = False
         if places == 2:
             if len(top) > 1:
-                lines.append("In an Epic Battle a tie for the most votes kills only the "
-                             "tied players.")
+                lines.append(why("epic.tie_epic"))
             elif len(groups) > 1:
                 dying += groups[1]
                 second_included = True
-                lines.append(f"Second most votes ({counts[1]}): {self.who(groups[1])}.")
+                lines.append(why("epic.second", names=self.who(groups[1]), votes=counts[1]))
             else:
-                lines.append("Nobody else has a vote, so there is no second place.")
+                lines.append(why("epic.no_second"))
         safe = self.protected()
         for s in dying:
             if s in safe:
-                lines.append(f"{names[s]} cannot be killed: {safe[s]}.")
+                lines.append(why("epic.protected", name=names[s], why=safe[s]))
         if all(s in safe for s in top) and not second_included:
             if len(groups) > 1 and counts[1] >= 2:
-                lines.append(f"The next most voted die instead: {self.who(groups[1])} "
-                             f"({counts[1]} votes).")
+                lines.append(why("epic.next_instead", names=self.who(groups[1]),
+                                 votes=counts[1]))
                 dying += groups[1]
             else:
-                lines.append("Nobody else has at least two votes, so nobody dies instead.")
+                lines.append(why("epic.none_instead"))
         for s in dying:
             if s not in safe:
                 self.deaths.append(Death(s, "votes"))
         if self.deaths:
-            lines.append(f"The vote kills {self.who(d.seat for d in self.deaths)}.")
+            lines.append(why("epic.vote_kills", names=self.who(d.seat for d in self.deaths)))
         else:
-            lines.append("The vote kills nobody.")
+            lines.append(why("epic.vote_kills_nobody"))
 
     # --- flowchart steps 1 and 2: the Hunter and the lovers ----------------------
     def step_hunter_and_lovers(self) -> None:
@@ -250,38 +229,41 @@ class _Check:
             if ids[s].role == HUNTER and ids[s].vote_ability and target != NO_VOTE \
                     and target not in dead:
                 if target in safe:
-                    self.lines.append(f"{names[s]} was the Hunter and points at "
-                                      f"{names[target]}, who is protected: {safe[target]}.")
+                    self.lines.append(why("epic.hunter_blocked", name=names[s],
+                                          target=names[target], why=safe[target]))
                 else:
                     self.deaths.append(Death(target, "hunter"))
                     dead.add(target)
-                    self.lines.append(f"{names[s]} was the Hunter, so {names[target]}, "
-                                      "at whom the Hunter points, dies too.")
+                    self.lines.append(why("epic.hunter", name=names[s], target=names[target]))
             if s in lovers:
                 for other in lovers:
                     if other not in dead:
                         self.deaths.append(Death(other, "lovers"))
                         dead.add(other)
-                        self.lines.append(f"{names[s]} had a Love token, so the other lover, "
-                                          f"{names[other]}, dies too, protected or not.")
+                        self.lines.append(why("epic.lovers", name=names[s],
+                                              other=names[other]))
             i += 1
 
     # --- the checks ----------------------------------------------------------------
     def dead_of_kind(self, kind: str) -> list[int]:
         return [d.seat for d in self.deaths if self.ids[d.seat].kind == kind]
 
-    def monster_words(self, seats: list[int]) -> str:
-        """"The vampire Bruno", "The werewolves Anna and Bruno"."""
-        kind = self.ids[seats[0]].kind
-        word = "werewolf" if kind == WEREWOLVES else "vampire"
-        return f"The {word}{'s' if len(seats) > 1 else ''} {self.who(seats)}"
+    def monsters_died(self, seats: list[int], key: str) -> Reason:
+        """``epic.<key>.<werewolf|werewolves|vampire|vampires>``: the kind of the dead
+        monsters (one kind: this is a classic game) and how many."""
+        wolves = self.ids[seats[0]].kind == WEREWOLVES
+        if len(seats) > 1:
+            kind = "werewolves" if wolves else "vampires"
+        else:
+            kind = "werewolf" if wolves else "vampire"
+        return why(f"epic.{key}.{kind}", names=self.who(seats))
 
     def monsters_present(self) -> list[str]:
         return [k for k in (WEREWOLVES, VAMPIRES) if any(i.kind == k for i in self.ids)]
 
-    def win(self, team: str, why: str) -> None:
+    def win(self, team: str, reason: Reason) -> None:
         self.teams.append(team)
-        self.lines.append(f"{why}: {TEAM_NAME[team]} wins.")
+        self.lines.append(reason)
 
     def step_bounty(self) -> None:
         assassins = [s for s, i in enumerate(self.ids) if i.party == ASSASSIN_TEAM]
@@ -290,74 +272,70 @@ class _Check:
             return
         dead = {d.seat for d in self.deaths}
         if holder[0] in dead:
-            self.win(ASSASSIN_TEAM, f"{self.names[holder[0]]} had the Bounty token and died")
+            self.win(ASSASSIN_TEAM, why("epic.bounty_died", name=self.names[holder[0]]))
         else:
-            self.lines.append(f"{self.names[holder[0]]} has the Bounty token and lives: "
-                              "the Assassin does not win.")
+            self.lines.append(why("epic.bounty_lives", name=self.names[holder[0]]))
 
     def box_3(self) -> None:
         """The Epic Battles' box (3): which monster parties lost a player."""
         wolves, vampires = self.dead_of_kind(WEREWOLVES), self.dead_of_kind(VAMPIRES)
         if wolves and vampires:
             if self.mode == NO_VILLAGE:
-                self.lines.append("A werewolf and a vampire died and no player belongs to "
-                                  "the Village: nobody else wins.")
+                self.lines.append(why("epic.both_died_no_village"))
             else:
-                self.win(VILLAGE, f"Werewolf {self.who(wolves)} and vampire "
-                                  f"{self.who(vampires)} died")
+                self.win(VILLAGE, why("epic.both_died", wolves=self.who(wolves),
+                                      vampires=self.who(vampires)))
         elif wolves:
-            self.win(VAMPIRES, f"A werewolf died ({self.who(wolves)}) and no vampire did")
+            self.win(VAMPIRES, why("epic.wolf_died", names=self.who(wolves)))
         elif vampires:
-            self.win(WEREWOLVES, f"A vampire died ({self.who(vampires)}) and no werewolf did")
+            self.win(WEREWOLVES, why("epic.vampire_died", names=self.who(vampires)))
         else:
-            self.lines.append("No werewolf and no vampire died: nobody else wins.")
+            self.lines.append(why("epic.no_monster_died"))
 
     def box_1(self) -> None:
         """Classic step 6: nobody of the monsters died; do they exist?"""
         present = self.monsters_present()
         if present:
             kind = present[0]
-            self.win(kind, f"No {'werewolf' if kind == WEREWOLVES else 'vampire'} died")
+            self.win(kind, why("epic.no_wolf_died" if kind == WEREWOLVES
+                               else "epic.no_vampire_died"))
         else:
-            self.lines.append("No player is a werewolf or a vampire, yet somebody died: "
-                              "nobody wins.")
+            self.lines.append(why("epic.no_monsters_yet_deaths"))
 
     def step_check(self) -> None:
         lines = self.lines
         dead = {d.seat for d in self.deaths}
         present = self.monsters_present()
         if not dead:
-            lines.append("Nobody died.")
+            lines.append(why("epic.nobody_died"))
             if present:
                 if self.mode == CLASSIC:
                     kind = present[0]
-                    self.win(kind, f"The {'werewolves' if kind == WEREWOLVES else 'vampires'} "
-                                   "among the players all live")
+                    self.win(kind, why("epic.wolves_live" if kind == WEREWOLVES
+                                       else "epic.vampires_live"))
                 else:
-                    lines.append("With werewolves and vampires both among the players, "
-                                 "nobody wins when nobody dies.")
+                    lines.append(why("epic.both_nobody_died"))
             else:
-                self.win(VILLAGE, "No player is a werewolf or a vampire and nobody died")
+                self.win(VILLAGE, why("epic.no_monsters_no_deaths"))
             return
         self.step_bounty()
         tanners = [d.seat for d in self.deaths if self.ids[d.seat].party == TANNER_TEAM]
         if tanners:
             self.teams.append(TANNER_TEAM)
-            lines.append(f"The Tanner died ({self.who(tanners)}): the Tanner wins.")
+            lines.append(why("epic.tanner_died", names=self.who(tanners)))
             if self.mode == CLASSIC:
                 monsters = self.dead_of_kind(WEREWOLVES) + self.dead_of_kind(VAMPIRES)
                 if monsters:
-                    self.win(VILLAGE, f"{self.monster_words(monsters)} died as well")
+                    self.win(VILLAGE, self.monsters_died(monsters, "also_died"))
                 else:
-                    lines.append("No werewolf or vampire died: only the Tanner wins "
-                                 "(with the Assassin, if the Bounty died).")
+                    lines.append(why("epic.only_tanner"))
             else:
                 self.box_3()
             return
         if self.mode == CLASSIC:
             monsters = self.dead_of_kind(WEREWOLVES) + self.dead_of_kind(VAMPIRES)
             if monsters:
-                self.win(VILLAGE, f"{self.monster_words(monsters)} died")
+                self.win(VILLAGE, self.monsters_died(monsters, "died"))
             else:
                 self.box_1()
         else:
@@ -377,24 +355,20 @@ class _Check:
                     fallen = [m for m in mates if m in dead]
                     won = bool(fallen) and bool(self.teams)
                     if fallen:
-                        self.lines.append(
-                            f"{names[s]} has the Traitor token and {self.who(fallen)} of their "
-                            "party died" + (": they win with the winners." if won
-                                            else ", but nobody wins.")
-                        )
+                        self.lines.append(why(
+                            "epic.traitor_wins" if won else "epic.traitor_nobody_wins",
+                            name=names[s], names=self.who(fallen)))
                     else:
-                        self.lines.append(f"{names[s]} has the Traitor token and nobody else of "
-                                          "their party died: they cannot win.")
+                        self.lines.append(why("epic.traitor_alone", name=names[s]))
             if plague is not None and end.votes[s] == plague and won:
                 won = False
-                self.lines.append(f"{names[s]} pointed at {names[plague]}, who has the Plague "
-                                  "token: they cannot win.")
+                self.lines.append(why("epic.plague", name=names[s], plague=names[plague]))
             if won:
                 winners.append(s)
         if winners:
-            self.lines.append(f"Winners: {self.who(winners)}.")
+            self.lines.append(why("winners", names=self.who(winners)))
         else:
-            self.lines.append("Nobody wins.")
+            self.lines.append(why("nobody_wins"))
         return winners
 
     def run(self) -> Outcome:
@@ -408,23 +382,23 @@ class _Check:
                        tuple(self.lines), {"mode": self.mode})
 
 
-class _Sink(list[str]):
-    """Where sentences go when nobody will read them."""
+class _Sink(list[Reason]):
+    """Where reasons go when nobody will read them."""
 
-    def append(self, line: str) -> None:
+    def append(self, reason: Reason) -> None:
         pass
 
 
 def decide(end: EndOfNight, explain_now: bool = True) -> Outcome:
     """The vote and the who-has-won check (classic or epic) for an end-of-night table.
 
-    With ``explain_now=False`` the sentences are written only when the outcome's
+    With ``explain_now=False`` the reasons are worked out only when the outcome's
     explanation is first read (the same check, run again with words)."""
     if explain_now:
         return _Check(end).run()
     quiet = _Check(end, talk=False).run()
     return Outcome(quiet.deaths, quiet.teams, quiet.winners,
-                   lambda: _Check(end).run().explanation, quiet.extra)
+                   lambda: _Check(end).run().reasons, quiet.extra)
 
 
 # --- a real table ---------------------------------------------------------------------

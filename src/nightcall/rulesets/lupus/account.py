@@ -112,9 +112,9 @@ def _line(st: LupusState, e: Event, say: Teller | None = None) -> str | None:
 
 
 def account(st: LupusState, lang: str = "en", explain: bool = True) -> list[str]:
-    """The account in ``lang``; ``explain`` adds the judge's reasoning (English only)."""
+    """The account in ``lang``; ``explain`` adds the judge's reasoning, in ``lang`` too."""
     say = Teller("lupus", lang)
     lines = [line for e in st.log if (line := _line(st, e, say)) is not None]
     if explain and st.outcome is not None:
-        lines.extend(st.outcome.explanation)
+        lines.extend(st.outcome.explain(lang))
     return lines

@@ -1,4 +1,4 @@
-"""The end of a Lupus game, checked after every death: who won, as sentences.
+"""The end of a Lupus game, checked after every death: who won, and why (as reasons).
 
 Source: lupus-in-tabula.md, "Objective", "Gameplay" (The end, or another night),
 the quick reference ("The end": at any moment) and "Variants" (the Werehamster
@@ -7,12 +7,9 @@ alive at the end wins alone). Rulings: docs/rulings.md (Lupus in Tabula), "The e
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from nightcall.engine.events import EVERYONE, Event
-from nightcall.engine.outcome import Outcome
+from nightcall.engine.outcome import Outcome, Reason, Term, why
 from nightcall.rulesets.lupus.roles import (
-    DISPLAY_NAME,
     HAMSTER_TEAM,
     POSSESSED,
     VILLAGE,
@@ -22,17 +19,6 @@ from nightcall.rulesets.lupus.roles import (
     side_of,
 )
 from nightcall.rulesets.lupus.state import OVER, LupusState
-
-
-def join(parts: Iterable[str]) -> str:
-    items = list(parts)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _count(k: int, one: str, many: str) -> str:
-    return f"{k} {one if k == 1 else many}"
 
 
 def counts(st: LupusState) -> tuple[list[int], list[int]]:
@@ -49,41 +35,39 @@ def check_end(st: LupusState) -> bool:
     """End the game if a side has won; True if it is over."""
     wolves, humans = counts(st)
     names = st.names
-    lines: list[str] = []
+    reasons: list[Reason] = []
     if not wolves:
         team = VILLAGE
-        lines.append("Every werewolf is dead: the humans win.")
+        reasons.append(why("lupus.humans_win"))
     elif len(wolves) >= len(humans):
         team = WEREWOLVES
-        with_possessed = ", and the Possessed with them" if POSSESSED in st.deck else ""
-        lines.append(
-            f"{_count(len(wolves), 'werewolf', 'werewolves')} and "
-            f"{_count(len(humans), 'human', 'humans')} alive: the werewolves are as many "
-            f"as the humans and win{with_possessed}."
-        )
+        reasons.append(why(
+            "lupus.wolves_win_possessed" if POSSESSED in st.deck else "lupus.wolves_win",
+            wolves=Term("count", "werewolves", len(wolves)),
+            humans=Term("count", "humans", len(humans)),
+        ))
     else:
         return False
     teams = (team,)
     hamsters = [s for s in st.living() if st.roles[s] == WEREHAMSTER]
     if hamsters:
         teams = (HAMSTER_TEAM,)
-        lines.append(
-            f"{names[hamsters[0]]}, the Werehamster, is alive at the end and wins alone: "
-            f"the {'humans' if team == VILLAGE else 'werewolves'} do not win."
-        )
+        reasons.append(why("lupus.hamster_over_humans" if team == VILLAGE
+                           else "lupus.hamster_over_wolves", name=names[hamsters[0]]))
         winners = tuple(hamsters)
     else:
         winners = tuple(s for s in range(st.n) if side_of(st.roles[s]) == team)
     for s in range(st.n):
         if st.roles[s] != st.start[s]:
-            lines.append(f"{names[s]}, the Mythomaniac, had become a "
-                         f"{DISPLAY_NAME[st.roles[s]]} and plays as one.")
+            reasons.append(why("lupus.mythomaniac", name=names[s],
+                               role=Term("role", st.roles[s])))
         if st.roles[s] == POSSESSED:
-            lines.append(f"{names[s]} was the Possessed and wins or loses with the werewolves.")
-    lines.append("Everyone wins or loses with their side, dead or alive.")
-    lines.append(f"Winners: {join(names[s] for s in winners)}." if winners else "Nobody wins.")
+            reasons.append(why("lupus.possessed", name=names[s]))
+    reasons.append(why("lupus.sides"))
+    reasons.append(why("winners", names=tuple(names[s] for s in winners)) if winners
+                   else why("nobody_wins"))
     st.outcome = Outcome(
-        tuple(st.deaths), teams, winners, tuple(lines),
+        tuple(st.deaths), teams, winners, tuple(reasons),
         {"nights": [list(d) for d in st.night_deaths], "executed": list(st.executed)},
     )
     st.phase = OVER

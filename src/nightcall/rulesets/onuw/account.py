@@ -26,7 +26,7 @@ def _who(e: Event, st: OneNightState, say: Teller) -> str:
 
 
 def account(st: OneNightState, lang: str = "en", explain: bool = True) -> list[str]:
-    """The account in ``lang``; ``explain`` adds the judge's reasoning (English only)."""
+    """The account in ``lang``; ``explain`` adds the judge's reasoning, in ``lang`` too."""
     say = Teller("onuw", lang)
     role = say.role
     names = st.names
@@ -95,7 +95,7 @@ def account(st: OneNightState, lang: str = "en", explain: bool = True) -> list[s
                               for s in range(n))
             lines.append(say("onuw.end", cards=final))
     if explain and st.outcome is not None:
-        lines.extend(st.outcome.explanation)
+        lines.extend(st.outcome.explain(lang))
     return lines
 
 

@@ -17,9 +17,8 @@ from itertools import combinations
 
 from nightcall.engine.actions import Action
 from nightcall.engine.events import EVERYONE, Event, new_event
-from nightcall.engine.outcome import Death, Outcome
+from nightcall.engine.outcome import Death, Outcome, Reason, Term, why
 from nightcall.rulesets.onuw.roles import (
-    DISPLAY_NAME,
     DOPPELGANGER,
     HUNTER,
     MINION,
@@ -187,29 +186,30 @@ def explain(
     tally: list[int],
     teams: list[str],
     winners: list[int],
-) -> list[str]:
-    """The who-has-won check as sentences, one per step, in the order it is made."""
+) -> list[Reason]:
+    """The who-has-won check as reasons, one per step, in the order it is made
+    (the locale's ``why.onuw.*`` lines write them out)."""
     n = len(names)
     dead = {d.seat for d in deaths}
-    lines: list[str] = []
+    out: list[Reason] = []
+
+    def who(seats: Iterable[int]) -> tuple[str, ...]:
+        return tuple(names[s] for s in seats)
+
     voted_out = [d.seat for d in deaths if d.cause == "votes"]
     if not voted_out:
-        lines.append("Nobody got more than one vote, so nobody dies.")
+        out.append(why("onuw.no_majority"))
     elif len(voted_out) == 1:
-        lines.append(f"{names[voted_out[0]]} got the most votes ({tally[voted_out[0]]}) and dies.")
+        out.append(why("onuw.voted_out", name=names[voted_out[0]], votes=tally[voted_out[0]]))
     else:
-        lines.append(f"{_join(names[s] for s in voted_out)} tie with {tally[voted_out[0]]} "
-                     "votes each, and all of them die.")
+        out.append(why("onuw.tie", names=who(voted_out), votes=tally[voted_out[0]]))
     for d in deaths:
         if d.cause == "hunter":
             hunter = next(s for s in dead if roles[s] == HUNTER and votes[s] == d.seat)
-            lines.append(f"{names[hunter]} was the Hunter and points at {names[d.seat]}, "
-                         f"so {names[d.seat]} dies too.")
+            out.append(why("onuw.hunter", hunter=names[hunter], name=names[d.seat]))
     if copy is not None and "doppelganger" in cards[:n]:
         holder = cards.index("doppelganger")
-        role = DISPLAY_NAME[copy]
-        lines.append(f"{names[holder]} holds the Doppelgänger card, which copied the {role}: "
-                     f"they count as a {role}.")
+        out.append(why("onuw.doppelganger", name=names[holder], role=Term("role", copy)))
     wolves = [s for s in range(n) if roles[s] == WEREWOLF]
     dead_wolves = [s for s in wolves if s in dead]
     dead_tanners = [s for s in range(n) if roles[s] == TANNER and s in dead]
@@ -217,49 +217,38 @@ def explain(
 
     # Step 1: is any player a Werewolf at the end?
     if wolves:
-        lines.append(f"Werewolves among the players at the end: {_join(names[s] for s in wolves)}.")
+        out.append(why("onuw.wolves", names=who(wolves)))
     else:
-        lines.append("No player holds a Werewolf at the end: they are all in the center.")
+        out.append(why("onuw.no_wolves"))
     # Step 2: the village.
     if wolves:
         if dead_wolves:
-            lines.append(f"A Werewolf died ({_join(names[s] for s in dead_wolves)}): "
-                         "the village wins.")
+            out.append(why("onuw.village_wins", names=who(dead_wolves)))
         else:
-            lines.append("No Werewolf died: the village loses.")
+            out.append(why("onuw.village_loses"))
     elif not dead:
-        lines.append("No player is a Werewolf and nobody died: the village wins.")
+        out.append(why("onuw.village_wins_no_wolf"))
     else:
-        lines.append("No player is a Werewolf but somebody died: the village loses.")
+        out.append(why("onuw.village_loses_no_wolf"))
     # Step 3: the werewolves, with the Minion.
     if wolves:
         if dead_wolves:
-            lines.append("A Werewolf died, so the werewolves lose.")
+            out.append(why("onuw.wolves_lose"))
         elif dead_tanners:
-            lines.append("No Werewolf died, but the Tanner did: the werewolves do not win.")
+            out.append(why("onuw.wolves_lose_tanner"))
         else:
-            lines.append("No Werewolf died: the werewolves win"
-                         + (", and the Minion with them." if minions else "."))
+            out.append(why("onuw.wolves_win_minion" if minions else "onuw.wolves_win"))
     elif minions:
         if dead_tanners:
-            lines.append("No player is a Werewolf and the Tanner died: the Minion does not win.")
+            out.append(why("onuw.minion_loses_tanner"))
         elif any(roles[s] != MINION for s in dead):
-            lines.append("No player is a Werewolf and a player other than the Minion died: "
-                         "the Minion wins.")
+            out.append(why("onuw.minion_wins"))
         else:
-            lines.append("No player is a Werewolf and nobody but the Minion died: "
-                         "the Minion loses.")
+            out.append(why("onuw.minion_loses"))
     # Step 4: the Tanner wins by dying.
     for s in range(n):
         if roles[s] == TANNER:
-            verdict = "died: the Tanner wins" if s in dead else "lived: the Tanner loses"
-            lines.append(f"{names[s]} was the Tanner and {verdict}.")
-    lines.append(f"Winners: {_join(names[s] for s in winners)}." if winners else "Nobody wins.")
-    return lines
-
-
-def _join(parts: Iterable[str]) -> str:
-    items = list(parts)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+            out.append(why("onuw.tanner_wins" if s in dead else "onuw.tanner_loses",
+                           name=names[s]))
+    out.append(why("winners", names=who(winners)) if winners else why("nobody_wins"))
+    return out
