@@ -197,3 +197,6 @@ def test_the_spoken_end_says_who_won_in_the_rooms_language() -> None:
                                                             "teams": ["werewolves"]}})
     assert wolves.startswith("The werewolves are as many")
     assert stage_line("onuw", "over", "en", {}) == "The game is over."  # no outcome yet
+    # The lobby's line is the room's too (it used to be English in every room).
+    assert stage_line("lupus", "lobby", "de") == load("de").line("host.lobby")
+    assert stage_line("lupus", "lobby", "de") != stage_line("lupus", "lobby", "en")

@@ -137,6 +137,8 @@ def stage_line(ruleset: str, stage: str, language: str, view: dict[str, Any] | N
         parts.append(_line(lang, "lupus.day.defense"))
     elif stage == "execute":
         parts.append(_line(lang, "lupus.day.execute"))
+    elif stage == "lobby":
+        parts.append(_line(lang, "host.lobby"))
     elif stage == "over":
         outcome = view.get("outcome") or {}
         if outcome and ruleset == "lupus":

@@ -1,8 +1,40 @@
-// The front page: create a room (host) or type a room code (player).
+// The front page: create a room (host) or type a room code (player). There is no
+// room yet, so the page speaks the browser's language (or the one picked here, kept
+// for the next visit), and a new room starts in that language too.
 import { h, mount, $ } from "./dom.js";
-import { roleName } from "./text.js";
+import { currentLanguage, errorText, roleName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
 
+const LANGUAGES = ["en", "it", "de"];
+const PICKED = "nightcall:language";
 let rulesets = [];
+
+// The first of the browser's languages we have words for; English otherwise.
+function browserLanguage() {
+  const tags = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+  for (const tag of tags) {
+    const base = String(tag || "").toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "en";
+}
+
+function storedLanguage() {
+  try { return localStorage.getItem(PICKED); } catch { return null; }
+}
+
+function useLanguage(lang) {
+  $("#page-language").value = lang;
+  $("#language").value = lang;  // the new room's language follows the page's
+  setLanguage(lang, () => { translatePage(); refresh(); });
+  translatePage();
+  refresh();
+}
+
+$("#page-language").addEventListener("change", () => {
+  const lang = $("#page-language").value;
+  try { localStorage.setItem(PICKED, lang); } catch { /* private mode: not remembered */ }
+  useLanguage(lang);
+});
 
 async function load() {
   const res = await fetch("/api/rulesets");
@@ -11,35 +43,60 @@ async function load() {
   $("#ruleset").addEventListener("change", refresh);
   $("#seats").addEventListener("change", refresh);
   $("#deck-mode").addEventListener("change", refresh);
-  refresh();
+  const stored = storedLanguage();
+  useLanguage(LANGUAGES.includes(stored) ? stored : browserLanguage());
+}
+
+// An option's label: our words when we have them, else its id made readable.
+function optionName(id) {
+  const label = t(`option.${id}`);
+  return label === `option.${id}` ? id.replace(/_/g, " ") : label;
 }
 
 function current() { return rulesets.find((r) => r.id === $("#ruleset").value) || rulesets[0]; }
 
 function refresh() {
   const r = current();
+  if (!r) return;
+  // Role names in the page's language, when the server lists them (else readable ids).
+  setRoleNames(r.role_names ? r.role_names[currentLanguage()] : null);
   const seats = $("#seats");
   seats.min = r.min_players; seats.max = r.max_players;
   let n = Number(seats.value) || 5;
   n = Math.min(Math.max(n, r.min_players), r.max_players);
   seats.value = n;
-  mount($("#scenario"), [h("option", { value: "" }, "Recommended deck"),
-    r.scenarios.filter((s) => !s.min_players || (n >= s.min_players && n <= s.max_players))
-      .map((s) => h("option", { value: s.id }, s.name))]);
+  const scenario = $("#scenario").value;  // kept across a rebuild when it still fits
+  const fitting = r.scenarios.filter((s) => !s.min_players || (n >= s.min_players && n <= s.max_players));
+  mount($("#scenario"), [h("option", { value: "" }, t("front.scenario.none")),
+    fitting.map((s) => h("option", { value: s.id }, s.name))]);
+  if (fitting.some((s) => s.id === scenario)) $("#scenario").value = scenario;
   $("#scenario-row").hidden = r.scenarios.length === 0;
   $("#defense-row").hidden = r.id !== "lupus";
   $("#scenario").onchange = refresh;
+  // A rebuild (a new language, say) keeps what the host already set for this game.
+  const same = $("#options").dataset.ruleset === r.id;
+  const ticked = {};
+  for (const box of document.querySelectorAll("#options input")) ticked[box.name] = box.checked;
+  $("#options").dataset.ruleset = r.id;
   mount($("#options"), Object.entries(r.options).filter(([, v]) => typeof v === "boolean")
-    .map(([k, v]) => h("label", {}, h("input", { type: "checkbox", name: k, checked: v }), " ", k.replace(/_/g, " "))));
+    .map(([k, v]) => h("label", {}, h("input", { type: "checkbox", name: k,
+      checked: same && k in ticked ? ticked[k] : v }), " ", optionName(k))));
   const deck = r.decks[String(n)] || [];
   if ($("#scenario").value) $("#deck-mode").value = "recommended";
   const picking = $("#deck-mode").value === "pick";
   $("#deck-preview").textContent = picking ? ""
-    : $("#scenario").value ? "The scenario's deck." : `Deck: ${deck.map(roleName).join(", ")}`;
+    : $("#scenario").value ? t("front.preview.scenario")
+      : t("front.preview.deck", { roles: deck.map(roleName).join(", ") });
   $("#roles").hidden = !picking;
   if (picking) {
     const counts = {};
-    for (const role of deck) counts[role] = (counts[role] || 0) + 1;
+    const key = `${r.id}/${n}`;
+    if ($("#roles").dataset.deck === key) {
+      for (const input of document.querySelectorAll("#roles input")) counts[input.dataset.role] = Number(input.value);
+    } else {
+      for (const role of deck) counts[role] = (counts[role] || 0) + 1;
+    }
+    $("#roles").dataset.deck = key;
     mount($("#roles"), r.roles.map((role) => h("label", { class: "role-count" }, roleName(role), " ",
       h("input", { type: "number", min: 0, max: 4, value: counts[role] || 0, "data-role": role }))));
   }
@@ -69,7 +126,7 @@ $("#create-form").addEventListener("submit", async (e) => {
   }
   const res = await fetch("/api/rooms", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const data = await res.json();
-  if (!res.ok) { $("#create-error").textContent = data.message; return; }
+  if (!res.ok) { $("#create-error").textContent = errorText(data); return; }
   localStorage.setItem(`nightcall:host:${data.room}`, data.host_token);
   location.href = `/host/${data.room}`;
 });

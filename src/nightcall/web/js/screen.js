@@ -3,7 +3,7 @@ import { h, mount, $, countdown } from "./dom.js";
 import { connect, roomCode } from "./net.js";
 import { errorText, eventText, roleName, setLanguage, setRoleNames, stageName, t, translatePage } from "./text.js";
 import { renderEnd, renderSeats } from "./common.js";
-import { speak } from "./speech.js";
+import { isMuted, setMuted, speak } from "./speech.js";
 
 export function runScreen({ host }) {
   const code = roomCode();
@@ -18,14 +18,25 @@ export function runScreen({ host }) {
   let spoken = "";
   $("#room-code").textContent = code;
   translatePage();
+  const mute = $("#mute");
+  function showMute() {
+    if (!mute) return;
+    mute.setAttribute("aria-pressed", String(isMuted()));
+    mute.textContent = isMuted() ? t("host.unmute") : t("host.mute");
+  }
+  if (mute) {
+    mute.addEventListener("click", () => { setMuted(!isMuted()); showMute(); });
+    showMute();
+  }
 
   const net = connect(code, () => (host ? { as: "host", token } : { as: "spectator" }),
     (msg) => {
       if (msg.type === "lobby") {
         lobby = msg;
         setRoleNames(msg.settings.role_names);
-        setLanguage(msg.settings.language, () => { translatePage(); render(); });
+        setLanguage(msg.settings.language, () => { translatePage(); showMute(); render(); });
         translatePage();
+        showMute();
       }
       else if (msg.type === "observation") obs = msg;
       else if (msg.type === "next_room") { moveTo(msg); return; }

@@ -1,0 +1,76 @@
+"""The front page speaks the browser's language (Italian, German, else English), has a
+language picker that it remembers, and a new room starts in the page's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.timeout(90)
+
+
+def open_front(browser: Any, url: str, locale: str, errors: list[str]) -> Any:
+    page = browser.new_context(locale=locale, viewport={"width": 1100, "height": 900}).new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url + "/")
+    page.wait_for_selector("#ruleset option", state="attached")
+    return page
+
+
+def heading(page: Any) -> str:
+    return str(page.inner_text("[data-t='front.host']")).strip()
+
+
+def test_the_front_page_follows_the_browser_and_the_picker(
+        browser: Any, server: Any, shots: Any) -> None:
+    errors: list[str] = []
+    german = open_front(browser, server.url, "de-DE", errors)
+    assert heading(german) == "Ein Spiel auf diesem Bildschirm leiten"
+    assert german.input_value("[data-testid=page-language]") == "de"
+    assert german.input_value("[data-testid=room-language]") == "de"  # preset for the room
+    assert german.evaluate("document.documentElement.lang") == "de"
+    assert german.inner_text("[data-testid=create]").strip() == "Raum erstellen"
+    assert german.inner_text("[data-testid=deck-preview]").startswith("Karten:")
+    assert german.get_attribute("#join-code", "placeholder") == "Raumcode"
+    shots(german, "front-01-german")
+
+    # The picker switches the page and the new room's language, and is remembered.
+    german.select_option("[data-testid=page-language]", "it")
+    german.wait_for_function(
+        "document.querySelector(\"[data-t='front.host']\").textContent.startsWith('Ospita')")
+    assert german.input_value("[data-testid=room-language]") == "it"
+    assert german.inner_text("[data-testid=deck-preview]").startswith("Mazzo:")
+    german.select_option("#ruleset", "lupus")
+    assert german.is_visible("#defense-row") and not german.is_visible("#scenario-row")
+    german.select_option("#ruleset", "onuw")
+    assert not german.is_visible("#defense-row")  # only Lupus has a defense
+    german.fill("#seats", "3")
+    german.press("#seats", "Tab")  # the deck preview follows the seats when they change
+    assert german.inner_text("[data-testid=deck-preview]").count(",") == 5  # 3 + 3 in the center
+    german.click("[data-testid=create]")
+    german.wait_for_url("**/host/*")
+    german.wait_for_selector("[data-testid=code]")
+    code = german.inner_text("[data-testid=code]").strip()
+    room = httpx.get(f"{server.url}/api/rooms/{code}").json()
+    assert room["settings"]["language"] == "it"
+    assert german.inner_text("[data-testid=stage]").strip() != "Waiting for players"
+    german.goto(server.url + "/")
+    german.wait_for_selector("#ruleset option", state="attached")
+    german.wait_for_function("document.documentElement.lang === 'it'")
+    assert heading(german).startswith("Ospita")  # this browser said German: the pick wins
+
+    # A language we have no words for: English.
+    french = open_front(browser, server.url, "fr-FR", errors)
+    assert heading(french) == "Host a game on this screen"
+    assert french.input_value("[data-testid=page-language]") == "en"
+    # Italian second in the browser's list, after one we lack: Italian.
+    swiss = browser.new_context(locale="fr-CH", extra_http_headers={}).new_page()
+    swiss.add_init_script(
+        "Object.defineProperty(navigator, 'languages', { get: () => ['fr-CH', 'it-CH', 'en'] });")
+    swiss.goto(server.url + "/")
+    swiss.wait_for_selector("#ruleset option", state="attached")
+    swiss.wait_for_function("document.documentElement.lang === 'it'")
+    assert swiss.input_value("[data-testid=room-language]") == "it"
+    assert not errors, errors
