@@ -1,7 +1,8 @@
 """An Epic Battle game in a real browser: three phones and two bots, to the end.
 
 The night's calls (with symbol tokens when the deck has them) pace the phones;
-at dawn a phone holding an artifact shows it with its instruction."""
+at dawn a phone holding an artifact shows it with its instruction; the end screen
+gives the judge's reasoning in the room's German."""
 
 from __future__ import annotations
 
@@ -59,7 +60,13 @@ def test_epic_game_to_the_end(browser: Any, server: Any, shots: Any) -> None:
     host.wait_for_selector("[data-testid=timeline] li")
     outcome = host.inner_text("[data-testid=outcome]")
     assert "Gewonnen haben:" in outcome or "Niemand gewinnt" in outcome
+    # The judge's reasoning, in German too (it ends with who won, or that nobody did).
+    why = host.locator("[data-testid=explanation] li").all_inner_texts()
+    assert why[-1].startswith("Gewinner:") or why[-1] == "Niemand gewinnt.", why
+    assert not any(line.startswith(("Winners:", "Nobody", "The vote")) for line in why), why
+    assert host.get_attribute("[data-testid=explanation]", "lang") is None
     timeline = host.inner_text("[data-testid=timeline]")
+    assert why[-1] not in timeline  # shown once, under the winners
     assert "Ausgeteilt:" in timeline and "Dealt:" not in timeline  # the account, in German
     known = phones[0].inner_text("[data-testid=known]")
     assert "Stimmen:" in known and "Votes:" not in known  # a phone's event sentence

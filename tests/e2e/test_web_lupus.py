@@ -1,18 +1,22 @@
 """A Lupus in Tabula night and day in a real browser: three phones and four bots.
 
 The host screen narrates the night, announces the dawn, runs the accusations
-in seat order, the Suspects' defense and the execution, then the next night."""
+in seat order, the Suspects' defense and the execution, then the next nights until
+a side wins; the end screen explains why in Italian."""
 
 from __future__ import annotations
 
+import contextlib
+import random
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from e2ehelpers import PHONE, act_if_called, stage, wait_for
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = pytest.mark.timeout(300)
 
 
 def test_lupus_night_and_day(browser: Any, server: Any, shots: Any) -> None:
@@ -46,6 +50,8 @@ def test_lupus_night_and_day(browser: Any, server: Any, shots: Any) -> None:
         time.sleep(0.15)
     wait_for(lambda: stage(host) in ("discussion", "over"), what="dawn")
     if stage(host) == "over":  # a one-night game is possible but rare
+        italian_end(host, shots)
+        assert not errors, errors
         return
     table = host.inner_text("#main")
     assert "Alba:" in table and "Dawn:" not in table  # the event sentences are Italian too
@@ -82,4 +88,121 @@ def test_lupus_night_and_day(browser: Any, server: Any, shots: Any) -> None:
         ghost = page.locator("[data-testid=ghost]").count() > 0
         listed = any(g.startswith(page.inner_text("#me")) and "(bot)" not in g for g in ghosts)
         assert ghost == listed
+    play_to_the_end(host, phones)
+    italian_end(host, shots)
     assert not errors, errors
+
+
+def play_to_the_end(host: Any, phones: list[Any]) -> None:
+    """The host cuts every talk short, the phones act when called, bots and the clock
+    do the rest, until one side has won."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    deadline = time.monotonic() + 150
+    while stage(host) != "over":
+        assert time.monotonic() < deadline, "the game did not end"
+        button = host.locator("[data-testid=open-vote]")
+        if button.count():
+            with contextlib.suppress(PlaywrightTimeout):  # the stage moved on under it
+                button.click(timeout=1000)
+        for page in phones:
+            act_if_called(page)
+        time.sleep(0.15)
+
+
+def italian_end(host: Any, shots: Any) -> None:
+    """The end screen of an Italian room gives the judge's reasoning in Italian."""
+    host.wait_for_selector("[data-testid=explanation] li")
+    why = host.locator("[data-testid=explanation] li").all_inner_texts()
+    assert "Ognuno vince o perde con il proprio schieramento, da vivo o da morto." in why
+    assert why[-1].startswith("Vincitori:") or why[-1] == "Non vince nessuno.", why
+    assert not any("Everyone wins" in line or "Winners:" in line for line in why), why
+    assert host.get_attribute("[data-testid=explanation]", "lang") is None
+    narration = host.inner_text("[data-testid=narration]")
+    assert "vincono" in narration or "vince" in narration  # the closing line, spoken too
+    shots(host, "lupus-06-host-end")
+
+
+NAMES = ["Ada", "Bice", "Carlo", "Dario", "Elsa", "Fabio", "Gina", "Ivo", "Lea", "Mino",
+         "Nora", "Olga", "Piero", "Rita", "Sara", "Tito"]
+
+
+def room_after_a_double_death(db: Path) -> tuple[str, str, tuple[int, ...]]:
+    """A saved 16-seat Italian room (every seat a bot) at the talk after a first dawn
+    with two or more dead: the first seed whose random night gives one. Returns the
+    room code, the host token and that dawn's dead."""
+    from nightcall.engine.ruleset import get_ruleset
+    from nightcall.server.messages import CreateRoom
+    from nightcall.server.room import ClockState, Room, Seat
+    from nightcall.server.store import SQLiteStore
+
+    lupus = get_ruleset("lupus")
+    roles = lupus.default_deck(16, "extra")
+    for seed in range(1000):
+        rng = random.Random(seed)
+        st = lupus.deal(NAMES, roles, seed)
+        actions = []
+        while lupus.view(st, None)["phase"] == "night":
+            seat = rng.choice(lupus.waiting_for(st))
+            action = rng.choice(lupus.legal_actions(st, seat))
+            lupus.apply(st, seat, action)
+            actions.append((seat, action))
+        dead = tuple(lupus.dawn_deaths(st))
+        if len(dead) >= 2 and not lupus.is_over(st):
+            break
+    else:  # pragma: no cover - the search above finds one within a few seeds
+        raise AssertionError("no seed gives two deaths at the first dawn")
+    settings = CreateRoom(ruleset="lupus", seats=16, language="it", call_seconds=1,
+                          discussion_seconds=300, vote_seconds=300, defense_seconds=300)
+    room = Room("DUEM", settings)
+    room.seats = [Seat(name, f"bot-token-{i:08d}", bot=True) for i, name in enumerate(NAMES)]
+    room.status, room.seed, room.roles, room.actions = "playing", seed, roles, actions
+    room.clock = ClockState("discussion", 1, 0, 0, list(lupus.night_calls(roles, 1)))
+    room.rebuild()
+    store = SQLiteStore(db)
+    store.save(room.code, room.to_doc(), finished=False)
+    store.close()
+    return room.code, room.host_token, dead
+
+
+def test_the_host_names_the_last_to_die(browser: Any, tmp_path: Path, shots: Any) -> None:
+    from liveserver import LiveServer
+
+    db = tmp_path / "rooms.sqlite3"
+    code, token, dead = room_after_a_double_death(db)
+    server = LiveServer(db).start()  # it picks the saved room up where it stood
+    try:
+        host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        errors: list[str] = []
+        host.on("pageerror", lambda e: errors.append(str(e)))
+        host.goto(f"{server.url}/host/{code}#{token}")
+        host.wait_for_selector("[data-testid=last-choice]")
+        buttons = host.locator("[data-testid=last]")
+        assert buttons.all_inner_texts() == [NAMES[s] for s in dead]
+        default, chosen = dead[-1], dead[0]
+        assert "picked" in (buttons.nth(len(dead) - 1).get_attribute("class") or "")
+        panel = host.inner_text("[data-testid=last-choice]")
+        assert f"Se non scegli, l'ultimo è {NAMES[default]}." in panel  # Italian words
+        shots(host, "lupus-07-host-last-choice")
+
+        buttons.nth(0).click()
+        host.wait_for_function(
+            "document.querySelector('[data-testid=last]').classList.contains('picked')")
+        assert "picked" not in (buttons.nth(len(dead) - 1).get_attribute("class") or "")
+        assert f"{NAMES[chosen]} conta come ultimo a morire." in \
+            host.inner_text("[data-testid=last-choice]")
+        # The narrator says it, and the accusations now start at the chosen one's left.
+        wait_for(lambda: f"{NAMES[chosen]} conta come l'ultimo a morire" in
+                 host.inner_text("[data-testid=narration]"), what="the narration")
+        table = host.locator("[data-testid=table] li").all_inner_texts()
+        order = [line for line in table if line.startswith("Accuse, in quest'ordine:")][-1]
+        after = order.removeprefix("Accuse, in quest'ordine: ")
+        assert after.startswith(NAMES[(chosen + 1) % 16]), order
+        shots(host, "lupus-08-host-last-chosen")
+
+        host.click("[data-testid=open-vote]")  # the accusations begin: no more choosing
+        wait_for(lambda: stage(host) == "accuse", what="the accusations")
+        assert host.locator("[data-testid=last-choice]").count() == 0
+        assert not errors, errors
+    finally:
+        server.stop()
