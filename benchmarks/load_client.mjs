@@ -52,6 +52,7 @@ function phone(code, name) {
     gate(() => open(`${wsBase}/ws/${code}`)).then((ws) => {
       connected(1);
       let latest = null, move = null, claim = null, said = 0, mySeat = -1, thinking = false;
+      let lastClaim = null;
       const myClaims = (msg) => msg.view.events.filter(
         (e) => e.kind === "claim" && e.seat === mySeat).length;
       const mayClaim = (msg) =>
@@ -68,8 +69,9 @@ function phone(code, name) {
         } else if (mayClaim(msg) && claim === null) {
           said += 1;
           claim = [now(), myClaims(msg) + 1];
-          send({ type: "action", action: { kind: "claim", a: choice([1, 4, 5, 6, 11]) },
-                 state_id: msg.state_id });
+          // Never the same claim twice in a row: the server refuses a repeat (a double tap).
+          lastClaim = choice([1, 4, 5, 6, 11].filter((r) => r !== lastClaim));
+          send({ type: "action", action: { kind: "claim", a: lastClaim }, state_id: msg.state_id });
           thinking = true;
           setTimeout(answer, uniform(500, 1500));
         }

@@ -72,6 +72,7 @@ class Phone:
         self.move: tuple[float, int] | None = None  # (sent at, state id acted on)
         self.claim: tuple[float, int] | None = None  # (sent at, claims of mine expected)
         self.said = 0
+        self.last_claim = -1
         self.seat = -1
         self.thinking = False
         self.sending: asyncio.Future[None] | None = None
@@ -117,7 +118,10 @@ class Phone:
         elif self.may_claim(msg) and self.claim is None:
             self.said += 1
             self.claim = (time.perf_counter(), self.my_claims(msg) + 1)
-            role = self.rng.choice([1, 4, 5, 6, 11])  # werewolf, seer, robber, tm, villager
+            # werewolf, seer, robber, troublemaker, villager; never the same twice in a row
+            # (the server refuses a repeated claim as a double tap)
+            role = self.rng.choice([r for r in (1, 4, 5, 6, 11) if r != self.last_claim])
+            self.last_claim = role
             self.send({"type": "action", "action": {"kind": "claim", "a": role},
                        "state_id": msg["state_id"]})
             self.thinking = True  # the next claim comes a little later
@@ -217,8 +221,10 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
         cmd += ["--redis", args.redis, "--workers", str(args.workers)]
     else:
         cmd += ["--db", str(Path(tmp) / "rooms.sqlite3")]
-    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if args.gc == "default":
+        env["NIGHTCALL_GC"] = "default"
+    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     for _ in range(200):
         try:
             httpx.get(url + "/api/rulesets", timeout=1)
@@ -364,6 +370,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     actions = len(lat)
     return {
         "rooms": args.rooms,
+        "gc": args.gc,
         "store": f"redis, {args.workers} worker(s)" if args.redis else "sqlite, 1 process",
         "client": args.client,
         "client_processes": len(parts),
@@ -439,12 +446,41 @@ def cli() -> None:
     p.add_argument("--client", choices=("node", "python"),
                    default="node" if shutil.which("node") else "python",
                    help="what runs the phones (default: node when installed)")
+    p.add_argument("--gc", choices=("tuned", "default"), default="tuned",
+                   help="the server's garbage collector: as serve sets it, or Python's own")
+    p.add_argument("--compare-gc", type=int, default=0, metavar="N",
+                   help="N runs with each --gc, alternating; print every run and the medians")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:
         print(json.dumps(asyncio.run(client(args, args.url))))
         return
+    if args.compare_gc:
+        print(json.dumps(compare_gc(args), indent=2))
+        return
     print(json.dumps(run(args), indent=2))
+
+
+def compare_gc(args: argparse.Namespace) -> dict[str, Any]:
+    """Same machine, same minutes: the tuned collector against Python's default."""
+    runs: dict[str, list[dict[str, Any]]] = {"default": [], "tuned": []}
+    for _ in range(args.compare_gc):
+        for gc in ("default", "tuned"):
+            args.gc = gc
+            runs[gc].append(run(args))
+            print(json.dumps(runs[gc][-1]), file=sys.stderr)
+    keys = ("p50_ms", "p99_ms", "max_ms", "server_cpu_ms_per_action", "server_kib_per_room")
+    out: dict[str, Any] = {}
+    for gc, got in runs.items():
+        out[gc] = {k: statistics.median(r[k] for r in got if r[k] is not None) for k in keys}
+        out[gc]["loop_lag_ms_p99"] = statistics.median(
+            r["server_loop_lag_ms_p50_p99_max"][1] for r in got)
+        out[gc]["loop_lag_ms_max"] = statistics.median(
+            r["server_loop_lag_ms_p50_p99_max"][2] for r in got)
+        out[gc]["games_over"] = [r["games_over"] for r in got]
+        out[gc]["players_held"] = [r["players_held"] for r in got]
+    out["p99_ratio_tuned_to_default"] = round(out["tuned"]["p99_ms"] / out["default"]["p99_ms"], 2)
+    return out
 
 
 if __name__ == "__main__":

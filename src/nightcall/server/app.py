@@ -7,7 +7,7 @@ import contextlib
 import io
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -53,8 +53,16 @@ class WsSink(Sink):
         self.queue: asyncio.Queue[tuple[bytes, float] | None] = asyncio.Queue(SEND_QUEUE)
         self.timings = timings
         self.close_code = 1013  # "try again later": the page reconnects
+        self.hold: Callable[[WsSink, bytes], None] | None = None
+        self.room_code = ""
 
     def send(self, data: bytes) -> None:
+        if self.hold is not None:  # a cluster: out after the turn's saves are acknowledged
+            self.hold(self, data)
+        else:
+            self.deliver(data)
+
+    def deliver(self, data: bytes) -> None:
         try:
             self.queue.put_nowait((data, time.perf_counter()))
         except asyncio.QueueFull:  # a client this far behind is gone: close; it will rejoin
@@ -252,6 +260,8 @@ async def agent_endpoint(ws: WebSocket) -> None:
 
 
 async def _serve(ws: WebSocket, hub: Hub, room: Room, sink: WsSink, first: bytes | None) -> None:
+    if hub.node is not None:
+        sink.hold, sink.room_code = hub.node.hold, room.code
     writer = asyncio.create_task(sink.writer())
     if first is not None:
         sink.send(first)

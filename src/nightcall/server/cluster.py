@@ -25,6 +25,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -36,7 +37,7 @@ import redis.asyncio as aredis
 from nightcall import protocol
 from nightcall.server.messages import encode
 from nightcall.server.room import Room, RoomError, Sink
-from nightcall.server.store_redis import RedisStore
+from nightcall.server.store_redis import FENCED_SAVE, RedisStore
 
 if TYPE_CHECKING:
     from starlette.websockets import WebSocket
@@ -118,6 +119,13 @@ class Relayed:
     out: asyncio.Queue[bytes | int] = field(default_factory=asyncio.Queue)
 
 
+@dataclass
+class Batch:
+    saves: dict[str, tuple[bytes, bool]]
+    outbox: dict[str, list[Envelope]]
+    held: list[tuple[Any, bytes]]
+
+
 class Node:
     """This process in the cluster: its leases, its channel, its relayed sockets."""
 
@@ -134,7 +142,12 @@ class Node:
         self._release = self.r.register_script(RELEASE)
         self.hub: Hub | None = None
         self.outbox: dict[str, list[Envelope]] = {}
-        self.flushing = False
+        self.saves: dict[str, tuple[bytes, bool]] = {}
+        self.held: list[tuple[Any, bytes]] = []
+        self.flushing = False  # a flush is scheduled for this turn of the loop
+        self.in_flight = False  # a batch is on its way to Redis
+        self.flush_task: asyncio.Task[None] | None = None
+        self.aclient: aredis.Redis | None = None
         self.remotes: dict[tuple[str, str], Remote] = {}
         self.relayed: dict[str, Relayed] = {}
         self.tasks: list[asyncio.Task[None]] = []
@@ -182,6 +195,7 @@ class Node:
     async def start(self, hub: Hub) -> None:
         self.hub = hub
         self.sub_client = aredis.Redis.from_url(self.url, decode_responses=False)
+        self.aclient = aredis.Redis.from_url(self.url, decode_responses=False)
         pubsub = self.sub_client.pubsub()
         await pubsub.subscribe(self.channel)
         self.tasks = [
@@ -196,12 +210,16 @@ class Node:
         for task in self.tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        self.flush()
+        if self.flush_task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.flush_task, 5)
+        self.flush_now()
         if self.hub is not None:  # hand our rooms over at once rather than at expiry
             for code in list(self.hub.rooms):
                 self.release(code)
-        if self.sub_client is not None:
-            await self.sub_client.aclose()
+        for client in (self.sub_client, self.aclient):
+            if client is not None:
+                await client.aclose()
 
     async def _listen(self, pubsub: Any) -> None:
         while True:
@@ -259,30 +277,99 @@ class Node:
                     log.exception("cannot adopt room %s", code)
                     self.release(code)
 
-    # --- messages between processes ------------------------------------------------------
-    def post(self, worker: str, env: Envelope) -> None:
-        """Queue a message; everything queued in one loop turn goes out in one batch."""
-        self.outbox.setdefault(worker, []).append(env)
-        if not self.flushing:
-            self.flushing = True
-            asyncio.get_running_loop().call_soon(self.flush)
+    # --- one round trip per turn of the event loop ---------------------------------------
+    def save(self, code: str, doc: dict[str, Any], finished: bool) -> None:
+        """Save a room with the next batch (its latest document wins)."""
+        self.saves[code] = (msgspec.json.encode(doc), finished)
+        self._schedule()
 
-    def flush(self) -> None:
+    def hold(self, sink: Any, data: bytes) -> None:
+        """A message for a local socket, held until the batch's saves are acknowledged:
+        no client ever sees a move that Redis does not have."""
+        self.held.append((sink, data))
+        self._schedule()
+
+    def post(self, worker: str, env: Envelope) -> None:
+        """A message for another process, published with the next batch."""
+        self.outbox.setdefault(worker, []).append(env)
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if not self.flushing and not self.in_flight:
+            self.flushing = True
+            asyncio.get_running_loop().call_soon(self._start_flush)
+
+    def _take(self) -> Batch:
+        batch = Batch(self.saves, self.outbox, self.held)
+        self.saves, self.outbox, self.held = {}, {}, []
+        return batch
+
+    def _start_flush(self) -> None:
         self.flushing = False
-        if not self.outbox:
+        if self.in_flight or not (self.saves or self.outbox or self.held):
             return
-        batches, self.outbox = self.outbox, {}
-        pipe = self.r.pipeline(transaction=False)
-        for worker, envs in batches.items():
-            pipe.publish(self.channel_of(worker), _encode(envs))
+        self.in_flight = True
+        self.flush_task = asyncio.create_task(self._flush(self._take()))
+
+    async def _flush(self, batch: Batch) -> None:
+        """Every save, then every publish, in one pipeline (Redis runs them in order);
+        the event loop goes on meanwhile, collecting the next batch."""
         try:
-            heard = pipe.execute()
-        except redis.RedisError:
-            log.warning("cannot reach Redis to pass messages on", exc_info=True)
+            assert self.aclient is not None
+            pipe = self.aclient.pipeline(transaction=False)
+            self._queue(batch, pipe)
+            replies = await pipe.execute()
+        except Exception:  # Redis unreachable: nothing was acknowledged, keep it all
+            log.warning("cannot reach Redis: retrying", exc_info=True)
+            self._put_back(batch)
+            await asyncio.sleep(0.2)
+            self.in_flight = False
+            self._schedule()
             return
-        for worker, listeners in zip(batches, heard, strict=True):
+        self.in_flight = False
+        self._done(batch, replies)
+        if self.saves or self.outbox or self.held:
+            self._schedule()
+
+    def flush_now(self) -> None:
+        """The same, blocking (at shutdown)."""
+        batch = self._take()
+        if not (batch.saves or batch.outbox or batch.held):
+            return
+        pipe = self.r.pipeline(transaction=False)
+        self._queue(batch, pipe)
+        with contextlib.suppress(redis.RedisError):
+            self._done(batch, pipe.execute())
+
+    def _queue(self, batch: Batch, pipe: Any) -> None:
+        store, now = self.store, time.time()
+        for code, (text, finished) in batch.saves.items():
+            # EVAL, not EVALSHA: a restarted Redis has no script cache, and the text is
+            # small next to the document it carries.
+            pipe.eval(FENCED_SAVE, 3, store.room_key(code), store.index_key,
+                      store.lease_key(code), text, "1" if finished else "0", now, self.id, code)
+        for worker, envs in batch.outbox.items():
+            pipe.publish(self.channel_of(worker), _encode(envs))
+
+    def _done(self, batch: Batch, replies: list[Any]) -> None:
+        lost = {code for code, ok in zip(batch.saves, replies, strict=False) if not ok}
+        heard = replies[len(batch.saves):]
+        for code in lost:  # another process owns it now: its clients go there
+            log.warning("room %s was taken over by another process", code)
+            if self.hub is not None:
+                self.hub.drop(code)
+        for sink, data in batch.held:
+            if getattr(sink, "room_code", None) not in lost:
+                sink.deliver(data)
+        for worker, listeners in zip(batch.outbox, heard, strict=True):
             if not listeners:  # nobody listens on that channel: the process is gone
                 self.worker_gone(worker)
+
+    def _put_back(self, batch: Batch) -> None:
+        self.saves = {**batch.saves, **self.saves}
+        for worker, envs in batch.outbox.items():
+            self.outbox[worker] = envs + self.outbox.get(worker, [])
+        self.held = batch.held + self.held
 
     def worker_gone(self, worker: str) -> None:
         for key, remote in list(self.remotes.items()):

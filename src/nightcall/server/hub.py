@@ -93,7 +93,9 @@ class Hub:
         room = Room(code, settings)
         room.join_url = self.join_url(code, base_url)
         self._attach(room)
-        self.save(room)
+        # Written before the answer (even in a cluster): the next request for this code
+        # may reach another process, which must find the room.
+        self.store.save(code, room.to_doc(), finished=False)
         return room
 
     def _attach(self, room: Room) -> None:
@@ -159,7 +161,11 @@ class Hub:
 
     def save(self, room: Room) -> None:
         """Persist now. Called right after the broadcast has queued every update, in the
-        same callback: no client can read an update before it is saved."""
+        same callback: no client can read an update before it is saved. (In a cluster
+        the save joins the turn's batch, and the updates wait for it: cluster.Node.)"""
+        if self.node is not None:
+            self.node.save(room.code, room.to_doc(), finished=room.status == "over")
+            return
         try:
             self.store.save(room.code, room.to_doc(), finished=room.status == "over")
         except LeaseLost:

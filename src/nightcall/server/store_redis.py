@@ -70,6 +70,12 @@ class RedisStore:
     def _key(self, code: str) -> str:
         return f"{self.prefix}:room:{code}"
 
+    room_key = _key
+
+    @property
+    def index_key(self) -> str:
+        return self._index
+
     def save(self, code: str, doc: dict[str, Any], finished: bool) -> None:
         text = msgspec.json.encode(doc)  # compact UTF-8 JSON, as json.dumps but faster
         if self.owner is not None:
