@@ -42,6 +42,11 @@ def test_the_front_page_follows_the_browser_and_the_picker(
         "document.querySelector(\"[data-t='front.host']\").textContent.startsWith('Ospita')")
     assert german.input_value("[data-testid=room-language]") == "it"
     assert german.inner_text("[data-testid=deck-preview]").startswith("Mazzo:")
+    # A scenario picked from the list stays picked (a rebuild used to drop it).
+    german.select_option("#ruleset", "epic")
+    german.select_option("#scenario", "the_first_night")
+    assert german.input_value("#scenario") == "the_first_night"
+    assert german.inner_text("[data-testid=deck-preview]") == "Il mazzo dello scenario."
     german.select_option("#ruleset", "lupus")
     assert german.is_visible("#defense-row") and not german.is_visible("#scenario-row")
     german.select_option("#ruleset", "onuw")
