@@ -10,7 +10,8 @@
 
 const cfg = JSON.parse(process.argv[2]);
 const wsBase = cfg.url.replace(/^http/, "ws");
-const stats = { latencies: [], connected: 0, peak: 0, errors: {}, gamesOver: 0, lag: 0 };
+const stats = { latencies: [], connected: 0, peak: 0, errors: {}, gamesOver: 0, lag: 0,
+  opened: 0, closes: {}, created: 0, started: 0 };
 let seed = cfg.seed ?? 1;
 function random() { // a small seeded generator (mulberry32): runs repeat
   seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
@@ -51,6 +52,7 @@ function phone(code, name) {
   return new Promise((done, fail) => {
     gate(() => open(`${wsBase}/ws/${code}`)).then((ws) => {
       connected(1);
+      stats.opened += 1;
       let latest = null, move = null, claim = null, said = 0, mySeat = -1, thinking = false;
       let lastClaim = null;
       const myClaims = (msg) => msg.view.events.filter(
@@ -95,7 +97,11 @@ function phone(code, name) {
           setTimeout(answer, uniform(50, 300));
         }
       };
-      ws.onclose = () => { connected(-1); done(); };
+      ws.onclose = (e) => {
+        stats.closes[e.code] = (stats.closes[e.code] || 0) + 1;
+        connected(-1);
+        done();
+      };
       ws.send(JSON.stringify({ type: "hello", name }));
     }, fail);
   });
@@ -109,6 +115,7 @@ async function room() {
   }));
   if (r.status !== 201) throw new Error(`create room: ${r.status} ${await r.text()}`);
   const { room: code, host_token: token } = await r.json();
+  stats.created += 1;
   const phones = [0, 1, 2, 3, 4].map((i) => phone(code, `p${i}`));
   const host = await gate(() => open(`${wsBase}/ws/${code}`));
   host.onmessage = () => {};
@@ -116,6 +123,7 @@ async function room() {
   await allSeated;
   await new Promise((r) => setTimeout(r, uniform(0, cfg.stagger * 1000)));
   host.send(JSON.stringify({ type: "start" }));
+  stats.started += 1;
   await Promise.all(phones);
   host.close();
 }
@@ -128,7 +136,9 @@ const lagTimer = setInterval(() => {
   tick = t;
 }, 10);
 const timeout = setTimeout(() => {
-  console.error("timed out"); process.exit(3);
+  const { latencies, ...rest } = stats;
+  console.error("timed out", JSON.stringify({ ...rest, measured: latencies.length }));
+  process.exit(3);
 }, cfg.timeout * 1000);
 await Promise.all(Array.from({ length: cfg.rooms }, () => room()));
 clearInterval(lagTimer);

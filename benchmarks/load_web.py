@@ -191,6 +191,20 @@ async def loop_lag(stats: Stats) -> None:
         stats.lag = max(stats.lag, time.perf_counter() - t - 0.01)
 
 
+def stop(server: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to the server's whole process group, SIGKILL if it lingers."""
+    import signal
+
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(server.pid, signal.SIGTERM)
+    try:
+        server.wait(15)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGKILL)
+        server.wait(10)
+
+
 def start_redis(tmp: str) -> tuple[subprocess.Popen[bytes], str]:
     """A throwaway redis-server (AOF, fsync every second: the usual production choice)."""
     port = free_port()
@@ -224,7 +238,9 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     if args.gc == "default":
         env["NIGHTCALL_GC"] = "default"
-    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    # A session of its own: stopping it stops its workers too, whatever happens here.
+    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                              start_new_session=True)
     for _ in range(200):
         try:
             httpx.get(url + "/api/rulesets", timeout=1)
@@ -315,6 +331,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if not url:
         server, url = start_server(args)
     redis_mem0 = redis_memory(args.redis) if args.redis else 0.0
+    stack = contextlib.ExitStack()
     try:
         share = [args.rooms // args.procs + (i < args.rooms % args.procs)
                  for i in range(args.procs)]
@@ -329,7 +346,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         wall0 = time.perf_counter()
         used = resource.getrusage(resource.RUSAGE_CHILDREN)
         client_cpu0 = used.ru_utime + used.ru_stime
-        kids = [subprocess.Popen(client_command(args, settings, n, i), stdout=subprocess.PIPE)
+        # Their numbers go to files: a pipe nobody reads before they end would fill up
+        # (64 KiB) and stop them for good.
+        outs = [stack.enter_context(tempfile.TemporaryFile()) for _ in share]  # noqa: SIM115
+        kids = [subprocess.Popen(client_command(args, settings, n, i), stdout=outs[i])
                 for i, n in enumerate(share) if n]
         held = 0
         got: dict[str, Any] = {}
@@ -344,7 +364,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if args.redis:
                 redis_mem = max(redis_mem, redis_memory(args.redis))
             time.sleep(0.5)
-        parts = [json.loads(k.communicate()[0]) for k in kids]
+        for k in kids:
+            k.wait()
+        parts = []
+        for out in outs[: len(kids)]:
+            out.seek(0)
+            parts.append(json.loads(out.read()))
         used = resource.getrusage(resource.RUSAGE_CHILDREN)  # the phones' processes, ended
         client_cpu = used.ru_utime + used.ru_stime - client_cpu0
         with contextlib.suppress(httpx.HTTPError):
@@ -352,9 +377,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         server_cpu = cpu_seconds(server.pid) - cpu0 if server else None
         wall = time.perf_counter() - wall0
     finally:
+        stack.close()
         if server is not None:
-            server.terminate()
-            server.wait(10)
+            stop(server)
         if args.redis_proc is not None:
             args.redis_proc.terminate()
             args.redis_proc.wait(10)
@@ -452,6 +477,10 @@ def cli() -> None:
                    help="N runs with each --gc, alternating; print every run and the medians")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
+    import signal
+
+    # Stopped from outside (a timeout): still stop the server, in the finally blocks.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(3))
     if args.child:
         print(json.dumps(asyncio.run(client(args, args.url))))
         return

@@ -36,7 +36,7 @@ def serve(redis_url: str, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
         [sys.executable, "-m", "nightcall.cli", "serve", "--host", "127.0.0.1", "--port",
          str(port), "--public-url", url, "--redis", redis_url, *extra],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=True,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -50,6 +50,15 @@ def serve(redis_url: str, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
             time.sleep(0.1)
     proc.kill()
     raise AssertionError("server did not start")
+
+
+def kill(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the server and every worker it started (its own process group)."""
+    import signal
+
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(10)
 
 
 def ws_url(url: str, code: str) -> str:

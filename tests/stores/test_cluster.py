@@ -15,7 +15,7 @@ import httpx
 import pytest
 import redis
 import websockets
-from clusterplay import Phone, create_room, serve, ws_url
+from clusterplay import Phone, create_room, kill, serve, ws_url
 
 from nightcall.engine import records
 from nightcall.server.cluster import Node
@@ -30,9 +30,7 @@ def servers() -> Iterator[list[subprocess.Popen[bytes]]]:
     procs: list[subprocess.Popen[bytes]] = []
     yield procs
     for p in procs:
-        if p.poll() is None:
-            p.kill()
-        p.wait(10)
+        kill(p)
 
 
 def _doc(redis_url: str, code: str) -> dict[str, Any]:
@@ -124,8 +122,7 @@ def test_killing_the_owner_mid_night_moves_the_room_and_loses_nothing(
             await asyncio.sleep(0.05)
         before.update(_doc(durable_redis.url, code))
         before["owner"] = _owner(durable_redis.url, code)
-        a.kill()  # SIGKILL: no goodbye, its leases simply run out
-        a.wait(10)
+        kill(a)  # SIGKILL: no goodbye, its leases simply run out
 
     asyncio.run(_play(phones, host, firsts=[0, 1, 0, 1, 0, 0], during=kill_mid_night))
     assert before["clock"]["stage"] == "night" and before["status"] == "playing"

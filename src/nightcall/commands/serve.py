@@ -71,14 +71,15 @@ def serve(
         typer.echo(f"rooms are kept in {path}")
     typer.echo(f"open {public_url or f'http://{host}:{port}'}/ on the shared screen")
     config = {"db": str(db or default_db()), "redis": redis, "scale": time_scale,
-              "public_url": public_url, "lease_seconds": lease_seconds}
+              "public_url": public_url, "lease_seconds": lease_seconds, "parent": os.getpid()}
     os.environ[CONFIG_ENV] = json.dumps(config)
     # No per-message deflate: on a local network bandwidth is free and CPU is not.
     # With workers, uvicorn forks processes that share the socket: each builds its app.
     target: Any = "nightcall.commands.serve:app_from_env" if workers > 1 else app_from_env()
+    # A stop waits at most 5 s for open websockets (phones reconnect elsewhere anyway).
     uvicorn.run(target, host=host, port=port, log_level="warning", ws_max_size=16384,
                 ws_per_message_deflate=False, workers=workers if workers > 1 else None,
-                factory=workers > 1)
+                factory=workers > 1, timeout_graceful_shutdown=5)
 
 
 CONFIG_ENV = "NIGHTCALL_SERVE_CONFIG"
@@ -92,6 +93,8 @@ def app_from_env() -> Any:
     from nightcall.server.store import SQLiteStore
 
     config = json.loads(os.environ[CONFIG_ENV])
+    if os.getpid() != config.get("parent", os.getpid()):
+        _die_with_parent()
     if config["redis"]:
         from nightcall.server.cluster import Node
 
@@ -103,6 +106,19 @@ def app_from_env() -> Any:
                          public_url=config["public_url"])
     tune_gc()
     return app
+
+
+def _die_with_parent() -> None:
+    """A worker process ends with the ``serve`` that started it, even one killed with
+    SIGKILL (which cannot pass the word on): Linux delivers SIGTERM to the orphan."""
+    import ctypes
+    import signal
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: a stop still reaches the workers
+        pass
 
 
 def tune_gc() -> None:
