@@ -6,8 +6,9 @@ import asyncio
 import contextlib
 import io
 import logging
+import os
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -41,16 +42,23 @@ def web_dir() -> Path:
     return Path(str(resources.files("nightcall").joinpath("web")))
 
 
+# Every message through the writer task, as before the direct path (for the load
+# benchmark's same-run baseline only).
+QUEUE_ALWAYS = os.environ.get("NIGHTCALL_SEND") == "queue"
+
+
 class WsSink(Sink):
-    """A websocket client. Sends go through a queue and a writer task, so a slow
-    phone never holds up the room's pipeline."""
+    """A websocket client. A message goes out at once when the socket can take it;
+    otherwise it waits in a queue for a writer task, so a slow phone never holds up
+    the room's pipeline."""
 
     def __init__(self, ws: WebSocket, role: str, viewer: int | None,
                  timings: Samples | None = None) -> None:
         self.ws = ws
         self.role = role
         self.viewer = viewer
-        self.queue: asyncio.Queue[tuple[bytes, float] | None] = asyncio.Queue(SEND_QUEUE)
+        self.queue: asyncio.Queue[_Queued] = asyncio.Queue(SEND_QUEUE)
+        self.busy = False  # the writer has work: new messages queue up behind it
         self.timings = timings
         self.close_code = 1013  # "try again later": the page reconnects
         self.hold: Callable[[WsSink, bytes], None] | None = None
@@ -63,6 +71,9 @@ class WsSink(Sink):
             self.deliver(data)
 
     def deliver(self, data: bytes) -> None:
+        if not self.busy and not QUEUE_ALWAYS:
+            self._send_now(data)
+            return
         try:
             self.queue.put_nowait((data, time.perf_counter()))
         except asyncio.QueueFull:  # a client this far behind is gone: close; it will rejoin
@@ -70,9 +81,27 @@ class WsSink(Sink):
                 self.queue.get_nowait()
             self.queue.put_nowait(None)
 
+    def _send_now(self, data: bytes) -> None:
+        """Run the send right here. Through Starlette and uvicorn it completes without
+        ever suspending while the socket is writable, so most messages cost no task
+        switch; one that has to wait (flow control) is finished by the writer task,
+        and everything after it queues behind, in order."""
+        sending = self.ws.send_text(data.decode())
+        try:
+            waiting = sending.send(None)
+        except StopIteration:
+            if self.timings is not None:
+                self.timings.append(0.0)
+            return
+        except Exception:  # the socket is gone: the reader sees it and cleans up
+            return
+        self.busy = True
+        self.queue.put_nowait((sending, waiting))
+
     def close_with(self, code: int) -> None:
         """Close after what is queued (the room moved: 1012, and the page reconnects)."""
         self.close_code = code
+        self.busy = True
         with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait(None)
 
@@ -82,10 +111,34 @@ class WsSink(Sink):
             if item is None:
                 await self.ws.close(code=self.close_code)
                 return
-            data, queued = item
-            await self.ws.send_text(data.decode())
-            if self.timings is not None:  # how long updates wait to go out (load test)
-                self.timings.append(time.perf_counter() - queued)
+            first, second = item
+            if isinstance(first, bytes):
+                await self.ws.send_text(first.decode())
+                if self.timings is not None:  # how long updates wait to go out (load test)
+                    self.timings.append(time.perf_counter() - float(second))
+            else:
+                await _finish(first, second)
+            if self.queue.empty():
+                self.busy = False
+
+
+# A queued message (bytes, when queued), a send to finish (coroutine, what it waits on),
+# or None: close.
+_Queued = tuple[bytes, float] | tuple[Coroutine[Any, Any, None], Any] | None
+
+
+async def _finish(sending: Coroutine[Any, Any, None], waiting: Any) -> None:
+    """Drive a send that suspended in :meth:`WsSink._send_now` to its end, as a task
+    would: wait for what it waits on, then resume it."""
+    while True:
+        if waiting is None:
+            await asyncio.sleep(0)
+        else:
+            await waiting
+        try:
+            waiting = sending.send(None)
+        except StopIteration:
+            return
 
 
 PROTOCOL_CODES = frozenset(c.value for c in protocol.ErrorCode)
