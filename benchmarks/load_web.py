@@ -229,6 +229,8 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
     url = f"http://127.0.0.1:{port}"
     cmd = [sys.executable, "-m", "nightcall.cli", "serve", "--host", "127.0.0.1",
            "--port", str(port)]
+    if args.pin:  # the server alone on core 0, as if the phones were on other machines
+        cmd = ["taskset", "-c", "0", *cmd]
     if args.redis:
         if args.redis == "auto":
             args.redis_proc, args.redis = start_redis(tmp)
@@ -401,6 +403,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "server_env": args.server_env,
         "store": f"redis, {args.workers} worker(s)" if args.redis else "sqlite, 1 process",
         "client": args.client,
+        "pinned": args.pin,
         "client_processes": len(parts),
         # With several workers /api/stats answers for one of them: count on the clients.
         "players_held": held if args.workers == 1 else sum(p["peak"] for p in parts),
@@ -444,6 +447,14 @@ def redis_memory(url: str) -> float:
 
 def client_command(args: argparse.Namespace, settings: dict[str, Any], rooms: int,
                    i: int) -> list[str]:
+    cmd = _client_command(args, settings, rooms, i)
+    if args.pin:
+        cmd = ["taskset", "-c", f"1-{(os.cpu_count() or 2) - 1}", *cmd]
+    return cmd
+
+
+def _client_command(args: argparse.Namespace, settings: dict[str, Any], rooms: int,
+                    i: int) -> list[str]:
     if args.client == "node":
         cfg = {**settings, "rooms": rooms, "seed": 1000 + i}
         return ["node", "--experimental-websocket", "--no-warnings",
@@ -480,6 +491,9 @@ def cli() -> None:
                         "NIGHTCALL_SEND=queue, every message through the writer task)")
     p.add_argument("--repeat", type=int, default=1,
                    help="with --baseline: runs of each, alternating; every run and medians")
+    p.add_argument("--pin", action="store_true",
+                   help="the server on core 0, the phones (and this script) on the others: "
+                        "on one machine, the closest thing to phones elsewhere")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     import signal
@@ -490,6 +504,8 @@ def cli() -> None:
         print(json.dumps(asyncio.run(client(args, args.url))))
         return
     args.server_env = {}
+    if args.pin and not args.child:
+        os.sched_setaffinity(0, set(range(1, os.cpu_count() or 2)))
     if args.baseline:
         print(json.dumps(compare(args), indent=2))
         return
