@@ -53,17 +53,23 @@ def is_obs(stage: str, with_legal: bool = True) -> Any:
     return pred
 
 
+def seat_ann_and_deal(aw: Any, hw: Any, host_token: str) -> WS:
+    """Ann takes seat 0, the host screen deals (bots fill the rest); Ann's socket."""
+    ann = WS(aw)
+    ann.send(type="hello", name="Ann")
+    ann.until(lambda m: m["type"] == "welcome")
+    host = WS(hw)
+    host.send(type="hello", **{"as": "host", "token": host_token})
+    host.until(lambda m: m["type"] == "lobby" and len(m["seats"]) == 1)
+    host.send(type="start")
+    return ann
+
+
 def test_a_double_tap_is_applied_once(client: TestClient) -> None:
     code, host_token = make_room(client, **TIMERS)
     with client.websocket_connect(f"/ws/{code}") as aw, \
             client.websocket_connect(f"/ws/{code}") as hw:
-        ann = WS(aw)
-        ann.send(type="hello", name="Ann")
-        ann.until(lambda m: m["type"] == "welcome")
-        host = WS(hw)
-        host.send(type="hello", **{"as": "host", "token": host_token})
-        host.until(lambda m: m["type"] == "lobby" and len(m["seats"]) == 1)
-        host.send(type="start")
+        ann = seat_ann_and_deal(aw, hw, host_token)
         # Her call: the same look, twice, with the same state id (a double tap).
         call = ann.until(is_obs("night"))
         room = room_of(client, code)
@@ -171,13 +177,7 @@ def test_a_double_tapped_claim_is_said_once(client: TestClient) -> None:
     code, host_token = make_room(client, **{**TIMERS, "discussion_seconds": 30.0})
     with client.websocket_connect(f"/ws/{code}") as aw, \
             client.websocket_connect(f"/ws/{code}") as hw:
-        ann = WS(aw)
-        ann.send(type="hello", name="Ann")
-        ann.until(lambda m: m["type"] == "welcome")
-        host = WS(hw)
-        host.send(type="hello", **{"as": "host", "token": host_token})
-        host.until(lambda m: m["type"] == "lobby" and len(m["seats"]) == 1)
-        host.send(type="start")
+        ann = seat_ann_and_deal(aw, hw, host_token)
         day = ann.until(is_obs("discussion", with_legal=False))
         room = room_of(client, code)
         seer = {"kind": "claim", "a": room.ruleset.role_ids.index("seer")}

@@ -32,27 +32,39 @@ def is_obs(stage: str | None = None, call: str | None = None) -> Any:
     return pred
 
 
+def three_seat_room(server: LiveServer, call: float, talk: float,
+                    vote: float) -> tuple[str, str, str]:
+    """A 3-seat One Night room with two wolves: (websocket base, code, host token)."""
+    deck = ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villager"]
+    r = httpx.post(f"{server.url}/api/rooms", json={
+        "seats": 3, "roles": deck, "call_seconds": call, "discussion_seconds": talk,
+        "vote_seconds": vote})
+    return server.url.replace("http", "ws"), r.json()["room"], r.json()["host_token"]
+
+
+async def seat_and_deal(ws_url: str, code: str, host_token: str) -> tuple[Any, list[Any],
+                                                                         list[str]]:
+    """The host screen, then Ann, Bob and Cy; the host deals. Sockets and seat tokens."""
+    host = await websockets.connect(f"{ws_url}/ws/{code}")
+    await host.send(json.dumps({"type": "hello", "as": "host", "token": host_token}))
+    phones, tokens = [], []
+    for name in ("Ann", "Bob", "Cy"):
+        ws = await websockets.connect(f"{ws_url}/ws/{code}")
+        await ws.send(json.dumps({"type": "hello", "name": name}))
+        tokens.append((await read_until(ws, lambda m: m["type"] == "welcome"))["token"])
+        phones.append(ws)
+    await host.send(json.dumps({"type": "start"}))
+    return host, phones, tokens
+
+
 def test_kill_mid_night_and_resume(tmp_path: Path) -> None:
     db = tmp_path / "rooms.sqlite3"
     server = LiveServer(db).start()
-    ws_url = server.url.replace("http", "ws")
-    deck = ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villager"]
-    r = httpx.post(f"{server.url}/api/rooms", json={
-        "seats": 3, "roles": deck, "call_seconds": 1.5, "discussion_seconds": 0.5,
-        "vote_seconds": 3})
-    code, host_token = r.json()["room"], r.json()["host_token"]
+    ws_url, code, host_token = three_seat_room(server, 1.5, 0.5, 3)
 
     async def first_half() -> tuple[list[str], list[dict[str, Any]]]:
-        tokens, last = [], []
-        host = await websockets.connect(f"{ws_url}/ws/{code}")
-        await host.send(json.dumps({"type": "hello", "as": "host", "token": host_token}))
-        phones = []
-        for name in ("Ann", "Bob", "Cy"):
-            ws = await websockets.connect(f"{ws_url}/ws/{code}")
-            await ws.send(json.dumps({"type": "hello", "name": name}))
-            tokens.append((await read_until(ws, lambda m: m["type"] == "welcome"))["token"])
-            phones.append(ws)
-        await host.send(json.dumps({"type": "start"}))
+        last: list[dict[str, Any]] = []
+        host, phones, tokens = await seat_and_deal(ws_url, code, host_token)
         # Wait for the Seer's call: the night is under way (the wolves' call is over).
         await read_until(host, is_obs("night", "seer"))
         for ws in phones:
@@ -117,25 +129,11 @@ def test_kill_mid_vote_keeps_every_acknowledged_vote(tmp_path: Path) -> None:
     after, and the game ends on all three."""
     db = tmp_path / "rooms.sqlite3"
     server = LiveServer(db).start()
-    ws_url = server.url.replace("http", "ws")
-    deck = ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villager"]
-    r = httpx.post(f"{server.url}/api/rooms", json={
-        "seats": 3, "roles": deck, "call_seconds": 0.4, "discussion_seconds": 0.3,
-        "vote_seconds": 60})
-    code, host_token = r.json()["room"], r.json()["host_token"]
+    ws_url, code, host_token = three_seat_room(server, 0.4, 0.3, 60)
     voted_for = {0: 1, 1: 0}
 
     async def first_half() -> list[str]:
-        tokens = []
-        host = await websockets.connect(f"{ws_url}/ws/{code}")
-        await host.send(json.dumps({"type": "hello", "as": "host", "token": host_token}))
-        phones = []
-        for name in ("Ann", "Bob", "Cy"):
-            ws = await websockets.connect(f"{ws_url}/ws/{code}")
-            await ws.send(json.dumps({"type": "hello", "name": name}))
-            tokens.append((await read_until(ws, lambda m: m["type"] == "welcome"))["token"])
-            phones.append(ws)
-        await host.send(json.dumps({"type": "start"}))
+        host, phones, tokens = await seat_and_deal(ws_url, code, host_token)
         for seat, target in voted_for.items():
             obs = await read_until(phones[seat], lambda m: is_obs("vote")(m)
                                    and bool(m["view"]["legal"]), timeout=40)

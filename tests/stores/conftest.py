@@ -112,3 +112,14 @@ def durable_redis(tmp_path: Path) -> Iterator[RedisServer]:
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def servers() -> Iterator[list[subprocess.Popen[bytes]]]:
+    """``nightcall serve`` processes a test started: killed with all their workers."""
+    from clusterplay import kill
+
+    procs: list[subprocess.Popen[bytes]] = []
+    yield procs
+    for p in procs:
+        kill(p)

@@ -8,7 +8,6 @@ import asyncio
 import json
 import subprocess
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -25,12 +24,12 @@ from nightcall.server.store_redis import RedisStore
 RedisServer = Any  # the fixture's class lives in tests/stores/conftest.py
 
 
-@pytest.fixture
-def servers() -> Iterator[list[subprocess.Popen[bytes]]]:
-    procs: list[subprocess.Popen[bytes]] = []
-    yield procs
-    for p in procs:
-        kill(p)
+def _two(redis_url: str, servers: list[subprocess.Popen[bytes]]) -> tuple[str, str]:
+    """Two server processes on one Redis (stopped by the ``servers`` fixture)."""
+    a, url_a = serve(redis_url)
+    b, url_b = serve(redis_url)
+    servers += [a, b]
+    return url_a, url_b
 
 
 def _doc(redis_url: str, code: str) -> dict[str, Any]:
@@ -79,9 +78,7 @@ async def _play(phones: list[Phone], host: Phone, firsts: list[int],
 def test_phones_on_two_processes_play_one_room_through_redis(
     durable_redis: RedisServer, servers: list[subprocess.Popen[bytes]]
 ) -> None:
-    a, url_a = serve(durable_redis.url)
-    b, url_b = serve(durable_redis.url)
-    servers += [a, b]
+    url_a, url_b = _two(durable_redis.url, servers)
     code, token = create_room(url_a)
     owner = _owner(durable_redis.url, code)
     assert owner is not None
@@ -186,9 +183,7 @@ def test_a_lease_has_one_holder_and_fences_saves(redis_server: RedisServer) -> N
 def test_a_relayed_client_gets_the_same_refusals_and_limits(
     redis_server: RedisServer, servers: list[subprocess.Popen[bytes]]
 ) -> None:
-    a, url_a = serve(redis_server.url)
-    b, url_b = serve(redis_server.url)
-    servers += [a, b]
+    url_a, url_b = _two(redis_server.url, servers)
     code, _ = create_room(url_a)
     bad = {  # frame -> the error code the owner answers with, through the relay
         "not json": {"bad_json", "bad_message"},

@@ -3,17 +3,14 @@ process on the same Redis sees them; an unreachable Redis is refused with a clea
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 import redis
+from clusterplay import serve
 
 RedisServer = Any  # the fixture's class lives in tests/stores/conftest.py
 
@@ -25,35 +22,7 @@ def _free_port() -> int:
 
 
 def _serve(redis_url: str) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "nightcall.cli", "serve", "--host", "127.0.0.1", "--port",
-         str(port), "--public-url", url, "--redis", redis_url],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            out = proc.stdout.read().decode() if proc.stdout else ""
-            raise AssertionError(f"server exited: {out}")
-        try:
-            if httpx.get(f"{url}/api/rulesets", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError("server did not start")
-
-
-@pytest.fixture
-def servers() -> Iterator[list[subprocess.Popen[bytes]]]:
-    procs: list[subprocess.Popen[bytes]] = []
-    yield procs
-    for p in procs:
-        p.kill()
-        p.wait(10)
+    return serve(redis_url)
 
 
 def test_rooms_created_on_one_server_live_in_redis_and_another_sees_them(
