@@ -33,6 +33,7 @@ def test_the_front_page_follows_the_browser_and_the_picker(
     assert german.evaluate("document.documentElement.lang") == "de"
     assert german.inner_text("[data-testid=create]").strip() == "Raum erstellen"
     assert german.inner_text("[data-testid=deck-preview]").startswith("Karten:")
+    assert "Seherin" in german.inner_text("[data-testid=deck-preview]")  # role names too
     assert german.get_attribute("#join-code", "placeholder") == "Raumcode"
     shots(german, "front-01-german")
 
@@ -42,6 +43,7 @@ def test_the_front_page_follows_the_browser_and_the_picker(
         "document.querySelector(\"[data-t='front.host']\").textContent.startsWith('Ospita')")
     assert german.input_value("[data-testid=room-language]") == "it"
     assert german.inner_text("[data-testid=deck-preview]").startswith("Mazzo:")
+    assert "Veggente" in german.inner_text("[data-testid=deck-preview]")
     # A scenario picked from the list stays picked (a rebuild used to drop it).
     german.select_option("#ruleset", "epic")
     german.select_option("#scenario", "the_first_night")

@@ -29,6 +29,12 @@ def test_rulesets_and_pages(client: TestClient) -> None:
         "werewolf", "werewolf", "seer", "robber", "troublemaker", "villager", "villager",
         "villager",
     ]
+    # The front page has no room yet: the role names come in every language.
+    names = rulesets["onuw"]["role_names"]
+    assert (names["en"]["seer"], names["it"]["seer"], names["de"]["seer"]) == (
+        "Seer", "Veggente", "Seherin")
+    assert all(set(n) == set(rulesets["lupus"]["roles"])
+               for n in rulesets["lupus"]["role_names"].values())
     for path in ("/", "/host/ABCD", "/play/ABCD", "/watch/ABCD", "/static/js/play.js"):
         assert client.get(path).status_code == 200, path
 

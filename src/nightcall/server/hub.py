@@ -11,6 +11,7 @@ from nightcall.engine.errors import DeckError
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.server.clock import RoomClock
 from nightcall.server.messages import CreateRoom
+from nightcall.server.narration import role_name
 from nightcall.server.room import Room, RoomError
 from nightcall.server.samples import Samples
 from nightcall.server.store import LeaseLost, Store
@@ -23,6 +24,7 @@ log = logging.getLogger("nightcall.server")
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read aloud and typed on phones
 CODE_LENGTH = 4
 MAX_SECONDS = 3600.0
+LANGUAGES = ("en", "it", "de")
 
 
 def new_code() -> str:
@@ -231,6 +233,9 @@ class Hub:
                 "decks": decks, "scenarios": _scenarios(rs),
                 "options": dict(getattr(rs, "default_options", {}) or
                                 _module_default_options(rs)),
+                # The front page has no room yet: it picks its language's names here.
+                "role_names": {lang: {r: role_name(rid, r, lang) for r in rs.role_ids}
+                               for lang in LANGUAGES},
             })
         return out
 
