@@ -181,8 +181,9 @@ def test_the_host_names_the_last_to_die(browser: Any, tmp_path: Path, shots: Any
         assert buttons.all_inner_texts() == [NAMES[s] for s in dead]
         default, chosen = dead[-1], dead[0]
         assert "picked" in (buttons.nth(len(dead) - 1).get_attribute("class") or "")
-        panel = host.inner_text("[data-testid=last-choice]")
-        assert f"Se non scegli, l'ultimo è {NAMES[default]}." in panel  # Italian words
+        # Italian words, once the room's word table is in (the page re-renders then).
+        wait_for(lambda: f"Se non scegli, l'ultimo è {NAMES[default]}." in
+                 host.inner_text("[data-testid=last-choice]"), what="the Italian hint")
         shots(host, "lupus-07-host-last-choice")
 
         buttons.nth(0).click()
