@@ -214,14 +214,17 @@ def cases(t: Table) -> st.SearchStrategy[Case]:
     well_formed = st.one_of(*valid.values())
 
     # Known types, broken: an extra field, a field of the wrong type, a missing field.
+    not_str = (st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+               | st.booleans() | st.lists(st.integers(), max_size=2) | st.just({}))
     not_int = (st.text(max_size=5) | st.floats(allow_nan=False, allow_infinity=False)
                | st.booleans() | st.lists(st.integers(), max_size=2) | st.just({}))
     wrong_types: list[tuple[str, Callable[[dict[str, Any], Any], None], Any]] = [
         ("action", lambda m, v: m["action"].__setitem__("a", v), not_int),
         ("action", lambda m, v: m["action"].__setitem__("b", v),
          st.integers(1000, HUGE) | st.integers(-HUGE, -2)),
+        # (any short text is a well-formed kind: only the rules can refuse it)
         ("action", lambda m, v: m["action"].__setitem__("kind", v),
-         st.just("") | st.text(string.ascii_lowercase, min_size=65, max_size=300) | not_int),
+         st.just("") | st.text(string.ascii_lowercase, min_size=65, max_size=300) | not_str),
         ("action", lambda m, v: m.__setitem__("state_id", v), not_int),
         ("action", lambda m, v: m.__setitem__("action", v),
          st.none() | st.text(max_size=5) | st.integers()),

@@ -162,9 +162,9 @@ class Hub:
         return self.clocks[room.code]
 
     def save(self, room: Room) -> None:
-        """Persist now. Called right after the broadcast has queued every update, in the
-        same callback: no client can read an update before it is saved. (In a cluster
-        the save joins the turn's batch, and the updates wait for it: cluster.Node.)"""
+        """Persist now. Called before the change is broadcast (``Room.changed``): no
+        client can read an update before it is saved. (In a cluster the save joins the
+        turn's batch, and the updates wait for it: cluster.Node.)"""
         if self.node is not None:
             self.node.save(room.code, room.to_doc(), finished=room.status == "over")
             return

@@ -545,8 +545,10 @@ class Room:
         sink.send(data)
 
     def changed(self) -> None:
-        self.broadcast()
+        # Saved first: a send may reach the socket at once, and no client may ever see
+        # a state that a crash right now could forget.
         self.on_change(self)
+        self.broadcast()
 
     def forget(self, sink: Sink) -> None:
         self.sinks.discard(sink)
