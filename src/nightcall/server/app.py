@@ -25,7 +25,7 @@ from nightcall import protocol
 from nightcall.server import messages as m
 from nightcall.server.hub import Elsewhere, Hub
 from nightcall.server.limits import Limits, install, lookup, rate_of, receive, refusal
-from nightcall.server.room import Room, RoomError, Sink
+from nightcall.server.room import Room, RoomError, Sink, same_token
 from nightcall.server.samples import Samples
 from nightcall.server.store import Store
 
@@ -170,7 +170,7 @@ async def _send_now(ws: WebSocket, data: bytes) -> None:
 def _hello(room: Room, hello: m.Hello) -> tuple[str, int | None, m.Welcome]:
     """Who this connection is: a seat (new or rejoining), the host, or a spectator."""
     if hello.as_ == "host":
-        if hello.token is None or hello.token != room.host_token:
+        if hello.token is None or not same_token(room.host_token, hello.token):
             raise RoomError("bad_token", "only the host's screen can open this page as host")
         return "host", None, m.Welcome(room=room.code, role="host", token=room.host_token)
     if hello.as_ == "spectator":

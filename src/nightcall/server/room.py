@@ -71,6 +71,12 @@ class Sink:
         raise NotImplementedError
 
 
+def same_token(known: str, given: str) -> bool:
+    """Constant-time, on UTF-8 bytes: ``compare_digest`` refuses str with non-ASCII
+    characters (a TypeError a hostile hello used to turn into a dropped connection)."""
+    return secrets.compare_digest(known.encode(), given.encode())
+
+
 def clean_name(raw: str) -> str:
     name = " ".join(raw.split())[:MAX_NAME]
     if not name:
@@ -140,7 +146,7 @@ class Room:
 
     def seat_of_token(self, token: str) -> int:
         for i, s in enumerate(self.seats):
-            if not s.bot and secrets.compare_digest(s.token, token):
+            if not s.bot and same_token(s.token, token):
                 return i
         raise RoomError("bad_token", "this seat is not known here: join again with a name")
 
