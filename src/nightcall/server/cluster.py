@@ -104,7 +104,6 @@ class Remote:
     room: Room
     worker: str
     conn: str
-    agent: bool
     token: str | None = None  # an agent's own seat token, from its address
     sink: RemoteSink | None = None
 
@@ -408,7 +407,7 @@ class Node:
     def _open(self, hub: Hub, room: Room, env: Envelope) -> None:
         from nightcall.server import app
 
-        remote = Remote(room, env.src, env.conn, env.agent)
+        remote = Remote(room, env.src, env.conn)
         self.remotes[(env.src, env.conn)] = remote
         if env.agent:
             query = json.loads(env.data or b"{}")
