@@ -9,6 +9,7 @@ import logging
 import os
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from nightcall import protocol
 from nightcall.server import messages as m
+from nightcall.server.direct import KeepRawSend, writer_for
 from nightcall.server.hub import Elsewhere, Hub
 from nightcall.server.limits import Limits, install, lookup, rate_of, receive, refusal
 from nightcall.server.room import Room, RoomError, Sink, same_token
@@ -63,6 +65,7 @@ class WsSink(Sink):
         self.close_code = 1013  # "try again later": the page reconnects
         self.hold: Callable[[WsSink, bytes], None] | None = None
         self.room_code = ""
+        self.direct = writer_for(ws.scope)  # uvicorn's connection itself, when known
 
     def send(self, data: bytes) -> None:
         if self.hold is not None:  # a cluster: out after the turn's saves are acknowledged
@@ -72,6 +75,10 @@ class WsSink(Sink):
 
     def deliver(self, data: bytes) -> None:
         if not self.busy and not QUEUE_ALWAYS:
+            if self.direct is not None and self.direct(data):
+                if self.timings is not None:
+                    self.timings.append(0.0)
+                return
             self._send_now(data)
             return
         try:
@@ -134,11 +141,21 @@ async def _finish(sending: Coroutine[Any, Any, None], waiting: Any) -> None:
         if waiting is None:
             await asyncio.sleep(0)
         else:
-            await waiting
+            # Not ``await waiting``: the send already yielded that future once, which
+            # marked it as awaited, and a C future awaited twice raises RuntimeError
+            # (this used to kill the writer, and the phone got nothing more).
+            resumed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            waiting.add_done_callback(partial(_resume, resumed))
+            await resumed
         try:
             waiting = sending.send(None)
         except StopIteration:
             return
+
+
+def _resume(resumed: asyncio.Future[None], _: object) -> None:
+    if not resumed.done():
+        resumed.set_result(None)
 
 
 PROTOCOL_CODES = frozenset(c.value for c in protocol.ErrorCode)
@@ -502,6 +519,7 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
         Mount("/static", StaticFiles(directory=web_dir()), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(KeepRawSend)  # the direct send path (direct.py)
     app.state.hub = hub
     install(app, limits or Limits())  # rate limits (limits.py); tests pass tight ones
     return app

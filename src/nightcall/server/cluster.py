@@ -116,6 +116,8 @@ class Relayed:
     room: str
     owner: str
     out: asyncio.Queue[bytes | int] = field(default_factory=asyncio.Queue)
+    direct: Callable[[bytes], bool] | None = None  # direct.py, when the server allows
+    writing: bool = False  # the writer task is sending: nothing may overtake it
 
 
 @dataclass
@@ -381,8 +383,12 @@ class Node:
     def dispatch(self, env: Envelope) -> None:
         if env.kind in ("send", "close"):
             relayed = self.relayed.get(env.conn)
-            if relayed is not None:
-                relayed.out.put_nowait(env.data if env.kind == "send" else env.code)
+            if relayed is None:
+                return
+            if (env.kind == "send" and relayed.direct is not None and relayed.out.empty()
+                    and not relayed.writing and relayed.direct(env.data)):
+                return  # written at once (nothing queued ahead of it)
+            relayed.out.put_nowait(env.data if env.kind == "send" else env.code)
             return
         key = (env.src, env.conn)
         hub = self.hub
@@ -474,7 +480,9 @@ class Node:
         from nightcall.server.limits import rate_of, receive
 
         conn = secrets.token_hex(8)
-        relayed = Relayed(ws, code, owner)
+        from nightcall.server.direct import writer_for
+
+        relayed = Relayed(ws, code, owner, direct=writer_for(ws.scope))
         self.relayed[conn] = relayed
         writer = asyncio.create_task(self._write(relayed))
         try:
@@ -507,6 +515,7 @@ class Node:
     async def _write(self, relayed: Relayed) -> None:
         while True:
             item = await relayed.out.get()
+            relayed.writing = True
             try:
                 if isinstance(item, int):
                     await relayed.ws.close(code=item)
@@ -514,6 +523,8 @@ class Node:
                 await relayed.ws.send_text(item.decode())
             except Exception:  # the socket is gone; the reader notices and cleans up
                 return
+            finally:
+                relayed.writing = False
 
 
 def _text(value: Any) -> str:
