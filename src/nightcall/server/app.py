@@ -330,8 +330,7 @@ async def agent_endpoint(ws: WebSocket) -> None:
 
 
 async def _serve(ws: WebSocket, hub: Hub, room: Room, sink: WsSink, first: bytes | None) -> None:
-    if hub.node is not None:
-        sink.hold, sink.room_code = hub.node.hold, room.code
+    sink.hold, sink.room_code = hub.hold, room.code  # out after the save (saving.py)
     writer = asyncio.create_task(sink.writer())
     if first is not None:
         sink.send(first)

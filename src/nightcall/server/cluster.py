@@ -122,7 +122,7 @@ class Relayed:
 
 @dataclass
 class Batch:
-    saves: dict[str, tuple[bytes, bool]]
+    saves: dict[str, Room]
     outbox: dict[str, list[Envelope]]
     held: list[tuple[Any, bytes]]
 
@@ -143,7 +143,7 @@ class Node:
         self._release = self.r.register_script(RELEASE)
         self.hub: Hub | None = None
         self.outbox: dict[str, list[Envelope]] = {}
-        self.saves: dict[str, tuple[bytes, bool]] = {}
+        self.saves: dict[str, Room] = {}
         self.held: list[tuple[Any, bytes]] = []
         self.flushing = False  # a flush is scheduled for this turn of the loop
         self.in_flight = False  # a batch is on its way to Redis
@@ -279,9 +279,10 @@ class Node:
                     self.release(code)
 
     # --- one round trip per turn of the event loop ---------------------------------------
-    def save(self, code: str, doc: dict[str, Any], finished: bool) -> None:
-        """Save a room with the next batch (its latest document wins)."""
-        self.saves[code] = (msgspec.json.encode(doc), finished)
+    def save(self, room: Room) -> None:
+        """Save a room with the next batch (its document is written once, as it stands
+        when the batch goes out)."""
+        self.saves[room.code] = room
         self._schedule()
 
     def hold(self, sink: Any, data: bytes) -> None:
@@ -344,11 +345,13 @@ class Node:
 
     def _queue(self, batch: Batch, pipe: Any) -> None:
         store, now = self.store, time.time()
-        for code, (text, finished) in batch.saves.items():
+        for code, room in batch.saves.items():
+            text = msgspec.json.encode(room.to_doc())
+            finished = "1" if room.status == "over" else "0"
             # EVAL, not EVALSHA: a restarted Redis has no script cache, and the text is
             # small next to the document it carries.
             pipe.eval(FENCED_SAVE, 3, store.room_key(code), store.index_key,
-                      store.lease_key(code), text, "1" if finished else "0", now, self.id, code)
+                      store.lease_key(code), text, finished, now, self.id, code)
         for worker, envs in batch.outbox.items():
             pipe.publish(self.channel_of(worker), _encode(envs))
 

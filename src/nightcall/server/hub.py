@@ -14,6 +14,7 @@ from nightcall.server.messages import CreateRoom
 from nightcall.server.narration import role_name
 from nightcall.server.room import Room, RoomError
 from nightcall.server.samples import Samples
+from nightcall.server.saving import TurnSaver
 from nightcall.server.store import Store
 
 if TYPE_CHECKING:
@@ -75,6 +76,7 @@ class Hub:
         self.scale = scale
         self.public_url = public_url.rstrip("/")
         self.rooms: dict[str, Room] = {}
+        self.saver = TurnSaver(store)
         self.clocks: dict[str, RoomClock] = {}
         # Server-side latencies, for /api/stats: handling a move; an update's wait to go out.
         self.timings = Samples(20_000)
@@ -162,14 +164,22 @@ class Hub:
         return self.clocks[room.code]
 
     def save(self, room: Room) -> None:
-        """Persist now. Called before the change is broadcast (``Room.changed``): no
-        client can read an update before it is saved. (In a cluster the save joins the
-        turn's batch, and the updates wait for it: cluster.Node.)"""
+        """Persist at the end of this turn of the event loop, with every other room
+        changed in it (saving.py; in a cluster, the node's Redis batch). Called before
+        the change is broadcast (``Room.changed``): the updates to local sockets are
+        held (:meth:`hold`) until the save is written."""
         if self.node is not None:
-            self.node.save(room.code, room.to_doc(), finished=room.status == "over")
+            self.node.save(room)
             return
         # Without a node the store is not fenced (no owner): it cannot lose a lease.
-        self.store.save(room.code, room.to_doc(), finished=room.status == "over")
+        self.saver.save(room)
+
+    def hold(self, sink: Any, data: bytes) -> None:
+        """An update for a local socket: out once the saves before it are written."""
+        if self.node is not None:
+            self.node.hold(sink, data)
+        else:
+            self.saver.hold(sink, data)
 
     def start(self, room: Room, seats: int | None = None) -> None:
         room.start(seats)
@@ -212,6 +222,7 @@ class Hub:
     def stop(self) -> None:
         for clock in self.clocks.values():
             clock.stop()
+        self.saver.flush()
         self.store.close()
 
     def public_rulesets(self) -> list[dict[str, Any]]:

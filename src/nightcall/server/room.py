@@ -565,8 +565,10 @@ class Room:
 
     # --- saving ----------------------------------------------------------------
     def to_doc(self) -> dict[str, Any]:
+        # The record only once the game is over: before, the seed and the actions
+        # rebuild it, and writing it at every move was a third of a save's cost.
         record = None
-        if self.state is not None:
+        if self.state is not None and self.status == "over":
             try:
                 record = self.ruleset.to_record(self.state)
             except Exception:  # a ruleset still being built must not lose the room

@@ -77,8 +77,8 @@ class RedisStore:
         return self._index
 
     def save(self, code: str, doc: dict[str, Any], finished: bool) -> None:
-        text = msgspec.json.encode(doc)  # compact UTF-8 JSON, as json.dumps but faster
         if self.owner is not None:
+            text = msgspec.json.encode(doc)  # compact UTF-8 JSON, as json.dumps but faster
             done = self._fenced(
                 keys=[self._key(code), self._index, self.lease_key(code)],
                 args=[text, "1" if finished else "0", time.time(), self.owner, code],
@@ -87,12 +87,23 @@ class RedisStore:
                 raise LeaseLost(code)
             return
         # redis-py's pipeline is not shared state: one per call is thread-safe.
+        self.save_many([(code, doc, finished)])
+
+    def save_many(self, items: list[tuple[str, dict[str, Any], bool]]) -> None:
+        """One MULTI transaction (fenced saves go one by one: a cluster's node batches
+        those itself, cluster.py)."""
+        if self.owner is not None:
+            for code, doc, finished in items:
+                self.save(code, doc, finished)
+            return
+        now = time.time()
         with self._r.pipeline(transaction=True) as pipe:
-            pipe.set(self._key(code), text)
-            if finished:
-                pipe.zrem(self._index, code)
-            else:
-                pipe.zadd(self._index, {code: time.time()})
+            for code, doc, finished in items:
+                pipe.set(self._key(code), msgspec.json.encode(doc))
+                if finished:
+                    pipe.zrem(self._index, code)
+                else:
+                    pipe.zadd(self._index, {code: now})
             pipe.execute()
 
     def flush(self) -> None:
