@@ -124,21 +124,30 @@ def _die_with_parent() -> None:
 
 
 def tune_gc() -> None:
-    """Shorter pauses for a server with many open sockets (docs/benchmarks.md, Web app).
+    """Short pauses for a server with many open sockets (docs/benchmarks.md, Web app).
 
-    A collection stops the event loop, and so every phone, for as long as it runs. What
-    is loaded at start-up (modules, rulesets) lives forever: ``freeze`` takes it out of
-    every collection. And with 1,000 sockets open, the default of a young collection
-    every 700 allocations ran collections of the older generation every second or so,
-    30-90 ms each; most objects of a message die young without the collector's help, so
-    collecting young objects every 50,000 allocations does less work, less often."""
+    A collection stops the event loop, and so every phone, for as long as it runs.
+    What start-up loaded (modules, rulesets) lives forever: ``freeze`` takes it out of
+    every collection. Young collections stay small and frequent (1,000 allocations:
+    about a millisecond each); 50,000 used to let the young generation fill with the
+    sockets' waiting coroutines and futures, and one collection of them stopped the
+    loop for 60-90 ms in the middle of a game. Collections of the oldest generation
+    (every object of every socket: 300 ms at 1,000 players) wait for 1,000 middle
+    ones, and Python also skips them until that generation has grown by a quarter."""
     import gc
 
-    if os.environ.get("NIGHTCALL_GC") == "default":  # for the benchmark's same-run baseline
+    setting = os.environ.get("NIGHTCALL_GC", "")
+    if setting == "default":  # for the benchmark's same-run baseline
         return
     gc.collect()
     gc.freeze()
-    gc.set_threshold(50_000, 10, 10)
+    thresholds = GC_THRESHOLDS
+    if setting:  # "young,middle,old": for measuring others (docs/benchmarks.md)
+        thresholds = tuple(int(x) for x in setting.split(","))  # type: ignore[assignment]
+    gc.set_threshold(*thresholds)
+
+
+GC_THRESHOLDS = (1_000, 50, 1_000)
 
 
 def _lan_address() -> str:
