@@ -110,3 +110,14 @@ async def _drain(ws: Any) -> None:
             await asyncio.wait_for(ws.recv(), 0.2)
         except TimeoutError:
             return
+
+
+def test_text_frames_are_the_ones_websockets_builds() -> None:
+    from websockets.frames import Frame, Opcode
+
+    from nightcall.server.direct import text_frame
+
+    for n in (0, 1, 125, 126, 127, 65535, 65536, 70000):
+        data = ("é" * n).encode()[:n]
+        assert text_frame(data) == Frame(Opcode.TEXT, data).serialize(
+            mask=False, extensions=[]), n

@@ -19,6 +19,11 @@ class Samples:
         self._values[self._count % self.size] = value
         self._count += 1
 
+    @property
+    def count(self) -> int:
+        """Every value ever appended (the window keeps the last ``size``)."""
+        return self._count
+
     def __len__(self) -> int:
         return min(self._count, self.size)
 
