@@ -128,12 +128,13 @@ def tune_gc() -> None:
 
     A collection stops the event loop, and so every phone, for as long as it runs.
     What start-up loaded (modules, rulesets) lives forever: ``freeze`` takes it out of
-    every collection. Young collections stay small and frequent (1,000 allocations:
-    about a millisecond each); 50,000 used to let the young generation fill with the
-    sockets' waiting coroutines and futures, and one collection of them stopped the
-    loop for 60-90 ms in the middle of a game. Collections of the oldest generation
-    (every object of every socket: 300 ms at 1,000 players) wait for 1,000 middle
-    ones, and Python also skips them until that generation has grown by a quarter."""
+    every collection. Young collections stay small and frequent (every 1,000
+    allocations, about a millisecond), and so do middle ones (every 5 young ones): a
+    young generation of 50,000, or a middle one collected every 50 young ones, filled
+    up with the sockets' waiting coroutines and futures and stopped the loop for 40-90
+    ms in the middle of a game. Collections of the oldest generation (every object of
+    every socket: 300 ms at 1,000 players) wait for 1,000 middle ones, and Python
+    also skips them until that generation has grown by a quarter."""
     import gc
 
     setting = os.environ.get("NIGHTCALL_GC", "")
@@ -147,7 +148,7 @@ def tune_gc() -> None:
     gc.set_threshold(*thresholds)
 
 
-GC_THRESHOLDS = (1_000, 50, 1_000)
+GC_THRESHOLDS = (1_000, 5, 1_000)
 
 
 def _lan_address() -> str:
