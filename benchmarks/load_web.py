@@ -417,6 +417,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "client_loop_lag_max_ms": round(max(p["lag"] for p in parts) * 1000, 1),
         "server_action_ms_p50": got.get("action_ms_p50"),
         "server_action_ms_p99": got.get("action_ms_p99"),
+        # Updates that could not go out at once (flow control), and how long they waited.
+        "server_updates_waited": got.get("updates_waited"),
         "server_send_wait_ms_p50": got.get("send_wait_ms_p50"),
         "server_send_wait_ms_p99": got.get("send_wait_ms_p99"),
         "server_loop_lag_ms_p50_p99_max": [got.get("loop_lag_ms_p50"),
@@ -487,8 +489,10 @@ def cli() -> None:
                    help="what runs the phones (default: node when installed)")
     p.add_argument("--baseline", default="", metavar="NAME=VALUE",
                    help="also run the server with this environment variable set (the same-"
-                        "run baseline: NIGHTCALL_GC=default, Python's own collector; "
-                        "NIGHTCALL_SEND=queue, every message through the writer task)")
+                        "run baseline: NIGHTCALL_GC=default, Python's own collector, or "
+                        "NIGHTCALL_GC=50000,10,10, other thresholds; NIGHTCALL_SEND=asgi, "
+                        "every update through ASGI; NIGHTCALL_SEND=queue, through the "
+                        "writer task; PYTHONPATH=<checkout>/src, another version)")
     p.add_argument("--repeat", type=int, default=1,
                    help="with --baseline: runs of each, alternating; every run and medians")
     p.add_argument("--pin", action="store_true",

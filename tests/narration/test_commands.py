@@ -82,7 +82,7 @@ def test_narrate_print_with_speed_and_discussion() -> None:
     assert code == 0, err
     lines = out.splitlines()
     assert "[7 s]" in out  # ten seconds, fast
-    assert any("1 minutes" in line and "[60 s]" in line for line in lines)
+    assert any("1 minute " in line and "[60 s]" in line for line in lines)
 
 
 def test_narrate_refuses_bad_speed_and_options() -> None:
@@ -228,3 +228,19 @@ def test_script_json_is_what_narrate_json_prints() -> None:
     assert code == 0, err
     deck = json.loads(run_cli("deck", "onuw", "-n", "4", "--json")[1])["roles"]
     assert json.loads(out) == script_json("onuw", deck, lang="it", speed="slow")
+
+
+def test_minutes_are_said_with_the_right_unit_in_every_language() -> None:
+    from nightcall.narration.script import minutes_text
+
+    said = {lang: [minutes_text(s, lang) for s in (30, 60, 90, 300)]
+            for lang in ("en", "it", "de")}
+    assert said == {
+        "en": ["0.5 minutes", "1 minute", "1.5 minutes", "5 minutes"],
+        "it": ["0,5 minuti", "1 minuto", "1,5 minuti", "5 minuti"],
+        "de": ["0,5 Minuten", "1 Minute", "1,5 Minuten", "5 Minuten"],
+    }
+    from nightcall.server.narration import stage_line
+
+    line = stage_line("lupus", "discussion", "de", {}, 60)
+    assert line is not None and "1 Minute Diskussion" in line, line

@@ -41,10 +41,13 @@ class Step:
 
 
 def minutes_text(seconds: float, lang: str) -> str:
-    """Minutes to the nearest half, written the way the language writes decimals."""
+    """Minutes to the nearest half, written the way the language writes decimals, with
+    the unit: "1 minute", "1,5 minuti", "5 Minuten"."""
     halves = max(1, round(seconds / 30))
-    text = f"{halves / 2:g}"
-    return text.replace(".", ",") if lang in ("it", "de") else text
+    number = f"{halves / 2:g}"
+    if lang in ("it", "de"):
+        number = number.replace(".", ",")
+    return load(lang).line("unit.minute" if halves == 2 else "unit.minutes", n=number)
 
 
 def _wait(kind: str, call: str | None, timing: Timing) -> float:

@@ -184,9 +184,13 @@ def _dawn(view: dict[str, Any], lang: str) -> str | None:
 
 
 def _minutes(seconds: float, lang: str) -> str:
-    halves = max(1, round(seconds / 30))
-    text = f"{halves / 2:g}"
-    return text.replace(".", ",") if lang in ("it", "de") else text
+    """The discussion's length with its unit, as the narrator says it."""
+    from nightcall.narration.script import minutes_text
+
+    try:
+        return minutes_text(seconds, lang)
+    except Exception:  # the narrator missing or a language it lacks
+        return f"{max(1, round(seconds / 30)) / 2:g} minutes"
 
 
 FALLBACK = {
