@@ -10,7 +10,7 @@
 
 const cfg = JSON.parse(process.argv[2]);
 const wsBase = cfg.url.replace(/^http/, "ws");
-const stats = { latencies: [], connected: 0, peak: 0, errors: {}, gamesOver: 0, lag: 0,
+const stats = { latencies: [], sentAt: [], connected: 0, peak: 0, errors: {}, gamesOver: 0, lag: 0,
   opened: 0, closes: {}, created: 0, started: 0 };
 let seed = cfg.seed ?? 1;
 function random() { // a small seeded generator (mulberry32): runs repeat
@@ -89,8 +89,12 @@ function phone(code, name) {
         }
         if (msg.type !== "observation") return;
         latest = msg;
-        if (move !== null && msg.state_id !== move[1]) { stats.latencies.push(t - move[0]); move = null; }
-        if (claim !== null && myClaims(msg) >= claim[1]) { stats.latencies.push(t - claim[0]); claim = null; }
+        if (move !== null && msg.state_id !== move[1]) {
+          stats.latencies.push(t - move[0]); stats.sentAt.push(move[0] - started); move = null;
+        }
+        if (claim !== null && myClaims(msg) >= claim[1]) {
+          stats.latencies.push(t - claim[0]); stats.sentAt.push(claim[0] - started); claim = null;
+        }
         if (msg.clock.stage === "over") { stats.gamesOver += 1; ws.close(); return; }
         if (!thinking && ((msg.view.legal && msg.view.legal.length) || mayClaim(msg))) {
           thinking = true;
@@ -136,7 +140,7 @@ const lagTimer = setInterval(() => {
   tick = t;
 }, 10);
 const timeout = setTimeout(() => {
-  const { latencies, ...rest } = stats;
+  const { latencies, sentAt, ...rest } = stats;
   console.error("timed out", JSON.stringify({ ...rest, measured: latencies.length }));
   process.exit(3);
 }, cfg.timeout * 1000);
@@ -144,6 +148,6 @@ await Promise.all(Array.from({ length: cfg.rooms }, () => room()));
 clearInterval(lagTimer);
 clearTimeout(timeout);
 console.log(JSON.stringify({
-  latencies: stats.latencies, peak: stats.peak, games: Math.floor(stats.gamesOver / 5),
+  latencies: stats.latencies, sent_at: stats.sentAt, peak: stats.peak, games: Math.floor(stats.gamesOver / 5),
   errors: stats.errors, lag: stats.lag, seconds: now() - started,
 }));

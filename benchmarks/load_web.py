@@ -50,6 +50,8 @@ def free_port() -> int:
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.sent_at: list[float] = []  # when each measured move left (for the rate)
+        self.started = time.perf_counter()
         self.connected = 0
         self.peak = 0
         self.errors: dict[str, int] = {}
@@ -90,9 +92,11 @@ class Phone:
         self.latest = msg
         if self.move is not None and msg["state_id"] != self.move[1]:
             self.stats.latencies.append(now - self.move[0])
+            self.stats.sent_at.append(self.move[0] - self.stats.started)
             self.move = None
         if self.claim is not None and self.my_claims(msg) >= self.claim[1]:
             self.stats.latencies.append(now - self.claim[0])
+            self.stats.sent_at.append(self.claim[0] - self.stats.started)
             self.claim = None
         if not self.thinking and (msg["view"].get("legal") or self.may_claim(msg)):
             self.thinking = True
@@ -274,8 +278,8 @@ async def client(args: argparse.Namespace, url: str) -> dict[str, Any]:
             lag.cancel()
     finally:
         pass
-    return {"latencies": stats.latencies, "peak": stats.peak, "games": stats.games_over // 5,
-            "errors": stats.errors, "lag": stats.lag,
+    return {"latencies": stats.latencies, "sent_at": stats.sent_at, "peak": stats.peak,
+            "games": stats.games_over // 5, "errors": stats.errors, "lag": stats.lag,
             "seconds": time.perf_counter() - started}
 
 
@@ -328,6 +332,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     server = None
     url = args.url
     args.redis_proc = None
+    redis_setting = args.redis  # "auto" becomes this run's URL: the next run starts anew
     if not url:
         server, url = start_server(args)
     redis_mem0 = redis_memory(args.redis) if args.redis else 0.0
@@ -388,6 +393,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if args.redis_proc is not None:
             args.redis_proc.terminate()
             args.redis_proc.wait(10)
+    redis_url, args.redis = args.redis, redis_setting
     lat = sorted(x for p in parts for x in p["latencies"])
     errors: dict[str, int] = {}
     for p in parts:
@@ -398,6 +404,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
 
     actions = len(lat)
+    # Moves and claims per second, in one-second bins (each client's own clock: they
+    # start within a second of each other): the mean while any was made, and the peak.
+    bins: dict[int, int] = {}
+    for p in parts:
+        for t in p.get("sent_at", []):
+            bins[int(t)] = bins.get(int(t), 0) + 1
     return {
         "rooms": args.rooms,
         "server_env": args.server_env,
@@ -409,6 +421,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "players_held": held if args.workers == 1 else sum(p["peak"] for p in parts),
         "games_over": sum(p["games"] for p in parts),
         "updates_measured": len(lat),
+        "actions_per_s_mean_peak": [round(actions / max(1, len(bins)), 1),
+                                    max(bins.values(), default=0)],
         "p50_ms": round(pct(0.50), 2),
         "p99_ms": round(pct(0.99), 2),
         "max_ms": round(lat[-1] * 1000, 2) if lat else None,
@@ -432,7 +446,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "server_kib_per_room": None if server is None
         else round((rss_peak - rss0) * 1024 / args.rooms, 1),
         "redis_kib_per_room": round((redis_mem - redis_mem0) / 1024 / args.rooms, 1)
-        if args.redis else None,
+        if redis_url else None,
         "server_cpu_share": None if server_cpu is None else round(server_cpu / wall, 2),
         "client_cpu_share": round(client_cpu / wall, 2),
         "load_average": os.getloadavg(),
