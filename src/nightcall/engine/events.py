@@ -8,6 +8,7 @@ whether a seat may learn an event; views are built from it alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
 EVERYONE: Final = "everyone"
@@ -38,3 +39,26 @@ def visible_to(event: Event, viewer: Viewer) -> bool:
     if audience == MASTER or viewer is None or isinstance(viewer, str):
         return False
     return viewer in audience
+
+
+# Per viewer: the JSON form of the events it may see so far, and how much of the log
+# has been read. Kept on a game state (``seen_by``) by the rulesets' views.
+SeenCache = dict[Any, tuple[list[dict[str, Any]], list[int]]]
+
+
+def visible_json(log: list[Event], seen_by: SeenCache, viewer: Viewer,
+                 visible: Callable[[Event, Viewer], bool] = visible_to) -> list[dict[str, Any]]:
+    """The events of ``log`` that ``viewer`` may see (``visible``), as plain dicts
+    (``kind`` first), read incrementally: an event never changes once logged, and the
+    server asks every seat's view after every move, so each event is turned into a dict
+    once per viewer. The list is new; its dicts are shared with later calls and must
+    not be changed."""
+    cached = seen_by.get(viewer)
+    if cached is None:
+        cached = seen_by[viewer] = ([], [0])
+    events, read = cached
+    for e in log[read[0]:]:
+        if visible(e, viewer):
+            events.append({"kind": e.kind, **e.data})
+    read[0] = len(log)
+    return list(events)

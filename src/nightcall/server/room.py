@@ -115,6 +115,8 @@ class Room:
         self._told_next: set[Sink] = set()
         self._lobby_key: Any = None
         self._lobby_bytes = b""
+        self._clock_key: Any = None
+        self._clock: Clock | None = None
         self.warnings: list[str] = []
         # Hooks set by the server: persist after each change, wake the clock.
         self.on_change: Callable[[Room], None] = lambda room: None
@@ -378,6 +380,22 @@ class Room:
                 return
 
     def clock_message(self) -> Clock:
+        """The public clock and its narration, rebuilt only when they can differ (every
+        broadcast asks for it; most moves change neither)."""
+        c = self.clock
+        # The lines of these stages read nothing from the game; the others (Lupus'
+        # dawn, accusations, suspects; the end) may change with any move.
+        fixed = c.stage in ("night", "vote", "execute", "lobby") or (
+            c.stage == "discussion" and self.ruleset.id != "lupus")
+        key = (c.stage, c.slot, c.night, c.ends_at, c.seconds,
+               None if fixed else (id(self.state), len(self.actions), self.status))
+        clock = self._clock
+        if clock is None or key != self._clock_key:
+            clock = self._clock = self._clock_now()
+            self._clock_key = key
+        return clock
+
+    def _clock_now(self) -> Clock:
         from nightcall.server.narration import call_line, stage_line
 
         c = self.clock

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import DeckError, IllegalAction
-from nightcall.engine.events import MASTER, Event, Viewer, visible_to
+from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.ruleset import Ruleset, register
 from nightcall.rulesets.epic import account, day, deck, night, record, scenarios
@@ -224,7 +224,8 @@ class EpicBattle(Ruleset):
     # --- views ------------------------------------------------------------
     def view(self, state: EpicState, viewer: Viewer) -> dict[str, Any]:
         st = state
-        events = [{"kind": e.kind, **e.data} for e in st.log if visible_to(e, viewer)]
+        # (``visible_to`` looked up here: the audit's tests swap it to plant a leak)
+        events = visible_json(st.log, st.seen_by, viewer, visible_to)
         out: dict[str, Any] = {
             "ruleset": self.id,
             "phase": PHASE_NAMES[st.phase],

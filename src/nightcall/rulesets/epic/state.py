@@ -17,7 +17,7 @@ from collections import Counter
 from typing import Any
 
 from nightcall.engine.actions import Action
-from nightcall.engine.events import Event
+from nightcall.engine.events import Event, SeenCache
 from nightcall.engine.outcome import Outcome
 from nightcall.rulesets.epic.roles import (
     ASSASSIN,
@@ -41,7 +41,7 @@ class EpicState:
         "acted", "actor", "artifact_pool", "artifacts", "board", "call_i", "card_as",
         "cards", "deck", "extra_pos", "forced_artifact", "history", "log", "n", "names",
         "night_started", "options", "outcome", "panicked", "phase", "pick", "revealed", "rng",
-        "schedule", "stage", "start", "start_tokens", "started_center", "tokens",
+        "schedule", "seen_by", "stage", "start", "start_tokens", "started_center", "tokens",
         "tokens_in_play", "vampires", "votes", "wolves_known",
     )
 
@@ -89,6 +89,7 @@ class EpicState:
         self.revealed: dict[int, str] = {}
         self.votes = [NOT_VOTED] * n
         self.log: list[Event] = []
+        self.seen_by: SeenCache = {}  # the views' events, built once (engine.events)
         self.history: list[tuple[int, Action, str]] = []
         self.outcome: Outcome | None = None
 

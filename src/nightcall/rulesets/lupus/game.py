@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
 from nightcall.engine.errors import DeckError, IllegalAction
-from nightcall.engine.events import MASTER, Event, Viewer, visible_to
+from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.ruleset import Ruleset, register
 from nightcall.rulesets.lupus import account, day, deck, night, record
@@ -252,16 +252,7 @@ class Lupus(Ruleset):
 
 def visible_events(st: LupusState, viewer: Viewer) -> list[dict[str, Any]]:
     """The events ``viewer`` may see, as plain dicts, read incrementally from the log."""
-    cached = st.seen_by.get(viewer)
-    if cached is None:
-        cached = st.seen_by[viewer] = ([], [0])
-    events, read = cached
-    log = st.log
-    for e in log[read[0]:]:
-        if visible_to(e, viewer):
-            events.append({"kind": e.kind, **e.data})
-    read[0] = len(log)
-    return list(events)
+    return visible_json(st.log, st.seen_by, viewer, visible_to)
 
 LUPUS = Lupus()
 register(LUPUS)

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
 from nightcall.engine.errors import DeckError, IllegalAction
-from nightcall.engine.events import MASTER, Event, Viewer, new_event, visible_to
+from nightcall.engine.events import MASTER, Event, Viewer, new_event, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.ruleset import Ruleset, register
 from nightcall.rulesets.onuw import account, day, deck, night, record
@@ -282,7 +282,8 @@ class OneNight(Ruleset):
         it (a seat starts with its own card, "deal"), its legal moves; every card once the
         game is over. ``None`` is a spectator or the host screen; MASTER sees everything."""
         st = state
-        events = [{"kind": e.kind, **e.data} for e in st.log if visible_to(e, viewer)]
+        # (``visible_to`` looked up here: the audit's tests swap it to plant a leak)
+        events = visible_json(st.log, st.seen_by, viewer, visible_to)
         if isinstance(viewer, int) and 0 <= viewer < st.n:
             events.insert(0, {"kind": "deal", "seat": viewer, "card": st.start[viewer]})
         out: dict[str, Any] = {

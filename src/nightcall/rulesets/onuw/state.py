@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from nightcall.engine.actions import Action
-from nightcall.engine.events import Event
+from nightcall.engine.events import Event, SeenCache
 from nightcall.engine.outcome import Outcome
 
 NIGHT = 0
@@ -43,6 +43,7 @@ class OneNightState:
         "pending",
         "phase",
         "schedule",
+        "seen_by",
         "stage",
         "start",
         "vote_options",
@@ -77,6 +78,7 @@ class OneNightState:
         self.vote_options: tuple[tuple[Action, ...], ...] = ()  # per seat, set at dawn
         self.claims: list[tuple[int, dict[str, Any]]] = []
         self.log: list[Event] = []
+        self.seen_by: SeenCache = {}  # the views' events, built once (engine.events)
         self.history: list[tuple[int, Action, str]] = []  # (seat, action, call or 'day')
         self.outcome: Outcome | None = None
 
