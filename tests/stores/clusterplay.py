@@ -28,7 +28,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def serve(redis_url: str, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
+def serve(redis_url: str, *extra: str, env: dict[str, str] | None = None
+          ) -> tuple[subprocess.Popen[bytes], str]:
     """``nightcall serve --redis`` on a free port, once it answers."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -36,7 +37,7 @@ def serve(redis_url: str, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
         [sys.executable, "-m", "nightcall.cli", "serve", "--host", "127.0.0.1", "--port",
          str(port), "--public-url", url, "--redis", redis_url, *extra],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}, start_new_session=True,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -24,10 +24,14 @@ from nightcall.server.store_redis import RedisStore
 RedisServer = Any  # the fixture's class lives in tests/stores/conftest.py
 
 
-def _two(redis_url: str, servers: list[subprocess.Popen[bytes]]) -> tuple[str, str]:
+RELAY_ONLY = {"NIGHTCALL_HANDOFF": "off"}  # no socket handed between processes
+
+
+def _two(redis_url: str, servers: list[subprocess.Popen[bytes]],
+         env: dict[str, str] | None = None) -> tuple[str, str]:
     """Two server processes on one Redis (stopped by the ``servers`` fixture)."""
-    a, url_a = serve(redis_url)
-    b, url_b = serve(redis_url)
+    a, url_a = serve(redis_url, env=env)
+    b, url_b = serve(redis_url, env=env)
     servers += [a, b]
     return url_a, url_b
 
@@ -78,7 +82,7 @@ async def _play(phones: list[Phone], host: Phone, firsts: list[int],
 def test_phones_on_two_processes_play_one_room_through_redis(
     durable_redis: RedisServer, servers: list[subprocess.Popen[bytes]]
 ) -> None:
-    url_a, url_b = _two(durable_redis.url, servers)
+    url_a, url_b = _two(durable_redis.url, servers, env=RELAY_ONLY)
     code, token = create_room(url_a)
     owner = _owner(durable_redis.url, code)
     assert owner is not None
@@ -94,6 +98,34 @@ def test_phones_on_two_processes_play_one_room_through_redis(
     record_a = _check_record(url_a, phones)
     assert httpx.get(f"{url_b}/api/rooms/{code}/record", timeout=10).json() == record_a
     assert sum(p.moves for p in phones) >= 5  # at least the votes went through the relay
+
+
+def test_on_one_machine_the_owner_takes_the_sockets_themselves(
+    durable_redis: RedisServer, servers: list[subprocess.Popen[bytes]]
+) -> None:
+    """Phones that reach the other process are handed to the owner before the
+    handshake (a file descriptor over a Unix socket): nothing is relayed, and the
+    phones never notice."""
+    url_a, url_b = _two(durable_redis.url, servers)
+    code, token = create_room(url_a)
+    phones = [Phone([url_a, url_b], code, f"p{i}", seed=i) for i in range(5)]
+    host = Phone([url_a, url_b], code, "host", seed=9, host_token=token)
+    relayed: list[int] = []
+
+    async def during() -> None:  # mid-game: the other process relays nobody
+        await asyncio.sleep(0.5)
+        relayed.append(httpx.get(f"{url_b}/api/stats", timeout=5).json()["relayed_now"])
+
+    asyncio.run(_play(phones, host, firsts=[0, 1, 0, 1, 0, 1], during=during))
+    stats_a = httpx.get(f"{url_a}/api/stats", timeout=5).json()
+    stats_b = httpx.get(f"{url_b}/api/stats", timeout=5).json()
+    assert relayed == [0]
+    assert stats_b["handed_off"] == 3 and stats_a["adopted"] == 3  # two phones, the host
+    assert all(p.connections == 1 for p in [*phones, host])
+    for p in phones:
+        assert p.last is not None and p.last["view"]["seat"] == p.seat
+        assert not [e for e in p.errors if e["code"] != "stale_state"], p.errors
+    _check_record(url_b, phones)
 
 
 def test_killing_the_owner_mid_night_moves_the_room_and_loses_nothing(
@@ -183,7 +215,7 @@ def test_a_lease_has_one_holder_and_fences_saves(redis_server: RedisServer) -> N
 def test_a_relayed_client_gets_the_same_refusals_and_limits(
     redis_server: RedisServer, servers: list[subprocess.Popen[bytes]]
 ) -> None:
-    url_a, url_b = _two(redis_server.url, servers)
+    url_a, url_b = _two(redis_server.url, servers, env=RELAY_ONLY)
     code, _ = create_room(url_a)
     bad = {  # frame -> the error code the owner answers with, through the relay
         "not json": {"bad_json", "bad_message"},

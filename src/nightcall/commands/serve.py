@@ -47,6 +47,8 @@ def serve(
 
     import uvicorn
 
+    from nightcall.server.handoff import WS_SETTINGS
+
     if workers < 1:
         typer.echo("--workers must be at least 1", err=True)
         raise typer.Exit(2)
@@ -77,11 +79,11 @@ def serve(
     # With workers, uvicorn forks processes that share the socket: each builds its app.
     target: Any = "nightcall.commands.serve:app_from_env" if workers > 1 else app_from_env()
     # A stop waits at most 5 s for open websockets (phones reconnect elsewhere anyway).
-    # websockets-sansio: the protocol the direct send path (server/direct.py) knows.
-    uvicorn.run(target, host=host, port=port, log_level="warning", ws_max_size=16384,
-                ws="websockets-sansio",
-                ws_per_message_deflate=False, workers=workers if workers > 1 else None,
-                factory=workers > 1, timeout_graceful_shutdown=5)
+    # websockets-sansio: the protocol the direct send path (server/direct.py) knows;
+    # the same settings serve connections handed over between workers (handoff.py).
+    uvicorn.run(target, host=host, port=port, log_level="warning", **WS_SETTINGS,
+                workers=workers if workers > 1 else None, factory=workers > 1,
+                timeout_graceful_shutdown=5)
 
 
 CONFIG_ENV = "NIGHTCALL_SERVE_CONFIG"

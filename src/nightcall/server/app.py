@@ -272,6 +272,8 @@ async def _refuse(ws: WebSocket, data: bytes) -> None:
 async def websocket_endpoint(ws: WebSocket) -> None:
     """A browser: host screen, spectator or player (``hello`` first)."""
     hub: Hub = ws.app.state.hub
+    if hub.node is not None and await hub.node.hand_off(ws):
+        return  # the room's owner, on this machine, has the connection now
     await ws.accept()
     try:
         room = lookup(ws, hub.get)
@@ -299,6 +301,8 @@ async def agent_endpoint(ws: WebSocket) -> None:
     seat with ``?name=`` (or a protocol ``hello`` carrying its name) and may bring
     its own secret ``?token=`` (16+ characters) to rejoin the same seat later."""
     hub: Hub = ws.app.state.hub
+    if hub.node is not None and await hub.node.hand_off(ws):
+        return
     await ws.accept()
     token = ws.query_params.get("token")
     try:
@@ -439,7 +443,12 @@ async def stats(request: Request) -> Response:
     took = ms(hub.timings, 0.5, 0.99)
     sent = ms(hub.send_timings, 0.5, 0.99)  # the updates that had to wait, alone
     lag = ms(hub.loop_lag, 0.5, 0.99, 1.0)
+    node = hub.node
     return _json({
+        # This process only (with several, each answers for itself).
+        "relayed_now": len(node.relayed) if node is not None else 0,
+        "handed_off": node.handoff.sent if node is not None and node.handoff else 0,
+        "adopted": node.handoff.adopted if node is not None and node.handoff else 0,
         "actions_timed": len(hub.timings),
         "action_ms_p50": took[0],
         "action_ms_p99": took[1],
@@ -487,7 +496,7 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if node is not None:
-            await node.start(hub)
+            await node.start(hub, app)
         resumed = hub.resume_all()
         if resumed:
             log.info("resumed %d room(s)", resumed)

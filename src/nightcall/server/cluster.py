@@ -35,6 +35,8 @@ import redis
 import redis.asyncio as aredis
 
 from nightcall import protocol
+from nightcall.server.handoff import DISABLED as HANDOFF_OFF
+from nightcall.server.handoff import Handoff
 from nightcall.server.messages import encode
 from nightcall.server.room import Room, RoomError, Sink
 from nightcall.server.store_redis import FENCED_SAVE, RedisStore
@@ -156,6 +158,8 @@ class Node:
         self.subscribed = asyncio.Event()
         self.on_error: Callable[[Exception], None] = lambda exc: log.exception(
             "cluster message failed", exc_info=exc)
+        # Same-machine owners take a connection itself rather than a relay (handoff.py).
+        self.handoff: Handoff | None = None if HANDOFF_OFF else Handoff(self.id)
 
     def channel_of(self, worker: str) -> str:
         return f"{self.store.prefix}:w:{worker}"
@@ -193,8 +197,18 @@ class Node:
     def from_url(cls, url: str, lease_seconds: float = 5.0) -> Node:
         return cls(RedisStore.from_url(url), url, lease_seconds)
 
-    async def start(self, hub: Hub) -> None:
+    async def start(self, hub: Hub, app: Any = None) -> None:
+        """Join the cluster; with the ``app``, also adopt connections handed over by the
+        other processes of this machine."""
         self.hub = hub
+        if self.handoff is not None and app is not None:
+            try:
+                self.handoff.listen(app)
+                self.announce()
+            except OSError:  # no Unix sockets here: relays only
+                log.warning("cannot take handed-off connections", exc_info=True)
+                self.handoff.close()
+                self.handoff = None
         self.sub_client = aredis.Redis.from_url(self.url, decode_responses=False)
         self.aclient = aredis.Redis.from_url(self.url, decode_responses=False)
         pubsub = self.sub_client.pubsub()
@@ -206,6 +220,10 @@ class Node:
         self.sweep()
 
     async def stop(self) -> None:
+        if self.handoff is not None:
+            self.handoff.close()
+            with contextlib.suppress(redis.RedisError):
+                self.r.delete(self.handoff_key(self.id))
         for task in self.tasks:
             task.cancel()
         for task in self.tasks:
@@ -250,6 +268,7 @@ class Node:
     def keep(self) -> None:
         hub = self.hub
         assert hub is not None
+        self.announce()
         for code in self.renew(list(hub.rooms)):
             log.warning("lost the lease of room %s: dropping it", code)
             hub.drop(code)
@@ -471,6 +490,31 @@ class Node:
         if remote.sink is not None:
             remote.room.forget(remote.sink)
             remote.room.broadcast()
+
+    # --- handing connections over (same machine) -----------------------------------------
+    def handoff_key(self, worker: str) -> str:
+        return f"{self.store.prefix}:handoff:{worker}"
+
+    def announce(self) -> None:
+        """Say where this process takes connections (renewed with the leases)."""
+        if self.handoff is not None and self.handoff.inbox is not None:
+            self.r.set(self.handoff_key(self.id), self.handoff.announcement(),
+                       px=self.lease_ms * 3)
+
+    async def hand_off(self, ws: WebSocket) -> bool:
+        """Before accepting a websocket: if another process of this machine owns its
+        room, pass the connection itself there (True: nothing more to do here)."""
+        handoff, hub = self.handoff, self.hub
+        if handoff is None or handoff.inbox is None or hub is None:
+            return False
+        code = str(ws.path_params.get("code", "")).upper()
+        if not code or code in hub.rooms:
+            return False
+        owner = self.owner_of(code)
+        if owner is None or owner == self.id:
+            return False
+        path = handoff.path_of(owner, lambda worker: self.r.get(self.handoff_key(worker)))
+        return path is not None and await handoff.send(ws, path)
 
     # --- the relaying side ---------------------------------------------------------------
     async def relay(self, ws: WebSocket, code: str, owner: str, agent: bool = False,
