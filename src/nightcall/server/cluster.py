@@ -510,7 +510,10 @@ class Node:
         code = str(ws.path_params.get("code", "")).upper()
         if not code or code in hub.rooms:
             return False
-        owner = self.owner_of(code)
+        # Asynchronously: every connection asks, and a blocking read would stall the loop.
+        assert self.aclient is not None
+        holder = await self.aclient.get(self.store.lease_key(code))
+        owner = None if holder is None else _text(holder)
         if owner is None or owner == self.id:
             return False
         path = handoff.path_of(owner, lambda worker: self.r.get(self.handoff_key(worker)))
