@@ -37,6 +37,7 @@ import redis.asyncio as aredis
 from nightcall import protocol
 from nightcall.server.handoff import DISABLED as HANDOFF_OFF
 from nightcall.server.handoff import Handoff
+from nightcall.server.handoff import supported as handoff_supported
 from nightcall.server.messages import encode
 from nightcall.server.room import Room, RoomError, Sink
 from nightcall.server.store_redis import FENCED_SAVE, RedisStore
@@ -159,7 +160,12 @@ class Node:
         self.on_error: Callable[[Exception], None] = lambda exc: log.exception(
             "cluster message failed", exc_info=exc)
         # Same-machine owners take a connection itself rather than a relay (handoff.py).
-        self.handoff: Handoff | None = None if HANDOFF_OFF else Handoff(self.id)
+        self.handoff: Handoff | None = None
+        if not HANDOFF_OFF and handoff_supported():
+            try:
+                self.handoff = Handoff(self.id)
+            except OSError:  # no private directory for the sockets: relays only
+                log.warning("connections will be relayed, not handed over", exc_info=True)
 
     def channel_of(self, worker: str) -> str:
         return f"{self.store.prefix}:w:{worker}"

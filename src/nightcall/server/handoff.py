@@ -48,10 +48,20 @@ def machine_id() -> str:
     return f"{socket.gethostname()}/{boot}"
 
 
+def supported() -> bool:
+    """Unix sockets that carry file descriptors (Linux, the BSDs, macOS)."""
+    return hasattr(socket, "AF_UNIX") and hasattr(socket, "SCM_RIGHTS") and hasattr(os, "getuid")
+
+
 def socket_dir() -> Path:
+    """A directory for this user's sockets that no other user can enter or have made:
+    whoever can write to a process's socket can hand it connections."""
     base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
     path = Path(base) / f"nightcall-{os.getuid()}"
     path.mkdir(mode=0o700, exist_ok=True)
+    info = path.lstat()
+    if info.st_uid != os.getuid() or info.st_mode & 0o077 or not path.is_dir():
+        raise PermissionError(f"{path} is not private to this user: no handoffs")
     return path
 
 
@@ -64,7 +74,7 @@ class Handoff:
         self.machine = machine_id()
         self.path = socket_dir() / f"{worker}.sock"
         self.inbox: socket.socket | None = None
-        self.outbox = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.outbox = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)  # raises if none
         self.factory: Any = None
         self.known: dict[str, tuple[float, str | None]] = {}  # worker -> (until, path)
         self.sent = 0
@@ -158,6 +168,8 @@ class Handoff:
         request = getattr(proto, "request", None)
         if transport is None or request is None or getattr(proto, "handshake_complete", True):
             return False
+        if transport.get_extra_info("sslcontext") is not None:
+            return False  # TLS state lives in this process: it cannot move with the socket
         raw = transport.get_extra_info("socket")
         if raw is None:
             return False
