@@ -89,3 +89,27 @@ def test_flush_then_a_new_connection_sees_the_save(redis_server: Any) -> None:
         other.close()
     finally:
         store.close()
+
+
+def test_a_finished_room_expires_and_a_room_in_play_does_not(redis_server: Any) -> None:
+    """Redis keeps the games in play for good and a finished one for 30 days, on both
+    paths: a plain save, and a cluster owner's save fenced by its lease."""
+    from nightcall.server.store_redis import FINISHED_TTL_MS
+
+    store = RedisStore.from_url(redis_server.url, prefix="ttl")
+    raw = redis.Redis.from_url(redis_server.url)
+    try:
+        store.save("PLAY", {"code": "PLAY"}, finished=False)
+        store.save("DONE", {"code": "DONE"}, finished=True)
+        assert raw.pttl("ttl:room:PLAY") == -1  # no expiry
+        assert 0 < raw.pttl("ttl:room:DONE") <= FINISHED_TTL_MS
+        store.owner = "me"
+        raw.set(store.lease_key("LEASED"), "me")
+        store.save("LEASED", {"code": "LEASED"}, finished=False)
+        assert raw.pttl("ttl:room:LEASED") == -1
+        store.save("LEASED", {"code": "LEASED", "over": True}, finished=True)
+        assert 0 < raw.pttl("ttl:room:LEASED") <= FINISHED_TTL_MS
+        assert store.unfinished() == [{"code": "PLAY"}]
+    finally:
+        raw.close()
+        store.close()

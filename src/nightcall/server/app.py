@@ -480,6 +480,20 @@ async def _watch_loop(hub: Hub, every: float = 0.01) -> None:
         hub.loop_lag.append(max(0.0, time.perf_counter() - started - every))
 
 
+async def _unload_loop(hub: Hub, every: float = 60.0) -> None:
+    """Rooms nobody uses leave memory (Hub.unload_idle): a public server's memory is
+    bounded by its rooms in use, not by every room it ever ran."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            gone = hub.unload_idle()
+        except Exception:  # (Redis unreachable while releasing: the next round retries)
+            log.warning("cannot unload idle rooms", exc_info=True)
+            continue
+        if gone:
+            log.info("unloaded %d idle room(s)", len(gone))
+
+
 def page(name: str) -> Any:
     async def endpoint(request: Request) -> Response:
         return FileResponse(web_dir() / name, headers={"Cache-Control": "no-cache"})
@@ -501,8 +515,10 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
         if resumed:
             log.info("resumed %d room(s)", resumed)
         watch = asyncio.create_task(_watch_loop(hub))
+        unload = asyncio.create_task(_unload_loop(hub))
         yield
         watch.cancel()
+        unload.cancel()
         if node is not None:
             await node.stop()
         hub.stop()

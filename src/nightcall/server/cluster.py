@@ -40,7 +40,7 @@ from nightcall.server.handoff import Handoff
 from nightcall.server.handoff import supported as handoff_supported
 from nightcall.server.messages import encode
 from nightcall.server.room import Room, RoomError, Sink
-from nightcall.server.store_redis import FENCED_SAVE, RedisStore
+from nightcall.server.store_redis import FENCED_SAVE, FINISHED_TTL_MS, RedisStore
 
 if TYPE_CHECKING:
     from starlette.websockets import WebSocket
@@ -376,7 +376,8 @@ class Node:
             # EVAL, not EVALSHA: a restarted Redis has no script cache, and the text is
             # small next to the document it carries.
             pipe.eval(FENCED_SAVE, 3, store.room_key(code), store.index_key,
-                      store.lease_key(code), text, finished, now, self.id, code)
+                      store.lease_key(code), text, finished, now, self.id, code,
+                      FINISHED_TTL_MS)
         for worker, envs in batch.outbox.items():
             pipe.publish(self.channel_of(worker), _encode(envs))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from typing import TYPE_CHECKING, Any
 
 from nightcall.engine.errors import DeckError
@@ -25,6 +26,9 @@ log = logging.getLogger("nightcall.server")
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read aloud and typed on phones
 CODE_LENGTH = 4
 MAX_SECONDS = 3600.0
+# Seconds without a client before a room leaves memory (it stays in the store).
+IDLE_OVER = 300.0
+IDLE_LOBBY = 3600.0
 LANGUAGES = ("en", "it", "de")
 
 
@@ -159,6 +163,28 @@ class Hub:
             if callable(close):
                 close(1012)
             room.forget(sink)
+
+    def unload_idle(self, now: float | None = None) -> list[str]:
+        """Let rooms nobody uses leave memory: a finished game after ``IDLE_OVER``
+        seconds without a client, a lobby after ``IDLE_LOBBY``. They stay in the store
+        and come back on the next request (:meth:`get`). A game in play stays: its
+        clock plays it to the end even with every phone gone. The codes unloaded."""
+        now = time.monotonic() if now is None else now
+        pending = set(self.saver.rooms) | (set(self.node.saves) if self.node else set())
+        gone = []
+        for code, room in list(self.rooms.items()):
+            if room.sinks or room.status == "playing" or code in pending:
+                continue
+            if now - room.active_at < (IDLE_OVER if room.status == "over" else IDLE_LOBBY):
+                continue
+            del self.rooms[code]
+            clock = self.clocks.pop(code, None)
+            if clock is not None:
+                clock.stop()
+            if self.node is not None:
+                self.node.release(code)
+            gone.append(code)
+        return gone
 
     def clock(self, room: Room) -> RoomClock:
         return self.clocks[room.code]

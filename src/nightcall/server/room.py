@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -118,6 +119,7 @@ class Room:
         self._clock_key: Any = None
         self._clock: Clock | None = None
         self.warnings: list[str] = []
+        self.active_at = time.monotonic()  # the last change, or the last client leaving
         # Hooks set by the server: persist after each change, wake the clock.
         self.on_change: Callable[[Room], None] = lambda room: None
         self.on_moved: Callable[[Room], None] = lambda room: None
@@ -569,12 +571,14 @@ class Room:
         sink.send(data)
 
     def changed(self) -> None:
+        self.active_at = time.monotonic()  # (for unloading idle rooms: Hub.unload_idle)
         # Saved first: a send may reach the socket at once, and no client may ever see
         # a state that a crash right now could forget.
         self.on_change(self)
         self.broadcast()
 
     def forget(self, sink: Sink) -> None:
+        self.active_at = time.monotonic()
         self.sinks.discard(sink)
         self._last.pop(sink, None)
         self._last_lobby.pop(sink, None)

@@ -34,12 +34,20 @@ if TYPE_CHECKING:
 
 DEFAULT_PREFIX = "nightcall"
 
-# KEYS: document, index, lease; ARGV: text, finished ("1"/"0"), now, owner.
+# A finished room's document (its record) is kept this long, then Redis drops it: a
+# public server's Redis holds the games in play and the recent ones, not every game.
+FINISHED_TTL_MS = 30 * 24 * 3600 * 1000
+
+# KEYS: document, index, lease; ARGV: text, finished ("1"/"0"), now, owner, code, ttl.
 FENCED_SAVE = """
 if redis.call('get', KEYS[3]) ~= ARGV[4] then return 0 end
-redis.call('set', KEYS[1], ARGV[1])
-if ARGV[2] == '1' then redis.call('zrem', KEYS[2], ARGV[5])
-else redis.call('zadd', KEYS[2], ARGV[3], ARGV[5]) end
+if ARGV[2] == '1' then
+  redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[6])
+  redis.call('zrem', KEYS[2], ARGV[5])
+else
+  redis.call('set', KEYS[1], ARGV[1])
+  redis.call('zadd', KEYS[2], ARGV[3], ARGV[5])
+end
 return 1
 """
 
@@ -81,7 +89,8 @@ class RedisStore:
             text = msgspec.json.encode(doc)  # compact UTF-8 JSON, as json.dumps but faster
             done = self._fenced(
                 keys=[self._key(code), self._index, self.lease_key(code)],
-                args=[text, "1" if finished else "0", time.time(), self.owner, code],
+                args=[text, "1" if finished else "0", time.time(), self.owner, code,
+                      FINISHED_TTL_MS],
             )
             if not done:
                 raise LeaseLost(code)
@@ -99,7 +108,8 @@ class RedisStore:
         now = time.time()
         with self._r.pipeline(transaction=True) as pipe:
             for code, doc, finished in items:
-                pipe.set(self._key(code), msgspec.json.encode(doc))
+                pipe.set(self._key(code), msgspec.json.encode(doc),
+                         px=FINISHED_TTL_MS if finished else None)
                 if finished:
                     pipe.zrem(self._index, code)
                 else:
