@@ -517,14 +517,19 @@ class Node:
         code = str(ws.path_params.get("code", "")).upper()
         if not code or code in hub.rooms:
             return False
-        # Asynchronously: every connection asks, and a blocking read would stall the loop.
-        assert self.aclient is not None
-        holder = await self.aclient.get(self.store.lease_key(code))
-        owner = None if holder is None else _text(holder)
-        if owner is None or owner == self.id:
+        try:
+            # Asynchronously: every connection asks, and a blocking read would stall the
+            # loop.
+            assert self.aclient is not None
+            holder = await self.aclient.get(self.store.lease_key(code))
+            owner = None if holder is None else _text(holder)
+            if owner is None or owner == self.id:
+                return False
+            path = handoff.path_of(owner, lambda worker: self.r.get(self.handoff_key(worker)))
+            return path is not None and await handoff.send(ws, path)
+        except (redis.RedisError, OSError, AttributeError):  # the usual path decides
+            log.debug("no handoff for room %s", code, exc_info=True)
             return False
-        path = handoff.path_of(owner, lambda worker: self.r.get(self.handoff_key(worker)))
-        return path is not None and await handoff.send(ws, path)
 
     # --- the relaying side ---------------------------------------------------------------
     async def relay(self, ws: WebSocket, code: str, owner: str, agent: bool = False,
