@@ -128,6 +128,28 @@ def test_on_one_machine_the_owner_takes_the_sockets_themselves(
     _check_record(url_b, phones)
 
 
+def test_a_handoff_that_fails_falls_back_to_the_relay(
+    redis_server: RedisServer, servers: list[subprocess.Popen[bytes]]
+) -> None:
+    """The owner announced a socket that is no longer there: the phone is relayed."""
+    from nightcall.server.handoff import socket_dir
+
+    url_a, url_b = _two(redis_server.url, servers)
+    code, _ = create_room(url_a)
+    owner = _owner(redis_server.url, code)
+    (socket_dir() / f"{owner}.sock").unlink()  # its datagrams now go nowhere
+
+    async def go() -> None:
+        async with websockets.connect(ws_url(url_b, code)) as ws:
+            await ws.send(json.dumps({"type": "hello", "name": "Ann"}))
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "welcome"
+            stats = httpx.get(f"{url_b}/api/stats", timeout=5).json()
+            assert stats["relayed_now"] == 1 and stats["handed_off"] == 0
+
+    asyncio.run(go())
+    assert [s["name"] for s in _doc(redis_server.url, code)["seats"]] == ["Ann"]
+
+
 def test_killing_the_owner_mid_night_moves_the_room_and_loses_nothing(
     durable_redis: RedisServer, servers: list[subprocess.Popen[bytes]]
 ) -> None:
