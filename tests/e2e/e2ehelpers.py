@@ -49,3 +49,31 @@ def act_if_called(page: Any) -> bool:
     except PlaywrightTimeout:
         return False
     return False
+
+
+class Table:
+    """A room made through the API, its host screen open, and phones seated by name;
+    ``errors`` collects every page's uncaught script errors."""
+
+    def __init__(self, browser: Any, url: str, names: tuple[str, ...],
+                 **settings: Any) -> None:
+        import httpx
+
+        r = httpx.post(f"{url}/api/rooms", json=settings)
+        assert r.status_code == 201, r.text
+        self.code, self.token = r.json()["room"], r.json()["host_token"]
+        self.errors: list[str] = []
+        self.host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        self.host.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.host.goto(f"{url}/host/{self.code}#{self.token}")
+        self.phones = []
+        for name in names:
+            page = browser.new_context(**PHONE).new_page()
+            page.on("pageerror", lambda e: self.errors.append(str(e)))
+            page.goto(f"{url}/play/{self.code}")
+            page.fill("#name", name)
+            page.click("[data-testid=join]")
+            page.wait_for_selector("[data-testid=seats]")
+            self.phones.append(page)
+        wait_for(lambda: self.host.locator("[data-testid=seats] li.on").count() == len(names),
+                 what=f"{len(names)} phones")

@@ -9,33 +9,17 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import httpx
 import pytest
-from e2ehelpers import PHONE, act_if_called, stage, wait_for
+from e2ehelpers import Table, act_if_called, stage, wait_for
 
 pytestmark = pytest.mark.timeout(180)
 
 
 def test_epic_game_to_the_end(browser: Any, server: Any, shots: Any) -> None:
-    r = httpx.post(f"{server.url}/api/rooms", json={
-        "ruleset": "epic", "seats": 5, "call_seconds": 1.5, "discussion_seconds": 60,
-        "vote_seconds": 30, "language": "de"})
-    assert r.status_code == 201, r.text
-    code, token = r.json()["room"], r.json()["host_token"]
-    host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    errors: list[str] = []
-    host.on("pageerror", lambda e: errors.append(str(e)))
-    host.goto(f"{server.url}/host/{code}#{token}")
-    phones = []
-    for name in ("Uta", "Vera", "Wim"):
-        page = browser.new_context(**PHONE).new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server.url}/play/{code}")
-        page.fill("#name", name)
-        page.click("[data-testid=join]")
-        page.wait_for_selector("[data-testid=seats]")
-        phones.append(page)
-    wait_for(lambda: host.locator("[data-testid=seats] li.on").count() == 3, what="3 phones")
+    table = Table(browser, server.url, ("Uta", "Vera", "Wim"),
+                  ruleset="epic", seats=5, call_seconds=1.5, discussion_seconds=60,
+                  vote_seconds=30, language="de")
+    host, phones, errors = table.host, table.phones, table.errors
     host.click("[data-testid=deal]")
     wait_for(lambda: stage(host) == "night", what="night")
     assert host.inner_text("[data-testid=stage]").strip() == "Nacht"  # a German room

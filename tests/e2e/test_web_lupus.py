@@ -12,33 +12,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from e2ehelpers import PHONE, act_if_called, stage, wait_for
+from e2ehelpers import Table, act_if_called, stage, wait_for
 
 pytestmark = pytest.mark.timeout(300)
 
 
 def test_lupus_night_and_day(browser: Any, server: Any, shots: Any) -> None:
-    r = httpx.post(f"{server.url}/api/rooms", json={
-        "ruleset": "lupus", "seats": 7, "call_seconds": 1.5, "discussion_seconds": 60,
-        "vote_seconds": 6, "defense_seconds": 60, "language": "it"})
-    assert r.status_code == 201, r.text
-    code, token = r.json()["room"], r.json()["host_token"]
-    host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    errors: list[str] = []
-    host.on("pageerror", lambda e: errors.append(str(e)))
-    host.goto(f"{server.url}/host/{code}#{token}")
-    phones = []
-    for name in ("Ada", "Ben", "Cleo"):
-        page = browser.new_context(**PHONE).new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server.url}/play/{code}")
-        page.fill("#name", name)
-        page.click("[data-testid=join]")
-        page.wait_for_selector("[data-testid=seats]")
-        phones.append(page)
-    wait_for(lambda: host.locator("[data-testid=seats] li.on").count() == 3, what="3 phones")
+    table = Table(browser, server.url, ("Ada", "Ben", "Cleo"),
+                  ruleset="lupus", seats=7, call_seconds=1.5, discussion_seconds=60,
+                  vote_seconds=6, defense_seconds=60, language="it")
+    host, phones, errors = table.host, table.phones, table.errors
     host.click("[data-testid=deal]")
     wait_for(lambda: stage(host) == "night", what="night")
     assert host.inner_text("[data-testid=stage]").strip() == "Notte"  # an Italian room
