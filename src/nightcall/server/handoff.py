@@ -76,6 +76,7 @@ class Handoff:
         self.inbox: socket.socket | None = None
         self.outbox = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)  # raises if none
         self.factory: Any = None
+        self.state: Any = None  # uvicorn's ServerState of the adopted connections
         self.known: dict[str, tuple[float, str | None]] = {}  # worker -> (until, path)
         self.sent = 0
         self.adopted = 0
@@ -91,7 +92,7 @@ class Handoff:
 
         config = uvicorn.Config(app, log_config=None, lifespan="off", **WS_SETTINGS)
         config.load()
-        state = ServerState()
+        state = self.state = ServerState()
         self.factory = lambda: WebSocketsSansIOProtocol(config=config, server_state=state,
                                                         app_state={})
         with contextlib.suppress(FileNotFoundError):
@@ -128,6 +129,12 @@ class Handoff:
         protocol.data_received(request)  # the handshake, as the phone sent it
 
     def close(self) -> None:
+        """Stop taking connections, and close the adopted ones as uvicorn closes its own
+        at a stop (1012, "service restart": the pages reconnect at once)."""
+        if self.state is not None:
+            for conn in list(self.state.connections):
+                with contextlib.suppress(Exception):
+                    conn.shutdown()
         if self.inbox is not None:
             with contextlib.suppress(Exception):
                 asyncio.get_running_loop().remove_reader(self.inbox.fileno())
