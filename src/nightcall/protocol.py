@@ -74,6 +74,10 @@ class ErrorCode(StrEnum):
     NOT_YOUR_TURN = "not_your_turn"  # this seat has nothing to do now
     GAME_OVER = "game_over"  # the game has ended
     TIMEOUT = "timeout"  # no answer in time: a legal move was played for this seat
+    # Over a websocket only:
+    TOO_LONG = "too_long"  # the message is longer than the server reads
+    SLOW_DOWN = "slow_down"  # too many messages at once: this one was dropped
+    REFUSED = "refused"  # no seat here (no such room, a taken name, a full table...)
 
 
 Seat = Annotated[int, msgspec.Meta(ge=0, lt=1000)]

@@ -160,7 +160,9 @@ def test_guessing_room_codes_over_http_and_websockets_is_slowed(
             if not path.endswith("robo"):
                 w.send(type="hello", name="Ann")
             err = w.recv()
-            assert err["type"] == "room_error" and err["code"] == "slow_down"
+            # An agent hears its own protocol's error; a browser, the room's refusal.
+            kind = "error" if path.endswith("robo") else "room_error"
+            assert err["type"] == kind and err["code"] == "slow_down"
             with pytest.raises(WebSocketDisconnect) as closed:
                 w.recv()
             assert closed.value.code == 4000
@@ -172,8 +174,30 @@ def test_guessing_room_codes_over_http_and_websockets_is_slowed(
 
 def test_a_websocket_miss_names_no_room_to_an_agent_either(tight: TestClient) -> None:
     with tight.websocket_connect("/ws/QQQQ/agent?name=robo") as ws:
-        assert WS(ws).recv() == {"type": "room_error", "code": "no_room",
+        assert WS(ws).recv() == {"type": "error", "code": "refused",
                                  "message": "there is no room QQQQ"}
+
+
+def test_an_agent_is_refused_in_its_own_protocol(tight: TestClient) -> None:
+    """Every refusal an agent gets is an agent-protocol ``error`` (docs/agents.md)."""
+    code, _ = make_room(tight)
+    with tight.websocket_connect(f"/ws/{code}/agent?name=robo") as ws:
+        agent = WS(ws)
+        agent.send(type="hello", name="x" * 5000)  # longer than the server reads
+        assert agent.recv()["code"] == "too_long"
+        agent.send(type="start")  # a host's message
+        assert agent.recv() == {"type": "error", "code": "refused",
+                                "message": "only the host's screen can do that"}
+        for _ in range(3):  # past the allowance (2 left after the two above)
+            agent.send(type="ping")
+        got = [agent.recv() for _ in range(3)]
+        assert got[-1] == {
+            "type": "error", "code": "slow_down",
+            "message": "too many messages: this one was dropped (at most 2 a second)"}
+    with tight.websocket_connect(f"/ws/{code}/agent?name=robo") as ws:  # name taken
+        refused = WS(ws).recv()
+        assert refused["type"] == "error" and refused["code"] == "refused"
+        assert "robo" in refused["message"]
 
 
 def test_a_flooding_connection_is_slowed_then_closed_and_others_are_not(

@@ -154,7 +154,11 @@ def _resume(resumed: asyncio.Future[None], _: object) -> None:
         resumed.set_result(None)
 
 
-PROTOCOL_CODES = frozenset(c.value for c in protocol.ErrorCode)
+# The agent protocol's in-game codes, which a browser gets as ``error`` too; the ones
+# about the connection itself a browser gets as a ``room_error`` (and an agent as an
+# ``error``: _agent_error).
+CONNECTION_CODES = frozenset({"too_long", "slow_down", "refused"})
+PROTOCOL_CODES = frozenset(c.value for c in protocol.ErrorCode) - CONNECTION_CODES
 
 
 def _error(code: str, message: str) -> bytes:
@@ -172,8 +176,25 @@ def _decode_error(exc: Exception) -> bytes:
     return _error("bad_json", f"not valid JSON: {exc}")
 
 
-def error_bytes(code: str, message: str) -> bytes:
-    return _error(code, message)
+def error_bytes(code: str, message: str, agent: bool = False) -> bytes:
+    """A refusal; for an agent, always an agent-protocol ``error``."""
+    return _agent_error(code, message) if agent else _error(code, message)
+
+
+# The room's own refusals, said to an agent in its protocol's words.
+AGENT_CODES = {"slow_down": "slow_down", "too_long": "too_long"}
+
+
+def _agent_error(code: str, message: str) -> bytes:
+    """An agent hears nothing but its protocol: a lobby or room refusal becomes an
+    ``error`` (``too_long``, ``slow_down``, or ``refused`` with the reason said)."""
+    if code not in PROTOCOL_CODES:
+        code = AGENT_CODES.get(code, "refused")
+    return m.encode(protocol.Error(protocol.ErrorCode(code), message))
+
+
+def sink_error(sink: Sink, code: str, message: str) -> bytes:
+    return error_bytes(code, message, agent=sink.role == "agent")
 
 
 async def _send_now(ws: WebSocket, data: bytes) -> None:
@@ -317,7 +338,7 @@ async def agent_endpoint(ws: WebSocket) -> None:
         await hub.node.relay(ws, exc.code, exc.owner, agent=True, query=query)
         return
     except RoomError as exc:
-        await _refuse(ws, _error(exc.code, exc.message))
+        await _refuse(ws, _agent_error(exc.code, exc.message))
         return
     except protocol.ProtocolError as exc:
         await _refuse(ws, m.encode(exc.error))
@@ -346,7 +367,7 @@ async def _serve(ws: WebSocket, hub: Hub, room: Room, sink: WsSink, first: bytes
                 await ws.close(code=1008, reason="too many messages")
                 break
             if verdict == "slow_down":
-                sink.send(_error("slow_down", rate.advice()))
+                sink.send(sink_error(sink, "slow_down", rate.advice()))
                 continue
             on_frame(hub, room, sink, raw)
     except WebSocketDisconnect:
@@ -368,7 +389,7 @@ def on_frame(hub: Hub, room: Room, sink: Sink, raw: str) -> None:
         if isinstance(msg, protocol.ActionMessage):
             hub.timings.append(time.perf_counter() - started)
     except RoomError as exc:
-        sink.send(_error(exc.code, exc.message))
+        sink.send(sink_error(sink, exc.code, exc.message))
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         sink.send(_decode_error(exc))
 

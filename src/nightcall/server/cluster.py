@@ -450,7 +450,7 @@ class Node:
             try:
                 seat = app.agent_seat(room, query.get("token"), query.get("name"))
             except RoomError as exc:
-                self._refuse(remote, app.error_bytes(exc.code, exc.message))
+                self._refuse(remote, app.error_bytes(exc.code, exc.message, agent=True))
                 return
             if seat is not None:
                 self._seat(room, remote, "agent", seat, None)
@@ -483,7 +483,7 @@ class Node:
             try:
                 seat = app.agent_hello_seat(remote.room, raw, remote.token)
             except RoomError as exc:
-                self._refuse(remote, app.error_bytes(exc.code, exc.message))
+                self._refuse(remote, app.error_bytes(exc.code, exc.message, agent=True))
                 return
             except protocol.ProtocolError as exc:
                 self._refuse(remote, encode(exc.error))
@@ -561,7 +561,7 @@ class Node:
                     relayed.out.put_nowait(1008)
                     break
                 if verdict == "slow_down":
-                    relayed.out.put_nowait(error_bytes("slow_down", rate.advice()))
+                    relayed.out.put_nowait(error_bytes("slow_down", rate.advice(), agent))
                     continue
                 self.post(owner, Envelope("msg", code, conn, self.id, raw.encode()))
         except (WebSocketDisconnect, TimeoutError, RuntimeError):
