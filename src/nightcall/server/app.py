@@ -68,7 +68,7 @@ class WsSink(Sink):
         self.direct = writer_for(ws.scope)  # uvicorn's connection itself, when known
 
     def send(self, data: bytes) -> None:
-        if self.hold is not None:  # a cluster: out after the turn's saves are acknowledged
+        if self.hold is not None:  # out once the turn's saves are written (Hub.hold)
             self.hold(self, data)
         else:
             self.deliver(data)
@@ -181,15 +181,11 @@ def error_bytes(code: str, message: str, agent: bool = False) -> bytes:
     return _agent_error(code, message) if agent else _error(code, message)
 
 
-# The room's own refusals, said to an agent in its protocol's words.
-AGENT_CODES = {"slow_down": "slow_down", "too_long": "too_long"}
-
-
 def _agent_error(code: str, message: str) -> bytes:
     """An agent hears nothing but its protocol: a lobby or room refusal becomes an
     ``error`` (``too_long``, ``slow_down``, or ``refused`` with the reason said)."""
-    if code not in PROTOCOL_CODES:
-        code = AGENT_CODES.get(code, "refused")
+    if code not in PROTOCOL_CODES and code not in CONNECTION_CODES:
+        code = "refused"
     return m.encode(protocol.Error(protocol.ErrorCode(code), message))
 
 

@@ -238,7 +238,7 @@ class Node:
         if self.flush_task is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.flush_task, 5)
-        self.flush_now()
+        self.flush()
         if self.hub is not None:  # hand our rooms over at once rather than at expiry
             for code in list(self.hub.rooms):
                 self.release(code)
@@ -358,7 +358,7 @@ class Node:
         if self.saves or self.outbox or self.held:
             self._schedule()
 
-    def flush_now(self) -> None:
+    def flush(self) -> None:
         """The same, blocking (at shutdown)."""
         batch = self._take()
         if not (batch.saves or batch.outbox or batch.held):

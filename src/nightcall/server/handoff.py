@@ -189,7 +189,7 @@ class Handoff:
             self.outbox.sendmsg([data], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
                                           array("i", [fd]))], 0, path)
         except OSError:  # the owner is gone or its socket is full: relay instead
-            self.known.pop(path, None)
+            self.known = {w: hit for w, hit in self.known.items() if hit[1] != path}
             return False
         finally:
             os.close(fd)

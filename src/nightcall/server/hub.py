@@ -80,7 +80,9 @@ class Hub:
         self.scale = scale
         self.public_url = public_url.rstrip("/")
         self.rooms: dict[str, Room] = {}
-        self.saver = TurnSaver(store)
+        # Where changes go before their updates: the node's Redis batches in a cluster,
+        # else this process's own group commit; both take save, hold and flush.
+        self.saver: TurnSaver | Node = node if node is not None else TurnSaver(store)
         self.clocks: dict[str, RoomClock] = {}
         # Server-side latencies, for /api/stats: handling a move; an update's wait to go out.
         self.timings = Samples(20_000)
@@ -170,7 +172,7 @@ class Hub:
         and come back on the next request (:meth:`get`). A game in play stays: its
         clock plays it to the end even with every phone gone. The codes unloaded."""
         now = time.monotonic() if now is None else now
-        pending = set(self.saver.rooms) | (set(self.node.saves) if self.node else set())
+        pending = set(self.saver.saves)
         gone = []
         for code, room in list(self.rooms.items()):
             if room.sinks or room.status == "playing" or code in pending:
@@ -194,18 +196,11 @@ class Hub:
         changed in it (saving.py; in a cluster, the node's Redis batch). Called before
         the change is broadcast (``Room.changed``): the updates to local sockets are
         held (:meth:`hold`) until the save is written."""
-        if self.node is not None:
-            self.node.save(room)
-            return
-        # Without a node the store is not fenced (no owner): it cannot lose a lease.
         self.saver.save(room)
 
     def hold(self, sink: Any, data: bytes) -> None:
         """An update for a local socket: out once the saves before it are written."""
-        if self.node is not None:
-            self.node.hold(sink, data)
-        else:
-            self.saver.hold(sink, data)
+        self.saver.hold(sink, data)
 
     def start(self, room: Room, seats: int | None = None) -> None:
         room.start(seats)

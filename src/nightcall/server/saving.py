@@ -7,7 +7,8 @@ each and built the same document again for every move. Here a room changed three
 times in a turn is written once, every room of the turn goes into one transaction,
 and no local socket gets an update before the transaction holding it is written
 (the rule a restart relies on: nothing a phone has seen is ever forgotten).
-The cluster's node (:mod:`.cluster`) does the same with one Redis round trip.
+The cluster's node (:mod:`.cluster`) does the same with one Redis round trip, behind
+the same three calls (``save``, ``hold``, ``flush``), so the hub uses either alike.
 """
 
 from __future__ import annotations
@@ -28,13 +29,13 @@ RETRY_SECONDS = 0.2
 class TurnSaver:
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.rooms: dict[str, Room] = {}
+        self.saves: dict[str, Room] = {}
         self.held: list[tuple[Any, bytes]] = []
         self.scheduled = False
 
     def save(self, room: Room) -> None:
         """Save this room at the end of the turn (its latest state)."""
-        self.rooms[room.code] = room
+        self.saves[room.code] = room
         self._schedule()
 
     def hold(self, sink: Any, data: bytes) -> None:
@@ -55,14 +56,14 @@ class TurnSaver:
 
     def flush(self) -> None:
         self.scheduled = False
-        rooms, held = self.rooms, self.held
-        self.rooms, self.held = {}, []
+        rooms, held = self.saves, self.held
+        self.saves, self.held = {}, []
         if rooms:
             try:
                 self.store.save_many([(code, room.to_doc(), room.status == "over")
                                       for code, room in rooms.items()])
             except Exception:  # the disk is full or gone: show nothing unsaved, retry
-                self.rooms = {**rooms, **self.rooms}
+                self.saves = {**rooms, **self.saves}
                 self.held = held + self.held
                 try:
                     loop = asyncio.get_running_loop()
