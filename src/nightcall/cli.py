@@ -13,6 +13,7 @@ import pkgutil
 
 import typer
 
+import nightcall
 import nightcall.commands
 
 app = typer.Typer(
@@ -24,8 +25,19 @@ app = typer.Typer(
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"nightcall {nightcall.__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_print_version, is_eager=True,
+        help="Print the version and exit.",
+    ),
+) -> None:
     """A game master for One Night Ultimate Werewolf, Epic Battle and Lupus in Tabula."""
 
 
@@ -42,8 +54,20 @@ def _register_all() -> None:
 _register_all()
 
 
+# The optional parts and the extra that installs each (pyproject.toml).
+EXTRAS = {"redis": "redis", "matplotlib": "plot", "pettingzoo": "pettingzoo"}
+
+
 def main() -> None:
-    app()
+    try:
+        app()
+    except ModuleNotFoundError as exc:
+        extra = EXTRAS.get((exc.name or "").partition(".")[0])
+        if extra is None:
+            raise
+        typer.echo(f"this needs {exc.name}, which is not installed: "
+                   f"pip install 'nightcall[{extra}]'", err=True)
+        raise SystemExit(1) from None
 
 
 if __name__ == "__main__":  # pragma: no cover

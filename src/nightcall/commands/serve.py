@@ -60,11 +60,11 @@ def serve(
         public_url = f"http://{_lan_address()}:{port}"
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if redis:
-        try:
-            import redis as redis_py
+        import redis as redis_py  # missing: the command names the extra to install
 
+        try:
             redis_py.Redis.from_url(redis).ping()  # fail now, clearly, if unreachable
-        except Exception as exc:
+        except (redis_py.RedisError, ValueError) as exc:
             typer.echo(f"cannot use Redis at {redis}: {exc}", err=True)
             raise typer.Exit(2) from None
         typer.echo(f"rooms are kept in Redis at {redis}, shared by every process using it")
