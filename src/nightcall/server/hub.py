@@ -9,7 +9,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from nightcall.engine.errors import DeckError
-from nightcall.engine.ruleset import get_ruleset
+from nightcall.engine.ruleset import all_rulesets, get_ruleset
 from nightcall.server.clock import RoomClock
 from nightcall.server.messages import CreateRoom
 from nightcall.server.narration import role_name
@@ -269,16 +269,8 @@ class Hub:
 
 
 def available_rulesets() -> dict[str, Any]:
-    """Every ruleset that loads; one still being built must not take the others down."""
-    from nightcall.engine import ruleset as registry
-
-    found: dict[str, Any] = {}
-    for rid in getattr(registry, "BUILTIN", ("onuw", "epic", "lupus")):
-        try:
-            found[rid] = get_ruleset(rid)
-        except Exception:
-            log.warning("ruleset %s is not available", rid, exc_info=True)
-    return found
+    """Every installed ruleset, by id (a broken one is an error, not a missing game)."""
+    return dict(all_rulesets())
 
 
 def _scenarios(ruleset: Any) -> list[dict[str, Any]]:
