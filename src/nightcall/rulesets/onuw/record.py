@@ -122,7 +122,7 @@ class _Replay:
         """The schedule index a step's call names, checked against the wake order."""
         st = self.st
         if raw == DOPPELGANGER_INSOMNIAC:
-            names = (DOPPELGANGER_INSOMNIAC,)
+            names: tuple[str, ...] = (DOPPELGANGER_INSOMNIAC,)
         elif raw == DOPPELGANGER:  # the Doppelgänger is called twice: its own call, and
             names = (DOPPELGANGER, DOPPELGANGER_INSOMNIAC)  # after the Insomniac
         else:
