@@ -6,8 +6,10 @@ fixtures in from-main/ are live random games played on main at d0d9ad4 (by
 from-main/generate.py), each saved with the outcome main printed for it.
 
 Since then ``final.cards`` lists the physical cards (shared/spec/game-record.md,
-"The outcome") and what main printed there, the counted-as roles, is now
-``final.roles``; everything else must be unchanged.
+"The outcome") and ``final.roles`` what each player counts as. Main printed the
+resolved card there (a Doppelgänger or Mimic card as its copy, no artifact or token
+applied): that is ``final.roles`` where no artifact or Vampire token changed the
+player, and the card itself where no copy was made. Everything else is unchanged.
 """
 
 from __future__ import annotations
@@ -38,7 +40,13 @@ def test_a_record_from_main_replays_to_the_outcome_main_gave(path: Path) -> None
         assert now.get(key) == before.get(key), key
     old_final = dict(before["final"])
     new_final = dict(now["final"])
-    if "roles" in new_final and "roles" not in old_final:
-        assert new_final.pop("roles") == old_final.pop("cards")
-        new_final.pop("cards")
+    old_cards, cards, roles = old_final.pop("cards"), new_final.pop("cards"), \
+        new_final.pop("roles")
+    assert set(old_cards) == set(cards) == set(roles) == set(saved["record"]["players"])
+    artifacts, tokens = new_final.get("artifacts", {}), new_final.get("tokens", {})
+    for name, resolved in old_cards.items():
+        if name not in artifacts and tokens.get(name) != "vampire":
+            assert roles[name] == resolved, name
+        if cards[name] not in ("doppelganger", "mimic", "ghost_hunter", "assassin"):
+            assert cards[name] == resolved, name  # a card that copies nothing is itself
     assert new_final == old_final

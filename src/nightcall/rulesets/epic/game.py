@@ -243,8 +243,8 @@ class EpicBattle(Ruleset):
             out["legal"] = [a.to_json() for a in self.legal_actions(st, viewer)]
             out["instructions"] = [e["instruction"] for e in events
                                    if e["kind"] == "artifact"]
-        if st.outcome is not None:
-            out["outcome"] = st.outcome.to_json(st.names)
+        if st.outcome is not None:  # every card is turned over: the end screen shows both
+            out["outcome"] = {**st.outcome.to_json(st.names), "final": record.final_json(st)}
         return out
 
     def account(self, state: EpicState) -> list[str]:

@@ -383,13 +383,20 @@ def _pos_json(st: OneNightState, pos: int) -> Any:
     return st.names[pos] if pos < st.n else {"center": pos - st.n}
 
 
-def outcome_json(st: OneNightState) -> dict[str, Any]:
-    n = st.n
-    final = {
-        "cards": {st.names[s]: st.final_role(s) for s in range(n)},
+def final_json(st: OneNightState) -> dict[str, Any]:
+    """The cards as they lie (a Doppelgänger card is ``doppelganger``) and what each
+    player counts as for winning (spec: "The outcome")."""
+    n, names = st.n, st.names
+    return {
+        "cards": {names[s]: st.cards[s] for s in range(n)},
         "center": st.cards[n:],
         "tokens": {},
+        "roles": {names[s]: st.final_role(s) for s in range(n)},
     }
+
+
+def outcome_json(st: OneNightState) -> dict[str, Any]:
+    final = final_json(st)
     if st.outcome is None:
         return {"final": final, "dead": [], "winners": [], "teams": [],
                 "explanation": ["The vote has not happened yet."], "status": "ongoing"}
