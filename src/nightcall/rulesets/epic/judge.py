@@ -51,6 +51,7 @@ NO_VOTE = -1
 CLASSIC = "classic"
 EPIC = "epic"
 NO_VILLAGE = "no_village"  # both monster parties among the players, no villager
+PARTIES = (VILLAGE, WEREWOLVES, VAMPIRES)  # the Tanner and the Assassin are alone
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,13 +351,21 @@ class _Check:
         for s, i in enumerate(ids):
             won = s in dead if i.party == TANNER_TEAM else i.party in self.teams
             if end.tokens[s] == TRAITOR:
+                # "Instigator": the holder "can only win if another player of his party
+                # dies", and then wins "together with" an opposing party (the Village,
+                # the pack or the clan), never with a lone Tanner or Assassin.
                 mates = [m for m, j in enumerate(ids) if m != s and j.party == i.party]
                 if mates:
                     fallen = [m for m in mates if m in dead]
-                    won = bool(fallen) and bool(self.teams)
-                    if fallen:
+                    rivals = [t for t in self.teams if t in PARTIES and t != i.party]
+                    won = bool(fallen) and bool(rivals)
+                    if won:
+                        self.lines.append(why("epic.traitor_wins", name=names[s],
+                                              names=self.who(fallen)))
+                    elif fallen:
                         self.lines.append(why(
-                            "epic.traitor_wins" if won else "epic.traitor_nobody_wins",
+                            "epic.traitor_no_rival" if self.teams
+                            else "epic.traitor_nobody_wins",
                             name=names[s], names=self.who(fallen)))
                     else:
                         self.lines.append(why("epic.traitor_alone", name=names[s]))
