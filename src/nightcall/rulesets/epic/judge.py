@@ -203,12 +203,16 @@ class _Check:
             if s in safe:
                 lines.append(why("epic.protected", name=names[s], why=safe[s]))
         if all(s in safe for s in top) and not second_included:
-            if len(groups) > 1 and counts[1] >= 2:
+            # "Bodyguard": the next player "must, however, have received at least 2
+            # votes"; "The Master" sets no minimum (docs/rulings.md).
+            guarded = any(safe[s].key == "epic.safe.bodyguard" for s in top)
+            if len(groups) > 1 and counts[1] >= (2 if guarded else 1):
                 lines.append(why("epic.next_instead", names=self.who(groups[1]),
-                                 votes=counts[1]))
+                                 votes=Term("count", "votes", counts[1])))
                 dying += groups[1]
             else:
-                lines.append(why("epic.none_instead"))
+                lines.append(why("epic.none_instead" if guarded
+                                 else "epic.none_instead_unvoted"))
         for s in dying:
             if s not in safe:
                 self.deaths.append(Death(s, "votes"))

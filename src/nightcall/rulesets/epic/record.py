@@ -286,6 +286,12 @@ class _Replay:
             if value is None:
                 return [SKIP]
             a, b = self.pair(i, value, "swap")
+            if what == "tokens" and not st.tokens_in_play:
+                # No token role: the players hold no tokens but Certainty, and a live
+                # Goblin is offered cards only. A record written before that ruling
+                # exchanged two Certainty tokens, which changes nothing: it reads as a
+                # skip, so it replays to the same outcome (docs/rulings.md, "Goblin").
+                return [SKIP]
             return [Action("swap_two" if what == "cards" else "swap_tokens", a, b)]
         if call == "enlightener":
             only("reveal")
