@@ -119,7 +119,7 @@ def rate(t: Tournament, results: Sequence[dict[str, Any]], keep_history: bool = 
     require_openskill()
     from openskill.models import PlackettLuce
 
-    model = PlackettLuce()
+    model = PlackettLuce(tau=0.0)
     mu0, sigma0 = model.mu, model.sigma
     standings = [Standing({side: Side(mu0, sigma0) for side in SIDES}) for _ in t.entrants]
     history: dict[tuple[int, str], list[tuple[int, float, float]]] = defaultdict(list)
