@@ -62,7 +62,7 @@ def arena(
 
     from nightcall.arena import ArenaError
 
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
     try:
         _arena(err, config, entrant or [], {
             "ruleset": ruleset, "players": players, "scenario": scenario, "deck": roles,
