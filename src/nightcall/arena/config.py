@@ -328,7 +328,7 @@ def build(
         else:
             deck = rs.default_deck(players, scenario)
     except NightcallError as exc:
-        raise ArenaError(str(exc)) from None
+        raise ArenaError(f"the deck for {players} players: {exc}") from None
 
     seed = get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):

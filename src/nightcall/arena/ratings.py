@@ -216,27 +216,30 @@ def markdown(r: Ratings) -> str:
 
 
 def rich_table(r: Ratings) -> Any:
+    """The leaderboard for a terminal (the description of each entrant is in the files)."""
     from rich.table import Table
 
     rows = r.leaderboard()
-    table = Table(title=title(r), title_justify="left")
-    for name in ("#", "entrant", "score", "village μ ± σ", "won", "werewolf μ ± σ", "won",
-                 "seats"):
+    table = Table(caption="score: mean of the sides' μ − 3σ", caption_justify="left")
+    for name in ("#", "entrant", "score", "village", "won", "werewolf", "won", "seats"):
         table.add_column(name, justify="left" if name == "entrant" else "right")
     protocol = any("protocol" in row for row in rows)
+    llm = any("tokens_in" in row.get("protocol", {}) for row in rows)
     if protocol:
         table.add_column("timeouts", justify="right")
+    if llm:
         table.add_column("tokens", justify="right")
     for row in rows:
         v, w = row["village"], row["werewolf"]
-        shown = row["name"] if row["entrant"] in (f"bot {row['name']}",) else (
-            f"{row['name']} [dim]({row['entrant']})[/]")
-        cells = [str(row["rank"]), shown, f"{row['score']:.2f}", _side_text(v),
-                 _pct(v), _side_text(w), _pct(w), f"{row['seats']:,}"]
+        cells = [str(row["rank"]), row["name"], f"{row['score']:.2f}",
+                 f"{v['mu']:.1f}±{v['sigma']:.1f}", _pct(v),
+                 f"{w['mu']:.1f}±{w['sigma']:.1f}", _pct(w), f"{row['seats']:,}"]
+        p = row.get("protocol")
         if protocol:
-            p = row.get("protocol")
-            cells += ["-", "-"] if p is None else [
-                f"{p.get('timeouts', 0):,}", f"{p.get('tokens_in', 0) + p.get('tokens_out', 0):,}"]
+            cells.append("-" if p is None else f"{p.get('timeouts', 0):,}")
+        if llm:
+            cells.append("-" if p is None or "tokens_in" not in p
+                         else f"{p['tokens_in'] + p['tokens_out']:,}")
         table.add_row(*cells)
     return table
 

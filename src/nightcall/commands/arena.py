@@ -69,7 +69,9 @@ def arena(
             "games": games, "deals": deals, "seed": seed, "workers": workers,
         }, out, fresh, plot, as_json)
     except ArenaError as exc:
-        err.print(f"[bold red]nightcall arena[/]: {exc}")
+        from rich.markup import escape
+
+        err.print(f"[bold red]nightcall arena[/]: {escape(str(exc))}")
         raise typer.Exit(EXIT_BAD_SETUP) from None
 
 
@@ -99,7 +101,7 @@ def _arena(err: Any, config: Path | None, entrants: list[str], flags: dict[str, 
     before = len(results.done)
     if before:
         err.print(f"resuming {folder / 'results.jsonl'}: {before:,} of {t.games:,} games "
-                  "already played")
+                  "already played", markup=False)
     log = None if t.all_bots else folder / "agents.log"
     try:
         if as_json:
@@ -121,7 +123,7 @@ def _arena(err: Any, config: Path | None, entrants: list[str], flags: dict[str, 
     except KeyboardInterrupt:
         results.close()
         err.print(f"interrupted: {len(results.done):,} of {t.games:,} games are saved in "
-                  f"{results.path}; run the same command again to go on")
+                  f"{results.path}; run the same command again to go on", markup=False)
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         results.close()
@@ -140,11 +142,14 @@ def _arena(err: Any, config: Path | None, entrants: list[str], flags: dict[str, 
         return
     from rich.console import Console
 
+    from nightcall.arena.ratings import title
+
     console = Console()
+    console.print(title(ratings), highlight=False, soft_wrap=True, markup=False)
     console.print(rich_table(ratings))
     console.print(f"results: {results.path}; leaderboard: {folder / 'leaderboard.md'}, "
                   f"{folder / 'leaderboard.json'}" + (f"; plot: {plot}" if plot else ""),
-                  highlight=False)
+                  highlight=False, soft_wrap=True, markup=False)
 
 
 def register(app: typer.Typer) -> None:
