@@ -134,7 +134,7 @@ def test_another_tournament_in_the_same_folder_is_refused(tmp_path: Path) -> Non
     assert arena("-e", "random", "-e", "reasoning", "--deals", "2", "-o", out)[0] == 0
     code, _, stderr = arena("-e", "random", "-e", "reasoning", "--deals", "2", "--seed", "9",
                             "-o", out)
-    assert code == 2 and "holds another tournament (its seed differ)" in stderr
+    assert code == 2 and "holds another tournament (different seed)" in stderr
     assert stderr.count("\n") == 1
     assert arena("-e", "random", "-e", "reasoning", "--deals", "2", "--seed", "9", "-o", out,
                  "--fresh")[0] == 0

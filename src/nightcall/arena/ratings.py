@@ -12,7 +12,9 @@ werewolves and every rating would drift to make up for the head count; one
 competitor per seat keeps the ratings on one scale, and the duplicate format
 gives every entrant the same teammates' luck. An entrant with two chairs at one
 table counts once per rank (its moves add up when it sat with winners and losers).
-A game that everybody won or everybody lost moves no rating.
+A game that everybody won or everybody lost moves no rating. The model's drift
+term is off (``tau=0``): a bot's skill does not change during a tournament, so
+uncertainty only shrinks as games come in.
 
 The score that orders the leaderboard is the mean of the two sides'
 conservative ratings (``mu - 3 sigma``, openskill's ``ordinal``): being good at

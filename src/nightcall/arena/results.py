@@ -95,7 +95,7 @@ class ResultsFile:
         differ = [k for k in new if k != "deals" and old.get(k) != new[k]]
         if differ:
             raise ArenaError(
-                f"{self.path} holds another tournament (its {', '.join(differ)} differ); "
+                f"{self.path} holds another tournament (different {', '.join(differ)}); "
                 "use another --out, or --fresh to start this one over"
             )
         if isinstance(old.get("deals"), int) and old["deals"] > new["deals"]:

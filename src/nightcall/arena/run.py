@@ -39,6 +39,11 @@ def play_games(t: Tournament, indices: Sequence[int], ctx: Context) -> list[dict
 
 def _init_worker(workers: int, log_path: str | None) -> None:
     global _worker_ctx
+    import signal
+
+    # Ctrl-C reaches the whole process group: the parent saves what it has and stops
+    # the workers; they need not each print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     log = open(log_path, "a", encoding="utf-8", buffering=1) if log_path else None  # noqa: SIM115
     _worker_ctx = Context(workers, log)
 
