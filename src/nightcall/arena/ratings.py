@@ -194,21 +194,26 @@ def title(r: Ratings) -> str:
 def markdown(r: Ratings) -> str:
     rows = r.leaderboard()
     protocol = any("protocol" in row for row in rows)
+    llm = any("tokens_in" in row.get("protocol", {}) for row in rows)
     head = ["#", "entrant", "what", "score", "village μ ± σ", "werewolf μ ± σ",
             "village wins", "werewolf wins"]
     if protocol:
-        head += ["timeouts", "tokens in / out", "cost"]
+        head.append("timeouts")
+    if llm:
+        head += ["tokens in / out", "cost"]
     lines = [f"**{title(r)}**", "", "| " + " | ".join(head) + " |",
              "|" + "|".join("---:" if h in ("#", "score") else "---" for h in head) + "|"]
     for row in rows:
         cells = [str(row["rank"]), row["name"], row["entrant"], f"{row['score']:.2f}",
                  _side_text(row["village"]), _side_text(row["werewolf"]),
                  _rate_text(row["village"]), _rate_text(row["werewolf"])]
+        p = row.get("protocol")
         if protocol:
-            p = row.get("protocol")
-            cells += ["-", "-", "-"] if p is None else [
-                f"{p.get('timeouts', 0):,} of {p.get('moves', 0):,} moves",
-                f"{p.get('tokens_in', 0):,} / {p.get('tokens_out', 0):,}",
+            cells.append("-" if p is None else
+                         f"{p.get('timeouts', 0):,} of {p.get('moves', 0):,} moves")
+        if llm:
+            cells += ["-", "-"] if p is None or "tokens_in" not in p else [
+                f"{p['tokens_in']:,} / {p['tokens_out']:,}",
                 f"{p['cost']:.4f}" if "cost" in p else "-"]
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     lines.append("")

@@ -15,7 +15,7 @@ from typing import IO, Any
 
 from nightcall.arena.config import Tournament
 from nightcall.arena.results import ResultsFile
-from nightcall.arena.schedule import game
+from nightcall.arena.schedule import games
 from nightcall.arena.seats import Context, play_game
 from nightcall.engine.ruleset import get_ruleset
 
@@ -34,7 +34,7 @@ def chunks(indices: list[int], size: int) -> list[list[int]]:
 
 def play_games(t: Tournament, indices: Sequence[int], ctx: Context) -> list[dict[str, Any]]:
     rs = get_ruleset(t.ruleset)
-    return [play_game(t, game(t, g), ctx, rs) for g in indices]
+    return [play_game(t, g, ctx, rs) for g in games(t, indices)]
 
 
 def _init_worker(workers: int, log_path: str | None) -> None:

@@ -21,8 +21,8 @@ seed and ``g``, so any worker can play any game and get the same result.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 
 from nightcall.arena.config import Tournament
 from nightcall.sim.runner import game_seed
@@ -53,10 +53,16 @@ def deal_seed(t: Tournament, deal: int) -> int:
     return game_seed(t.seed, deal)
 
 
-@lru_cache(maxsize=64)
-def _deal_chairs(t: Tournament, deal: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """For one deal: the entrant in each chair (tables x seats), and each table's seat
-    layout (chair j sits in seat layout[j] at rotation 0)."""
+@dataclass(frozen=True)
+class DealPlan:
+    """Everything random about one deal's games, drawn once for all of them."""
+
+    chairs: tuple[int, ...]  # the entrant in each chair, table after table
+    layouts: tuple[tuple[int, ...], ...]  # per table: chair j sits in seat layout[j] first
+    names: tuple[tuple[str, ...], ...]  # per game of the deal: the seats' names
+
+
+def plan(t: Tournament, deal: int) -> DealPlan:
     rng = random.Random(game_seed(t.seed ^ CHAIRS_SALT, deal))
     n, count = t.players, len(t.entrants)
     order = list(range(count))
@@ -72,21 +78,35 @@ def _deal_chairs(t: Tournament, deal: int) -> tuple[tuple[int, ...], tuple[tuple
         full = order[: count - count % n] if count % n else order
         chairs = order + rng.sample(full, spare)
     layouts = tuple(tuple(rng.sample(range(n), n)) for _ in range(t.tables))
-    return tuple(chairs), layouts
+    # A fresh draw of names for every game, from a stream of its own.
+    pool = _pool(n)
+    names_rng = random.Random(game_seed(t.seed ^ NAMES_SALT, deal))
+    names = tuple(tuple(names_rng.sample(pool, n)) for _ in range(t.games_per_deal))
+    return DealPlan(tuple(chairs), layouts, names)
 
 
-def game(t: Tournament, index: int) -> Game:
+def game(t: Tournament, index: int, deal_plan: DealPlan | None = None) -> Game:
+    """Game ``index``; give the deal's plan when playing several games of one deal."""
     deal, k = divmod(index, t.games_per_deal)
     table, rotation = divmod(k, t.players)
-    chairs, layouts = _deal_chairs(t, deal)
+    p = deal_plan or plan(t, deal)
     n = t.players
     seats = [0] * n
-    layout = layouts[table]
+    layout = p.layouts[table]
     for j in range(n):
         # Chair j moves one seat along the table's layout with every rotation.
-        seats[layout[(j + rotation) % n]] = chairs[table * n + j]
-    names = tuple(random.Random(game_seed(t.seed ^ NAMES_SALT, index)).sample(_pool(n), n))
-    return Game(index, deal, table, rotation, deal_seed(t, deal), tuple(seats), names)
+        seats[layout[(j + rotation) % n]] = p.chairs[table * n + j]
+    return Game(index, deal, table, rotation, deal_seed(t, deal), tuple(seats), p.names[k])
+
+
+def games(t: Tournament, indices: Iterable[int]) -> Iterator[Game]:
+    """The games ``indices``, each deal's plan drawn once."""
+    plans: dict[int, DealPlan] = {}
+    for g in indices:
+        deal = g // t.games_per_deal
+        if deal not in plans:
+            plans = {deal: plan(t, deal)}  # games come deal by deal: keep one
+        yield game(t, g, plans[deal])
 
 
 def _pool(n: int) -> tuple[str, ...]:
