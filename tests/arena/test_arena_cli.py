@@ -115,6 +115,11 @@ def test_matplotlib_is_imported_only_for_the_plot(tmp_path: Path) -> None:
     (["-e", "random", "-e", "python:no_such_module:Bot"], None, "cannot import"),
     (["-e", "random", "-e", "llm:model"], None, "llm:MODEL@URL"),
     (["-e", "random", "-e", "llm:m@ftp://x"], None, "url must start with http"),
+    (["-e", "random", "-e", "stdio:python3 'unclosed"], None, "No closing quotation"),
+    (["t.toml"], "deals = 3\ngames = 10\n[[entrant]]\nbot = 'random'\n[[entrant]]\n"
+     "bot = 'reasoning'\n", "give deals or games, not both"),
+    (["-e", "random", "-e", "reasoning", "--deals", "0"], None, "deals must be"),
+    (["-e", "random", "-e", "reasoning", "-w", "0"], None, "workers must be"),
 ])
 def test_bad_input_is_one_line_and_no_traceback(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], toml: str | None,
@@ -147,3 +152,43 @@ def test_without_openskill_the_message_names_the_extra(
     code, _, stderr = arena("-e", "random", "-e", "reasoning", "-o", str(tmp_path / "o"))
     assert code == 2 and stderr.count("\n") == 1
     assert "pip install 'nightcall[arena]'" in stderr and "Traceback" not in stderr
+
+
+def test_an_llm_entrant_from_the_file_with_its_cost(tmp_path: Path) -> None:
+    from .test_arena_agents import Endpoint, last_option
+
+    server = Endpoint(last_option)
+    try:
+        config = tmp_path / "t.toml"
+        config.write_text(
+            "deals = 1\n[[entrant]]\nbot = 'reasoning'\n[[entrant]]\nname = 'tiny'\n"
+            f"llm = 'tiny-model'\nurl = '{server.url}'\ntimeout = 10\nmax_talk = 1\n"
+            "requests_per_minute = 6000\nprice_input = 1.0\nprice_output = 4.0\n")
+        code, stdout, stderr = arena(str(config), "-o", str(tmp_path / "o"), "-w", "1")
+    finally:
+        server.close()
+    assert code == 0, stderr
+    assert "tokens" in stdout
+    board = json.loads((tmp_path / "o" / "leaderboard.json").read_text())
+    tiny = next(r for r in board["leaderboard"] if r["name"] == "tiny")
+    p = tiny["protocol"]
+    assert p["requests"] == len(server.times) > 0
+    assert p["cost"] == pytest.approx((p["tokens_in"] * 1.0 + p["tokens_out"] * 4.0) / 1e6)
+    assert "| tiny | LLM tiny-model at " in (tmp_path / "o" / "leaderboard.md").read_text()
+
+
+def test_a_python_bot_from_the_current_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "mybots.py").write_text(
+        "from nightcall.bots.random_bot import RandomBot\n\n"
+        "class Mine(RandomBot):\n"
+        "    def __init__(self, ruleset, seed):\n"
+        "        super().__init__(seed)\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, _, stderr = arena("-e", "python:mybots:Mine", "-e", "random", "--deals", "3",
+                                 "-w", "1")
+    assert code == 0, stderr
+    rows = json.loads((tmp_path / "arena-out" / "leaderboard.json").read_text())["leaderboard"]
+    assert {r["name"] for r in rows} == {"Mine", "random"}
+    assert next(r for r in rows if r["name"] == "Mine")["entrant"] == "Python mybots:Mine"

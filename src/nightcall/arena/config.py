@@ -186,7 +186,7 @@ def entrant_from_table(raw: Any, where: str) -> Entrant:
     elif kind == "stdio":
         command = raw["command"]
         if isinstance(command, str):
-            command = shlex.split(command)
+            command = _split(command, f"{where}: command")
         if not isinstance(command, list) or not command or not all(
                 isinstance(c, str) for c in command):
             raise ArenaError(f"{where}: command is a program and its arguments, as a list "
@@ -226,7 +226,8 @@ def entrant_from_flag(text: str) -> Entrant:
     raw: dict[str, Any]
     if prefix in ("stdio", "cmd"):
         raw = {"command": body}
-        name = name or Path(shlex.split(body)[0]).stem if body.strip() else name
+        words = _split(body, where)
+        name = name or (Path(words[0]).stem if words else "")
     elif prefix == "llm":
         model, at, url = body.rpartition("@")
         if not at or not model or not url:
@@ -240,6 +241,13 @@ def entrant_from_flag(text: str) -> Entrant:
     if name:
         raw["name"] = name
     return entrant_from_table(raw, where)
+
+
+def _split(command: str, where: str) -> list[str]:
+    try:
+        return shlex.split(command)
+    except ValueError as exc:  # an unclosed quote
+        raise ArenaError(f"{where}: {exc}") from None
 
 
 def _text(value: Any, where: str) -> str:
@@ -334,7 +342,11 @@ def build(
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ArenaError(f"{where}: seed must be a whole number")
     per_deal = max(1, math.ceil(len(entrants) / players)) * players
-    deals, games = get("deals"), get("games")
+    # Flags win over the file as a pair: --games in the command replaces deals in the file.
+    source = flags if flags.get("deals") is not None or flags.get("games") is not None else data
+    deals, games = source.get("deals"), source.get("games")
+    if deals is not None and games is not None:
+        raise ArenaError(f"{where}: give deals or games, not both")
     for key, value in (("deals", deals), ("games", games)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                   or value < 1):

@@ -36,15 +36,15 @@ def arena(
     roles: Annotated[str | None, typer.Option(
         "--roles", help="The deck: role ids, comma-separated.", show_default=False)] = None,
     games: Annotated[int | None, typer.Option(
-        "--games", "-g", min=1, help="Games at least (rounded up to whole deals).",
+        "--games", "-g", help="Games at least (rounded up to whole deals).",
         show_default=False)] = None,
     deals: Annotated[int | None, typer.Option(
-        "--deals", min=1, help="Deals, each played in every seating.",
+        "--deals", help="Deals, each played in every seating.",
         show_default=False)] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", help="Same seed, same tournament (default 0).", show_default=False)] = None,
     workers: Annotated[int | None, typer.Option(
-        "--workers", "-w", min=1, help="Processes (default: all cores).",
+        "--workers", "-w", help="Processes (default: all cores).",
         show_default=False)] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Folder for the results and the leaderboard (default arena-out).",
@@ -93,7 +93,8 @@ def _arena(err: Any, config: Path | None, entrants: list[str], flags: dict[str, 
             raise ArenaError("--plot needs matplotlib: pip install 'nightcall[plot]'") from None
     data = read_toml(config) if config is not None else {}
     t = build(data, flags, entrants, str(config) if config else "the tournament")
-    workers = flags["workers"] or data.get("workers") or default_workers()
+    workers = flags["workers"] if flags["workers"] is not None else data.get("workers")
+    workers = default_workers() if workers is None else workers
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ArenaError("workers must be a whole number >= 1")
     folder = out or Path(data.get("out", "arena-out"))
