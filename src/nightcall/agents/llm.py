@@ -59,6 +59,10 @@ class LLMPlayer:
         self.ruleset = ""
         self.talked = 0
         self.fallbacks = 0  # decisions made at random because the reply was unusable
+        # What the endpoint reported it used ("usage" in its replies), for cost accounting.
+        self.requests = 0
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
 
     def start(self, welcome: Welcome) -> None:
         self.names = Names(welcome.players, welcome.role_ids, welcome.seat)
@@ -114,6 +118,7 @@ class LLMPlayer:
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
         request = urllib.request.Request(self.endpoint, body, headers, method="POST")
+        self.requests += 1
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 data: Any = json.loads(response.read().decode("utf-8"))
@@ -123,6 +128,7 @@ class LLMPlayer:
             raise LLMUnavailable(f"cannot reach {self.endpoint}: {exc}") from None
         except json.JSONDecodeError:
             raise LLMUnavailable("the endpoint did not answer JSON") from None
+        self._count_usage(data)
         try:
             content = data["choices"][0]["message"]["content"]
         except (KeyError, IndexError, TypeError):
@@ -130,6 +136,16 @@ class LLMPlayer:
         if not isinstance(content, str):
             raise LLMUnavailable("the reply's message content is not text")
         return content
+
+    def _count_usage(self, data: Any) -> None:
+        usage = data.get("usage") if isinstance(data, dict) else None
+        if not isinstance(usage, dict):
+            return
+        for key, attr in (("prompt_tokens", "prompt_tokens"),
+                          ("completion_tokens", "completion_tokens")):
+            value = usage.get(key)
+            if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+                setattr(self, attr, getattr(self, attr) + value)
 
 
 class LLMUnavailable(Exception):
