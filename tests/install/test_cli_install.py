@@ -68,9 +68,9 @@ def test_the_web_app_needs_no_extra() -> None:
 
 def test_an_unknown_missing_module_is_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
     # Only the optional parts get the one-line message; anything else is a real bug.
-    def broken() -> None:
+    def broken(args: list[str]) -> None:
         raise ModuleNotFoundError("No module named 'nightcall.gone'", name="nightcall.gone")
 
-    monkeypatch.setattr(cli, "app", broken)
+    monkeypatch.setattr(cli, "run", broken)
     with pytest.raises(ModuleNotFoundError):
         cli.main()
