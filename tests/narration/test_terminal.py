@@ -83,21 +83,109 @@ def test_judge_epic_asks_for_tokens_and_artifacts() -> None:
     assert child.exitstatus == 0
 
 
-def test_judge_interactive_refuses_a_bad_card() -> None:
+def test_judge_refuses_each_bad_answer_at_once_and_asks_it_again() -> None:
+    """Issue 19: one typo in a name or card must not mean retyping the whole table."""
     child = spawn("judge", "onuw")
     child.expect("Players")
+    child.sendline("A, B, a")
+    child.expect("A is there twice")  # "a" and "A": names are compared as read
+    child.expect("Players")
+    child.sendline("A, B")
+    child.expect("That is 2 players; this game is for 3 to 10")
+    child.expect("Players")
     child.sendline("A, B, C")
-    for card in ("werewolf", "unicorn", "seer"):
-        child.expect(r"  \w+: ")
-        child.sendline(card)
+    child.expect("  A: ")
+    child.sendline("werewolf")
+    child.expect("  B: ")
+    child.sendline("unicorn")
+    child.expect("'unicorn' is not a card of this game")
+    child.expect("  B: ")  # the same player again, nobody else
+    child.sendline("A♣")
+    child.expect("  C: ")
+    child.sendline("Lupo")  # a third Werewolf, in Italian
+    child.expect("The box has 2 × Werewolf, and A, B holds it already")
+    child.expect("  C: ")
+    child.sendline("seer")
     child.expect("Who does each player point at")
-    for _ in range(3):
-        child.expect("→")
-        child.sendline("")
-    child.expect("'unicorn' is not a One Night role")
+    child.expect("A →")
+    child.sendline("Zed")
+    child.expect("'Zed' is not at this table: type one of A, B, C")
+    child.expect("A →")
+    child.sendline("A")
+    child.expect("A cannot point at themselves")
+    child.expect("A →")
+    child.sendline("3")  # a seat number: C
+    child.expect("B →")
+    child.sendline("c")
+    child.expect("C →")
+    child.sendline("")
+    child.expect(r"Dead: C \(votes\)")
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 2
+    assert child.exitstatus == 0
+
+
+def test_judge_a_refused_table_is_mended_not_retyped() -> None:
+    """Two Bounty tokens on the table: the whole check refuses, says why, and asks whose
+    answers to change; the rest of the table is kept."""
+    from .helpers import need_ruleset
+
+    need_ruleset("epic")
+    child = spawn("judge", "epic")
+    child.expect("Players")
+    child.sendline("Ann, Ben, Cid")
+    for card in ("werewolf", "Seer", "robber"):
+        child.expect(r"  \w+: ")
+        child.sendline(card)
+    child.expect("symbol token")
+    child.expect("  Ann: ")
+    child.sendline("panik")
+    child.expect("'panik' is not a symbol token")
+    for token in ("bounty", "bounty", ""):
+        child.expect(r"  \w+: ")
+        child.sendline(token)
+    child.expect("Artifacts")
+    for _ in range(3):
+        child.expect(r"  \w+: ")
+        child.sendline("")
+    child.expect("Who does each player point at")
+    for target in ("Ben", "Ann", "Ann"):
+        child.expect("→")
+        child.sendline(target)
+    child.expect("This table cannot be judged: there are only 1 bounty")
+    child.expect("Whose answers do you want to change")
+    child.sendline("Ben")
+    child.expect("  Ben: ")
+    child.sendline("seer")
+    child.expect("Ben's symbol token")
+    child.sendline("")
+    child.expect("The artifact on Ben's card")
+    child.sendline("")
+    child.expect("Ben →")
+    child.sendline("Ann")
+    child.expect("Dead: Ann")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_judge_speaks_italian() -> None:
+    child = spawn("judge", "onuw", "--lang", "it")
+    child.expect("I giocatori, nell'ordine in cui siedono")
+    child.sendline("Anna, Bruno, Carla")
+    for card in ("Lupo", "Veggente", "Ladro"):
+        child.expect(r"  \w+: ")
+        child.sendline(card)
+    child.expect("Chi indica ogni giocatore")
+    for target in ("Bruno", "Anna", "Anna"):
+        child.expect("→")
+        child.sendline(target)
+    child.expect(r"Morti: Anna \(voti\)")
+    child.expect("Vincitori: Bruno, Carla")
+    child.expect("La verifica, passo per passo")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
 
 
 def test_play_one_game_in_a_terminal() -> None:

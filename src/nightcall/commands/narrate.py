@@ -198,9 +198,9 @@ def _run_master(console: Any, err: Any, ruleset: Any, deck: list[str], locale: A
                 timing: Any, speak: Any, wait: bool, keys: Any, save: Path | None,
                 resume: bool) -> None:
     """The Lupus Master's loop; a closed terminal or Ctrl-C leaves the game saved."""
-    from nightcall.narration.master import default_save_path, run_master
-
     import time
+
+    from nightcall.narration.master import default_save_path, run_master
 
     path = save if save is not None else default_save_path()
     started = time.time()
