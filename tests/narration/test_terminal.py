@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+from pathlib import Path
 
 import pexpect
 
@@ -238,3 +240,83 @@ def test_narrate_lupus_runs_the_masters_loop_to_the_end() -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_narrate_lupus_a_wrong_deal_is_asked_again_and_a_closed_terminal_resumes(
+    tmp_path: Path,
+) -> None:
+    """Issue 19: a wrong deal ended in a traceback with everything typed lost. Now each
+    card is checked as it is typed; and after the terminal closes mid-night, --resume
+    picks the game up at the open call with every answer kept."""
+    from .helpers import need_ruleset
+
+    need_ruleset("lupus")
+    save = tmp_path / "game.json"
+    args = ("--speed", "0.01", "--discussion", "0.2", "--no-speech", "--save", str(save))
+    child = spawn("narrate", "lupus", "-n", "7", *args)
+    child.expect("The 7 players, clockwise")
+    child.sendline("Ada, Ben, Cleo")
+    child.expect(r"Give 7 different names separated by commas \(got 3\)")
+    child.sendline("Ada, Ben, Cleo, Dan, Eva, Finn, ada")
+    child.expect(r"\(Ada is there twice\)")
+    child.sendline("Ada, Ben, Cleo, Dan, Eva, Finn, Gus")
+    for card, refusal in (("A♠", None), ("K♠", "There is no Bodyguard in this deck"),
+                          ("2♥", None), ("A♥", None), ("A♣", "The deck has 2 × Werewolf, "
+                                                        "already dealt to Ada, Cleo"),
+                          ("K♥", None), ("seer", "The deck has 1 × Seer"), ("3♥", None),
+                          ("4♥", None), ("5♥", None)):
+        child.expect(r"  \w+: ")
+        child.sendline(card)
+        if refusal:
+            child.expect(refusal)
+    child.expect("The game is saved after every answer in")
+    child.expect("Night 1")
+    child.expect(r"Whom did the werewolves point at\?")
+    child.sendline("Ben")
+    child.expect(r"Whom did Dan \(Seer\) point at\?")
+    child.close(force=True)  # the terminal closes before the Seer's answer
+    doc = json.loads(save.read_text(encoding="utf-8"))
+    assert doc["players"] == ["Ada", "Ben", "Cleo", "Dan", "Eva", "Finn", "Gus"]
+    assert doc["master"]["moves"] == [[0, {"kind": "kill", "a": 1}],
+                                      [2, {"kind": "kill", "a": 1}]]
+
+    child = spawn("narrate", "lupus", "--resume", *args)
+    child.expect("resumed: night 1")
+    child.expect("Seer, wake up")  # the open call, said again
+    child.expect(r"Whom did Dan \(Seer\) point at\?")
+    child.sendline("Ada")
+    child.expect(r"Seer points at Ada: a werewolf")
+    child.expect("During the night Ben died")  # the werewolves' answer was kept
+    child.expect(r"Whom does Cleo accuse\?")
+    child.sendcontrol("c")
+    child.expect("Stopped. The game is saved in")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+
+
+def test_narrate_lupus_resume_without_a_saved_game_says_so(tmp_path: Path) -> None:
+    child = spawn("narrate", "lupus", "--resume", "--save", str(tmp_path / "none.json"))
+    child.expect("no saved game at")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+
+
+def test_narrate_space_pauses_and_resumes_the_countdown() -> None:
+    child = spawn("narrate", "onuw", "-n", "3", "--no-speech", "--night-only",
+                  "--speed", "0.4")
+    child.expect("space: pause")
+    child.expect(r"Werewolves, open your eyes")
+    child.expect("⏳")
+    child.send(" ")
+    child.expect("paused — press space to go on")
+    # While paused, nothing moves on: the next line does not come.
+    assert child.expect(["Seer, open your eyes", pexpect.TIMEOUT], timeout=6) == 1
+    child.send(" ")
+    child.expect("Seer, open your eyes", timeout=20)
+    child.sendcontrol("c")
+    child.expect("Stopped.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
