@@ -196,9 +196,13 @@ def test_play_one_game_in_a_terminal() -> None:
     child.expect("You look at your card: you are the")
     turns = 0
     while True:
-        i = child.expect([r"Your choice \(1-\d+, q to quit\)", "You (win|lose)"])
+        i = child.expect([r"Your choice \(1-\d+, q to quit\)", "You (win|lose)",
+                          "Say something before you vote"])
         if i == 1:
             break
+        if i == 2:
+            child.sendline("")  # vote without a claim
+            continue
         turns += 1
         if turns == 1:
             child.sendline("99")  # not on the menu: explained, asked again
@@ -209,6 +213,57 @@ def test_play_one_game_in_a_terminal() -> None:
     child.close()
     assert child.exitstatus == 0
     assert turns >= 1  # at least the vote
+
+
+def test_play_shows_the_talk_lets_the_human_claim_then_vote() -> None:
+    """Issue 19: the bots' claims are shown, the human can claim (a wrong key is
+    explained and asked again), and the vote comes after the talk."""
+    child = spawn("play", "onuw", "-n", "5", "--name", "Zoe")
+    child.expect(r"Seed (\d+) \(the same game again: --seed \d+\)")  # from the clock
+    seed = child.match.group(1)
+    while child.expect([r"Your choice \(1-\d+", "Say something before you vote"]) == 0:
+        child.sendline("1")  # the night, if Zoe's card has a move
+    before = child.before
+    assert before.count("says: “") >= 4  # the four bots spoke before the vote
+    child.sendline("4")
+    child.expect("'4' is not 1, 2, 3 or Enter")
+    child.sendline("1")
+    child.expect("Which role")
+    child.sendline("x")
+    child.expect("'x' is not on the menu")
+    child.sendline("1")
+    child.expect("You say: “I am the")
+    child.expect("Say something before you vote")
+    child.sendline("3")
+    child.expect("The first card you swapped")
+    child.sendline("2")
+    child.expect("The second card you swapped")
+    child.sendline("2")
+    child.expect("You say: “I swapped")
+    child.expect("Say something before you vote")
+    child.sendline("")
+    child.expect(r"Your choice \(1-5")
+    child.sendline("1")
+    child.expect("You (win|lose)")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert seed.isdigit()
+
+
+def test_play_in_italian() -> None:
+    child = spawn("play", "onuw", "-n", "3", "--seed", "5", "--lang", "it")
+    child.expect("Ruoli in gioco: ")
+    child.expect("Guardi la tua carta: sei")
+    while True:
+        i = child.expect([r"La tua scelta \(1-\d+, q per uscire\)", "Hai (vinto|perso)",
+                          "Vuoi dire qualcosa prima di votare"])
+        if i == 1:
+            break
+        child.sendline("" if i == 2 else "1")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
 
 
 def test_narrate_lupus_runs_the_masters_loop_to_the_end() -> None:
