@@ -340,4 +340,6 @@ def judge(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("judge")(judge)
+    from nightcall.commands._options import command_options
+
+    app.command("judge", **command_options())(judge)

@@ -221,4 +221,6 @@ def _run_master(console: Any, err: Any, ruleset: Any, deck: list[str], locale: A
 
 
 def register(app: typer.Typer) -> None:
-    app.command("narrate")(narrate)
+    from nightcall.commands._options import command_options
+
+    app.command("narrate", **command_options())(narrate)

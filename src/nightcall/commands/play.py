@@ -439,4 +439,6 @@ def play_game(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("play")(play)
+    from nightcall.commands._options import command_options
+
+    app.command("play", **command_options())(play)
