@@ -39,6 +39,14 @@ def _doc(redis_url: str, code: str) -> dict[str, Any]:
     return dict(json.loads(raw))
 
 
+def _create_on(url: str, **settings: Any) -> tuple[str, str]:
+    """A new room, run by the process at ``url``: a new room belongs to nobody until a
+    process is asked for it (behind a proxy, the one its phones reach)."""
+    code, token = create_room(url, **settings)
+    assert httpx.get(f"{url}/api/rooms/{code}", timeout=10).status_code == 200
+    return code, token
+
+
 def _owner(redis_url: str, code: str) -> str | None:
     raw = redis.Redis.from_url(redis_url).get(f"nightcall:lease:{code}")
     return None if raw is None else raw.decode()
@@ -80,7 +88,7 @@ def test_phones_on_two_processes_play_one_room_through_redis(
     durable_redis: RedisServer, servers: list[subprocess.Popen[bytes]]
 ) -> None:
     url_a, url_b = _two(durable_redis.url, servers)
-    code, token = create_room(url_a)
+    code, token = _create_on(url_a)
     owner = _owner(durable_redis.url, code)
     assert owner is not None
     # Three phones on the owner, two and the host screen relayed through the other.
@@ -103,7 +111,7 @@ def test_killing_the_owner_mid_night_moves_the_room_and_loses_nothing(
     a, url_a = serve(durable_redis.url, "--lease-seconds", "1")
     b, url_b = serve(durable_redis.url, "--lease-seconds", "1")
     servers += [a, b]
-    code, token = create_room(url_a, call_seconds=1.2, vote_seconds=3.0)
+    code, token = _create_on(url_a, call_seconds=1.2, vote_seconds=3.0)
     phones = [Phone([url_a, url_b], code, f"p{i}", seed=10 + i) for i in range(5)]
     host = Phone([url_a, url_b], code, "host", seed=19, host_token=token)
     before: dict[str, Any] = {}
@@ -169,7 +177,7 @@ def test_a_relayed_client_gets_the_same_refusals_and_limits(
     redis_server: RedisServer, servers: list[subprocess.Popen[bytes]]
 ) -> None:
     url_a, url_b = _two(redis_server.url, servers)
-    code, _ = create_room(url_a)
+    code, _ = _create_on(url_a)
     bad = {  # frame -> the error code the owner answers with, through the relay
         "not json": {"bad_json", "bad_message"},
         '{"type": "nope"}': {"unknown_type"},

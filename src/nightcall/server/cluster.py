@@ -307,8 +307,9 @@ class Node:
         return get
 
     async def create(self, settings: CreateRoom, base_url: str = "") -> Room:
-        """A new room, its code taken with its lease (SET NX) and its first save written
-        before the answer: the next request for it may reach another process."""
+        """A new room, saved before the answer (the next request for it may reach any
+        process) and not run here: its code is taken with its lease (SET NX), which
+        goes once the room is saved."""
         hub = self.hub
         assert hub is not None
         check_settings(settings)
@@ -326,7 +327,10 @@ class Node:
                                        time.time(), self.id)
                 if not await self._call(self._a().eval(FENCED_SAVE, len(keys), *keys, *args)):
                     continue  # (our lease ran out meanwhile: Redis was stalled)
-                hub._attach(room)
+                # Let it go at once: the first process asked for it takes it. Behind a
+                # proxy that hashes room codes, that is where its phones will be.
+                await self._call(self._a().eval(RELEASE, 1, self.store.lease_key(code),
+                                                self.id))
                 log.info("room %s created (%s, %d seats)", code, settings.ruleset,
                          settings.seats)
                 return room
