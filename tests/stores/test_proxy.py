@@ -125,7 +125,7 @@ def _doc(redis_url: str, code: str) -> dict[str, Any]:
 
 async def _play_rooms(tables: list[tuple[list[Phone], Phone]], during: Any) -> None:
     tasks = []
-    for phones, host in tables:
+    for phones, _ in tables:
         tasks += [asyncio.create_task(p.run(first=0)) for p in phones]
     for phones, _ in tables:
         for p in phones:

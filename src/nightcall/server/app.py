@@ -194,6 +194,11 @@ async def _send_now(ws: WebSocket, data: bytes) -> None:
     await ws.send_text(data.decode())
 
 
+PONG = m.encode(m.Pong())
+# Refusals that pass: the client is told, then closed with 1013 ("try again later").
+RETRY_CODES = frozenset({"unavailable", "busy"})
+
+
 def _hello(room: Room, hello: m.Hello) -> tuple[str, int | None, m.Welcome]:
     """Who this connection is: a seat (new or rejoining), the host, or a spectator."""
     if hello.as_ == "host":
@@ -251,8 +256,8 @@ def agent_hello_seat(room: Room, raw: str, token: str | None) -> int:
 
 def _handle(hub: Hub, room: Room, sink: Sink, msg: m.ClientMessage) -> None:
     """One client message through the pipeline; raises RoomError to refuse it."""
-    if isinstance(msg, m.Ping):
-        sink.send(m.encode(m.Pong()))
+    if isinstance(msg, m.Ping):  # at once: a pong tells nothing, so waits for no save
+        getattr(sink, "deliver", sink.send)(PONG)
         return
     if isinstance(msg, protocol.ActionMessage):
         if sink.role not in ("player", "agent") or sink.viewer is None or sink.viewer < 0:
@@ -278,12 +283,15 @@ def _handle(hub: Hub, room: Room, sink: Sink, msg: m.ClientMessage) -> None:
 
 
 async def _refuse(ws: WebSocket, data: bytes) -> None:
+    code = 4000
     with contextlib.suppress(Exception):
         why = msgspec.json.decode(data)
         log.info("client refused: %s (%s)", why.get("code"), why.get("message"))
+        if why.get("code") in RETRY_CODES or "the server cannot" in str(why.get("message")):
+            code = 1013
     with contextlib.suppress(Exception):
         await _send_now(ws, data)
-        await ws.close(code=4000)
+        await ws.close(code=code)
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
@@ -405,7 +413,8 @@ async def create_room(request: Request) -> Response:
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         return _json({"code": "bad_message", "message": str(exc)}, 400)
     except RoomError as exc:
-        return _json({"code": exc.code, "message": exc.message}, 400)
+        status = 503 if exc.code in RETRY_CODES else 400
+        return _json({"code": exc.code, "message": exc.message}, status)
     return _json({"room": room.code, "host_token": room.host_token,
                   "join_url": room.join_url}, 201)
 

@@ -62,6 +62,8 @@ HELLO_TIMEOUT = 30.0
 RESTART = 1012  # websocket close code "service restart": the page reconnects at once
 BEHIND = 1013  # "try again later": a relayed client this far behind is closed
 RELAY_QUEUE = 256  # messages waiting for one relayed client (as for a local one)
+# A ping from a relayed client is answered where its socket is: no Redis on the way.
+PING, PONG = '{"type":"ping"}', b'{"type":"pong"}'
 # Seconds a Redis reply may take while serving before the call counts as failed.
 REDIS_TIMEOUT = 2.0
 
@@ -686,6 +688,9 @@ class Node:
                     break
                 if verdict == "slow_down":
                     relayed.put(error_bytes("slow_down", rate.advice(), agent))
+                    continue
+                if PING in raw and raw.replace(" ", "") == PING:
+                    relayed.put(PONG)
                     continue
                 self.post(owner, Envelope("msg", code, conn, self.id, raw.encode()))
         except (WebSocketDisconnect, TimeoutError, RuntimeError):
