@@ -112,7 +112,7 @@ def test_a_client_that_hangs_up_mid_send_logs_no_traceback(tmp_path: Path) -> No
         for _ in range(20):  # pings answered into a socket that is gone (RST)
             _hang_up_mid_send(server.port, code)
         time.sleep(0.5)
-        assert httpx.get(f"{server.url}/healthz").status_code == 200
+        assert httpx.get(f"{server.url}/api/rulesets").status_code == 200
     finally:
         server.stop()
     log = server.log.read_text()

@@ -106,6 +106,12 @@ class WsSink(Sink):
             self.queue.put_nowait(None)
 
     async def writer(self) -> None:
+        try:
+            await self._write_all()
+        except (WebSocketDisconnect, OSError, RuntimeError):  # hung up: the reader cleans up
+            return
+
+    async def _write_all(self) -> None:
         while True:
             item = await self.queue.get()
             if item is None:
