@@ -235,6 +235,8 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
     """The server (and, for several workers, nginx in front): its URL. ``args.ports``
     are the processes' own ports, where the metrics are read."""
     tmp = tempfile.mkdtemp(prefix="nightcall-load-")
+    if args.redis == "auto":  # first: its port must not be one the workers will take
+        args.redis_proc, args.redis = start_redis(tmp)
     port = free_port()
     # A baseline of another checkout (PYTHONPATH) runs as that version did: its workers
     # shared one port (no proxy), and it had /api/stats rather than /metrics.
@@ -251,8 +253,6 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
     if args.pin:  # the server alone on core 0, as if the phones were on other machines
         cmd = ["taskset", "-c", "0", *cmd]
     if args.redis:
-        if args.redis == "auto":
-            args.redis_proc, args.redis = start_redis(tmp)
         cmd += ["--redis", args.redis, "--workers", str(args.workers)]
     else:
         cmd += ["--db", str(Path(tmp) / "rooms.sqlite3")]
@@ -262,6 +262,8 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
         from proxy import DEPLOY, Nginx, site  # the tests' nginx, on the shipped file
 
         front = free_port()
+        while front in args.ports:
+            front = free_port()
         url = f"http://127.0.0.1:{front}"
         cmd += ["--public-url", url]
         args.nginx = Nginx(Path(tmp) / "nginx", site((DEPLOY / "nginx.conf").read_text(),
@@ -269,8 +271,9 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "NIGHTCALL_METRICS_TOKEN": TOKEN,
            **args.server_env}
     # A session of its own: stopping it stops its workers too, whatever happens here.
-    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-                              start_new_session=True)
+    args.server_log = Path(tmp) / "server.log"
+    log = args.server_log.open("ab")
+    server = subprocess.Popen(cmd, stdout=log, stderr=log, env=env, start_new_session=True)
     for p in args.ports:
         for _ in range(200):
             try:
@@ -532,6 +535,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "server_cpu_share": None if server_cpu is None else round(server_cpu / wall, 2),
         "client_cpu_share": round(client_cpu / wall, 2),
         "load_average": os.getloadavg(),
+        "server_log": str(getattr(args, "server_log", "")),
         "seconds": round(max(p["seconds"] for p in parts), 1),
     }
 

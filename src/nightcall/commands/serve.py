@@ -113,9 +113,13 @@ def run_one(host: str, port: int, metrics_token: str) -> None:
         _die_with_parent()
         if str(os.getppid()) != parent:
             raise SystemExit(0)  # the supervisor is already gone
-    uvicorn.run(app_from_env(metrics_token), host=host, port=port, log_config=None,
-                log_level="info", access_log=False, **WS_SETTINGS,
-                timeout_graceful_shutdown=GRACEFUL_SECONDS)
+    import logging
+
+    app = app_from_env(metrics_token)
+    logging.getLogger("nightcall.serve").info("process %d serving on %s:%d", os.getpid(),
+                                              host, port)
+    uvicorn.run(app, host=host, port=port, log_config=None, log_level="warning",
+                access_log=False, **WS_SETTINGS, timeout_graceful_shutdown=GRACEFUL_SECONDS)
 
 
 PARENT_ENV = "NIGHTCALL_SUPERVISOR"

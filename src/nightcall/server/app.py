@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import io
 import logging
 import os
@@ -26,7 +27,15 @@ from nightcall import protocol
 from nightcall.server import messages as m
 from nightcall.server.hub import Elsewhere, Hub
 from nightcall.server.limits import Limits, install, lookup, rate_of, receive, refusal
-from nightcall.server.ops import QuietHangups, finder, healthz, metrics, readyz
+from nightcall.server.ops import (
+    SERVER_SEND,
+    KeepServerSend,
+    QuietHangups,
+    finder,
+    healthz,
+    metrics,
+    readyz,
+)
 from nightcall.server.room import Room, RoomError, Sink, same_token
 from nightcall.server.samples import Samples
 from nightcall.server.store import Store
@@ -47,6 +56,8 @@ def web_dir() -> Path:
 # Every message through the writer task, as before the direct path (for the load
 # benchmark's same-run baseline only).
 QUEUE_ALWAYS = os.environ.get("NIGHTCALL_SEND") == "queue"
+# Every update through Starlette's WebSocket.send (the benchmark's same-run baseline).
+STARLETTE_SEND = os.environ.get("NIGHTCALL_SEND") == "starlette"
 
 
 class WsSink(Sink):
@@ -65,6 +76,9 @@ class WsSink(Sink):
         self.close_code = 1013  # "try again later": the page reconnects
         self.hold: Callable[[WsSink, bytes], None] | None = None
         self.room_code = ""
+        # The server's ASGI send (ops.KeepServerSend): updates as plain ASGI messages.
+        send = None if STARLETTE_SEND else ws.scope.get(SERVER_SEND)
+        self.server_send = send if inspect.iscoroutinefunction(send) else None
 
     def send(self, data: bytes) -> None:
         if self.hold is not None:  # out once the turn's saves are written (Hub.hold)
@@ -88,7 +102,11 @@ class WsSink(Sink):
         ever suspending while the socket is writable, so most messages cost no task
         switch; one that has to wait (flow control) is finished by the writer task,
         and everything after it queues behind, in order."""
-        sending = self.ws.send_text(data.decode())
+        text = data.decode()
+        if self.server_send is not None:
+            sending = self.server_send({"type": "websocket.send", "text": text})
+        else:
+            sending = self.ws.send_text(text)
         try:
             waiting = sending.send(None)
         except StopIteration:
@@ -542,6 +560,7 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_middleware(QuietHangups)
+    app.add_middleware(KeepServerSend)
     app.state.hub = hub
     app.state.metrics_token = metrics_token
     app.state.metrics_registry = registry_for(hub)

@@ -98,6 +98,23 @@ async def metrics(request: Request) -> Response:
                     headers={"Cache-Control": "no-store"})
 
 
+SERVER_SEND = "nightcall.server_send"
+
+
+class KeepServerSend:
+    """ASGI middleware: keep the server's own ``send`` of a websocket in its scope.
+    Updates go out through it as plain ASGI messages (``websocket.send``), a public
+    interface, skipping the layers Starlette wraps around it for each message."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":
+            scope[SERVER_SEND] = send
+        await self.app(scope, receive, send)
+
+
 class QuietHangups:
     """ASGI middleware: a websocket client that hangs up while the server writes to it
     is an ordinary event, logged in one line, not an "Exception in ASGI application"
@@ -138,8 +155,7 @@ class JsonFormatter(logging.Formatter):
 
 
 def setup_logging(fmt: str) -> None:
-    """``text`` (the default) or ``json``; uvicorn's own loggers go the same way, its
-    access log (a line per page load) off."""
+    """``text`` (the default) or ``json``; uvicorn's own loggers go the same way."""
     handler = logging.StreamHandler()
     if fmt == "json":
         handler.setFormatter(JsonFormatter())
@@ -148,8 +164,10 @@ def setup_logging(fmt: str) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(logging.INFO)
+    # uvicorn's info lines are one per connection ("connection open", "[accepted]"):
+    # not events that matter, and thousands of them. Its warnings and errors stay.
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logger = logging.getLogger(name)
         logger.handlers[:] = []
         logger.propagate = True
-    logging.getLogger("uvicorn.access").setLevel(logging.WARNING)
+        logger.setLevel(logging.WARNING)
