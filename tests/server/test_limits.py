@@ -165,7 +165,9 @@ def test_guessing_room_codes_over_http_and_websockets_is_slowed(
             assert err["type"] == kind and err["code"] == "slow_down"
             with pytest.raises(WebSocketDisconnect) as closed:
                 w.recv()
-            assert closed.value.code == 4000
+            # Not final (issue 15: a final close here kept phones out for good): 1013,
+            # "try again later", and the page reconnects after a while.
+            assert closed.value.code == 1013
     clock.now += 10
     assert tight.get(f"/api/rooms/{code}").status_code == 200
     # Creating rooms and the pages are not lookups: never slowed.

@@ -40,6 +40,16 @@ def serve(
         float, typer.Option(help="With --redis: how long a dead process keeps its rooms "
                             "before another one takes them over.")
     ] = 5.0,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(help="Another site whose pages may use this server (e.g. "
+                     "https://games.example.org); repeat for several. The public URL's "
+                     "own origin is always allowed."),
+    ] = None,
+    keep_days: Annotated[
+        float, typer.Option(help="Days a finished game's record is kept in the SQLite "
+                            "file (0: for ever). Lobbies nobody started go after a day.")
+    ] = 30.0,
 ) -> None:
     """Serve the web app: create a room on the big screen, join with phones."""
     import json
@@ -56,8 +66,15 @@ def serve(
         typer.echo("several workers share their rooms through Redis: add --redis URL",
                    err=True)
         raise typer.Exit(2)
+    if keep_days < 0:
+        typer.echo("--keep-days is 0 (for ever) or more", err=True)
+        raise typer.Exit(2)
+    # Join links and QR codes say this address, chosen now: never a request's Host
+    # header, which any client sets to whatever it likes.
     if not public_url and host in ("0.0.0.0", "::"):
         public_url = f"http://{_lan_address()}:{port}"
+    elif not public_url:
+        public_url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if redis:
         try:
@@ -71,9 +88,10 @@ def serve(
     else:
         path = db or default_db()
         typer.echo(f"rooms are kept in {path}")
-    typer.echo(f"open {public_url or f'http://{host}:{port}'}/ on the shared screen")
+    typer.echo(f"open {public_url}/ on the shared screen")
     config = {"db": str(db or default_db()), "redis": redis, "scale": time_scale,
-              "public_url": public_url, "lease_seconds": lease_seconds, "parent": os.getpid()}
+              "public_url": public_url, "lease_seconds": lease_seconds, "parent": os.getpid(),
+              "allow_origins": list(allow_origin or []), "keep_days": keep_days}
     os.environ[CONFIG_ENV] = json.dumps(config)
     # No per-message deflate: on a local network bandwidth is free and CPU is not.
     # With workers, uvicorn forks processes that share the socket: each builds its app.
@@ -104,10 +122,11 @@ def app_from_env() -> Any:
 
         node = Node.from_url(config["redis"], lease_seconds=config["lease_seconds"])
         app = create_app(node.store, scale=config["scale"], public_url=config["public_url"],
-                         node=node)
+                         node=node, allow_origins=config.get("allow_origins", []))
     else:
-        app = create_app(SQLiteStore(config["db"]), scale=config["scale"],
-                         public_url=config["public_url"])
+        store = SQLiteStore(config["db"], keep_days=config.get("keep_days", 30.0))
+        app = create_app(store, scale=config["scale"], public_url=config["public_url"],
+                         allow_origins=config.get("allow_origins", []))
     tune_gc()
     return app
 
