@@ -104,16 +104,23 @@ HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
 BOT_LIKE = re.compile(r"[(\[{<]\s*bot\s*[)\]}>]|^bot\s*\d*$")
 
 
-def _visible(ch: str) -> bool:
-    if ch in INVISIBLE or unicodedata.category(ch) in HIDDEN_CATEGORIES:
-        return False
-    return not 0xFE00 <= ord(ch) <= 0xFE0F and not 0xE0100 <= ord(ch) <= 0xE01EF
+def _shown(ch: str) -> str:
+    """The character as a name keeps it: a control character (a tab, a NUL) parts
+    words like a space; what draws nothing is dropped."""
+    category = unicodedata.category(ch)
+    if category == "Cc":
+        return " "
+    if ch in INVISIBLE or category in HIDDEN_CATEGORIES:
+        return ""
+    if 0xFE00 <= ord(ch) <= 0xFE0F or 0xE0100 <= ord(ch) <= 0xE01EF:  # variation selectors
+        return ""
+    return ch
 
 
 def clean_name(raw: str) -> str:
     """A person's name as the table shows it, or a ``bad_name`` refusal: nothing that
     cannot be seen, and nothing that passes for a bot."""
-    kept = "".join(ch if _visible(ch) else " " for ch in raw)
+    kept = "".join(_shown(ch) for ch in raw)
     name = " ".join(kept.split())[:MAX_NAME].strip()
     if not name or all(unicodedata.category(ch).startswith("M") for ch in name
                        if not ch.isspace()):
