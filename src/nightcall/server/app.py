@@ -272,15 +272,19 @@ def web_hello(room: Room, raw: str, caller: Caller | None = None
     """A browser's first frame, wherever its socket is: (role, seat, the welcome to
     send), or the refusal to send before closing. ``caller``: the client's address
     and the wrong-token limit (a connection relayed from another process has none)."""
+    strict = False
     try:
         if len(raw) > MAX_MESSAGE:
             raise RoomError("too_long", "that message is too long")
         hello = m.decode(raw)
         if not isinstance(hello, m.Hello):
             raise RoomError("bad_hello", "the first message must be a hello")
-        role, viewer, welcome = _hello(room, hello, caller is not None and caller.strict())
+        strict = caller is not None and caller.strict()
+        role, viewer, welcome = _hello(room, hello, strict)
     except RoomError as exc:
         if exc.code == "bad_token" and caller is not None:
+            if strict:
+                exc = caller.slow_down()
             caller.wrong_token()
         return _error(exc.code, exc.message)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
@@ -292,16 +296,22 @@ def agent_seat(room: Room, token: str | None, name: str | None,
                caller: Caller | None = None) -> int | None:
     """An agent's seat from its address: its own token, or a new seat by name; None
     when it must say hello first."""
+    strict = caller is not None and caller.strict()
     if token:
         with contextlib.suppress(RoomError):
-            return room.seat_of_token(token, caller is not None and caller.strict())
+            return room.seat_of_token(token, strict)
     if name:
         try:
             return room.join(name, token)[0]
         except RoomError:
             if token and caller is not None:  # a token that opened nothing
                 caller.wrong_token()
+                if strict:
+                    raise caller.slow_down() from None
             raise
+    if token and strict:  # (no name: its own token it must be, and it is not tried now)
+        assert caller is not None
+        raise caller.slow_down()
     return None
 
 

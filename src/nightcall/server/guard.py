@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 import msgspec
 from starlette.requests import HTTPConnection
 
-from nightcall.server.limits import TokenGuard
+from nightcall.server.limits import SlowDown, TokenGuard
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -117,6 +117,13 @@ class Caller:
 
     def wrong_token(self) -> None:
         self.tokens.wrong(self.address)
+
+    def slow_down(self) -> SlowDown:
+        """The answer to a token that matched nothing the server made, from an address
+        over the limit (an agent's own token may be right: it is not checked now)."""
+        seconds = max(1, self.tokens.addresses.wait(self.address))
+        return SlowDown(f"too many wrong tokens from your address: try again in {seconds} s",
+                        seconds)
 
 
 def server_base(conn: HTTPConnection) -> str:
