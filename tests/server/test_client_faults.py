@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -381,3 +382,80 @@ def test_bots_have_plain_names_and_the_narration_never_says_bot(client: TestClie
         assert texts and not any("bot" in line.casefold() for line in texts), texts
         record = client.get(f"/api/rooms/{code}/record").json()
         assert "(bot)" not in json.dumps(record)
+
+
+# --- slow readers (issue 15) -----------------------------------------------------------------
+
+
+def test_a_client_256_messages_behind_leaves_the_room_and_is_closed_with_1013(
+        tmp_path: Any) -> None:
+    """A real uvicorn server, and a phone that stops reading (a tiny receive buffer,
+    nothing read): once 256 messages wait for it, it is out of the room at once (its
+    seat shows disconnected; no more work is queued for it) and, when it reads again,
+    it finds its close: 1013, "try again later", and the page reconnects."""
+    import contextlib
+    import socket
+    import threading
+
+    import httpx
+    import uvicorn
+    from liveserver import free_port
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from nightcall.server.app import create_app
+    from nightcall.server.handoff import WS_SETTINGS
+    from nightcall.server.limits import Limits
+    from nightcall.server.store import SQLiteStore
+
+    loose = Limits(messages_per_second=1e6, message_burst=10**6, flood_burst=10**6)
+    app = create_app(SQLiteStore(tmp_path / "rooms.sqlite3"), limits=loose)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning", **WS_SETTINGS))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    stack = contextlib.ExitStack()
+    try:
+        for _ in range(200):
+            if server.started:
+                break
+            time.sleep(0.05)
+        made = httpx.post(f"http://127.0.0.1:{port}/api/rooms", json={"seats": 3}).json()
+        code, host_token = made["room"], made["host_token"]
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", port))
+        slow = stack.enter_context(
+            connect(f"ws://127.0.0.1:{port}/ws/{code}", sock=sock, max_queue=4))
+        slow.send(json.dumps({"type": "hello", "name": "Slow"}))
+        with connect(f"ws://127.0.0.1:{port}/ws/{code}") as host:
+            host.send(json.dumps({"type": "hello", "as": "host", "token": host_token}))
+
+            def lobby_with(n: int) -> dict[str, Any]:
+                while True:
+                    msg = json.loads(host.recv(timeout=10))
+                    if msg["type"] == "lobby" and len(msg["seats"]) == n:
+                        return msg
+
+            lobby_with(1)
+            rounds, dropped = 0, False
+            while rounds < 3000 and not dropped:  # two lobby updates for Slow a round
+                rounds += 1
+                host.send(json.dumps({"type": "add_bot"}))
+                lobby_with(2)
+                host.send(json.dumps({"type": "kick", "seat": 1}))
+                dropped = not lobby_with(1)["seats"][0]["connected"]
+            assert dropped, f"still in the room after {2 * rounds} updates it did not read"
+            assert rounds * 2 >= 256  # (not before it was that far behind)
+        got = 0
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                slow.recv(timeout=10)
+                got += 1
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013, closed.value
+        assert got < 2 * rounds  # what was queued for it was dropped, not sent late
+    finally:
+        stack.close()
+        server.should_exit = True
+        thread.join(10)

@@ -272,3 +272,15 @@ def test_a_full_disk_on_post_rooms_answers_503_and_keeps_nothing(tiny_disk: Path
         r = c.post("/api/rooms", json={})
         assert r.status_code == 201
         assert c.get(f"/api/rooms/{r.json()['room']}").status_code == 200
+
+
+def test_another_sites_page_is_refused_by_default(client: TestClient) -> None:
+    """With no option at all: a page of another site may not create rooms or join."""
+    r = client.post("/api/rooms", json={}, headers={"origin": "http://evil.example"})
+    assert r.status_code == 403 and r.json()["code"] == "bad_origin"
+    code, _ = make_room(client)
+    with client.websocket_connect(f"/ws/{code}", headers={"origin": "http://evil.example"}) as ws:
+        w = WS(ws)
+        w.send(type="hello", name="Mallory")
+        assert w.recv()["code"] == "bad_origin"
+    assert client.app.state.hub.rooms[code].seats == []  # type: ignore[attr-defined]
