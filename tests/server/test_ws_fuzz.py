@@ -458,10 +458,8 @@ unicode_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=200
 @st.composite
 def nested_frames(draw: st.DrawFn) -> str:
     depth = draw(st.integers(1, 2500))
-    if draw(st.booleans()):
-        core = "[" * depth + "]" * depth
-    else:
-        core = '{"a":' * depth + "1" + "}" * depth
+    arrays = draw(st.booleans())
+    core = "[" * depth + "]" * depth if arrays else '{"a":' * depth + "1" + "}" * depth
     where = draw(st.sampled_from(["bare", "before_type", "in_action", "in_hello"]))
     if where == "bare":
         return core
