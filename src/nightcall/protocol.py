@@ -194,11 +194,16 @@ def decode_server(data: str | bytes) -> ServerMessage:
     return _decode(data, _server_decoder, SERVER_TYPES)  # type: ignore[no-any-return]
 
 
+TOO_DEEP = "the message is nested too deeply"
+
+
 def _decode(data: str | bytes, decoder: msgspec.json.Decoder[Any], types: tuple[str, ...]) -> Any:
     try:
         raw = msgspec.json.decode(data)
     except msgspec.DecodeError as exc:
         raise ProtocolError(ErrorCode.BAD_JSON, f"not valid JSON: {exc}") from None
+    except RecursionError:  # a few KB of "[[[[": msgspec gives up at Python's limit
+        raise ProtocolError(ErrorCode.BAD_JSON, TOO_DEEP) from None
     if not isinstance(raw, dict):
         raise ProtocolError(
             ErrorCode.BAD_JSON, f"a message is a JSON object, got {type(raw).__name__}"
@@ -213,6 +218,8 @@ def _decode(data: str | bytes, decoder: msgspec.json.Decoder[Any], types: tuple[
         return decoder.decode(data)
     except msgspec.ValidationError as exc:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, f"bad {kind!r} message: {exc}") from None
+    except RecursionError:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, TOO_DEEP) from None
 
 
 def schema() -> dict[str, Any]:

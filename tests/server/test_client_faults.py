@@ -7,7 +7,9 @@ she has a choice to make at night, and the vote, like everyone.
 
 from __future__ import annotations
 
+import json
 import secrets
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -196,3 +198,264 @@ def test_a_double_tapped_claim_is_said_once(client: TestClient) -> None:
                 and e["seat"] == 0]
         assert len(said) == 3
         assert [m["code"] for m in ann.seen if m["type"] == "error"] == ["illegal_action"]
+
+
+# --- kicks: every connection follows its own seat (issue 15) ---------------------------
+
+
+def _agent_msgs(aw: Any, until: Any, limit: int = 200) -> list[Any]:
+    got = []
+    for _ in range(limit):
+        msg = protocol.decode_server(aw.receive_text())
+        got.append(msg)
+        if until(msg):
+            return got
+    raise AssertionError(f"not seen in {limit}: {got[-3:]}")
+
+
+def test_a_kick_moves_agents_with_their_own_seat_and_closes_the_kicked(
+        client: TestClient) -> None:
+    """Kicking seat 0 moves the agent of seat 1 to seat 0: after the deal it gets seat
+    0's welcome and view (its own card), never another player's."""
+    from starlette.websockets import WebSocketDisconnect
+
+    code, host_token = make_room(client, **{**TIMERS, "seats": 3})
+    with client.websocket_connect(f"/ws/{code}") as hw, \
+            client.websocket_connect(f"/ws/{code}") as aw:
+        host = WS(hw)
+        host.send(type="hello", **{"as": "host", "token": host_token})
+        ann = WS(aw)
+        ann.send(type="hello", name="Ann")
+        ann.until(lambda m: m["type"] == "welcome")
+        with client.websocket_connect(f"/ws/{code}/agent?name=Robo") as rw, \
+                client.websocket_connect(f"/ws/{code}") as cw:
+            cy = WS(cw)
+            cy.send(type="hello", name="Cy")
+            assert cy.until(lambda m: m["type"] == "welcome")["seat"] == 2
+            host.until(lambda m: m["type"] == "lobby" and len(m["seats"]) == 3)
+            host.send(type="kick", seat=0)
+            kicked = ann.until(lambda m: m["type"] == "room_error")
+            assert kicked["code"] == "kicked"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ann.until(lambda m: False)
+            assert closed.value.code == 4000  # final: the page does not come back
+            lobby = host.until(lambda m: m["type"] == "lobby" and len(m["seats"]) == 2)
+            assert [s["name"] for s in lobby["seats"]] == ["Robo", "Cy"]
+            assert all(s["connected"] for s in lobby["seats"])  # the agent counts too
+            host.send(type="start")
+            room = room_of(client, code)
+            welcome = _agent_msgs(rw, lambda m: isinstance(m, protocol.Welcome))[-1]
+            assert welcome.seat == 0 and welcome.players[0] == "Robo"
+            obs = _agent_msgs(rw, lambda m: isinstance(m, protocol.Observation))[-1]
+            assert obs.view["seat"] == 0
+            assert obs.view["events"][0] == room.ruleset.view(room.state, 0)["events"][0]
+            cys = cy.until(lambda m: m["type"] == "observation")
+            assert cys["view"]["seat"] == 1
+            assert cys["view"]["events"][0] == room.ruleset.view(room.state, 1)["events"][0]
+
+
+def test_a_kicked_agent_is_told_and_closed_and_plays_no_more(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    code, host_token = make_room(client, **{**TIMERS, "seats": 3})
+    with client.websocket_connect(f"/ws/{code}") as hw, \
+            client.websocket_connect(f"/ws/{code}/agent?name=Robo") as rw:
+        host = WS(hw)
+        host.send(type="hello", **{"as": "host", "token": host_token})
+        host.until(lambda m: m["type"] == "lobby" and len(m["seats"]) == 1)
+        host.send(type="kick", seat=0)
+        err = protocol.decode_server(rw.receive_text())
+        assert isinstance(err, protocol.Error) and err.code == protocol.ErrorCode.REFUSED
+        assert "seat" in err.message
+        with pytest.raises(WebSocketDisconnect) as closed:
+            rw.receive_text()
+        assert closed.value.code == 4000
+        host.until(lambda m: m["type"] == "lobby" and m["seats"] == [])
+        host.send(type="start")
+        host.until(lambda m: m["type"] == "observation")
+        room = room_of(client, code)
+        assert all(s.bot for s in room.seats)
+
+
+def test_a_kick_moves_relayed_connections_too() -> None:
+    """The owner's sinks of connections relayed from another process (RemoteSink) are
+    renumbered by the same kick, and the kicked one is told and closed over the relay."""
+    from nightcall.server.cluster import Envelope, RemoteSink
+    from nightcall.server.messages import CreateRoom
+
+    class Wire:
+        def __init__(self) -> None:
+            self.posts: list[Envelope] = []
+
+        def post(self, worker: str, env: Envelope) -> None:
+            self.posts.append(env)
+
+    wire = Wire()
+    room = Room("ABCD", CreateRoom(seats=4))
+    for name in ("Ann", "Robo", "Cy", "Dee"):
+        room.join(name)
+    gone = RemoteSink(wire, "w2", "ABCD", "c0", "agent", 0)  # type: ignore[arg-type]
+    agent = RemoteSink(wire, "w2", "ABCD", "c1", "agent", 1)  # type: ignore[arg-type]
+    phone = RemoteSink(wire, "w2", "ABCD", "c2", "player", 2)  # type: ignore[arg-type]
+    host = RemoteSink(wire, "w2", "ABCD", "c3", "host", None)  # type: ignore[arg-type]
+    room.sinks.update({gone, agent, phone, host})
+    wire.posts.clear()
+    room.kick(0)
+    assert (agent.viewer, phone.viewer, host.viewer) == (0, 1, None)
+    assert gone.viewer == -1 and gone not in room.sinks
+    to_gone = [e for e in wire.posts if e.conn == "c0"]
+    assert [e.kind for e in to_gone] == ["send", "close"]
+    said = protocol.decode_server(to_gone[0].data)
+    assert isinstance(said, protocol.Error) and said.code == protocol.ErrorCode.REFUSED
+    assert to_gone[1].code == 4000
+
+
+# --- names (issue 15) --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", [
+    "\x00", "\x00\x01\x7f", "\u200b\u200b", " \u200d\u2060\ufeff ", "\u3164\u3164",
+    "\u2800", "\u0301\u0301", "\u202e", "\U000e0041",
+])
+def test_a_name_that_shows_nothing_is_refused(client: TestClient, name: str) -> None:
+    code, _ = make_room(client)
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        w = WS(ws)
+        w.send(type="hello", name=name)
+        err = w.recv()
+        assert err["type"] == "room_error" and err["code"] == "bad_name", err
+    with client.websocket_connect(f"/ws/{code}/agent", params={"name": name}) as ws:
+        err = WS(ws).recv()
+        assert err["type"] == "error" and err["code"] == "refused", err
+    assert room_of(client, code).seats == []
+
+
+@pytest.mark.parametrize("name", ["Ada (bot)", "ada (BOT)", "Carla ( bot )", "Bot", "bot 3",
+                                  "Ｃａｒｌａ （ｂｏｔ）", "Ann [bot]"])
+def test_a_name_that_poses_as_a_bot_is_refused(client: TestClient, name: str) -> None:
+    code, _ = make_room(client)
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        w = WS(ws)
+        w.send(type="hello", name=name)
+        err = w.recv()
+        assert err["type"] == "room_error" and err["code"] == "bad_name", err
+        assert "bot" in err["message"]
+
+
+def test_invisible_characters_are_taken_out_of_a_name(client: TestClient) -> None:
+    code, _ = make_room(client)
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        w = WS(ws)
+        w.send(type="hello", name="\u200bAn\u200dn\x00\tLee\u2060")
+        welcome = w.until(lambda m: m["type"] == "welcome")
+        assert welcome["name"] == "Ann Lee"
+        # ...so "Ann Lee" with a zero-width space is the same name, and taken.
+        with client.websocket_connect(f"/ws/{code}") as ws2:
+            w2 = WS(ws2)
+            w2.send(type="hello", name="Ann\u200b Lee")
+            assert w2.recv()["code"] == "name_taken"
+    # Botbuilder, Abbott, Robot: a name may have "bot" in it, without posing as one.
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        w = WS(ws)
+        w.send(type="hello", name="Abbott")
+        assert w.until(lambda m: m["type"] == "welcome")["name"] == "Abbott"
+
+
+def test_bots_have_plain_names_and_the_narration_never_says_bot(client: TestClient) -> None:
+    """The lobby marks bots with ``bot``; their names, and so every sentence of the
+    game, carry no "(bot)" (it read "Stanotte è morto Carla (bot)")."""
+    code, host_token = make_room(client, **{**TIMERS, "seats": 3, "language": "it"})
+    with client.websocket_connect(f"/ws/{code}") as hw:
+        host = WS(hw)
+        host.send(type="hello", **{"as": "host", "token": host_token})
+        host.until(lambda m: m["type"] == "lobby")
+        host.send(type="add_bot")
+        lobby = host.until(lambda m: m["type"] == "lobby" and len(m["seats"]) == 1)
+        assert lobby["seats"][0]["bot"] is True
+        assert lobby["seats"][0]["name"] == "Ada"
+        host.send(type="start")
+        end = host.until(lambda m: m["type"] == "observation" and m["clock"]["stage"] == "over",
+                         limit=2000)
+        room = room_of(client, code)
+        assert all(s.bot for s in room.seats)
+        texts = [*end["timeline"], end["clock"]["narration"] or ""]
+        assert texts and not any("bot" in line.casefold() for line in texts), texts
+        record = client.get(f"/api/rooms/{code}/record").json()
+        assert "(bot)" not in json.dumps(record)
+
+
+# --- slow readers (issue 15) -----------------------------------------------------------------
+
+
+def test_a_client_256_messages_behind_leaves_the_room_and_is_closed_with_1013(
+        tmp_path: Any) -> None:
+    """A real uvicorn server, and a phone that stops reading (a tiny receive buffer,
+    nothing read): once 256 messages wait for it, it is out of the room at once (its
+    seat shows disconnected; no more work is queued for it) and, when it reads again,
+    it finds its close: 1013, "try again later", and the page reconnects."""
+    import contextlib
+    import socket
+    import threading
+
+    import httpx
+    import uvicorn
+    from liveserver import free_port
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from nightcall.server.app import create_app
+    from nightcall.server.handoff import WS_SETTINGS
+    from nightcall.server.limits import Limits
+    from nightcall.server.store import SQLiteStore
+
+    loose = Limits(messages_per_second=1e6, message_burst=10**6, flood_burst=10**6)
+    app = create_app(SQLiteStore(tmp_path / "rooms.sqlite3"), limits=loose)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning", **WS_SETTINGS))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    stack = contextlib.ExitStack()
+    try:
+        for _ in range(200):
+            if server.started:
+                break
+            time.sleep(0.05)
+        made = httpx.post(f"http://127.0.0.1:{port}/api/rooms", json={"seats": 3}).json()
+        code, host_token = made["room"], made["host_token"]
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", port))
+        slow = stack.enter_context(
+            connect(f"ws://127.0.0.1:{port}/ws/{code}", sock=sock, max_queue=4))
+        slow.send(json.dumps({"type": "hello", "name": "Slow"}))
+        with connect(f"ws://127.0.0.1:{port}/ws/{code}") as host:
+            host.send(json.dumps({"type": "hello", "as": "host", "token": host_token}))
+
+            def lobby_with(n: int) -> dict[str, Any]:
+                while True:
+                    msg = json.loads(host.recv(timeout=10))
+                    if msg["type"] == "lobby" and len(msg["seats"]) == n:
+                        return msg
+
+            lobby_with(1)
+            rounds, dropped = 0, False
+            while rounds < 3000 and not dropped:  # two lobby updates for Slow a round
+                rounds += 1
+                host.send(json.dumps({"type": "add_bot"}))
+                lobby_with(2)
+                host.send(json.dumps({"type": "kick", "seat": 1}))
+                dropped = not lobby_with(1)["seats"][0]["connected"]
+            assert dropped, f"still in the room after {2 * rounds} updates it did not read"
+            assert rounds * 2 >= 256  # (not before it was that far behind)
+        got = 0
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                slow.recv(timeout=10)
+                got += 1
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013, closed.value
+        assert got < 2 * rounds  # what was queued for it was dropped, not sent late
+    finally:
+        stack.close()
+        server.should_exit = True
+        thread.join(10)

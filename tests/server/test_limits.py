@@ -3,6 +3,7 @@ clock the tests move by hand (no sleeping)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -165,7 +166,9 @@ def test_guessing_room_codes_over_http_and_websockets_is_slowed(
             assert err["type"] == kind and err["code"] == "slow_down"
             with pytest.raises(WebSocketDisconnect) as closed:
                 w.recv()
-            assert closed.value.code == 4000
+            # Not final (issue 15: a final close here kept phones out for good): 1013,
+            # "try again later", and the page reconnects after a while.
+            assert closed.value.code == 1013
     clock.now += 10
     assert tight.get(f"/api/rooms/{code}").status_code == 200
     # Creating rooms and the pages are not lookups: never slowed.
@@ -237,3 +240,219 @@ def test_a_flooding_connection_is_slowed_then_closed_and_others_are_not(
         lobby = b.until(lambda m: m["type"] == "lobby" and not m["seats"][0]["connected"])
         assert lobby["seats"][1]["connected"]
         assert b.until(lambda m: m["type"] != "lobby") == {"type": "pong"}
+
+
+# --- issue 15: limits on everything a client sends ----------------------------------------
+
+NESTED = "[" * 1500 + "]" * 1500  # 3 KB, under the frame limit, past Python's recursion
+
+
+def test_room_creation_is_limited_per_address(client: TestClient) -> None:
+    """190 rooms a second from one address filled the code space in half an hour: a
+    burst of 30 (a room at every table of a café), then 6 a minute."""
+    made = [client.post("/api/rooms", json={}).status_code for _ in range(30)]
+    assert made == [201] * 30
+    r = client.post("/api/rooms", json={})
+    assert r.status_code == 429
+    assert r.json()["code"] == "slow_down" and "new rooms" in r.json()["message"]
+    assert int(r.headers["retry-after"]) >= 1
+
+
+def test_every_http_body_is_capped(client: TestClient) -> None:
+    huge = {"bots": "reasoning:" + "x" * 100_000}
+    r = client.post("/api/rooms", json=huge)
+    assert r.status_code == 413
+    assert r.json()["code"] == "too_long"
+    # Announced too long: refused before it is read.
+    r = client.post("/api/rooms", content=b"{}", headers={"content-length": "99999999"})
+    assert r.status_code == 413
+    # A GET with a body gets the same answer, and nothing is kept.
+    r = client.request("GET", "/api/rulesets", content=b"x" * 20_000)
+    assert r.status_code == 413
+    assert client.app.state.hub.rooms == {}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("body", [
+    {"bots": "reasoning:" + "x" * 1000},
+    {"bots": "reasoning:nightmare"},
+    {"ruleset": "x" * 1000},
+    {"scenario": "x" * 1000},
+    {"roles": ["werewolf"] * 65},
+    {"roles": ["x" * 1000]},
+    {"options": {f"o{i}": True for i in range(17)}},
+    {"options": {"lone_wolf": [[["deep"]]]}},
+    {"options": {"lone_wolf": {"a": 1}}},
+    {"options": {"x" * 1000: True}},
+    {"options": {"lone_wolf": 10**30}},
+    {"ruleset": "epic", "seats": 5, "options": {"seed": "not a number"}},
+    {"ruleset": "epic", "seats": 5, "options": {"artifacts": ["no such artifact"]}},
+    {"ruleset": "epic", "seats": 5, "options": {"colour": "red"}},
+])
+def test_every_field_of_a_new_room_is_bounded_and_checked_at_creation(
+        client: TestClient, body: dict[str, object]) -> None:
+    r = client.post("/api/rooms", json=body)
+    assert r.status_code == 400, (body, r.text)
+    assert r.json()["code"] in ("bad_message", "bad_bots", "bad_deck", "bad_ruleset"), r.json()
+    assert r.json()["message"]
+    assert client.app.state.hub.rooms == {}  # type: ignore[attr-defined]
+
+
+def test_the_biggest_room_a_client_can_make_is_small_to_read(client: TestClient) -> None:
+    """GET /api/rooms/CODE of a 50 MB room stalled the loop for seconds: every field
+    is bounded now, so the biggest room there can be reads back in a few KB."""
+    from nightcall.engine.ruleset import get_ruleset
+
+    epic = get_ruleset("epic")
+    body = {"ruleset": "epic", "seats": epic.max_players, "bots": "reasoning:normal",
+            "options": {"seed": 2**53, "artifacts": list(epic.options(None)["artifacts"])}}
+    r = client.post("/api/rooms", json=body)
+    assert r.status_code == 201, r.text
+    code = r.json()["room"]
+    for i in range(epic.max_players):
+        with client.websocket_connect(f"/ws/{code}/agent",
+                                      params={"name": f"{'x' * 20}{i:04d}",
+                                              "token": "t" * 128 + str(i)[:0]}) as ws:
+            ws.send_text('{"type":"ping"}')  # (seated by its address; leaves again)
+    info = client.get(f"/api/rooms/{code}")
+    assert info.status_code == 200
+    assert len(info.content) < 24_000, len(info.content)
+    doc = client.app.state.hub.rooms[code].to_doc()  # type: ignore[attr-defined]
+    assert len(json.dumps(doc)) < 24_000
+
+
+def test_an_agent_token_is_bounded(client: TestClient) -> None:
+    code, _ = make_room(client)
+    with client.websocket_connect(f"/ws/{code}/agent",
+                                  params={"name": "robo", "token": "t" * 10_000}) as ws:
+        err = WS(ws).recv()
+        assert err["type"] == "error" and err["code"] == "refused"
+        assert "128" in err["message"]
+    assert client.app.state.hub.rooms[code].seats == []  # type: ignore[attr-defined]
+
+
+def test_deep_nesting_gets_one_clear_error_from_every_decoder(client: TestClient) -> None:
+    """A few KB of nested arrays raised RecursionError in the hello, in a seated
+    client's frame, in the agent decoder and in POST /api/rooms."""
+    frame = '{"x":' + NESTED + ',"type":"hello"}'
+    for body in ('{"options":{"a":' + NESTED + '}}', '{"roles":' + NESTED + '}', NESTED):
+        r = client.post("/api/rooms", content=body.encode())
+        assert r.status_code == 400 and r.json()["code"] == "bad_message", r.text
+        assert r.json()["message"]
+    code, _ = make_room(client)
+    with client.websocket_connect(f"/ws/{code}") as ws:  # the hello
+        w = WS(ws)
+        w.send_raw(frame)
+        err = w.recv()
+        assert err["type"] == "error" and err["code"] == "bad_message", err
+        assert "nested too deeply" in err["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            w.recv()
+        assert closed.value.code == 4000
+    with client.websocket_connect(f"/ws/{code}") as ws:  # a seated player's frame
+        w = WS(ws)
+        w.send(type="hello", name="Ann")
+        w.until(lambda m: m["type"] == "welcome")
+        w.send_raw(frame.replace('"hello"', '"action"'))
+        err = w.until(lambda m: m["type"] != "lobby")
+        assert err["code"] == "bad_message" and "nested too deeply" in err["message"], err
+        w.send(type="ping")
+        assert w.until(lambda m: m["type"] != "lobby") == {"type": "pong"}
+    with client.websocket_connect(f"/ws/{code}/agent") as ws:  # an agent's hello
+        w = WS(ws)
+        w.send_raw(NESTED)
+        err = w.recv()
+        assert err["type"] == "error" and err["code"] == "bad_json"
+        assert "nested too deeply" in err["message"]
+    with client.websocket_connect(f"/ws/{code}/agent?name=robo") as ws:  # a seated agent
+        w = WS(ws)
+        w.send_raw(frame)
+        err = w.recv()
+        assert err["type"] == "error" and err["code"] == "bad_message", err
+        w.send(type="ping")
+        assert w.recv() == {"type": "pong"}
+
+
+# --- lockouts must not hurt players (issue 15) ---------------------------------------------
+
+
+def test_a_seated_phone_and_the_host_get_back_in_after_the_address_mistyped_codes(
+        client: TestClient) -> None:
+    """A school's or a café's address: someone there mistyped ten codes; a phone
+    whose Wi-Fi drops comes back with its token and must get its seat back."""
+    code, host_token = make_room(client)
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        w = WS(ws)
+        w.send(type="hello", name="Ann")
+        token = w.until(lambda m: m["type"] == "welcome")["token"]
+    robo = "r" * 20
+    with client.websocket_connect(f"/ws/{code}/agent?name=robo&token={robo}") as ws:
+        ws.send_text('{"type":"ping"}')
+        assert WS(ws).recv() == {"type": "pong"}
+    for i in range(10):
+        assert client.get(f"/api/rooms/ZZZ{'ABCDEFGHJK'[i]}").status_code == 404
+    assert client.get(f"/api/rooms/{code}").status_code == 429  # guessing is held back
+    with client.websocket_connect(f"/ws/{code}") as ws:  # ...a token is no guess
+        w = WS(ws)
+        w.send(type="hello", token=token)
+        welcome = w.recv()
+        assert welcome["type"] == "welcome" and welcome["seat"] == 0
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        w = WS(ws)
+        w.send(type="hello", **{"as": "host", "token": host_token})
+        assert w.recv()["role"] == "host"
+    with client.websocket_connect(f"/ws/{code}/agent?token={robo}") as ws:
+        ws.send_text('{"type":"ping"}')
+        assert WS(ws).recv() == {"type": "pong"}  # seated again, as robo
+    assert client.app.state.hub.rooms[code].seats[1].name == "robo"  # type: ignore[attr-defined]
+    # A new name, or a wrong token, is still a guess: the same refusal as for any code,
+    # and not a final one (1013: the page tries again later).
+    for hello in ({"name": "Eve"}, {"token": "A" * 22}, {"as": "host", "token": "B" * 22}):
+        with client.websocket_connect(f"/ws/{code}") as ws:
+            w = WS(ws)
+            w.send(type="hello", **hello)
+            err = w.recv()
+            assert err["code"] == "slow_down", (hello, err)
+            with pytest.raises(WebSocketDisconnect) as closed:
+                w.recv()
+            assert closed.value.code == 1013
+    with client.websocket_connect("/ws/QQQQ") as ws:  # no room: the same answer
+        w = WS(ws)
+        w.send(type="hello", token=token)
+        assert w.recv()["code"] == "slow_down"
+
+
+def test_wrong_tokens_are_limited_per_address(client: TestClient) -> None:
+    """Ten wrong tokens from one address, then the agents' own tokens (maybe weak) are
+    no longer tried from there; the server's own (128 random bits) still are."""
+    code, host_token = make_room(client, seats=3, bots="random", call_seconds=0.05,
+                                 discussion_seconds=600)
+    own = "my-own-agent-token-1"
+    with client.websocket_connect(f"/ws/{code}/agent?name=robo&token={own}"):
+        pass
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        w = WS(ws)
+        w.send(type="hello", name="Ann")
+        token = w.until(lambda m: m["type"] == "welcome")["token"]
+    with client.websocket_connect(f"/ws/{code}") as hw:
+        host = WS(hw)
+        host.send(type="hello", **{"as": "host", "token": host_token})
+        host.until(lambda m: m["type"] == "lobby")
+        host.send(type="start")
+        host.until(lambda m: m["type"] == "observation")
+    for i in range(10):
+        with client.websocket_connect(f"/ws/{code}") as ws:
+            w = WS(ws)
+            w.send(type="hello", token=f"guess-{i:02d}-" + "x" * 16)
+            assert w.recv()["code"] == "bad_token"
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        w = WS(ws)
+        w.send(type="hello", token="guess-again-" + "x" * 16)
+        err = w.recv()
+        assert err["code"] == "slow_down" and "wrong tokens" in err["message"]
+    with client.websocket_connect(f"/ws/{code}/agent?token={own}") as ws:  # right, but weak
+        err = WS(ws).recv()
+        assert err["type"] == "error" and err["code"] == "slow_down", err
+    with client.websocket_connect(f"/ws/{code}") as ws:  # the server's own token
+        w = WS(ws)
+        w.send(type="hello", token=token)
+        assert w.recv()["type"] == "welcome"

@@ -407,3 +407,146 @@ def assert_error(msg: dict[str, Any], code: str, frame: str | bytes,
     assert msg.get("type") == kind, (frame[:300], msg)
     assert isinstance(msg["message"], str) and msg["message"], msg
     assert set(msg) == {"type", "code", "message"}
+
+
+# --- both endpoints: nesting, sizes and unicode (issue 15) -------------------------------------
+
+
+@dataclass
+class Mixed:
+    client: TestClient
+    room: Room
+    ann: WS  # a browser, seat 0
+    robo: Any  # an agent's websocket, seat 1
+    host: WS
+
+
+@pytest.fixture
+def mixed(tmp_path: Path) -> Iterator[Mixed]:
+    loose = Limits(messages_per_second=1e6, message_burst=10**6, misses_per_minute=1e6,
+                   miss_burst=10**6)
+    app = create_app(SQLiteStore(tmp_path / "rooms.sqlite3"), limits=loose)
+    with TestClient(app) as client:
+        code, host_token = make_room(client, seats=5, call_seconds=0.05,
+                                     discussion_seconds=0, vote_seconds=3600, bots="random")
+        with client.websocket_connect(f"/ws/{code}") as hw, \
+                client.websocket_connect(f"/ws/{code}") as aw:
+            host, ann = WS(hw), WS(aw)
+            host.send(type="hello", **{"as": "host", "token": host_token})
+            ann.send(type="hello", name="Ann")
+            ann.until(lambda m: m["type"] == "welcome")
+            with client.websocket_connect(f"/ws/{code}/agent?name=Robo") as rw:
+                host.until(lambda m: m["type"] == "lobby" and len(m["seats"]) == 2)
+                host.send(type="start")
+                for w in (host, ann):
+                    w.until(lambda m: m["type"] == "observation"
+                            and m["clock"]["stage"] == "vote")
+                while True:  # the agent's turn to vote: it is being asked
+                    msg = protocol.decode_server(rw.receive_text())
+                    if isinstance(msg, protocol.Observation) and any(
+                            a.kind == "vote" for a in msg.legal):
+                        break
+                settle([host, ann])
+                rw.send_text('{"type":"ping"}')
+                assert json.loads(rw.receive_text()) == {"type": "pong"}
+                yield Mixed(client, app.state.hub.get(code), ann, rw, host)
+
+
+unicode_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=200)
+
+
+@st.composite
+def nested_frames(draw: st.DrawFn) -> str:
+    depth = draw(st.integers(1, 2500))
+    arrays = draw(st.booleans())
+    core = "[" * depth + "]" * depth if arrays else '{"a":' * depth + "1" + "}" * depth
+    where = draw(st.sampled_from(["bare", "before_type", "in_action", "in_hello"]))
+    if where == "bare":
+        return core
+    if where == "before_type":  # msgspec must read it whole before it knows the type
+        return '{"x":' + core + ',"type":"ping"}'
+    if where == "in_action":
+        return '{"type":"action","action":' + core + "}"
+    return '{"type":"hello","name":' + core + "}"
+
+
+@st.composite
+def sized_frames(draw: st.DrawFn) -> str:
+    n = draw(st.integers(MAX_MESSAGE - 40, MAX_MESSAGE + 40))
+    kind = draw(st.sampled_from(["ping", "hello", "action"]))
+    pad = draw(st.sampled_from(["x", "é", "€", "\U0001f43a"]))  # 1 to 4 bytes each
+    return dumps({"type": kind, "pad": pad * n})[: n + 40]
+
+
+@st.composite
+def unicode_frames(draw: st.DrawFn) -> str:
+    text = draw(unicode_text)
+    shape = draw(st.sampled_from(["type", "kind", "name", "token", "raw", "string", "key"]))
+    if shape == "type":
+        return dumps({"type": text if text not in MESSAGE_FIELDS else text + "?"})
+    if shape == "kind":
+        kind = text if text not in KINDS and text else "\u00e9" + text
+        return dumps({"type": "action", "action": {"kind": kind[:64]}})
+    if shape == "name":  # seated already: a hello is refused, whatever the name
+        return dumps({"type": "hello", "name": text})
+    if shape == "token":
+        return dumps({"type": "hello", "token": text})
+    if shape == "string":
+        return dumps(text)
+    if shape == "key":
+        return dumps({"type": "ping", text or "\u200b": 1})
+    return "\u2603" + text  # not JSON
+
+
+def test_both_endpoints_answer_nesting_sizes_and_unicode_with_one_error(mixed: Mixed) -> None:
+    """A browser and an agent, seated in a game in play, send frames nested up to 2,500
+    deep, around the size limit (in characters of 1 to 4 bytes), and of any unicode:
+    each gets exactly one error, to that client alone, and the game does not change."""
+    t = mixed
+    room = t.room
+    before = room.to_doc()
+    ids = [room.state_id(s) for s in range(len(room.seats))]
+    seen: set[tuple[str, str]] = set()
+
+    def answer_of_agent() -> dict[str, Any]:
+        got: dict[str, Any] = json.loads(t.robo.receive_text())
+        return got
+
+    @settings(max_examples=300, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(st.sampled_from(["ann", "robo"]),
+           st.one_of(nested_frames(), sized_frames(), unicode_frames()))
+    @example("robo", '{"x":' + "[" * 2000 + "]" * 2000 + ',"type":"ping"}')
+    @example("ann", '{"x":' + "[" * 2000 + "]" * 2000 + ',"type":"ping"}')
+    @example("robo", "[" * 3000)
+    @example("ann", dumps({"type": "ping", "pad": "\U0001f43a" * 2000}))
+    def one(sender: str, frame: str) -> None:
+        if sender == "ann":
+            t.ann.send_raw(frame)
+            got = answer_of(t.ann)
+        else:
+            t.robo.send_text(frame)
+            got = answer_of_agent()
+        assert got.get("type") in ("error", "room_error"), (frame[:200], got)
+        if sender == "robo":  # an agent hears nothing but its protocol
+            assert got["type"] == "error", got
+            assert got["code"] in {c.value for c in protocol.ErrorCode}, got
+        else:
+            assert got["type"] == ("error" if got["code"] in PROTOCOL_CODES else "room_error")
+        assert isinstance(got["message"], str) and got["message"], got
+        assert set(got) == {"type", "code", "message"}
+        if len(frame) > MAX_MESSAGE:
+            assert got["code"] == "too_long", (len(frame), got)
+        seen.add((sender, got["code"]))
+        # One answer only, to the sender only: the next thing each gets is its pong.
+        for w in (t.ann, t.host):
+            w.send(type="ping")
+            assert answer_of(w) == {"type": "pong"}
+        t.robo.send_text('{"type":"ping"}')
+        assert answer_of_agent() == {"type": "pong"}
+        assert room.to_doc() == before
+        assert [room.state_id(s) for s in range(len(room.seats))] == ids
+
+    one()
+    for sender in ("ann", "robo"):
+        assert {(sender, "too_long"), (sender, "bad_message")} <= seen, seen

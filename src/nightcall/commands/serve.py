@@ -61,6 +61,16 @@ def serve(
                           "\"Authorization: Bearer TOKEN\" (also from $NIGHTCALL_METRICS_TOKEN).",
                           envvar=TOKEN_ENV, show_envvar=False)
     ] = "",
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(help="Another site whose pages may use this server (e.g. "
+                     "https://games.example.org); repeat for several. The public URL's "
+                     "own origin is always allowed."),
+    ] = None,
+    keep_days: Annotated[
+        float, typer.Option(help="Days a finished game's record is kept in the SQLite "
+                            "file (0: for ever). Lobbies nobody started go after a day.")
+    ] = 30.0,
 ) -> None:
     """Serve the web app: create a room on the big screen, join with phones."""
     import json
@@ -77,8 +87,15 @@ def serve(
     if log_format not in ("text", "json"):
         typer.echo("--log-format is text or json", err=True)
         raise typer.Exit(2)
+    if keep_days < 0:
+        typer.echo("--keep-days is 0 (for ever) or more", err=True)
+        raise typer.Exit(2)
+    # Join links and QR codes say this address, chosen now: never a request's Host
+    # header, which any client sets to whatever it likes.
     if not public_url and host in ("0.0.0.0", "::"):
         public_url = f"http://{_lan_address()}:{port}"
+    elif not public_url:
+        public_url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
     setup_logging(log_format)
     if redis:
         import redis as redis_py  # missing: the command names the extra to install
@@ -94,12 +111,13 @@ def serve(
         typer.echo(f"rooms are kept in {path}")
     config = {"db": str(db or default_db()), "redis": redis, "scale": time_scale,
               "public_url": public_url, "lease_seconds": lease_seconds,
-              "log_format": log_format}
+              "log_format": log_format, "allow_origins": list(allow_origin or []),
+              "keep_days": keep_days}
     if workers > 1:
         typer.echo(f"{workers} processes on ports {port} to {port + workers - 1}: "
-                   f"phones open {public_url or 'the proxy'}")
+                   f"phones open {public_url}")
         raise typer.Exit(supervise(host, port, workers, config, metrics_token))
-    typer.echo(f"open {public_url or f'http://{host}:{port}'}/ on the shared screen")
+    typer.echo(f"open {public_url}/ on the shared screen")
     os.environ[CONFIG_ENV] = json.dumps(config)
     run_one(host, port, metrics_token)
 
@@ -203,10 +221,13 @@ def app_from_env(metrics_token: str = "") -> Any:
 
         node = Node.from_url(config["redis"], lease_seconds=config["lease_seconds"])
         app = create_app(node.store, scale=config["scale"], public_url=config["public_url"],
-                         node=node, metrics_token=metrics_token)
+                         node=node, metrics_token=metrics_token,
+                         allow_origins=config.get("allow_origins", []))
     else:
-        app = create_app(SQLiteStore(config["db"]), scale=config["scale"],
-                         public_url=config["public_url"], metrics_token=metrics_token)
+        store = SQLiteStore(config["db"], keep_days=config.get("keep_days", 30.0))
+        app = create_app(store, scale=config["scale"], public_url=config["public_url"],
+                         metrics_token=metrics_token,
+                         allow_origins=config.get("allow_origins", []))
     tune_gc()
     return app
 

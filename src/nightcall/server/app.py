@@ -8,6 +8,7 @@ import inspect
 import io
 import logging
 import os
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from functools import partial
@@ -25,8 +26,25 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from nightcall import protocol
 from nightcall.server import messages as m
+from nightcall.server.guard import (
+    ORIGIN_REFUSED,
+    Caller,
+    Guards,
+    SecurityHeaders,
+    server_base,
+)
 from nightcall.server.hub import Elsewhere, Hub
-from nightcall.server.limits import Limits, install, lookup, rate_of, receive, refusal
+from nightcall.server.limits import (
+    Limits,
+    SlowDown,
+    address,
+    install,
+    lookup,
+    rate_of,
+    receive,
+    refusal,
+    unread,
+)
 from nightcall.server.ops import (
     SERVER_SEND,
     KeepServerSend,
@@ -79,6 +97,10 @@ class WsSink(Sink):
         # The server's ASGI send (ops.KeepServerSend): updates as plain ASGI messages.
         send = None if STARLETTE_SEND else ws.scope.get(SERVER_SEND)
         self.server_send = send if inspect.iscoroutinefunction(send) else None
+        self.gone = False  # fell behind (or closed): nothing more goes to it
+        self.on_gone: Callable[[WsSink], None] = lambda sink: None
+        self.writer_task: asyncio.Task[None] | None = None
+        self.closing: asyncio.Task[None] | None = None
 
     def send(self, data: bytes) -> None:
         if self.hold is not None:  # out once the turn's saves are written (Hub.hold)
@@ -87,15 +109,40 @@ class WsSink(Sink):
             self.deliver(data)
 
     def deliver(self, data: bytes) -> None:
+        if self.gone:
+            return
+        if data is CLOSE:  # (close_with: in order, after what was sent before it)
+            self.busy = True
+            try:
+                self.queue.put_nowait(None)
+            except asyncio.QueueFull:
+                self.behind()
+            return
         if not self.busy and not QUEUE_ALWAYS:
             self._send_now(data)  # (no timing: it waited for nothing, and a call costs)
             return
         try:
             self.queue.put_nowait((data, time.perf_counter()))
-        except asyncio.QueueFull:  # a client this far behind is gone: close; it will rejoin
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.behind()
+
+    def behind(self) -> None:
+        """SEND_QUEUE messages behind: this client is gone. It leaves the room now (no
+        more work for it, its seat shows disconnected) and is closed with 1013, which
+        goes out as soon as its socket takes anything (the writer is stuck in a send
+        the client does not read, so it is cancelled); the page reconnects."""
+        self.gone = True
+        self.close_code = 1013
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        if self.writer_task is not None:
+            self.writer_task.cancel()
+        self.on_gone(self)
+        self.closing = asyncio.ensure_future(self._close())
+
+    async def _close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close(code=self.close_code)
 
     def _send_now(self, data: bytes) -> None:
         """Run the send right here. Through Starlette and uvicorn it completes without
@@ -117,11 +164,11 @@ class WsSink(Sink):
         self.queue.put_nowait((sending, waiting))
 
     def close_with(self, code: int) -> None:
-        """Close after what is queued (the room moved: 1012, and the page reconnects)."""
+        """Close after what is sent before (the room moved: 1012, and the page
+        reconnects; the seat was kicked: 4000): held like a message, so that a refusal
+        sent just before goes out first."""
         self.close_code = code
-        self.busy = True
-        with contextlib.suppress(asyncio.QueueFull):
-            self.queue.put_nowait(None)
+        self.send(CLOSE)
 
     async def writer(self) -> None:
         try:
@@ -149,6 +196,7 @@ class WsSink(Sink):
 # A queued message (bytes, when queued), a send to finish (coroutine, what it waits on),
 # or None: close.
 _Queued = tuple[bytes, float] | tuple[Coroutine[Any, Any, None], Any] | None
+CLOSE = b"close"  # this very object through send(): close here (WsSink.close_with)
 
 
 async def _finish(sending: Coroutine[Any, Any, None], waiting: Any) -> None:
@@ -219,12 +267,13 @@ async def _send_now(ws: WebSocket, data: bytes) -> None:
 
 
 PONG = m.encode(m.Pong())
-# Refusals that pass: the client is told, then closed with 1013 ("try again later").
-RETRY_CODES = frozenset({"unavailable", "busy"})
 
 
-def _hello(room: Room, hello: m.Hello) -> tuple[str, int | None, m.Welcome]:
-    """Who this connection is: a seat (new or rejoining), the host, or a spectator."""
+def _hello(room: Room, hello: m.Hello, strict: bool = False
+           ) -> tuple[str, int | None, m.Welcome]:
+    """Who this connection is: a seat (new or rejoining), the host, or a spectator.
+    ``strict``: this address sent too many wrong tokens; only the server's own are
+    checked (limits.TokenGuard)."""
     if hello.as_ == "host":
         if hello.token is None or not same_token(room.host_token, hello.token):
             raise RoomError("bad_token", "only the host's screen can open this page as host")
@@ -232,7 +281,7 @@ def _hello(room: Room, hello: m.Hello) -> tuple[str, int | None, m.Welcome]:
     if hello.as_ == "spectator":
         return "spectator", None, m.Welcome(room=room.code, role="spectator")
     if hello.token:
-        seat = room.seat_of_token(hello.token)
+        seat = room.seat_of_token(hello.token, strict)
     elif hello.name is not None:
         seat, _ = room.join(hello.name)
     else:
@@ -243,35 +292,57 @@ def _hello(room: Room, hello: m.Hello) -> tuple[str, int | None, m.Welcome]:
     )
 
 
-def web_hello(room: Room, raw: str) -> tuple[str, int | None, bytes] | bytes:
+def web_hello(room: Room, raw: str, caller: Caller | None = None
+              ) -> tuple[str, int | None, bytes] | bytes:
     """A browser's first frame, wherever its socket is: (role, seat, the welcome to
-    send), or the refusal to send before closing."""
+    send), or the refusal to send before closing. ``caller``: the client's address
+    and the wrong-token limit (a connection relayed from another process has none)."""
+    strict = False
     try:
         if len(raw) > MAX_MESSAGE:
             raise RoomError("too_long", "that message is too long")
         hello = m.decode(raw)
         if not isinstance(hello, m.Hello):
             raise RoomError("bad_hello", "the first message must be a hello")
-        role, viewer, welcome = _hello(room, hello)
+        strict = caller is not None and caller.strict()
+        role, viewer, welcome = _hello(room, hello, strict)
     except RoomError as exc:
+        if exc.code == "bad_token" and caller is not None:
+            if strict:
+                exc = caller.slow_down()
+            caller.wrong_token()
         return _error(exc.code, exc.message)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         return _decode_error(exc)
     return role, viewer, m.encode(welcome)
 
 
-def agent_seat(room: Room, token: str | None, name: str | None) -> int | None:
+def agent_seat(room: Room, token: str | None, name: str | None,
+               caller: Caller | None = None) -> int | None:
     """An agent's seat from its address: its own token, or a new seat by name; None
     when it must say hello first."""
+    strict = caller is not None and caller.strict()
     if token:
         with contextlib.suppress(RoomError):
-            return room.seat_of_token(token)
+            return room.seat_of_token(token, strict)
     if name:
-        return room.join(name, token)[0]
+        try:
+            return room.join(name, token)[0]
+        except RoomError:
+            if token and caller is not None:  # a token that opened nothing
+                caller.wrong_token()
+                if strict:
+                    raise caller.slow_down() from None
+            raise
+    if token and strict:  # (no name: its own token it must be, and it is not tried now)
+        assert caller is not None
+        raise caller.slow_down()
     return None
 
 
 def agent_hello_seat(room: Room, raw: str, token: str | None) -> int:
+    if len(raw) > MAX_MESSAGE:
+        raise RoomError("too_long", "that message is too long")
     hello = protocol.decode_agent(raw)
     if not isinstance(hello, protocol.Hello) or not hello.name:
         raise RoomError("bad_hello", "say hello with a name to take a seat")
@@ -306,31 +377,88 @@ def _handle(hub: Hub, room: Room, sink: Sink, msg: m.ClientMessage) -> None:
         hub.play_again(room)
 
 
-async def _refuse(ws: WebSocket, data: bytes) -> None:
-    code = 4000
+# Refusals that are not final: the client may try again (the page reconnects after a
+# while); every other refusal closes with 4000 and the page stops.
+RETRY_CODES = frozenset({"slow_down", "busy", "unavailable"})
+RETRY_CLOSE = 1013  # "try again later"
+REFUSED_CLOSE = 4000
+
+
+async def _refuse(ws: WebSocket, data: bytes, code: str = "") -> None:
+    retry = code in RETRY_CODES
     with contextlib.suppress(Exception):
         why = msgspec.json.decode(data)
         log.info("client refused: %s (%s)", why.get("code"), why.get("message"))
-        if why.get("code") in RETRY_CODES or "the server cannot" in str(why.get("message")):
-            code = 1013
+        retry = retry or why.get("code") in RETRY_CODES or (
+            "the server cannot" in str(why.get("message")))
     with contextlib.suppress(Exception):
         await _send_now(ws, data)
-        await ws.close(code=code)
+        await ws.close(code=RETRY_CLOSE if retry else REFUSED_CLOSE)
+
+
+def _caller(ws: WebSocket) -> Caller:
+    return Caller(address(ws), ws.app.state.tokens)
+
+
+def _origin_refused(ws: WebSocket) -> bool:
+    guards: Guards = ws.app.state.guards
+    return not guards.origin_ok(ws)
+
+
+def _hello_token(raw: str) -> str | None:
+    """The token a browser's hello brings (None when it brings none, or is no hello)."""
+    try:
+        hello = m.decode(raw) if len(raw) <= MAX_MESSAGE else None
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return None
+    return hello.token if isinstance(hello, m.Hello) and hello.token else None
+
+
+def _past_the_guard(hub: Hub, code: str, token: str | None, refused: SlowDown) -> Room:
+    """An address over the code-guessing limit may still come back with a token of
+    the room (its own seat's, the host's): the room, or the same refusal as any other
+    lookup from there (which tells nothing of whether the room exists)."""
+    if not token:
+        raise refused
+    try:
+        room = hub.get(code)
+    except Elsewhere:
+        doc = hub.store.load(code.upper())
+        if doc is not None and Room.from_doc(doc).opens(token):
+            raise
+        raise refused from None
+    except RoomError:
+        raise refused from None
+    if not room.opens(token):
+        raise refused
+    return room
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
     """A browser: host screen, spectator or player (``hello`` first)."""
     hub: Hub = ws.app.state.hub
     await ws.accept()
+    if _origin_refused(ws):
+        await _refuse(ws, _error("bad_origin", ORIGIN_REFUSED))
+        return
+    code = str(ws.path_params["code"])
     try:
-        room = lookup(ws, await finder(hub, ws))
-        answer = web_hello(room, await asyncio.wait_for(receive(ws), HELLO_TIMEOUT))
+        refused = ws.app.state.guard.blocked(address(ws))
+        if refused is None:
+            room = lookup(ws, await finder(hub, ws))
+            raw = await asyncio.wait_for(receive(ws), HELLO_TIMEOUT)
+        else:
+            raw = await asyncio.wait_for(receive(ws), HELLO_TIMEOUT)
+            unread(ws, raw)  # (read again by whoever serves the hello: here, or the relay)
+            room = _past_the_guard(hub, code, _hello_token(raw), refused)
+            raw = await receive(ws)
+        answer = web_hello(room, raw, _caller(ws))
     except Elsewhere as exc:  # another process runs the room: pass frames both ways
         assert hub.node is not None
         await hub.node.relay(ws, exc.code, exc.owner)
         return
     except RoomError as exc:
-        await _refuse(ws, _error(exc.code, exc.message))
+        await _refuse(ws, _error(exc.code, exc.message), exc.code)
         return
     except (TimeoutError, WebSocketDisconnect):
         with contextlib.suppress(Exception):
@@ -349,10 +477,18 @@ async def agent_endpoint(ws: WebSocket) -> None:
     its own secret ``?token=`` (16+ characters) to rejoin the same seat later."""
     hub: Hub = ws.app.state.hub
     await ws.accept()
+    if _origin_refused(ws):
+        await _refuse(ws, _agent_error("refused", ORIGIN_REFUSED))
+        return
     token = ws.query_params.get("token")
+    caller = _caller(ws)
     try:
-        room = lookup(ws, await finder(hub, ws))
-        seat = agent_seat(room, token, ws.query_params.get("name"))
+        refused = ws.app.state.guard.blocked(address(ws))
+        if refused is None:
+            room = lookup(ws, await finder(hub, ws))
+        else:
+            room = _past_the_guard(hub, str(ws.path_params["code"]), token, refused)
+        seat = agent_seat(room, token, ws.query_params.get("name"), caller)
         if seat is None:
             raw = await asyncio.wait_for(receive(ws), HELLO_TIMEOUT)
             seat = agent_hello_seat(room, raw, token)
@@ -362,7 +498,7 @@ async def agent_endpoint(ws: WebSocket) -> None:
         await hub.node.relay(ws, exc.code, exc.owner, agent=True, query=query)
         return
     except RoomError as exc:
-        await _refuse(ws, _agent_error(exc.code, exc.message))
+        await _refuse(ws, _agent_error(exc.code, exc.message), exc.code)
         return
     except protocol.ProtocolError as exc:
         await _refuse(ws, m.encode(exc.error))
@@ -374,9 +510,16 @@ async def agent_endpoint(ws: WebSocket) -> None:
     await _serve(ws, hub, room, WsSink(ws, "agent", seat, hub.send_timings), None)
 
 
+def _left(room: Room, sink: WsSink) -> None:
+    """A client that fell too far behind leaves the room at once (WsSink.behind)."""
+    room.forget(sink)
+    asyncio.get_running_loop().call_soon(room.broadcast)  # (maybe inside a broadcast now)
+
+
 async def _serve(ws: WebSocket, hub: Hub, room: Room, sink: WsSink, first: bytes | None) -> None:
     sink.hold, sink.room_code = hub.hold, room.code  # out after the save (saving.py)
-    writer = asyncio.create_task(sink.writer())
+    sink.on_gone = partial(_left, room)
+    writer = sink.writer_task = asyncio.create_task(sink.writer())
     if first is not None:
         sink.send(first)
     room.sinks.add(sink)
@@ -385,6 +528,8 @@ async def _serve(ws: WebSocket, hub: Hub, room: Room, sink: WsSink, first: bytes
         rate = rate_of(ws)
         while True:
             raw = await receive(ws)
+            if sink.gone:  # fell behind and is being closed: it is no longer heard
+                continue
             verdict = rate.take()
             if verdict == "close":  # flooding: stop reading it at all
                 writer.cancel()
@@ -399,6 +544,8 @@ async def _serve(ws: WebSocket, hub: Hub, room: Room, sink: WsSink, first: bytes
     finally:
         room.forget(sink)
         writer.cancel()
+        if sink.closing is not None:
+            sink.closing.cancel()
         room.broadcast()
 
 
@@ -428,17 +575,27 @@ def _json(data: Any, status: int = 200) -> Response:
 
 async def create_room(request: Request) -> Response:
     hub: Hub = request.app.state.hub
+    guards: Guards = request.app.state.guards
+    if not guards.origin_ok(request):
+        return _json({"code": "bad_origin", "message": ORIGIN_REFUSED}, 403)
     try:
-        settings = msgspec.json.decode(await request.body(), type=m.CreateRoom)
+        settings = m.decode_create(await request.body())
+        request.app.state.creations.take(address(request))
         if hub.node is not None:  # (its Redis round trips without blocking the loop)
-            room = await hub.node.create(settings, str(request.base_url))
+            room = await hub.node.create(settings, server_base(request))
         else:
-            room = hub.create(settings, str(request.base_url))
+            room = hub.create(settings, server_base(request))
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         return _json({"code": "bad_message", "message": str(exc)}, 400)
+    except SlowDown as exc:
+        return refusal(exc)
     except RoomError as exc:
         status = 503 if exc.code in RETRY_CODES else 400
         return _json({"code": exc.code, "message": exc.message}, status)
+    except (OSError, sqlite3.Error):  # the store refused the room (a full disk): nothing kept
+        log.exception("cannot save a new room")
+        return _json({"code": "unavailable", "message": "the server cannot save a new room "
+                      "now (its disk may be full): try again later"}, 503)
     return _json({"room": room.code, "host_token": room.host_token,
                   "join_url": room.join_url}, 201)
 
@@ -460,7 +617,7 @@ async def room_qr(request: Request) -> Response:
         room = lookup(request, await finder(hub, request, peek=True))
     except RoomError as exc:
         return refusal(exc)
-    url = room.join_url or hub.join_url(room.code, str(request.base_url))
+    url = room.join_url or hub.join_url(room.code, server_base(request))
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", scale=8, border=2, dark="#111",
                                     light="#fff", xmldecl=False)
@@ -495,16 +652,24 @@ async def _watch_loop(hub: Hub, every: float = 0.01) -> None:
 
 async def _unload_loop(hub: Hub, every: float = 60.0) -> None:
     """Rooms nobody uses leave memory (Hub.unload_idle): a public server's memory is
-    bounded by its rooms in use, not by every room it ever ran."""
+    bounded by its rooms in use, not by every room it ever ran. The store forgets
+    abandoned lobbies and finished games past their time (Hub.expire)."""
+    rounds = 0
     while True:
         await asyncio.sleep(every)
+        rounds += 1
         try:
             gone = hub.unload_idle()
+            if rounds % EXPIRE_EVERY == 0:
+                hub.expire()
         except Exception:  # (Redis unreachable while releasing: the next round retries)
             log.warning("cannot unload idle rooms", exc_info=True)
             continue
         if gone:
             log.info("unloaded %d idle room(s)", len(gone))
+
+
+EXPIRE_EVERY = 10  # unload rounds (of a minute) between two expiries of the store
 
 
 def page(name: str) -> Any:
@@ -516,10 +681,13 @@ def page(name: str) -> Any:
 
 def create_app(store: Store, scale: float = 1.0, public_url: str = "",
                node: Node | None = None, *, limits: Limits | None = None,
-               metrics_token: str = "") -> Starlette:
+               metrics_token: str = "",
+               allow_origins: tuple[str, ...] | list[str] = ()) -> Starlette:
     """The app. ``scale`` multiplies every timer (tests run the clock fast). With a
     ``node`` (Redis), rooms are shared with every other process on the same Redis.
-    ``/metrics`` answers only with ``metrics_token`` configured and given (ops.py)."""
+    ``public_url`` is what join links and QR codes say; ``allow_origins``, the sites
+    besides it whose pages may use the API (guard.py). ``/metrics`` answers only with
+    ``metrics_token`` configured and given (ops.py)."""
     from nightcall.server.metrics import registry_for
 
     hub = Hub(store, scale, public_url, node)
@@ -528,6 +696,10 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if node is not None:
             await node.start(hub, app)
+        try:
+            hub.expire()  # before resuming: an abandoned lobby is not worth loading
+        except Exception:
+            log.warning("cannot expire old rooms", exc_info=True)
         resumed = hub.resume_all()
         if resumed:
             log.info("resumed %d room(s)", resumed)
@@ -561,7 +733,9 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_middleware(QuietHangups)
     app.add_middleware(KeepServerSend)
+    app.add_middleware(SecurityHeaders)  # body size, headers on every page (guard.py)
     app.state.hub = hub
+    app.state.guards = Guards.of(public_url, allow_origins)
     app.state.metrics_token = metrics_token
     app.state.metrics_registry = registry_for(hub)
     install(app, limits or Limits())  # rate limits (limits.py); tests pass tight ones

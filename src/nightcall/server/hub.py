@@ -25,6 +25,10 @@ log = logging.getLogger("nightcall.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read aloud and typed on phones
 CODE_LENGTH = 4
+MAX_CODE_LENGTH = 8  # (the join form takes 8 letters)
+# Codes tried at one length before taking a longer one: when even this many in a row
+# are taken, the space is mostly full (at 90% full, 8 tries all miss 43% of the time).
+TRIES_PER_LENGTH = 8
 MAX_SECONDS = 3600.0
 # Seconds without a client before a room leaves memory (it stays in the store).
 IDLE_OVER = 300.0
@@ -32,8 +36,8 @@ IDLE_LOBBY = 3600.0
 LANGUAGES = ("en", "it", "de")
 
 
-def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+def new_code(length: int = CODE_LENGTH) -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
 
 
 def check_settings(settings: CreateRoom) -> None:
@@ -51,14 +55,22 @@ def check_settings(settings: CreateRoom) -> None:
         value = getattr(settings, name)
         if not 0 <= value <= MAX_SECONDS:
             raise RoomError("bad_timer", f"{name} must be between 0 and {MAX_SECONDS:.0f}")
-    if settings.bots.split(":", 1)[0] not in ("random", "reasoning"):
-        raise RoomError("bad_bots", "bots are \"reasoning\" or \"random\"")
+    kind, _, level = settings.bots.partition(":")
+    if kind not in ("random", "reasoning") or level not in ("", "easy", "normal", "hard"):
+        raise RoomError("bad_bots", "bots are \"reasoning\" (or \"reasoning:easy\", "
+                                    "\"reasoning:hard\") or \"random\"")
     try:
-        if settings.roles:
-            ruleset.validate_deck(settings.seats, settings.roles, settings.options)
-        else:
-            roles = ruleset.default_deck(settings.seats, settings.scenario)
-            ruleset.validate_deck(settings.seats, roles, settings.options)
+        from nightcall.bots import make_bot
+
+        make_bot(settings.bots, ruleset.id, 0)  # the bots that will take the empty seats
+    except ValueError as exc:
+        raise RoomError("bad_bots", str(exc)) from None
+    try:
+        roles = list(settings.roles) or ruleset.default_deck(settings.seats, settings.scenario)
+        ruleset.validate_deck(settings.seats, roles, settings.options)
+        # The whole room, as the deal will see it: the options too (Epic Battle reads
+        # its options only when dealing), so that no room exists that cannot start.
+        ruleset.deal([f"p{i}" for i in range(settings.seats)], roles, 0, settings.options)
     except DeckError as exc:
         raise RoomError("bad_deck", str(exc)) from None
 
@@ -91,22 +103,40 @@ class Hub:
         # How late the event loop wakes up (every 10 ms): time every client waits on us.
         self.loop_lag = Samples(30_000)
 
-    def join_url(self, code: str, base: str) -> str:
-        return f"{self.public_url or base.rstrip('/')}/play/{code}"
+    def join_url(self, code: str, base: str = "") -> str:
+        """What the QR code says: ``--public-url``, else ``base`` (the address the
+        server listens on, never a request's Host header); empty when neither is known."""
+        root = self.public_url or base.rstrip("/")
+        return f"{root}/play/{code}" if root else ""
+
+    def free_code(self) -> str:
+        """A code nobody uses. Longer codes once the short ones are mostly taken; a
+        bounded number of tries in all (a full space must not hang the event loop)."""
+        for length in range(CODE_LENGTH, MAX_CODE_LENGTH + 1):
+            for _ in range(TRIES_PER_LENGTH):
+                code = new_code(length)
+                if code in self.rooms or self.store.load(code) is not None:
+                    continue
+                if self.node is not None and self.node.try_own(code) != self.node.id:
+                    continue
+                return code
+        raise RoomError("busy", "no room code is free now: try again later")
 
     def create(self, settings: CreateRoom, base_url: str = "") -> Room:
         check_settings(settings)
-        code = new_code()
-        while code in self.rooms or self.store.load(code) is not None or (
-            self.node is not None and self.node.try_own(code) != self.node.id
-        ):
-            code = new_code()
+        code = self.free_code()
         room = Room(code, settings)
         room.join_url = self.join_url(code, base_url)
-        self._attach(room)
         # Written before the answer (even in a cluster): the next request for this code
-        # may reach another process, which must find the room.
-        self.store.save(code, room.to_doc(), finished=False)
+        # may reach another process, which must find the room. Written before the room
+        # is served, too: a save that fails (a full disk) leaves nothing behind.
+        try:
+            self.store.save(code, room.to_doc(), finished=False)
+        except Exception:
+            if self.node is not None:
+                self.node.release(code)
+            raise
+        self._attach(room)
         log.info("room %s created (%s, %d seats)", code, settings.ruleset, settings.seats)
         return room
 
@@ -148,7 +178,7 @@ class Hub:
         if doc is None:
             raise RoomError("no_room", f"there is no room {code}")
         room = Room.from_doc(doc)
-        room.join_url = self.join_url(code, "")
+        room.join_url = self.join_url(code) or room.join_url
         self._attach(room)
         if room.status == "playing":
             self.clock(room).resume()
@@ -191,6 +221,18 @@ class Hub:
             gone.append(code)
         return gone
 
+    def expire(self, now: float | None = None) -> int:
+        """Let the store forget abandoned lobbies and finished games past the time it
+        keeps them (a store that keeps everything, or expires by itself, has no
+        ``expire``). Rooms served here are kept. How many went."""
+        expire = getattr(self.store, "expire", None)
+        if expire is None:
+            return 0
+        gone = int(expire(time.time() if now is None else now, set(self.rooms)))
+        if gone:
+            log.info("forgot %d old room(s)", gone)
+        return gone
+
     def clock(self, room: Room) -> RoomClock:
         return self.clocks[room.code]
 
@@ -225,18 +267,22 @@ class Hub:
         return new
 
     def resume_all(self) -> int:
-        """Load every unfinished room and restart its clock where it stood (in a
-        cluster, the node's sweep adopts the rooms whose owner is gone instead)."""
+        """Load every game in play and restart its clock where it stood (in a cluster,
+        the node's sweep adopts the rooms whose owner is gone instead). Lobbies stay in
+        the store until someone asks for one (:meth:`get`): abandoned ones would fill
+        the memory, and a lobby has no clock to run."""
         if self.node is not None:
             return 0
         count = 0
         for doc in self.store.unfinished():
+            if doc.get("status") != "playing":
+                continue
             try:
                 room = Room.from_doc(doc)
             except Exception:  # one broken room must not keep the others down
                 log.exception("cannot resume room %s", doc.get("code"))
                 continue
-            room.join_url = self.join_url(room.code, "")
+            room.join_url = self.join_url(room.code) or room.join_url
             self._attach(room)
             if room.status == "playing":
                 self.clock(room).resume()

@@ -1,4 +1,5 @@
-"""Rate limits: room-code guessing per client address, and messages per connection.
+"""Rate limits: per client address, room-code guessing, wrong tokens and new rooms;
+per connection, messages.
 
 Both are token buckets on an injectable clock, so tests move time by hand. A room
 code is 4 letters of 24 (331,776 codes): what keeps a stranger from walking into
@@ -51,6 +52,14 @@ class Limits:
     messages_per_second: float = 10.0
     message_burst: int = 30
     flood_burst: int = 60
+    # Wrong seat or host tokens per address: a phone sends its own token, always right;
+    # only a guesser (of an agent's own, maybe weak, token) sends wrong ones.
+    wrong_tokens_per_minute: float = 10.0
+    wrong_token_burst: int = 10
+    # New rooms per address: a café or a school behind one address may open a room at
+    # every table at once, then a room a minute each; a script may not open 190 a second.
+    rooms_per_minute: float = 6.0
+    room_burst: int = 30
     clock: Now = time.monotonic
 
 
@@ -98,49 +107,105 @@ class SlowDown(RoomError):
         self.retry_after = retry_after
 
 
+class PerAddress:
+    """One bucket per client address, of events that count against it (misses,
+    wrong tokens, new rooms); an address never seen has a full bucket."""
+
+    def __init__(self, per_minute: float, burst: int, clock: Now) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = burst
+        self.clock = clock
+        self.buckets: dict[str, Bucket] = {}
+
+    def wait(self, address: str | None) -> int:
+        """Whole seconds this address must wait (0: not over the limit)."""
+        bucket = self.buckets.get(address or "")
+        wait = 0.0 if bucket is None else bucket.wait(self.clock())
+        return 0 if wait <= 0 else max(1, math.ceil(wait))
+
+    def spend(self, address: str | None) -> None:
+        now = self.clock()
+        key = address or ""
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= MAX_ADDRESSES:
+                self._forget(now)
+            bucket = self.buckets[key] = Bucket(self.rate, self.burst, now)
+        bucket.take(now)
+
+    def _forget(self, now: float) -> None:
+        for key in [k for k, b in self.buckets.items() if b.full(now)]:
+            del self.buckets[key]
+        while len(self.buckets) >= MAX_ADDRESSES:
+            del self.buckets[next(iter(self.buckets))]
+
+
+def _code_slow_down(seconds: int) -> SlowDown:
+    return SlowDown(f"too many unknown room codes from your address: try again in {seconds} s",
+                    seconds)
+
+
 class RoomGuard:
     """Failed room lookups per client address. An address over the limit is refused
-    every lookup, of rooms that exist too (else a scan would still learn which do)."""
+    every lookup, of rooms that exist too (else a scan would still learn which do),
+    except a connection that brings a valid token of the room (:meth:`blocked`): the
+    limit is on guessing codes, and a token is no guess."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.misses: dict[str, Bucket] = {}
+        self.addresses = PerAddress(limits.misses_per_minute, limits.miss_burst, limits.clock)
+        self.misses = self.addresses.buckets
+
+    def blocked(self, address: str | None) -> SlowDown | None:
+        """The refusal this address gets now for a lookup, or None."""
+        seconds = self.addresses.wait(address)
+        return _code_slow_down(seconds) if seconds else None
 
     def find(self, address: str | None, get: Callable[[str], T], code: str) -> T:
         """``get(code)``, unless this address is over the limit (:class:`SlowDown`).
         A ``no_room`` refusal from ``get`` counts as a miss."""
-        now = self.limits.clock()
-        key = address or ""
-        bucket = self.misses.get(key)
-        if bucket is not None:
-            wait = bucket.wait(now)
-            if wait > 0:
-                seconds = max(1, math.ceil(wait))
-                raise SlowDown(
-                    f"too many unknown room codes from your address: try again in {seconds} s",
-                    seconds,
-                )
+        refused = self.blocked(address)
+        if refused is not None:
+            raise refused
         try:
             return get(code)
         except RoomError as exc:
             if exc.code == "no_room":
-                self._miss(key, now)
+                self.addresses.spend(address)
             raise
 
-    def _miss(self, key: str, now: float) -> None:
-        bucket = self.misses.get(key)
-        if bucket is None:
-            if len(self.misses) >= MAX_ADDRESSES:
-                self._forget(now)
-            rate = self.limits.misses_per_minute / 60.0
-            bucket = self.misses[key] = Bucket(rate, self.limits.miss_burst, now)
-        bucket.take(now)
 
-    def _forget(self, now: float) -> None:
-        for key in [k for k, b in self.misses.items() if b.full(now)]:
-            del self.misses[key]
-        while len(self.misses) >= MAX_ADDRESSES:
-            del self.misses[next(iter(self.misses))]
+class TokenGuard:
+    """Wrong tokens per client address. Over the limit, a token is still checked
+    against the tokens the server made (128 random bits: no rate makes them
+    guessable, and a player behind the same address as a guesser must get back in)
+    but no longer against the tokens agents chose themselves."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.addresses = PerAddress(limits.wrong_tokens_per_minute, limits.wrong_token_burst,
+                                    limits.clock)
+
+    def strict(self, address: str | None) -> bool:
+        """Is this address over the limit (only the server's own tokens checked)?"""
+        return self.addresses.wait(address) > 0
+
+    def wrong(self, address: str | None) -> None:
+        self.addresses.spend(address)
+
+
+class CreateGuard:
+    """New rooms per client address (POST /api/rooms and play again)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.addresses = PerAddress(limits.rooms_per_minute, limits.room_burst, limits.clock)
+
+    def take(self, address: str | None) -> None:
+        """Count one new room, or raise :class:`SlowDown` past the limit."""
+        seconds = self.addresses.wait(address)
+        if seconds:
+            raise SlowDown(f"too many new rooms from your address: try again in {seconds} s",
+                           seconds)
+        self.addresses.spend(address)
 
 
 Verdict = Literal["ok", "slow_down", "close"]
@@ -171,16 +236,21 @@ class MessageRate:
 
 
 def install(app: Starlette, limits: Limits) -> None:
-    """Give the app its limits (``app.state``): one guard for all its room lookups."""
+    """Give the app its limits (``app.state``): one guard for each kind of event."""
     app.state.limits = limits
     app.state.guard = RoomGuard(limits)
+    app.state.tokens = TokenGuard(limits)
+    app.state.creations = CreateGuard(limits)
+
+
+def address(conn: HTTPConnection) -> str | None:
+    return conn.client.host if conn.client is not None else None
 
 
 def lookup(conn: HTTPConnection, get: Callable[[str], T]) -> T:
     """``get`` the room named in the path of a request or websocket, through the guard."""
     guard: RoomGuard = conn.app.state.guard
-    host = conn.client.host if conn.client is not None else None
-    return guard.find(host, get, str(conn.path_params["code"]))
+    return guard.find(address(conn), get, str(conn.path_params["code"]))
 
 
 def refusal(exc: RoomError) -> Response:
@@ -197,9 +267,21 @@ def rate_of(ws: WebSocket) -> MessageRate:
     return MessageRate(ws.app.state.limits)
 
 
+UNREAD = "nightcall.unread"
+
+
+def unread(ws: WebSocket, text: str) -> None:
+    """Put a frame back: the next :func:`receive` returns it (a hello read to find a
+    token, before the connection is handed to whatever reads hellos)."""
+    ws.scope[UNREAD] = text
+
+
 async def receive(ws: WebSocket) -> str:
     """The next frame's text. A binary frame is read as UTF-8 (so it gets the same
     errors as text): Starlette's ``receive_text`` would fail on it with a KeyError."""
+    back = ws.scope.pop(UNREAD, None)
+    if back is not None:
+        return str(back)
     message = await ws.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))

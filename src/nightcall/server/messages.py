@@ -10,7 +10,7 @@ Lobby and room messages are ours.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -150,27 +150,57 @@ _decoder = msgspec.json.Decoder(ClientMessage)
 _encoder = msgspec.json.Encoder()
 
 
+TOO_DEEP = "the message is nested too deeply"
+
+
 def decode(raw: str | bytes) -> ClientMessage:
-    """Decode and validate one client message; raise msgspec.ValidationError/DecodeError."""
-    return _decoder.decode(raw)
+    """Decode and validate one client message; raise msgspec.ValidationError/DecodeError
+    (a frame nested deeper than Python's recursion limit, too: msgspec raises
+    RecursionError there, which used to escape every handler)."""
+    try:
+        return _decoder.decode(raw)
+    except RecursionError:
+        raise msgspec.ValidationError(TOO_DEEP) from None
+
+
+def decode_create(raw: bytes) -> CreateRoom:
+    """The body of POST /api/rooms, with the same errors as :func:`decode`."""
+    try:
+        return _create_decoder.decode(raw)
+    except RecursionError:
+        raise msgspec.ValidationError(TOO_DEEP) from None
 
 
 def encode(msg: ServerMessage | protocol.ServerMessage) -> bytes:
     return _encoder.encode(msg)
 
 
+# Every field of a new room is bounded: the room's document is saved at every move
+# and read back by GET /api/rooms/CODE, so its size is set here, at creation.
+Word = Annotated[str, msgspec.Meta(max_length=64)]
+# A ruleset option: a flag, a number, a word or a short list of words (Epic's artifacts);
+# nothing nested deeper.
+OptionValue = bool | Annotated[int, msgspec.Meta(ge=-(2**53), le=2**53)] | Word | Annotated[
+    list[Word], msgspec.Meta(max_length=64)]
+
+
 class CreateRoom(msgspec.Struct, forbid_unknown_fields=True):
     """POST /api/rooms: a new room. Times are seconds; ``roles`` empty = recommended deck."""
 
-    ruleset: str = "onuw"
+    ruleset: Word = "onuw"
     seats: int = 5
-    scenario: str | None = None
-    roles: list[str] = msgspec.field(default_factory=list)
-    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    scenario: Word | None = None
+    roles: Annotated[list[Word], msgspec.Meta(max_length=64)] = msgspec.field(
+        default_factory=list)
+    options: Annotated[dict[Word, OptionValue], msgspec.Meta(max_length=16)] = msgspec.field(
+        default_factory=dict)
     language: Literal["en", "it", "de"] = "en"
     call_seconds: float = 10.0
     discussion_seconds: float = 300.0
     vote_seconds: float = 30.0
     defense_seconds: float = 30.0
     # Who takes the empty seats: "reasoning" (optionally ":easy"/":hard") or "random".
-    bots: str = "reasoning"
+    bots: Annotated[str, msgspec.Meta(max_length=32)] = "reasoning"
+
+
+_create_decoder = msgspec.json.Decoder(CreateRoom)

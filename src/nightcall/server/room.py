@@ -9,8 +9,10 @@ night and the day through the same ``apply_move``.
 from __future__ import annotations
 
 import random
+import re
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +25,7 @@ from nightcall.server.messages import Clock, CreateRoom, Lobby, Observation, Sea
 
 MAX_NAME = 24
 MIN_TOKEN = 16
+MAX_TOKEN = 128  # an agent's own token is kept in the room's document
 BOT_NAMES = ("Ada", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Hugo", "Ilse",
              "Jonas", "Kira", "Luca", "Mara", "Nico", "Olga", "Piet", "Quinn", "Rita")
 TALK_KINDS = frozenset({"claim", "claim_saw", "claim_swap"})
@@ -49,6 +52,7 @@ class Seat:
     name: str
     token: str
     bot: bool = False
+    chosen: bool = False  # the token is the agent's own (maybe guessable), not ours
 
 
 @dataclass
@@ -71,6 +75,15 @@ class Sink:
     def send(self, data: bytes) -> None:
         raise NotImplementedError
 
+    def close_with(self, code: int) -> None:
+        """Close the connection after what is already sent (a test's sink: nothing)."""
+
+
+# The roles whose connection sits in a seat (``viewer``): a browser or an agent,
+# connected here or relayed from another process.
+SEATED_ROLES = frozenset({"player", "agent"})
+KICKED = 4000  # the close code of a refusal: the page does not reconnect
+
 
 def same_token(known: str, given: str) -> bool:
     """Constant-time, on UTF-8 bytes: ``compare_digest`` refuses str with non-ASCII
@@ -78,10 +91,39 @@ def same_token(known: str, given: str) -> bool:
     return secrets.compare_digest(known.encode(), given.encode())
 
 
+# Letters that draw nothing (Hangul fillers, the braille blank, the Khmer vowels
+# inherent); with control and format characters (zero-width spaces, direction marks)
+# and unassigned or private code points they are taken out of every name.
+INVISIBLE = frozenset("\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+# What marks a bot at the table: "Ada (bot)", "Bot 3" (and the same in other scripts'
+# look-alikes, compared after NFKC: fullwidth letters and brackets).
+BOT_LIKE = re.compile(r"[(\[{<]\s*bot\s*[)\]}>]|^bot\s*\d*$")
+
+
+def _shown(ch: str) -> str:
+    """The character as a name keeps it: a control character (a tab, a NUL) parts
+    words like a space; what draws nothing is dropped."""
+    category = unicodedata.category(ch)
+    if category == "Cc":
+        return " "
+    if ch in INVISIBLE or category in HIDDEN_CATEGORIES:
+        return ""
+    if 0xFE00 <= ord(ch) <= 0xFE0F or 0xE0100 <= ord(ch) <= 0xE01EF:  # variation selectors
+        return ""
+    return ch
+
+
 def clean_name(raw: str) -> str:
-    name = " ".join(raw.split())[:MAX_NAME]
-    if not name:
-        raise RoomError("bad_name", "type a name to take a seat")
+    """A person's name as the table shows it, or a ``bad_name`` refusal: nothing that
+    cannot be seen, and nothing that passes for a bot."""
+    kept = "".join(_shown(ch) for ch in raw)
+    name = " ".join(kept.split())[:MAX_NAME].strip()
+    if not name or all(unicodedata.category(ch).startswith("M") for ch in name
+                       if not ch.isspace()):
+        raise RoomError("bad_name", "type a name to take a seat (one that can be seen)")
+    if BOT_LIKE.search(unicodedata.normalize("NFKC", name).casefold()):
+        raise RoomError("bad_name", "only bots are called bots here: pick another name")
     return name
 
 
@@ -127,10 +169,10 @@ class Room:
 
     # --- seats ------------------------------------------------------------------
     def connected_seats(self) -> set[int | None]:
-        return {s.viewer for s in self.sinks if s.role == "player"}
+        return {s.viewer for s in self.sinks if s.role in SEATED_ROLES}
 
     def connected(self, seat: int) -> bool:
-        return any(s.viewer == seat and s.role == "player" for s in self.sinks)
+        return any(s.viewer == seat and s.role in SEATED_ROLES for s in self.sinks)
 
     def join(self, name: str, token: str | None = None) -> tuple[int, Seat]:
         """A new seat. An agent may bring its own secret token (to rejoin later)."""
@@ -141,31 +183,38 @@ class Room:
             raise RoomError("name_taken", f"someone here is already called {name}")
         if len(self.seats) >= self.ruleset.max_players:
             raise RoomError("full", "the table is full")
-        if token is not None and len(token) < MIN_TOKEN:
-            raise RoomError("bad_token", f"a seat token has at least {MIN_TOKEN} characters")
-        seat = Seat(name, token or secrets.token_urlsafe(16))
+        if token is not None and not MIN_TOKEN <= len(token) <= MAX_TOKEN:
+            raise RoomError("bad_token", f"a seat token has {MIN_TOKEN} to {MAX_TOKEN} "
+                                         "characters")
+        seat = Seat(name, token or secrets.token_urlsafe(16), chosen=token is not None)
         self.seats.append(seat)
         self.changed()
         return len(self.seats) - 1, seat
 
-    def seat_of_token(self, token: str) -> int:
+    def seat_of_token(self, token: str, strict: bool = False) -> int:
+        """The seat of this token. ``strict``: only tokens the server made count (the
+        address sent too many wrong ones; an agent's own token may be guessable)."""
         for i, s in enumerate(self.seats):
-            if not s.bot and same_token(s.token, token):
+            if not s.bot and not (strict and s.chosen) and same_token(s.token, token):
                 return i
         raise RoomError("bad_token", "this seat is not known here: join again with a name")
+
+    def opens(self, token: str) -> bool:
+        """Is this the host's or a seat's token (a way in past the code-guessing limit)?"""
+        return same_token(self.host_token, token) or any(
+            not s.bot and same_token(s.token, token) for s in self.seats)
 
     def add_bot(self) -> None:
         if self.status != "lobby":
             raise RoomError("started", "bots join before the deal")
         if len(self.seats) >= self.ruleset.max_players:
             raise RoomError("full", "the table is full")
-        # A bot's name never looks like a person's at the table.
+        # A bot has a plain name (the narration says "Carla", not "Carla (bot)"); the
+        # pages mark it from ``bot`` in the lobby, and no person may take a bot's look
+        # (clean_name).
         taken = {s.name.casefold() for s in self.seats}
-        name = next(
-            (f"{n} (bot)" for n in BOT_NAMES
-             if f"{n} (bot)".casefold() not in taken and n.casefold() not in taken),
-            f"Bot {len(self.seats) + 1}",
-        )
+        name = next((n for n in BOT_NAMES if n.casefold() not in taken),
+                    f"Bot {len(self.seats) + 1}")
         self.seats.append(Seat(name, secrets.token_urlsafe(16), bot=True))
         self.changed()
 
@@ -175,13 +224,32 @@ class Room:
         if not 0 <= seat < len(self.seats):
             raise RoomError("bad_seat", f"there is no seat {seat}")
         del self.seats[seat]
-        for sink in self.sinks:
-            if sink.viewer is not None and sink.role == "player":
-                if sink.viewer == seat:
-                    sink.viewer = -1  # a kicked player no longer sees anything
-                elif sink.viewer > seat:
-                    sink.viewer -= 1
+        self._reseat(seat)
         self.changed()
+
+    def _reseat(self, gone: int) -> None:
+        """The one place connections follow their seats: after seat ``gone`` left, every
+        seated connection (browser or agent, here or relayed) moves down with its own
+        seat, and those of the seat that went are told and closed."""
+        from nightcall.server.messages import RoomErrorMessage, encode
+
+        for sink in list(self.sinks):
+            if sink.role not in SEATED_ROLES or sink.viewer is None or sink.viewer < 0:
+                continue
+            if sink.viewer > gone:
+                sink.viewer -= 1
+            elif sink.viewer == gone:
+                sink.viewer = -1  # sees nothing more, and may do nothing
+                if sink.role == "agent":
+                    from nightcall import protocol
+
+                    sink.send(encode(protocol.Error(protocol.ErrorCode.REFUSED,
+                                                    "the host took your seat away")))
+                else:
+                    sink.send(encode(RoomErrorMessage(
+                        code="kicked", message="the host took your seat away")))
+                sink.close_with(KICKED)
+                self.forget(sink)
 
     # --- starting -----------------------------------------------------------------
     def start(self, seats: int | None = None) -> None:
@@ -609,7 +677,8 @@ class Room:
                 "bots": self.settings.bots,
             },
             "host_token": self.host_token,
-            "seats": [{"name": s.name, "token": s.token, "bot": s.bot} for s in self.seats],
+            "seats": [{"name": s.name, "token": s.token, "bot": s.bot, "chosen": s.chosen}
+                      for s in self.seats],
             "status": self.status,
             "seed": self.seed,
             "roles": list(self.roles),
@@ -618,6 +687,7 @@ class Room:
                       "calls": list(c.calls)},
             "record": record,
             "next": [self.next_code, self.next_host_token] if self.next_code else None,
+            "join_url": self.join_url,
         }
 
     @classmethod
@@ -626,7 +696,8 @@ class Room:
 
         settings = msgspec.convert(doc["settings"], CreateRoom)
         room = cls(doc["code"], settings, doc["host_token"])
-        room.seats = [Seat(s["name"], s["token"], bool(s["bot"])) for s in doc["seats"]]
+        room.seats = [Seat(s["name"], s["token"], bool(s["bot"]), bool(s.get("chosen")))
+                      for s in doc["seats"]]
         room.status = doc["status"]
         room.seed = int(doc["seed"])
         room.roles = list(doc["roles"])
@@ -635,6 +706,7 @@ class Room:
         room.clock = ClockState(c["stage"], c["night"], c["slot"], c["start"], list(c["calls"]))
         if doc.get("next"):
             room.next_code, room.next_host_token = doc["next"]
+        room.join_url = str(doc.get("join_url") or "")
         if room.status != "lobby":
             room.rebuild()
         return room

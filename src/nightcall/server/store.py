@@ -13,6 +13,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -45,6 +46,13 @@ class Store(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+# How long the store keeps a room nobody changes: a lobby nobody started is abandoned
+# after a day; a finished game (its record) is kept for ``keep_days`` (serve
+# --keep-days; 0: for ever).
+LOBBY_SECONDS = 24 * 3600.0
+KEEP_DAYS = 30.0
 
 
 class MemoryStore:
@@ -102,7 +110,10 @@ class SQLiteStore:
 
     CHECKPOINT_EVERY = 1.0
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, keep_days: float = KEEP_DAYS,
+                 lobby_seconds: float = LOBBY_SECONDS) -> None:
+        self.keep_days = keep_days
+        self.lobby_seconds = lobby_seconds
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -164,6 +175,31 @@ class SQLiteStore:
                 "SELECT doc FROM rooms WHERE finished = 0 ORDER BY updated"
             ).fetchall()
         return [json.loads(r[0]) for r in rows]
+
+    def expire(self, now: float, keep: Collection[str] = ()) -> int:
+        """Delete the lobbies unchanged for ``lobby_seconds`` and the finished games
+        older than ``keep_days`` (0: kept for ever), except the codes in ``keep`` (rooms
+        being served). How many went."""
+        kept = set(keep)
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT code FROM rooms WHERE finished = 0 AND updated < ? "
+                "AND json_extract(doc, '$.status') = 'lobby'",
+                (now - self.lobby_seconds,)).fetchall()
+            if self.keep_days > 0:
+                rows += self._db.execute(
+                    "SELECT code FROM rooms WHERE finished = 1 AND updated < ?",
+                    (now - self.keep_days * 86400,)).fetchall()
+            codes = [(c,) for (c,) in rows if c not in kept]
+            if codes:
+                self._db.execute("BEGIN")
+                try:
+                    self._db.executemany("DELETE FROM rooms WHERE code = ?", codes)
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+        return len(codes)
 
     def journal_mode(self) -> str:
         with self._lock:
