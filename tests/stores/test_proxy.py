@@ -211,7 +211,7 @@ def test_a_room_created_through_the_proxy_is_served_where_its_phones_are(
     async def go(code: str, token: str) -> None:
         ws_base = stack.url.replace("http://", "ws://")
         async with websockets.connect(f"{ws_base}/ws/{code}") as host, \
-                websockets.connect(f"{ws_base}/ws/{code}/agent?name=Bot") as agent:
+                websockets.connect(f"{ws_base}/ws/{code}/agent?name=Agent") as agent:
             await host.send(json.dumps({"type": "hello", "as": "host", "token": token}))
             assert json.loads(await asyncio.wait_for(host.recv(), 10))["type"] == "welcome"
             await asyncio.sleep(0.3)
