@@ -1,8 +1,9 @@
 """Load test of the web app (not a test): N rooms of 5 phones on loopback, played through.
 
 Starts ``nightcall serve`` on a free port with a fresh SQLite file (or, with
-``--redis auto --workers 2``, a throwaway redis-server and two server processes
-sharing the port; or uses ``--url``), creates N One Night rooms, connects 5
+``--redis auto --workers 2``, a throwaway redis-server, two server processes on two
+ports and nginx in front of them with the shipped deploy/nginx.conf, which sends each
+room to one process; or uses ``--url``), creates N One Night rooms, connects 5
 player websockets and a host per room, deals, and plays: each phone answers
 every call and the vote with a legal move after a short "thinking" pause, and
 makes claims during the day.
@@ -227,32 +228,109 @@ def start_redis(tmp: str) -> tuple[subprocess.Popen[bytes], str]:
     return proc, f"redis://127.0.0.1:{port}/0"
 
 
+TOKEN = "load-web-metrics"
+
+
 def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str]:
+    """The server (and, for several workers, nginx in front): its URL. ``args.ports``
+    are the processes' own ports, where the metrics are read."""
     tmp = tempfile.mkdtemp(prefix="nightcall-load-")
+    if args.redis == "auto":  # first: its port must not be one the workers will take
+        args.redis_proc, args.redis = start_redis(tmp)
     port = free_port()
+    # A baseline of another checkout (PYTHONPATH) runs as that version did: its workers
+    # shared one port (no proxy), and it had /api/stats rather than /metrics.
+    old = "PYTHONPATH" in args.server_env
+    proxied = args.workers > 1 and not old
+    while proxied and any(_busy(port + i) for i in range(args.workers)):
+        port = free_port()
     url = f"http://127.0.0.1:{port}"
+    # (an older version's workers shared a port: none of them counts for all)
+    args.ports = ([port + i for i in range(args.workers)] if proxied
+                  else [port] if args.workers == 1 else [])
     cmd = [sys.executable, "-m", "nightcall.cli", "serve", "--host", "127.0.0.1",
            "--port", str(port)]
     if args.pin:  # the server alone on core 0, as if the phones were on other machines
         cmd = ["taskset", "-c", "0", *cmd]
     if args.redis:
-        if args.redis == "auto":
-            args.redis_proc, args.redis = start_redis(tmp)
         cmd += ["--redis", args.redis, "--workers", str(args.workers)]
     else:
         cmd += ["--db", str(Path(tmp) / "rooms.sqlite3")]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", **args.server_env}
+    args.nginx = None
+    if proxied:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "stores"))
+        from proxy import DEPLOY, Nginx, site  # the tests' nginx, on the shipped file
+
+        front = free_port()
+        while front in args.ports:
+            front = free_port()
+        url = f"http://127.0.0.1:{front}"
+        cmd += ["--public-url", url]
+        args.nginx = Nginx(Path(tmp) / "nginx", site((DEPLOY / "nginx.conf").read_text(),
+                                                      {80: front}, args.ports))
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "NIGHTCALL_METRICS_TOKEN": TOKEN,
+           **args.server_env}
     # A session of its own: stopping it stops its workers too, whatever happens here.
-    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-                              start_new_session=True)
-    for _ in range(200):
-        try:
-            httpx.get(url + "/api/rulesets", timeout=1)
-            break
-        except httpx.HTTPError:
-            time.sleep(0.1)
+    args.server_log = Path(tmp) / "server.log"
+    log = args.server_log.open("ab")
+    server = subprocess.Popen(cmd, stdout=log, stderr=log, env=env, start_new_session=True)
+    for p in args.ports:
+        for _ in range(200):
+            try:
+                httpx.get(f"http://127.0.0.1:{p}/api/rulesets", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+    if args.nginx is not None:
+        args.nginx.start(url + "/api/rulesets")
     time.sleep(1.0)  # every worker up, not just the first to answer
     return server, url
+
+
+def _busy(port: int) -> bool:
+    import socket
+
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def server_numbers(ports: list[int], timings: bool) -> dict[str, Any]:
+    """What the server processes say: players connected (all of them), and with
+    ``timings`` the first one's latencies, from /metrics (the baseline: /api/stats)."""
+    out: dict[str, Any] = {"players_connected": 0}
+    for i, port in enumerate(ports):
+        base = f"http://127.0.0.1:{port}"
+        r = httpx.get(base + "/metrics", timeout=10, headers={"Authorization": f"Bearer {TOKEN}"})
+        if r.status_code == 404:  # an older server: its /api/stats
+            got = httpx.get(base + "/api/stats" + ("" if timings else "?timings=0"),
+                            timeout=10).json()
+            out["players_connected"] += got["players_connected"]
+            if i == 0:
+                out.update({k: v for k, v in got.items() if k != "players_connected"})
+            continue
+        values: dict[str, float] = {}
+        for line in r.text.splitlines():
+            if line and not line.startswith("#"):
+                name, _, value = line.rpartition(" ")
+                values[name] = float(value)
+        out["players_connected"] += int(values.get('nightcall_connections{role="player"}', 0)
+                                        + values.get('nightcall_connections{role="agent"}', 0))
+        if i == 0 and timings:
+            def ms(metric: str, q: str, values: dict[str, float] = values) -> float | None:
+                v = values.get(f'{metric}{{quantile="{q}"}}')
+                return None if v is None else round(v * 1000, 3)
+
+            out.update({
+                "action_ms_p50": ms("nightcall_move_seconds", "0.5"),
+                "action_ms_p99": ms("nightcall_move_seconds", "0.99"),
+                "updates_waited": None,
+                "send_wait_ms_p50": ms("nightcall_update_wait_seconds", "0.5"),
+                "send_wait_ms_p99": ms("nightcall_update_wait_seconds", "0.99"),
+                "loop_lag_ms_p50": ms("nightcall_event_loop_lag_seconds", "0.5"),
+                "loop_lag_ms_p99": ms("nightcall_event_loop_lag_seconds", "0.99"),
+                "loop_lag_ms_max": ms("nightcall_event_loop_lag_seconds", "1"),
+            })
+    return out
 
 
 async def client(args: argparse.Namespace, url: str) -> dict[str, Any]:
@@ -333,6 +411,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     url = args.url
     args.redis_proc = None
     redis_setting = args.redis  # "auto" becomes this run's URL: the next run starts anew
+    args.nginx = None
+    args.ports = []
     if not url:
         server, url = start_server(args)
     redis_mem0 = redis_memory(args.redis) if args.redis else 0.0
@@ -364,9 +444,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         got: dict[str, Any] = {}
         while any(k.poll() is None for k in kids):  # the server's own count, twice a second
             try:  # (counts only: sorting the timings twice a second would stall the server)
-                got = httpx.get(url + "/api/stats?timings=0", timeout=2).json()
-                held = max(held, got["players_connected"])
-            except httpx.HTTPError:
+                if args.ports:
+                    got = server_numbers(args.ports, timings=False)
+                    held = max(held, got["players_connected"])
+            except (httpx.HTTPError, ValueError, KeyError):
                 pass
             polls += 1
             if server is not None and polls % 4 == 0:
@@ -382,12 +463,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             parts.append(json.loads(out.read()))
         used = resource.getrusage(resource.RUSAGE_CHILDREN)  # the phones' processes, ended
         client_cpu = used.ru_utime + used.ru_stime - client_cpu0
-        with contextlib.suppress(httpx.HTTPError):
-            got = httpx.get(url + "/api/stats", timeout=10).json()
+        with contextlib.suppress(httpx.HTTPError, ValueError, KeyError):
+            if args.ports:
+                got = server_numbers(args.ports, timings=True)
         server_cpu = cpu_seconds(pids) - cpu0 if server else None
         wall = time.perf_counter() - wall0
     finally:
         stack.close()
+        if args.nginx is not None:
+            args.nginx.stop()
         if server is not None:
             stop(server)
         if args.redis_proc is not None:
@@ -413,12 +497,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "rooms": args.rooms,
         "server_env": args.server_env,
-        "store": f"redis, {args.workers} worker(s)" if args.redis else "sqlite, 1 process",
+        "store": (f"redis, {args.workers} worker(s)" if args.redis else "sqlite, 1 process")
+        + (", behind nginx" if args.nginx is not None else ""),
         "client": args.client,
         "pinned": args.pin,
         "client_processes": len(parts),
-        # With several workers /api/stats answers for one of them: count on the clients.
-        "players_held": held if args.workers == 1 else sum(p["peak"] for p in parts),
+        # The servers' own count (every worker), else the clients' (an older server).
+        "players_held": held or sum(p["peak"] for p in parts),
         "games_over": sum(p["games"] for p in parts),
         "updates_measured": len(lat),
         "actions_per_s_mean_peak": [round(actions / max(1, len(bins)), 1),
@@ -450,6 +535,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "server_cpu_share": None if server_cpu is None else round(server_cpu / wall, 2),
         "client_cpu_share": round(client_cpu / wall, 2),
         "load_average": os.getloadavg(),
+        "server_log": str(getattr(args, "server_log", "")),
         "seconds": round(max(p["seconds"] for p in parts), 1),
     }
 
@@ -504,8 +590,8 @@ def cli() -> None:
     p.add_argument("--baseline", default="", metavar="NAME=VALUE",
                    help="also run the server with this environment variable set (the same-"
                         "run baseline: NIGHTCALL_GC=default, Python's own collector, or "
-                        "NIGHTCALL_GC=50000,10,10, other thresholds; NIGHTCALL_SEND=asgi, "
-                        "every update through ASGI; NIGHTCALL_SEND=queue, through the "
+                        "NIGHTCALL_GC=50000,10,10, other thresholds; NIGHTCALL_SEND=queue, "
+                        "every update through the "
                         "writer task; PYTHONPATH=<checkout>/src, another version)")
     p.add_argument("--repeat", type=int, default=1,
                    help="with --baseline: runs of each, alternating; every run and medians")

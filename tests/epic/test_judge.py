@@ -232,10 +232,12 @@ def test_master_protected_by_the_vampire_token_holder(dead: Any) -> None:
     assert dead(o) == {C}
 
 
-def test_master_second_place_with_one_vote_does_not_die(dead: Any) -> None:
+def test_master_second_place_with_one_vote_dies_instead(dead: Any) -> None:
+    # Issue 14: "The Master" sets no minimum ("the player with the second-most votes
+    # dies instead"); the Bodyguard's "at least 2 votes" is his alone (docs/rulings.md).
     cards = ["the_master", "vampire", "seer", "villager", "robber"]
     o = verdict(cards, {B: A, C: A, D: A, A: C, E: A})
-    assert dead(o) == set()
+    assert dead(o) == {C}
 
 
 # --- tokens and artifacts at the end ------------------------------------------------------

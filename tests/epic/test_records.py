@@ -53,7 +53,10 @@ def test_example_records_replay_to_their_described_end(
 
 def test_final_state_lists_tokens_artifacts_and_the_extra_card() -> None:
     out = EPIC.outcome_json(EPIC.replay(load("epic-alpha-mimic-curator.json")))
-    assert out["final"]["cards"]["Dario"] == "seer"  # the Mimic card, copied Seer
+    # The Mimic card, copied Seer: since issue 14 (spec "The outcome") the card lies as
+    # the Mimic in final.cards and counts as the Seer in final.roles.
+    assert out["final"]["roles"]["Dario"] == "seer"
+    assert out["final"]["cards"]["Dario"] == "mimic"
     assert out["final"]["extra"] == "ghost_hunter"
     assert out["final"]["artifacts"] == {"Bruno": "brand_of_the_villager"}
     tokens = EPIC.outcome_json(EPIC.replay(load("epic-vampire-tokens.json")))["final"]["tokens"]
@@ -201,21 +204,26 @@ def test_cli_replays_and_exits_2_on_illegal_records(tmp_path: Path) -> None:
     assert "step 1" in result.output and "Dream Wolf" in result.output
 
 
-def test_starting_tokens_are_read_and_written_back() -> None:
+def test_starting_tokens_are_read_and_only_certainty_is_allowed() -> None:
+    # Issue 14 (docs/rulings.md, "Starting tokens"): "Each player receives a Certainty
+    # token" ("Setup"); a starting Bat token, which this test once read back, is refused.
     record = {
         "ruleset": "epic", "players": ["Anna", "Bruno", "Carla"],
         "cards": {"Anna": "venus", "Bruno": "werewolf", "Carla": "seer"},
         "center": ["villager", "robber", "tracker"],
-        "tokens": {"Carla": "bat"},
+        "tokens": {"Carla": "certainty"},
         "steps": [{"call": "venus", "player": "Anna", "skip": True},
                   {"call": "werewolf", "player": "Bruno", "center": [1]},
                   {"votes": {"Anna": "Bruno", "Carla": "Bruno", "Bruno": "Carla"}}],
     }
     st = EPIC.replay(record)
-    assert st.tokens == ["certainty", "certainty", "bat"]
-    assert EPIC.to_record(st)["tokens"] == {"Anna": "certainty", "Bruno": "certainty",
-                                            "Carla": "bat"}
+    assert st.tokens == ["certainty", "certainty", "certainty"]
+    assert "tokens" not in EPIC.to_record(st)  # nothing to say: the setup's tokens
     assert EPIC.outcome_json(st)["teams"] == ["village"]
+    record["tokens"] = {"Carla": "bat"}
+    with pytest.raises(RecordError, match="Carla starts with the bat token, but every "
+                                          "player starts with a Certainty token"):
+        EPIC.replay(record)
 
 
 def test_mimic_then_for_a_role_that_does_not_wake_is_refused() -> None:

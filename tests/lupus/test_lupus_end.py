@@ -98,7 +98,9 @@ def test_a_mythomaniac_turned_werewolf_loses_with_the_werewolves() -> None:
     lynch(st, "Max")
     out = LUPUS.outcome_json(st)
     assert out["teams"] == ["village"] and "Max" not in out["winners"]
-    assert out["final"]["cards"]["Max"] == "werewolf"
+    # Issue 14 (spec "The outcome"): the card lies as the Mythomaniac, it counts as a Werewolf.
+    assert out["final"]["roles"]["Max"] == "werewolf"
+    assert out["final"]["cards"]["Max"] == "mythomaniac"
 
 
 def test_the_mythomaniacs_change_can_end_the_game() -> None:

@@ -112,18 +112,37 @@ def test_a_wrong_answer_is_explained_and_asked_again() -> None:
     assert "'99' is not one of the" in out.getvalue()
 
 
-def test_cards_that_are_not_the_deck_are_refused() -> None:
+def test_cards_that_are_not_the_deck_are_refused_at_once_and_asked_again() -> None:
+    """A card that is not in the deck, or one more of a role than the deck has, is
+    refused with the reason as soon as it is typed; the Master types it again and
+    nothing else is asked twice (issue 19: "Every prompt re-asks at once")."""
     need_ruleset("lupus")
     from nightcall.narration.master import ask_deal
 
     lupus = get_ruleset("lupus")
-    cards = dict(CARDS, Irene="K♠")  # a Bodyguard instead of a Villager
+    answers = {name: [card] for name, card in CARDS.items()}
+    answers["Irene"] = ["K♠", "unicorn", "6♦"]  # a Bodyguard (not in this deck), a typo
+    answers["Fabio"] = ["K♥", "<", "5♠"]  # a second Seer, then back one player
+    answers["Elena"] = ["K♥", "Veggente"]  # typed again after the "<"
+    asked: list[str] = []
 
     def ask(question: str) -> str:
-        return ", ".join(PLAYERS) if question.startswith("The 9") else cards[question.strip()]
+        asked.append(question.strip())
+        if question.startswith("The 9"):
+            return ", ".join(PLAYERS)
+        return answers[question.strip()].pop(0)
 
-    with pytest.raises(ValueError, match="missing villager; extra bodyguard"):
-        ask_deal(Console(file=io.StringIO()), lupus, lupus.default_deck(9), ask)
+    out = io.StringIO()
+    names, cards = ask_deal(Console(file=out, width=200), lupus, lupus.default_deck(9), ask)
+    text = " ".join(out.getvalue().split())
+    assert names == PLAYERS
+    assert cards == [lupus.card_map.role_of(CARDS[p]) for p in PLAYERS]  # type: ignore[union-attr]
+    assert "There is no Bodyguard in this deck" in text
+    assert "'unicorn' is neither a role of this game nor a playing card" in text
+    assert "The deck has 1 × Seer, already dealt to Elena: type the card again." in text
+    assert asked.count("Irene") == 3 and asked.count("Fabio") == 3
+    assert asked.count("Elena") == 2  # "<" went back once
+    assert asked.count("Anna") == 1
 
 
 class Stop(Exception):

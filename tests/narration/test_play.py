@@ -91,3 +91,56 @@ def test_reasoning_bots_fill_the_other_seats_and_talk_at_dawn() -> None:
     assert ONUW.is_over(state) and "explanation" in outcome
     claims = [e for e in ONUW.view(state, 0)["events"] if e["kind"] == "claim"]
     assert {e["seat"] for e in claims} == {1, 2, 3, 4}
+
+
+def test_the_human_is_addressed_as_you() -> None:
+    """Issue 19: "You accuse", not "You accuses"; the same for every sentence about you."""
+    r = Renderer(["Ann", "Bob", "Cy"], 0, str.title)
+    assert r.event({"kind": "accuse", "seat": 0, "target": 1}) == "You accuse Bob."
+    assert r.event({"kind": "accuse", "seat": 1, "target": 0}) == "Bob accuses you."
+    assert r.event({"kind": "executed", "seat": 0}) == "You are executed."
+    assert r.event({"kind": "wolf_pick", "seat": 0, "target": 2}) == "You point at Cy."
+    assert r.event({"kind": "claim", "seat": 0, "role": "seer"}) == "You say: “I am the Seer.”"
+    assert r.event({"kind": "claim", "seat": 2, "saw": 4, "role": "werewolf"}) == \
+        "Cy says: “I saw center card 2: the Werewolf.”"
+    assert r.event({"kind": "claim", "seat": 1, "swapped": [0, 2]}) == \
+        "Bob says: “I swapped your card and Cy's card.”"
+
+
+def test_the_renderer_speaks_italian_and_german() -> None:
+    it = Renderer(["Ann", "Bob", "Cy"], 0, lambda r: load("it").role("onuw", r), "it")
+    assert it.event({"kind": "accuse", "seat": 0, "target": 1}) == "Accusi Bob."
+    assert it.event({"kind": "saw", "seat": 1, "card": "seer"}) == \
+        "Vedi la carta di Bob: Veggente."
+    assert it.action({"kind": "vote", "a": 2}) == "Indica Cy"
+    de = Renderer(["Ann", "Bob", "Cy"], 1, lambda r: load("de").role("onuw", r), "de")
+    assert de.event({"kind": "claim", "seat": 1, "role": "seer"}) == "Du sagst: „Ich bin Seherin.“"
+    assert de.action({"kind": "abstain"}) == "Auf niemanden zeigen"
+
+
+def test_the_human_votes_after_the_bots_talk_and_may_claim_first() -> None:
+    names = ["You", "Bot 2", "Bot 3", "Bot 4", "Bot 5"]
+    state = ONUW.deal(names, ONUW.recommended_deck(5), 11)
+    shown: list[str] = []
+    render = Renderer(names, 0, lambda r: load("en").role("onuw", r))
+    seen_at_vote: list[int] = []
+
+    def ask(legal: list[dict[str, Any]]) -> dict[str, Any]:
+        if legal[0]["kind"] == "vote":
+            seen_at_vote.append(sum("says:" in line for line in shown))
+        return legal[0]
+
+    said: list[str] = []
+
+    def claim(options: Any) -> Any:
+        if said:
+            return None
+        said.append("once")
+        return next(a for a in options if a.kind == "claim")
+
+    play_game(ONUW, state, 0, ask, shown.append, render, 11, "reasoning", claim=claim)
+    claims = [e for e in ONUW.view(state, 0)["events"] if e["kind"] == "claim"]
+    assert {e["seat"] for e in claims} == {0, 1, 2, 3, 4}
+    # Every bot had spoken (and been shown) before the human was asked to vote.
+    assert seen_at_vote and seen_at_vote[0] >= 5
+    assert any(line.startswith("You say: “I am the") for line in shown)

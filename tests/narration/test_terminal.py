@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+from pathlib import Path
 
 import pexpect
 
@@ -83,21 +85,109 @@ def test_judge_epic_asks_for_tokens_and_artifacts() -> None:
     assert child.exitstatus == 0
 
 
-def test_judge_interactive_refuses_a_bad_card() -> None:
+def test_judge_refuses_each_bad_answer_at_once_and_asks_it_again() -> None:
+    """Issue 19: one typo in a name or card must not mean retyping the whole table."""
     child = spawn("judge", "onuw")
     child.expect("Players")
+    child.sendline("A, B, a")
+    child.expect("A is there twice")  # "a" and "A": names are compared as read
+    child.expect("Players")
+    child.sendline("A, B")
+    child.expect("That is 2 players; this game is for 3 to 10")
+    child.expect("Players")
     child.sendline("A, B, C")
-    for card in ("werewolf", "unicorn", "seer"):
-        child.expect(r"  \w+: ")
-        child.sendline(card)
+    child.expect("  A: ")
+    child.sendline("werewolf")
+    child.expect("  B: ")
+    child.sendline("unicorn")
+    child.expect("'unicorn' is not a card of this game")
+    child.expect("  B: ")  # the same player again, nobody else
+    child.sendline("A♣")
+    child.expect("  C: ")
+    child.sendline("Lupo")  # a third Werewolf, in Italian
+    child.expect("The box has 2 × Werewolf, and A, B holds it already")
+    child.expect("  C: ")
+    child.sendline("seer")
     child.expect("Who does each player point at")
-    for _ in range(3):
-        child.expect("→")
-        child.sendline("")
-    child.expect("'unicorn' is not a One Night role")
+    child.expect("A →")
+    child.sendline("Zed")
+    child.expect("'Zed' is not at this table: type one of A, B, C")
+    child.expect("A →")
+    child.sendline("A")
+    child.expect("A cannot point at themselves")
+    child.expect("A →")
+    child.sendline("3")  # a seat number: C
+    child.expect("B →")
+    child.sendline("c")
+    child.expect("C →")
+    child.sendline("")
+    child.expect(r"Dead: C \(votes\)")
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 2
+    assert child.exitstatus == 0
+
+
+def test_judge_a_refused_table_is_mended_not_retyped() -> None:
+    """Two Bounty tokens on the table: the whole check refuses, says why, and asks whose
+    answers to change; the rest of the table is kept."""
+    from .helpers import need_ruleset
+
+    need_ruleset("epic")
+    child = spawn("judge", "epic")
+    child.expect("Players")
+    child.sendline("Ann, Ben, Cid")
+    for card in ("werewolf", "Seer", "robber"):
+        child.expect(r"  \w+: ")
+        child.sendline(card)
+    child.expect("symbol token")
+    child.expect("  Ann: ")
+    child.sendline("panik")
+    child.expect("'panik' is not a symbol token")
+    for token in ("bounty", "bounty", ""):
+        child.expect(r"  \w+: ")
+        child.sendline(token)
+    child.expect("Artifacts")
+    for _ in range(3):
+        child.expect(r"  \w+: ")
+        child.sendline("")
+    child.expect("Who does each player point at")
+    for target in ("Ben", "Ann", "Ann"):
+        child.expect("→")
+        child.sendline(target)
+    child.expect("This table cannot be judged: there are only 1 bounty")
+    child.expect("Whose answers do you want to change")
+    child.sendline("Ben")
+    child.expect("  Ben: ")
+    child.sendline("seer")
+    child.expect("Ben's symbol token")
+    child.sendline("")
+    child.expect("The artifact on Ben's card")
+    child.sendline("")
+    child.expect("Ben →")
+    child.sendline("Ann")
+    child.expect("Dead: Ann")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_judge_speaks_italian() -> None:
+    child = spawn("judge", "onuw", "--lang", "it")
+    child.expect("I giocatori, nell'ordine in cui siedono")
+    child.sendline("Anna, Bruno, Carla")
+    for card in ("Lupo", "Veggente", "Ladro"):
+        child.expect(r"  \w+: ")
+        child.sendline(card)
+    child.expect("Chi indica ogni giocatore")
+    for target in ("Bruno", "Anna", "Anna"):
+        child.expect("→")
+        child.sendline(target)
+    child.expect(r"Morti: Anna \(voti\)")
+    child.expect("Vincitori: Bruno, Carla")
+    child.expect("La verifica, passo per passo")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
 
 
 def test_play_one_game_in_a_terminal() -> None:
@@ -106,9 +196,13 @@ def test_play_one_game_in_a_terminal() -> None:
     child.expect("You look at your card: you are the")
     turns = 0
     while True:
-        i = child.expect([r"Your choice \(1-\d+, q to quit\)", "You (win|lose)"])
+        i = child.expect([r"Your choice \(1-\d+, q to quit\)", "You (win|lose)",
+                          "Say something before you vote"])
         if i == 1:
             break
+        if i == 2:
+            child.sendline("")  # vote without a claim
+            continue
         turns += 1
         if turns == 1:
             child.sendline("99")  # not on the menu: explained, asked again
@@ -119,6 +213,57 @@ def test_play_one_game_in_a_terminal() -> None:
     child.close()
     assert child.exitstatus == 0
     assert turns >= 1  # at least the vote
+
+
+def test_play_shows_the_talk_lets_the_human_claim_then_vote() -> None:
+    """Issue 19: the bots' claims are shown, the human can claim (a wrong key is
+    explained and asked again), and the vote comes after the talk."""
+    child = spawn("play", "onuw", "-n", "5", "--name", "Zoe")
+    child.expect(r"Seed (\d+) \(the same game again: --seed \d+\)")  # from the clock
+    seed = child.match.group(1)
+    while child.expect([r"Your choice \(1-\d+", "Say something before you vote"]) == 0:
+        child.sendline("1")  # the night, if Zoe's card has a move
+    before = child.before
+    assert before.count("says: “") >= 4  # the four bots spoke before the vote
+    child.sendline("4")
+    child.expect("'4' is not 1, 2, 3 or Enter")
+    child.sendline("1")
+    child.expect("Which role")
+    child.sendline("x")
+    child.expect("'x' is not on the menu")
+    child.sendline("1")
+    child.expect("You say: “I am the")
+    child.expect("Say something before you vote")
+    child.sendline("3")
+    child.expect("The first card you swapped")
+    child.sendline("2")
+    child.expect("The second card you swapped")
+    child.sendline("2")
+    child.expect("You say: “I swapped")
+    child.expect("Say something before you vote")
+    child.sendline("")
+    child.expect(r"Your choice \(1-5")
+    child.sendline("1")
+    child.expect("You (win|lose)")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert seed.isdigit()
+
+
+def test_play_in_italian() -> None:
+    child = spawn("play", "onuw", "-n", "3", "--seed", "5", "--lang", "it")
+    child.expect("Ruoli in gioco: ")
+    child.expect("Guardi la tua carta: sei")
+    while True:
+        i = child.expect([r"La tua scelta \(1-\d+, q per uscire\)", "Hai (vinto|perso)",
+                          "Vuoi dire qualcosa prima di votare"])
+        if i == 1:
+            break
+        child.sendline("" if i == 2 else "1")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
 
 
 def test_narrate_lupus_runs_the_masters_loop_to_the_end() -> None:
@@ -150,3 +295,83 @@ def test_narrate_lupus_runs_the_masters_loop_to_the_end() -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_narrate_lupus_a_wrong_deal_is_asked_again_and_a_closed_terminal_resumes(
+    tmp_path: Path,
+) -> None:
+    """Issue 19: a wrong deal ended in a traceback with everything typed lost. Now each
+    card is checked as it is typed; and after the terminal closes mid-night, --resume
+    picks the game up at the open call with every answer kept."""
+    from .helpers import need_ruleset
+
+    need_ruleset("lupus")
+    save = tmp_path / "game.json"
+    args = ("--speed", "0.01", "--discussion", "0.2", "--no-speech", "--save", str(save))
+    child = spawn("narrate", "lupus", "-n", "7", *args)
+    child.expect("The 7 players, clockwise")
+    child.sendline("Ada, Ben, Cleo")
+    child.expect(r"Give 7 different names separated by commas \(got 3\)")
+    child.sendline("Ada, Ben, Cleo, Dan, Eva, Finn, ada")
+    child.expect(r"\(Ada is there twice\)")
+    child.sendline("Ada, Ben, Cleo, Dan, Eva, Finn, Gus")
+    for card, refusal in (("A♠", None), ("K♠", "There is no Bodyguard in this deck"),
+                          ("2♥", None), ("A♥", None), ("A♣", "The deck has 2 × Werewolf, "
+                                                        "already dealt to Ada, Cleo"),
+                          ("K♥", None), ("seer", "The deck has 1 × Seer"), ("3♥", None),
+                          ("4♥", None), ("5♥", None)):
+        child.expect(r"  \w+: ")
+        child.sendline(card)
+        if refusal:
+            child.expect(refusal)
+    child.expect("The game is saved after every answer in")
+    child.expect("Night 1")
+    child.expect(r"Whom did the werewolves point at\?")
+    child.sendline("Ben")
+    child.expect(r"Whom did Dan \(Seer\) point at\?")
+    child.close(force=True)  # the terminal closes before the Seer's answer
+    doc = json.loads(save.read_text(encoding="utf-8"))
+    assert doc["players"] == ["Ada", "Ben", "Cleo", "Dan", "Eva", "Finn", "Gus"]
+    assert doc["master"]["moves"] == [[0, {"kind": "kill", "a": 1}],
+                                      [2, {"kind": "kill", "a": 1}]]
+
+    child = spawn("narrate", "lupus", "--resume", *args)
+    child.expect("resumed: night 1")
+    child.expect("Seer, wake up")  # the open call, said again
+    child.expect(r"Whom did Dan \(Seer\) point at\?")
+    child.sendline("Ada")
+    child.expect(r"Seer points at Ada: a werewolf")
+    child.expect("During the night Ben died")  # the werewolves' answer was kept
+    child.expect(r"Whom does Cleo accuse\?")
+    child.sendcontrol("c")
+    child.expect("Stopped. The game is saved in")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+
+
+def test_narrate_lupus_resume_without_a_saved_game_says_so(tmp_path: Path) -> None:
+    child = spawn("narrate", "lupus", "--resume", "--save", str(tmp_path / "none.json"))
+    child.expect("no saved game at")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+
+
+def test_narrate_space_pauses_and_resumes_the_countdown() -> None:
+    child = spawn("narrate", "onuw", "-n", "3", "--no-speech", "--night-only",
+                  "--speed", "0.4")
+    child.expect("space: pause")
+    child.expect(r"Werewolves, open your eyes")
+    child.expect("⏳")
+    child.send(" ")
+    child.expect("paused — press space to go on")
+    # While paused, nothing moves on: the next line does not come.
+    assert child.expect(["Seer, open your eyes", pexpect.TIMEOUT], timeout=6) == 1
+    child.send(" ")
+    child.expect("Seer, open your eyes", timeout=20)
+    child.sendcontrol("c")
+    child.expect("Stopped.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130

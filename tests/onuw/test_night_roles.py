@@ -70,7 +70,9 @@ def test_lone_wolf_may_look_at_one_center_card() -> None:
 def test_lone_wolf_option_off_gives_no_choice() -> None:
     st = new(["werewolf", V, V], ["werewolf", "seer", V], {"lone_wolf": False})
     assert st.phase == 1  # nobody had anything to choose
-    with pytest.raises(Exception, match="after the night is over"):
+    # Issue 14: the refusal names the rule (the option), no longer "after the night is over".
+    with pytest.raises(Exception, match=r"step 0: the lone werewolf's look .* is off .*"
+                                        r"option lone_wolf: false"):
         play(["werewolf", V, V], ["werewolf", "seer", V],
              [{"call": "werewolf", "player": "Anna", "center": [1]}], {"lone_wolf": False})
 

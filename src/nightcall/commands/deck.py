@@ -4,11 +4,27 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 EXIT_REFUSED = 2
+
+# Where nightcall's deck differs from a scenario's list in the rulebook, the rulebook's
+# line and what we do instead (docs/rulings.md, Epic Battle, "Decks and scenarios").
+ADJUSTMENTS: dict[str, tuple[str, str]] = {
+    "a_fearsome_opponent": (
+        '"3 players: Alpha Wolf, Witch, Ghost Hunter, Bodyguard, Villager" '
+        '(epic-battle-rulebook.txt, "A Fearsome Opponent")',
+        "the list has one card too few (players + 3 are needed): nightcall adds a second "
+        "Villager, and the Alpha Wolf stays the only werewolf",
+    ),
+    "election_day": (
+        '"Election Day (medium, 3-6 players)" with decks for 3 to 5 players '
+        '(epic-battle-rulebook.txt, "Election Day")',
+        "the rulebook gives no 6-player deck: nightcall offers it for 3-5 players",
+    ),
+}
 
 
 def deck(
@@ -30,19 +46,24 @@ def deck(
 
     from nightcall.engine.errors import NightcallError
     from nightcall.engine.ruleset import get_ruleset
-    from nightcall.narration.deckspec import choose_deck
+    from nightcall.narration.deckspec import cards_to_pull, choose_deck_cards
     from nightcall.narration.locale import LocaleError, load
 
     err = Console(stderr=True)
     try:
         locale = load(lang)
         ruleset = get_ruleset(ruleset_id)
-        cards, warnings = choose_deck(ruleset, players, scenario, roles)
-        pull = ruleset.card_map.cards_to_pull(cards) if ruleset.card_map is not None else None
+        cards, given, warnings = choose_deck_cards(ruleset, players, scenario, roles)
+        pull = cards_to_pull(ruleset, cards, given)
         calls = ruleset.night_calls(cards, 1)
+        # Lupus: the Medium and the Bodyguard wake from the second night on.
+        later = ruleset.night_calls(cards, 2) if ruleset.id == "lupus" else None
+        scenario_name = _scenario_name(ruleset, players, scenario, bool(roles))
     except (NightcallError, LocaleError) as exc:
         err.print(f"[bold red]deck refused[/]: {exc}", highlight=False)
         raise typer.Exit(EXIT_REFUSED) from None
+    scenario_id = scenario_name[0] if scenario_name else None
+    adjustment = ADJUSTMENTS.get(scenario_id or "")
 
     def name(role: str) -> str:
         return locale.role(ruleset.id, role)
@@ -55,19 +76,25 @@ def deck(
         out = {
             "ruleset": ruleset.id,
             "players": players,
-            "scenario": scenario,
+            "scenario": scenario_id,
+            "scenario_name": scenario_name[1] if scenario_name else None,
             "roles": cards,
             "names": [name(r) for r in cards],
             "cards_to_pull": pull,
+            "box_cards": pull is None,
             "extra": extra,
             "night_calls": calls,
+            "night_calls_from_night_2": later,
+            "adjustment": ({"rulebook": adjustment[0], "nightcall": adjustment[1]}
+                           if adjustment else None),
             "warnings": warnings,
         }
         typer.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return
     console = Console()
     console.print(f"[bold]{ruleset.title}[/] for {players} players"
-                  + (f", scenario {scenario}" if scenario else ""), highlight=False)
+                  + (f", scenario “{scenario_name[1]}”" if scenario_name else ""),
+                  highlight=False)
     counts = Counter(cards)
     console.print(f"{len(cards)} cards:", highlight=False)
     for role in dict.fromkeys(cards):
@@ -79,15 +106,59 @@ def deck(
     if pull is not None:
         console.print(f"Pull from a 52-card deck: {' '.join(pull)}", highlight=False,
                       markup=False)
+    else:
+        console.print(f"Play with the cards of the {ruleset.title} box: this game has no "
+                      "52-card mapping (its tokens and artifacts have no playing-card "
+                      "stand-in).", highlight=False, markup=False)
     if extra is not None:
         console.print(f"For the Alpha Wolf: one {name(extra)} card lies face down beside "
                       "the center, apart from the three center cards.", highlight=False,
                       markup=False)
-    console.print("Night order: " + (", ".join(name(c) for c in calls) or "nobody wakes"),
-                  highlight=False, markup=False)
+    order = ", ".join(name(c) for c in calls) or "nobody wakes"
+    if later is not None and later != calls:
+        console.print(f"Night 1: {order}", highlight=False, markup=False)
+        console.print("From night 2: " + (", ".join(name(c) for c in later)
+                                          or "nobody wakes"), highlight=False, markup=False)
+    else:
+        console.print(f"Night order: {order}", highlight=False, markup=False)
+    if adjustment is not None:
+        console.print(f"[yellow]note[/]: the rulebook says {adjustment[0]}; "
+                      f"{adjustment[1]}.", highlight=False)
     for warning in warnings:
         console.print(f"[yellow]warning[/]: {warning}", highlight=False)
 
 
+def _scenario_name(ruleset: Any, players: int, scenario: str | None,
+                   from_roles: bool) -> tuple[str, str] | None:
+    """The scenario the deck comes from (id, name): the one asked for, or the one the
+    ruleset picks by default (Epic Battle); None for a deck given with --roles."""
+    listing = getattr(ruleset, "scenarios", None)
+    if from_roles or not callable(listing):
+        return None
+    known = {s["id"]: s for s in listing()}
+    from nightcall.engine.errors import DeckError
+
+    if scenario is None:
+        # The ruleset's default deck is one of its scenarios: name the one it is.
+        default = ruleset.default_deck(players)
+        for s in known.values():
+            if s["min_players"] <= players <= s["max_players"]:
+                try:
+                    if ruleset.scenario_deck(s["id"], players) == default:
+                        return s["id"], s["name"]
+                except DeckError:
+                    continue
+        return None
+
+    match = known.get(scenario) or next(
+        (s for sid, s in known.items() if sid.endswith("_" + scenario)
+         or s["name"].casefold() == scenario.casefold()), None)
+    if match is None:
+        raise DeckError(f"no scenario called {scenario!r}")
+    return match["id"], match["name"]
+
+
 def register(app: typer.Typer) -> None:
-    app.command("deck")(deck)
+    from nightcall.commands._options import command_options
+
+    app.command("deck", **command_options())(deck)

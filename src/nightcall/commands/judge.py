@@ -23,29 +23,200 @@ JUDGES = {
 NOBODY = ("", "-", "nobody", "none")
 
 
-def _ask_table(ruleset_id: str) -> dict[str, Any]:
-    """The table, question by question; an empty answer to a vote means 'did not point'."""
-    raw = typer.prompt("Players, in seating order (comma-separated)")
-    players = [p.strip() for p in raw.split(",") if p.strip()]
-    table: dict[str, Any] = {"players": players, "cards": {}, "votes": {}}
-    typer.echo("The card in front of each player now (a role or a playing card, e.g. K♥):")
-    for p in players:
-        table["cards"][p] = typer.prompt(f"  {p}")
-    if ruleset_id == "onuw" and _holds_doppelganger(normalize("onuw", table)["cards"]):
-        table["doppelganger"] = typer.prompt("Which role did the Doppelgänger copy")
+class _Questions:
+    """The table, question by question, each answer checked as soon as it is typed and
+    asked again with the reason (issue 19: one typo must not mean retyping the table)."""
+
+    def __init__(self, ruleset_id: str, lang: str) -> None:
+        from nightcall.engine.ruleset import get_ruleset
+        from nightcall.narration.deckspec import role_lookup
+        from nightcall.narration.locale import load
+
+        self.rid = ruleset_id
+        self.ruleset = get_ruleset(ruleset_id)
+        self.loc = load(lang)
+        self.lookup = role_lookup(self.ruleset)
+        self.table: dict[str, Any] = {"players": [], "cards": {}, "votes": {}}
+
+    def t(self, key: str, **values: Any) -> str:
+        return self.loc.line(f"judge.{key}", **values)
+
+    def say(self, text: str) -> None:
+        typer.echo(text)
+
+    def ask(self, question: str, check: Any, default: str | None = None) -> Any:
+        """Ask until ``check(answer)`` returns a value instead of raising ValueError."""
+        while True:
+            if default is None:
+                raw = typer.prompt(question)
+            else:
+                raw = typer.prompt(question, default=default, show_default=False)
+            try:
+                return check(str(raw).strip())
+            except ValueError as exc:
+                self.say(f"{exc}")
+
+    # --- the checks of one answer -----------------------------------------------
+    def players(self, raw: str) -> list[str]:
+        names = [p.strip() for p in raw.split(",") if p.strip()]
+        rs = self.ruleset
+        folded = [p.casefold() for p in names]
+        twice = next((p for p in names if folded.count(p.casefold()) > 1), None)
+        if twice is not None:
+            raise ValueError(self.t("twice", name=twice))
+        if not rs.min_players <= len(names) <= rs.max_players:
+            raise ValueError(self.t("player_count", got=len(names), low=rs.min_players,
+                                    high=rs.max_players))
+        return names
+
+    def role(self, raw: str) -> str:
+        """A role id from a role name in any language, or a playing card."""
+        role = self.lookup.get(_snake(raw))
+        if role is None and self.ruleset.card_map is not None:
+            role = self.ruleset.card_map.role_of(raw)
+        if role is None:
+            known = ", ".join(self.loc.role(self.rid, r) for r in self.ruleset.role_ids)
+            raise ValueError(self.t("not_a_card", card=raw, roles=known,
+                                    cards=self.t("cards_hint") if self.ruleset.card_map
+                                    else ""))
+        return role
+
+    def card(self, player: str) -> Any:
+        def check(raw: str) -> str:
+            role = self.role(raw)
+            if self.rid == "epic" and role == "mimic":
+                raise ValueError(self.t("mimic"))
+            limit = copies_allowed(self.rid, role)
+            holders = [p for p, c in self.table["cards"].items()
+                       if p != player and self.role(c) == role]
+            if limit is not None and len(holders) >= limit:
+                raise ValueError(self.t("too_many", role=self.loc.role(self.rid, role),
+                                        k=limit, names=", ".join(holders)))
+            return raw
+        return check
+
+    def copied(self, raw: str) -> str:
+        role = self.role(raw)
+        if role == "doppelganger":
+            raise ValueError(self.t("copy_self"))
+        return raw
+
+    def token(self, raw: str) -> str:
+        from nightcall.rulesets.epic.roles import TOKENS
+
+        token = str(_snake(raw)) or "certainty"
+        if token not in TOKENS:
+            raise ValueError(self.t("not_a_token", token=raw, tokens=", ".join(TOKENS)))
+        return token
+
+    def artifact(self, raw: str) -> str:
+        from nightcall.rulesets.epic.roles import ARTIFACTS
+
+        artifact = str(_snake(raw))
+        if artifact and artifact not in ARTIFACTS:
+            raise ValueError(self.t("not_an_artifact", artifact=raw,
+                                    artifacts=", ".join(a.replace("_", " ")
+                                                        for a in ARTIFACTS)))
+        return artifact
+
+    def vote(self, voter: str) -> Any:
+        players: list[str] = self.table["players"]
+
+        def check(raw: str) -> str:
+            if raw.casefold() in NOBODY or raw.casefold() == self.t("nobody").casefold():
+                return ""
+            target = next((p for p in players if p.casefold() == raw.casefold()), None)
+            if target is None and raw.isdigit() and 1 <= int(raw) <= len(players):
+                target = players[int(raw) - 1]  # a seat number
+            if target is None:
+                raise ValueError(self.t("not_seated", name=raw, players=", ".join(players)))
+            if target == voter:
+                raise ValueError(self.t("self_vote", name=voter))
+            return target
+        return check
+
+    # --- the questions --------------------------------------------------------------
+    def ask_player(self, p: str) -> None:
+        """Everything about one player: card, token, artifact, vote."""
+        self.table["cards"][p] = self.ask(f"  {p}", self.card(p))
+
+    def ask_all(self) -> dict[str, Any]:
+        table = self.table
+        table["players"] = players = self.ask(self.t("players"), self.players)
+        self.say(self.t("cards"))
+        for p in players:
+            self.ask_player(p)
+        self.ask_copy()
+        if self.rid == "epic":
+            self.say(self.t("tokens"))
+            table["tokens"] = {p: self.ask(f"  {p}", self.token, default="")
+                               for p in players}
+            self.say(self.t("artifacts"))
+            arts = {p: self.ask(f"  {p}", self.artifact, default="") for p in players}
+            table["artifacts"] = {p: a for p, a in arts.items() if a}
+        self.say(self.t("votes"))
+        for p in players:
+            self.ask_vote(p)
+        return table
+
+    def ask_copy(self) -> None:
+        table = self.table
+        if self.rid != "onuw":
+            return
+        if any(self.role(c) == "doppelganger" for c in table["cards"].values()):
+            table["doppelganger"] = self.ask(self.t("doppelganger"), self.copied)
+        else:
+            table.pop("doppelganger", None)
+
+    def ask_vote(self, p: str) -> None:
+        target = self.ask(f"  {p} →", self.vote(p), default="")
+        if target:
+            self.table["votes"][p] = target
+        else:
+            self.table["votes"].pop(p, None)
+
+    def fix(self, reason: str) -> bool:
+        """The whole table was refused: say why and let the user change one player's
+        answers instead of starting again. False when they give up."""
+        self.say(self.t("refused", reason=reason))
+        players: list[str] = self.table["players"]
+
+        def who(raw: str) -> str:
+            if not raw:
+                return ""
+            name = next((p for p in players if p.casefold() == raw.casefold()), None)
+            if name is None:
+                raise ValueError(self.t("not_seated", name=raw, players=", ".join(players)))
+            return name
+
+        name = self.ask(self.t("fix"), who, default="")
+        if not name:
+            return False
+        self.ask_player(name)
+        self.ask_copy()
+        if self.rid == "epic":
+            self.table["tokens"][name] = self.ask(self.t("token_of", name=name), self.token,
+                                                  default="")
+            art = self.ask(self.t("artifact_of", name=name), self.artifact, default="")
+            self.table["artifacts"].pop(name, None)
+            if art:
+                self.table["artifacts"][name] = art
+        self.ask_vote(name)
+        return True
+
+
+def copies_allowed(ruleset_id: str, role: str) -> int | None:
+    """How many players can hold ``role`` at the end (None: no limit), from the box."""
+    if ruleset_id == "onuw":
+        from nightcall.rulesets.onuw.roles import SINGLE
+
+        return 1 if role in SINGLE else 2 if role in ("werewolf", "mason") else None
     if ruleset_id == "epic":
-        typer.echo("Each player's symbol token (empty: certainty):")
-        table["tokens"] = {p: typer.prompt(f"  {p}", default="certainty",
-                                           show_default=False) for p in players}
-        typer.echo("Artifacts on cards (empty: none):")
-        arts = {p: typer.prompt(f"  {p}", default="", show_default=False) for p in players}
-        table["artifacts"] = {p: a for p, a in arts.items() if a.strip()}
-    typer.echo("Who does each player point at? (empty: nobody)")
-    for p in players:
-        target = typer.prompt(f"  {p} →", default="", show_default=False).strip()
-        if target.lower() not in NOBODY:
-            table["votes"][p] = target
-    return table
+        from nightcall.rulesets.epic.roles import MAX_COPIES
+
+        limit = MAX_COPIES.get(role, 1)
+        return None if limit >= 99 else limit
+    return None
 
 
 def _snake(value: Any) -> Any:
@@ -84,19 +255,6 @@ def normalize(ruleset_id: str, table: Any) -> Any:
     return out
 
 
-def _holds_doppelganger(cards: dict[str, Any]) -> bool:
-    from nightcall.engine.errors import NightcallError
-    from nightcall.rulesets.onuw.judge import read_card
-
-    for where, card in cards.items():
-        try:
-            if read_card(card, where) == "doppelganger":
-                return True
-        except NightcallError:
-            continue  # refused with its reason by the check itself
-    return False
-
-
 def _load_table(file: Path) -> Any:
     text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
     try:
@@ -110,48 +268,78 @@ def judge(
     file: Annotated[
         Path | None, typer.Option("--file", "-f", help="The table as JSON; '-' for stdin.")
     ] = None,
+    lang: Annotated[str, typer.Option(help="en, it or de.")] = "en",
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
 ) -> None:
-    """Say who died and who won, and walk through the who-has-won check step by step."""
+    """Say who died and who won, and walk through the who-has-won check step by step.
+
+    Without --file it asks for the table player by player; a wrong answer is explained
+    and asked again at once."""
     from rich.console import Console
 
     from nightcall.engine.errors import NightcallError
+    from nightcall.narration.locale import LocaleError, load
 
     err = Console(stderr=True)
+    try:
+        loc = load(lang)
+    except LocaleError as exc:
+        err.print(f"[bold red]cannot judge[/]: {exc}", highlight=False)
+        raise typer.Exit(EXIT_REFUSED) from None
     module_name = JUDGES.get(ruleset_id)
     if module_name is None:
         err.print(f"[bold red]cannot judge[/]: {ruleset_id!r} has no end-of-game check here "
                   f"(known: {', '.join(JUDGES)}); Lupus ends inside `nightcall narrate lupus`",
                   highlight=False)
         raise typer.Exit(EXIT_REFUSED)
+    module = importlib.import_module(module_name)
     try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError:
-        err.print(f"[bold red]cannot judge[/]: the {ruleset_id} check is not installed yet",
-                  highlight=False)
-        raise typer.Exit(EXIT_REFUSED) from None
-    try:
-        table = _load_table(file) if file is not None else _ask_table(ruleset_id)
-        outcome = module.judge(normalize(ruleset_id, table))
+        if file is not None:
+            table = _load_table(file)
+            outcome = module.judge(normalize(ruleset_id, table))
+        else:
+            questions = _Questions(ruleset_id, lang)
+            table = questions.ask_all()
+            while True:
+                try:
+                    outcome = module.judge(normalize(ruleset_id, table))
+                    break
+                except NightcallError as exc:
+                    if not questions.fix(str(exc)):
+                        raise typer.Exit(EXIT_REFUSED) from None
     except (NightcallError, ValueError, OSError) as exc:
         err.print(f"[bold red]cannot judge this table[/]: {exc}", highlight=False)
         raise typer.Exit(EXIT_REFUSED) from None
+    except (typer.Abort, EOFError, KeyboardInterrupt):
+        err.print("\n" + loc.line("ui.stopped"), highlight=False)
+        raise typer.Exit(130) from None
     names = table["players"]
     result = outcome.to_json(names)
     if as_json:
         typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
         return
     console = Console()
+
+    def t(key: str, **values: Any) -> str:
+        return loc.line(f"judge.{key}", **values)
+
+    def cause(c: str) -> str:
+        key = f"judge.cause.{c}"
+        return loc.line(key) if key in loc.lines else c.replace("_", " ")
+
     dead = result["dead"]
-    console.print("Dead: " + (", ".join(f"{d} ({result['causes'][d]})" for d in dead)
-                              if dead else "nobody"), highlight=False, markup=False)
-    console.print("Winners: " + (", ".join(result["winners"]) or "nobody")
-                  + (f"  (teams: {', '.join(result['teams'])})" if result["teams"] else ""),
+    nobody = t("nobody")
+    console.print(t("dead", names=", ".join(f"{d} ({cause(result['causes'][d])})"
+                                            for d in dead) or nobody),
                   highlight=False, markup=False)
-    console.print("The check, step by step:", highlight=False)
-    for i, line in enumerate(result["explanation"], 1):
+    console.print(t("winners", names=", ".join(result["winners"]) or nobody),
+                  highlight=False, markup=False)
+    console.print(t("steps"), highlight=False)
+    for i, line in enumerate(outcome.explain(lang), 1):
         console.print(f"  {i}. {line}", highlight=False, markup=False)
 
 
 def register(app: typer.Typer) -> None:
-    app.command("judge")(judge)
+    from nightcall.commands._options import command_options
+
+    app.command("judge", **command_options())(judge)

@@ -54,7 +54,9 @@ def _speaker(console: Any, voice_name: str) -> Any:
 
 def narrate(
     ruleset_id: Annotated[str, typer.Argument(metavar="RULESET", help="onuw, epic or lupus.")],
-    players: Annotated[int, typer.Option("--players", "-n", help="How many players.")],
+    players: Annotated[
+        int | None, typer.Option("--players", "-n", help="How many players.")
+    ] = None,
     scenario: Annotated[str | None, typer.Option(help="A scenario (Epic Battle).")] = None,
     roles: Annotated[
         list[str] | None,
@@ -73,7 +75,9 @@ def narrate(
     discussion: Annotated[
         float | None, typer.Option(help="Seconds of discussion (default: the rulebook's).")
     ] = None,
-    night: Annotated[int, typer.Option(help="Which night (Lupus: 1, 2, ...).")] = 1,
+    night: Annotated[
+        int, typer.Option(help="Which night (Lupus only: 1, 2, ...; One Night has one).")
+    ] = 1,
     option: Annotated[
         list[str] | None, typer.Option(help="A ruleset option, e.g. lone_wolf=false.")
     ] = None,
@@ -90,10 +94,23 @@ def narrate(
     no_day: Annotated[
         bool, typer.Option("--night-only", help="Stop at dawn: no day timer, no vote.")
     ] = False,
+    save: Annotated[
+        Path | None,
+        typer.Option(help="Lupus: the file the game is saved in after every answer "
+                     "(default: ~/.local/state/nightcall/lupus-game.json)."),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Lupus: go on with the game saved in --save.")
+    ] = False,
 ) -> None:
-    """Run the night for a real table: every role called, the same pause for each.
+    """Run the night for a real table: every role in the deck is called, and each call
+    gets its pause whether its card is held, in the center or dead. The pauses follow
+    the rulebook: ten seconds a role in One Night; in Epic Battle five seconds, and ten
+    for the Priest and the Goblin, as its Game Master sheet says. Space pauses and resumes
+    the countdown.
 
-    For Lupus in Tabula it runs the Master's whole game, night after night."""
+    For Lupus in Tabula it runs the Master's whole game, night after night, saving it
+    after every answer (--resume goes on after a closed terminal)."""
     from rich.console import Console
 
     from nightcall.engine.errors import NightcallError
@@ -101,7 +118,7 @@ def narrate(
     from nightcall.narration import speech as voice
     from nightcall.narration.deckspec import choose_deck
     from nightcall.narration.locale import LocaleError, load
-    from nightcall.narration.runner import run
+    from nightcall.narration.runner import PauseKey, run
     from nightcall.narration.script import as_text as script_text
     from nightcall.narration.script import build_script
     from nightcall.narration.timing import timing_for
@@ -112,6 +129,15 @@ def narrate(
             raise ValueError(f"nights are counted from 1, not {night}")
         locale = load(lang)
         ruleset = get_ruleset(ruleset_id)
+        if night > 1 and ruleset.id != "lupus":
+            raise ValueError(f"{ruleset.title} has one night only: --night {night} is for "
+                             "Lupus in Tabula")
+        if ruleset.id != "lupus" and (resume or save is not None):
+            raise ValueError("--save and --resume are for Lupus in Tabula's Master")
+        if players is None:
+            if not (ruleset.id == "lupus" and resume):
+                raise ValueError("give --players N (how many players are at the table)")
+            players = ruleset.min_players  # the saved game knows its table
         options = _parse_options(option)
         check_options = getattr(ruleset, "options", None)
         if options and callable(check_options):
@@ -145,11 +171,12 @@ def narrate(
         console.print(f"{len(steps)} WAV files written to {wav_dir}", highlight=False)
         return
     speak = _speaker(console, locale.voice) if speech else None
+    keys = PauseKey()
     if ruleset.id == "lupus":
-        from nightcall.narration.master import run_master
-
-        run_master(console, ruleset, deck, locale, timing, speak=speak, wait=wait)
+        _run_master(console, err, ruleset, deck, locale, timing, speak, wait, keys, save,
+                    resume)
         return
+
     def label(step: Any) -> str:
         if "discussion" in step.key:
             return locale.line("ui.discussion")
@@ -157,8 +184,43 @@ def narrate(
             return locale.line("ui.vote")
         return locale.line("ui.pause")
 
-    run(steps, console, lambda r: locale.role(ruleset.id, r), label, speak=speak, wait=wait)
+    if wait and keys.fd is not None:
+        console.print(f"[dim]{locale.line('ui.pause_hint').strip()}[/]", highlight=False)
+    try:
+        run(steps, console, lambda r: locale.role(ruleset.id, r), label, speak=speak,
+            wait=wait, keys=keys, paused_text=locale.line("ui.paused"))
+    except KeyboardInterrupt:
+        err.print(locale.line("ui.stopped"), highlight=False)
+        raise typer.Exit(130) from None
+
+
+def _run_master(console: Any, err: Any, ruleset: Any, deck: list[str], locale: Any,
+                timing: Any, speak: Any, wait: bool, keys: Any, save: Path | None,
+                resume: bool) -> None:
+    """The Lupus Master's loop; a closed terminal or Ctrl-C leaves the game saved."""
+    import time
+
+    from nightcall.narration.master import default_save_path, run_master
+
+    path = save if save is not None else default_save_path()
+    started = time.time()
+    try:
+        run_master(console, ruleset, deck, locale, timing, speak=speak, wait=wait,
+                   save_path=path, resume=resume, keys=keys)
+    except ValueError as exc:
+        err.print(f"[bold red]cannot narrate[/]: {exc}", highlight=False)
+        raise typer.Exit(EXIT_REFUSED) from None
+    except OSError as exc:
+        err.print(f"[bold red]cannot save the game[/]: {exc}", highlight=False)
+        raise typer.Exit(EXIT_REFUSED) from None
+    except (KeyboardInterrupt, EOFError, typer.Abort):
+        saved = resume or (path.exists() and path.stat().st_mtime >= started - 1)
+        err.print("\n" + (locale.line("master.stopped", path=str(path)) if saved
+                          else locale.line("ui.stopped")), highlight=False, markup=False)
+        raise typer.Exit(130) from None
 
 
 def register(app: typer.Typer) -> None:
-    app.command("narrate")(narrate)
+    from nightcall.commands._options import command_options
+
+    app.command("narrate", **command_options())(narrate)

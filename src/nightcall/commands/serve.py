@@ -15,10 +15,22 @@ def default_db() -> Path:
     return Path(base) / "nightcall" / "rooms.sqlite3"
 
 
+# What uvicorn is told about websockets. No per-message deflate: on a local network
+# bandwidth is free and CPU is not.
+WS_SETTINGS: dict[str, Any] = {"ws": "websockets-sansio", "ws_max_size": 16384,
+                               "ws_per_message_deflate": False}
+# A stop closes every websocket with 1012 ("service restart": the pages reconnect at
+# once) and waits this long for the connections to end before the last saves.
+GRACEFUL_SECONDS = 3
+CONFIG_ENV = "NIGHTCALL_SERVE_CONFIG"
+TOKEN_ENV = "NIGHTCALL_METRICS_TOKEN"
+
+
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every network).")]
     = "0.0.0.0",
-    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    port: Annotated[int, typer.Option(help="TCP port (with --workers N: the first of N "
+                                      "ports, one per process).")] = 8000,
     db: Annotated[
         Path | None, typer.Option(help="SQLite file for rooms (default: the data directory).")
     ] = None,
@@ -34,20 +46,26 @@ def serve(
                      "the SQLite file; every process on the same Redis serves every room."),
     ] = None,
     workers: Annotated[
-        int, typer.Option(help="Server processes on this port (needs --redis when over 1).")
+        int, typer.Option(help="Server processes, on the ports --port, --port + 1, ...: put "
+                          "a proxy in front (deploy/nginx.conf). Needs --redis when over 1.")
     ] = 1,
     lease_seconds: Annotated[
         float, typer.Option(help="With --redis: how long a dead process keeps its rooms "
                             "before another one takes them over.")
     ] = 5.0,
+    log_format: Annotated[
+        str, typer.Option(help="Logs as \"text\" or \"json\" (one object per line).")
+    ] = "text",
+    metrics_token: Annotated[
+        str, typer.Option(help="Serve Prometheus metrics at /metrics to whoever sends "
+                          "\"Authorization: Bearer TOKEN\" (also from $NIGHTCALL_METRICS_TOKEN).",
+                          envvar=TOKEN_ENV, show_envvar=False)
+    ] = "",
 ) -> None:
     """Serve the web app: create a room on the big screen, join with phones."""
     import json
-    import logging
 
-    import uvicorn
-
-    from nightcall.server.handoff import WS_SETTINGS
+    from nightcall.server.ops import setup_logging
 
     if workers < 1:
         typer.echo("--workers must be at least 1", err=True)
@@ -56,40 +74,123 @@ def serve(
         typer.echo("several workers share their rooms through Redis: add --redis URL",
                    err=True)
         raise typer.Exit(2)
+    if log_format not in ("text", "json"):
+        typer.echo("--log-format is text or json", err=True)
+        raise typer.Exit(2)
     if not public_url and host in ("0.0.0.0", "::"):
         public_url = f"http://{_lan_address()}:{port}"
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    setup_logging(log_format)
     if redis:
-        try:
-            import redis as redis_py
+        import redis as redis_py  # missing: the command names the extra to install
 
-            redis_py.Redis.from_url(redis).ping()  # fail now, clearly, if unreachable
-        except Exception as exc:
+        try:
+            redis_py.Redis.from_url(redis, socket_timeout=5).ping()  # fail now, clearly
+        except (redis_py.RedisError, ValueError) as exc:
             typer.echo(f"cannot use Redis at {redis}: {exc}", err=True)
             raise typer.Exit(2) from None
         typer.echo(f"rooms are kept in Redis at {redis}, shared by every process using it")
     else:
         path = db or default_db()
         typer.echo(f"rooms are kept in {path}")
-    typer.echo(f"open {public_url or f'http://{host}:{port}'}/ on the shared screen")
     config = {"db": str(db or default_db()), "redis": redis, "scale": time_scale,
-              "public_url": public_url, "lease_seconds": lease_seconds, "parent": os.getpid()}
+              "public_url": public_url, "lease_seconds": lease_seconds,
+              "log_format": log_format}
+    if workers > 1:
+        typer.echo(f"{workers} processes on ports {port} to {port + workers - 1}: "
+                   f"phones open {public_url or 'the proxy'}")
+        raise typer.Exit(supervise(host, port, workers, config, metrics_token))
+    typer.echo(f"open {public_url or f'http://{host}:{port}'}/ on the shared screen")
     os.environ[CONFIG_ENV] = json.dumps(config)
-    # No per-message deflate: on a local network bandwidth is free and CPU is not.
-    # With workers, uvicorn forks processes that share the socket: each builds its app.
-    target: Any = "nightcall.commands.serve:app_from_env" if workers > 1 else app_from_env()
-    # A stop waits at most 5 s for open websockets (phones reconnect elsewhere anyway).
-    # websockets-sansio: the protocol the direct send path (server/direct.py) knows;
-    # the same settings serve connections handed over between workers (handoff.py).
-    uvicorn.run(target, host=host, port=port, log_level="warning", **WS_SETTINGS,
-                workers=workers if workers > 1 else None, factory=workers > 1,
-                timeout_graceful_shutdown=5)
+    run_one(host, port, metrics_token)
 
 
-CONFIG_ENV = "NIGHTCALL_SERVE_CONFIG"
+def run_one(host: str, port: int, metrics_token: str) -> None:
+    """One server process: uvicorn, the app from the settings in the environment."""
+    import uvicorn
+
+    parent = os.environ.get(PARENT_ENV)
+    if parent:  # a worker of ``supervise``: it ends with its supervisor
+        _die_with_parent()
+        if str(os.getppid()) != parent:
+            raise SystemExit(0)  # the supervisor is already gone
+    import logging
+
+    app = app_from_env(metrics_token)
+    logging.getLogger("nightcall.serve").info("process %d serving on %s:%d", os.getpid(),
+                                              host, port)
+    uvicorn.run(app, host=host, port=port, log_config=None, log_level="warning",
+                access_log=False, **WS_SETTINGS, timeout_graceful_shutdown=GRACEFUL_SECONDS)
 
 
-def app_from_env() -> Any:
+PARENT_ENV = "NIGHTCALL_SUPERVISOR"
+
+
+def supervise(host: str, port: int, workers: int, config: dict[str, Any],
+              metrics_token: str) -> int:
+    """Run ``workers`` server processes, each on a port of its own, behind a proxy
+    that sends each room to one of them (deploy/nginx.conf). A worker that dies is
+    started again; SIGTERM or SIGINT stops them all (each closes its websockets with
+    1012 and saves), and this returns once they are gone."""
+    import json
+    import logging
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    log = logging.getLogger("nightcall.serve")
+    env = {**os.environ, CONFIG_ENV: json.dumps(config), PARENT_ENV: str(os.getpid()),
+           TOKEN_ENV: metrics_token}
+    stopping: list[int] = []
+
+    def start(i: int) -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen([sys.executable, "-m", "nightcall.cli", "serve-worker",
+                                 "--host", host, "--port", str(port + i)], env=env)
+        log.info("worker %d started on %s:%d (pid %d)", i, host, port + i, proc.pid)
+        return proc
+
+    def stop(signum: int, frame: Any) -> None:
+        stopping.append(signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    procs = [start(i) for i in range(workers)]
+    while not stopping:
+        time.sleep(0.2)
+        for i, proc in enumerate(procs):
+            code = proc.poll()
+            if code is not None and not stopping:
+                log.warning("worker %d (pid %d) exited with %s: starting it again", i,
+                            proc.pid, code)
+                time.sleep(0.5)
+                procs[i] = start(i)
+    for proc in procs:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + GRACEFUL_SECONDS + 5
+    for proc in procs:
+        try:
+            proc.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    return 0
+
+
+def serve_worker(
+    host: Annotated[str, typer.Option()] = "127.0.0.1",
+    port: Annotated[int, typer.Option()] = 8000,
+) -> None:
+    """One process of ``serve --workers N`` (started by it, with its settings)."""
+    import json
+
+    from nightcall.server.ops import setup_logging
+
+    setup_logging(json.loads(os.environ[CONFIG_ENV]).get("log_format", "text"))
+    run_one(host, port, os.environ.get(TOKEN_ENV, ""))
+
+
+def app_from_env(metrics_token: str = "") -> Any:
     """The app of one server process, from the settings ``serve`` put in the environment."""
     import json
 
@@ -97,17 +198,15 @@ def app_from_env() -> Any:
     from nightcall.server.store import SQLiteStore
 
     config = json.loads(os.environ[CONFIG_ENV])
-    if os.getpid() != config.get("parent", os.getpid()):
-        _die_with_parent()
     if config["redis"]:
         from nightcall.server.cluster import Node
 
         node = Node.from_url(config["redis"], lease_seconds=config["lease_seconds"])
         app = create_app(node.store, scale=config["scale"], public_url=config["public_url"],
-                         node=node)
+                         node=node, metrics_token=metrics_token)
     else:
         app = create_app(SQLiteStore(config["db"]), scale=config["scale"],
-                         public_url=config["public_url"])
+                         public_url=config["public_url"], metrics_token=metrics_token)
     tune_gc()
     return app
 
@@ -169,3 +268,4 @@ def _lan_address() -> str:
 
 def register(app: typer.Typer) -> None:
     app.command("serve")(serve)
+    app.command("serve-worker", hidden=True)(serve_worker)

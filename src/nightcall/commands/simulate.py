@@ -141,4 +141,6 @@ def _print(result: dict[str, Any]) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("simulate")(simulate)
+    from nightcall.commands._options import command_options
+
+    app.command("simulate", **command_options())(simulate)

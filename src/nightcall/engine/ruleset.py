@@ -123,41 +123,60 @@ class Ruleset(ABC):
 
 _REGISTRY: dict[str, Ruleset] = {}
 
+# Rulesets are found through this entry-point group, the built-in ones too, so that a
+# ruleset can be published as a package of its own (docs/architecture.md).
+ENTRY_POINT_GROUP = "nightcall.rulesets"
+
+# The built-in entry points as pyproject.toml declares them (a test keeps the two equal),
+# for a source tree run without being installed (PYTHONPATH=src), which has no metadata.
+BUILTIN = {
+    "onuw": "nightcall.rulesets.onuw.game:ONUW",
+    "epic": "nightcall.rulesets.epic.game:EPIC",
+    "lupus": "nightcall.rulesets.lupus.game:LUPUS",
+}
+
 
 def register(ruleset: Ruleset) -> Ruleset:
+    """Make ``ruleset`` known by its id (entry points do it; tests may call it directly)."""
     _REGISTRY[ruleset.id] = ruleset
     return ruleset
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
-    """The ruleset with this id, importing only its own module on first use."""
-    if ruleset_id not in _REGISTRY and ruleset_id in BUILTIN:
-        _import(ruleset_id)
+    """The ruleset with this id, importing only its own package on first use."""
+    if ruleset_id not in _REGISTRY:
+        target = _entry_points().get(ruleset_id)
+        if target is not None:
+            _load(ruleset_id, target)
     try:
         return _REGISTRY[ruleset_id]
     except KeyError:
-        known = ", ".join(sorted(set(BUILTIN) | set(_REGISTRY)))
+        known = ", ".join(sorted(set(_entry_points()) | set(_REGISTRY)))
         raise DeckError(f"unknown ruleset {ruleset_id!r} (known: {known})") from None
 
 
 def all_rulesets() -> dict[str, Ruleset]:
-    for ruleset_id in BUILTIN:
+    """Every ruleset installed, by id."""
+    for ruleset_id, target in _entry_points().items():
         if ruleset_id not in _REGISTRY:
-            _import(ruleset_id)
+            _load(ruleset_id, target)
     return dict(_REGISTRY)
 
 
-# Built-in rulesets by id; ``nightcall.rulesets.<id>.game`` registers each when imported.
-BUILTIN = ("onuw", "epic", "lupus")
+def _entry_points() -> dict[str, str]:
+    from importlib.metadata import entry_points
+
+    found = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return {**BUILTIN, **found}
 
 
-def _import(ruleset_id: str) -> None:
+def _load(ruleset_id: str, target: str) -> None:
     import importlib
 
-    module = f"nightcall.rulesets.{ruleset_id}.game"
-    try:
-        importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        # A ruleset not built yet is simply absent; any other import error is a bug.
-        if exc.name is None or not module.startswith(exc.name):
-            raise
+    module_name, _, attribute = target.partition(":")
+    loaded = getattr(importlib.import_module(module_name), attribute)
+    if not isinstance(loaded, Ruleset):
+        raise TypeError(f"entry point {ruleset_id} = {target!r} is not a Ruleset")
+    if loaded.id != ruleset_id:
+        raise TypeError(f"entry point {ruleset_id} = {target!r} is the ruleset {loaded.id!r}")
+    register(loaded)

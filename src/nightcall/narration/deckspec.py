@@ -47,7 +47,17 @@ def split_items(values: Iterable[str], is_name: Callable[[str], bool] = bool) ->
 
 def parse_roles(ruleset: Ruleset, values: Sequence[str]) -> list[str]:
     """The deck as role ids, or DeckError naming the entry that is not a role."""
+    return parse_deck(ruleset, values)[0]
+
+
+def parse_deck(ruleset: Ruleset, values: Sequence[str]) -> tuple[list[str], list[str | None]]:
+    """The deck as role ids, and for each the playing card typed for it (None where a
+    role was named). A 52-card deck has each card once: a card typed twice is refused,
+    never quietly read as another card of the same role."""
+    from nightcall.engine.cards import parse_playing_card
+
     lookup = role_lookup(ruleset)
+    given: list[str | None] = []
 
     def is_name(chunk: str) -> bool:
         m = _REPEAT.match(chunk)
@@ -69,30 +79,73 @@ def parse_roles(ruleset: Ruleset, values: Sequence[str]) -> list[str]:
             count = pending
         pending = 0
         role = lookup.get(_normal(item))
+        card = None
         if role is None and ruleset.card_map is not None:
             role = ruleset.card_map.role_of(item)
+            card = parse_playing_card(item) if role is not None else None
+        if card is not None:
+            if card in given or count > 1:
+                raise DeckError(f"{card} is given twice: a 52-card deck has one {card} "
+                                f"(the {ruleset.id} cards for this role: "
+                                f"{' '.join(_cards_of(ruleset, role))})")
         if role is None:
             known = ", ".join(ruleset.role_ids)
             raise DeckError(f"{item!r} is not a {ruleset.id} role or playing card (roles: {known})")
         if not 1 <= count <= 30:
             raise DeckError(f"{item!r}: a role can be repeated 1 to 30 times, not {count}")
         deck.extend([role] * count)
+        given.extend([card] * count)
     if pending:
         raise DeckError(f"--roles ends with a count ({pending}x) and no role after it")
     if not deck:
         raise DeckError("--roles lists no roles")
-    return deck
+    return deck, given
+
+
+def _cards_of(ruleset: Ruleset, role: str) -> list[str]:
+    cards = ruleset.card_map.cards_of(role) if ruleset.card_map is not None else []
+    return cards[:6] + (["..."] if len(cards) > 6 else [])
+
+
+def cards_to_pull(ruleset: Ruleset, deck: Sequence[str],
+                  given: Sequence[str | None] | None = None) -> list[str] | None:
+    """The playing card to pull for each role of ``deck``: the one typed for it where
+    one was, otherwise the first of the role's cards nobody typed (None: the ruleset has
+    no 52-card mapping)."""
+    card_map = ruleset.card_map
+    if card_map is None:
+        return None
+    typed = list(given or [None] * len(deck))
+    taken = {c for c in typed if c is not None}
+    out: list[str] = []
+    for role, card in zip(deck, typed, strict=True):
+        if card is None:
+            card = next((c for c in card_map.cards_of(role) if c not in taken), None)
+            if card is None:
+                raise DeckError(f"a 52-card deck has no more cards for {role}")
+            taken.add(card)
+        out.append(card)
+    return out
 
 
 def choose_deck(
     ruleset: Ruleset, players: int, scenario: str | None, roles: Sequence[str] | None
 ) -> tuple[list[str], list[str]]:
     """The deck (from ``--roles``, a scenario or the default) and the rules' warnings."""
+    deck, _, warnings = choose_deck_cards(ruleset, players, scenario, roles)
+    return deck, warnings
+
+
+def choose_deck_cards(
+    ruleset: Ruleset, players: int, scenario: str | None, roles: Sequence[str] | None
+) -> tuple[list[str], list[str | None], list[str]]:
+    """:func:`choose_deck`, with the playing card typed for each role (or None)."""
     if roles:
         if scenario:
             raise DeckError("give either --scenario or --roles, not both")
-        deck = parse_roles(ruleset, roles)
+        deck, given = parse_deck(ruleset, roles)
     else:
         deck = ruleset.default_deck(players, scenario)
+        given = [None] * len(deck)
     warnings = ruleset.validate_deck(players, deck)
-    return deck, warnings
+    return deck, given, warnings

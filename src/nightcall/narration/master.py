@@ -4,17 +4,29 @@ The human Master enters what the players pointed at; the Lupus ruleset keeps the
 dead, the accusation order, the counts and the end check. This module only
 listens to the Master's view of the game and speaks: it reads the events in
 order, says each call's lines, and asks for the choices when the ruleset waits.
+Everything on the Master's screen (questions, notes, the final explanation) is in
+the narrator's language.
 
 Fair timing: every call gets the same pause, counted down before the Master is
 asked anything, whether its holder is alive (and then points) or dead (and then
 nobody moves); the Master presses Enter in both cases, so even the typing sounds
 the same (docs/rulings.md (The narrator), "Lupus: the Master's loop").
+
+Nothing typed is lost: every question is asked again at once, with the reason,
+until the answer is one the rules allow; and after every answer the game is saved
+(:class:`SavedGame`) as its record plus the answers of the night or day still in
+progress, so ``narrate lupus --resume`` goes on exactly where a closed terminal
+left it (the rules are deterministic: the same answers give the same game).
 """
 
 from __future__ import annotations
 
+import json
+import os
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -22,25 +34,96 @@ from rich.console import Console
 from rich.text import Text
 
 from nightcall.engine.actions import Action
-from nightcall.engine.errors import DeckError
+from nightcall.engine.errors import NightcallError
 from nightcall.engine.events import MASTER
 from nightcall.engine.ruleset import Ruleset
 from nightcall.narration import lines as L
-from nightcall.narration.deckspec import parse_roles
+from nightcall.narration.deckspec import role_lookup
 from nightcall.narration.locale import Locale
-from nightcall.narration.runner import countdown
-from nightcall.narration.script import minutes_text
+from nightcall.narration.runner import PauseKey, countdown
+from nightcall.narration.script import duration_text
 from nightcall.narration.timing import Timing
 
 Speaker = Callable[[str], None]
 Ask = Callable[[str], str]
-NOBODY_WORDS = ("", "-", "0", "nobody", "none")
+NOBODY_WORDS = ("", "-", "0", "nobody", "none", "nessuno", "niemand")
+BACK_WORDS = ("<", "back", "indietro", "zurück")
+SAVE_FORMAT = "nightcall-lupus-master/1"
 
 
 def prompt(question: str) -> str:
     """A terminal question where a bare Enter is an answer (the empty string)."""
     answer: str = typer.prompt(question, default="", show_default=False)
     return answer
+
+
+def default_save_path() -> Path:
+    """Where a Lupus game is saved unless ``--save`` says otherwise."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "nightcall" / "lupus-game.json"
+
+
+@dataclass
+class SavedGame:
+    """A game as the Master entered it: the seating, the deal, and every answer in
+    order (``[seat, action]``; seat -1 for the Master's own pick of the last to die).
+    Saved as a game record (``nightcall replay`` reads it) with the answers beside it,
+    since a record leaves out a night or a day still in progress."""
+
+    names: list[str]
+    cards: list[str]
+    lang: str = "en"
+    moves: list[tuple[int, Action]] = field(default_factory=list)
+
+    def document(self, ruleset: Ruleset, state: Any) -> dict[str, Any]:
+        record = ruleset.to_record(state)
+        record["master"] = {
+            "format": SAVE_FORMAT,
+            "lang": self.lang,
+            "deal": list(self.cards),
+            "moves": [[seat, action.to_json()] for seat, action in self.moves],
+        }
+        return record
+
+    def write(self, path: Path, ruleset: Ruleset, state: Any) -> None:
+        """Write atomically: a closed terminal mid-write leaves the last good save."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(self.document(ruleset, state), ensure_ascii=False,
+                                  indent=1), encoding="utf-8")
+        os.replace(tmp, path)
+
+    @classmethod
+    def read(cls, path: Path) -> SavedGame:
+        """The saved game, or ValueError saying what is wrong with the file."""
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ValueError(f"no saved game at {path}") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ValueError(f"cannot read {path}: {exc}") from None
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path} is not a saved game (bad JSON at line "
+                             f"{exc.lineno})") from None
+        master = doc.get("master") if isinstance(doc, dict) else None
+        if not isinstance(master, dict) or master.get("format") != SAVE_FORMAT:
+            raise ValueError(f"{path} is not a game saved by `nightcall narrate lupus`")
+        try:
+            moves = [(int(seat), Action.from_json(action)) for seat, action in master["moves"]]
+            return cls([str(p) for p in doc["players"]], [str(c) for c in master["deal"]],
+                       str(master.get("lang", "en")), moves)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"{path} is damaged ({exc})") from None
+
+    def replay(self, ruleset: Ruleset) -> Any:
+        """The state these answers lead to (the same checked moves as a live game)."""
+        state = ruleset.new_game(self.names, self.cards)
+        for seat, action in self.moves:
+            if seat < 0:
+                ruleset.choose_last(state, action.a)  # type: ignore[attr-defined]
+            else:
+                ruleset.apply(state, seat, action)
+        return state
 
 
 class Master:
@@ -57,6 +140,9 @@ class Master:
         wait: bool = True,
         ask: Ask = prompt,
         sleep: Callable[[float], None] | None = None,
+        saved: SavedGame | None = None,
+        save_path: Path | None = None,
+        keys: PauseKey | None = None,
     ) -> None:
         self.console = console
         self.ruleset = ruleset
@@ -67,12 +153,20 @@ class Master:
         self.wait = wait
         self.ask = ask
         self.sleep = sleep
-        self.deck = frozenset(ruleset.view(state, MASTER)["roles_in_play"])
-        self.names: list[str] = list(ruleset.view(state, MASTER)["players"])
+        self.keys = keys
+        view = ruleset.view(state, MASTER)
+        self.deck = frozenset(view["roles_in_play"])
+        self.names: list[str] = list(view["players"])
+        self.saved = saved
+        self.save_path = save_path
         self.open_call: str | None = None
         self.paused = False
 
     # --- saying things ----------------------------------------------------------
+    def t(self, key: str, **values: Any) -> str:
+        """A line of the Master's screen in the narrator's language."""
+        return self.locale.line(key, **values)
+
     def say(self, key: str, **values: Any) -> None:
         text = self.locale.line(key, **values)
         self.console.print(Text.assemble(("[master] ", "bold cyan"), text))
@@ -83,12 +177,16 @@ class Master:
         """Something only the Master reads (never spoken)."""
         self.console.print(Text(f"  ({text})", style="yellow"))
 
+    def tell(self, text: str) -> None:
+        self.console.print(text, highlight=False, markup=False)
+
     def pause(self, seconds: float, label: str) -> None:
         if self.wait and seconds > 0:
             if self.sleep is None:
                 import time
 
-                countdown(self.console, seconds, label, time.sleep)
+                countdown(self.console, seconds, label, time.sleep, self.keys,
+                          self.t("ui.paused"), self.t("ui.pause_hint"))
             else:
                 countdown(self.console, seconds, label, self.sleep)
 
@@ -101,37 +199,57 @@ class Master:
     def role(self, role: str) -> str:
         return self.locale.role("lupus", role)
 
+    # --- playing and saving -------------------------------------------------------
+    def play(self, seat: int, action: Action) -> None:
+        """Apply one answer and save the game at once."""
+        if seat < 0:
+            self.ruleset.choose_last(self.state, action.a)  # type: ignore[attr-defined]
+        else:
+            self.ruleset.apply(self.state, seat, action)
+        if self.saved is not None:
+            self.saved.moves.append((seat, action))
+            if self.save_path is not None:
+                self.saved.write(self.save_path, self.ruleset, self.state)
+
     # --- asking the Master ------------------------------------------------------------
     def pick(self, question: str, actions: Sequence[Action]) -> Action:
         """A choice among ``actions`` by number or by name; re-asks until it is one."""
+        nobody = self.t("master.nobody")
         menu = []
         for i, action in enumerate(actions, 1):
-            label = self.names[action.a] if action.a >= 0 else "nobody"
+            label = self.names[action.a] if action.a >= 0 else nobody
             menu.append(label)
-            self.console.print(f"   {i:>2}. {label}", highlight=False, markup=False)
+            self.tell(f"   {i:>2}. {label}")
         while True:
             raw = self.ask(question).strip()
             if raw.isdigit() and 1 <= int(raw) <= len(actions):
                 return actions[int(raw) - 1]
             for label, action in zip(menu, actions, strict=True):
-                if raw.lower() == label.lower() or (
-                    label == "nobody" and raw.lower() in NOBODY_WORDS
+                if raw.casefold() == label.casefold() or (
+                    action.a < 0 and raw.casefold() in NOBODY_WORDS
                 ):
                     return action
-            self.console.print(f"'{raw}' is not one of the {len(actions)} choices: "
-                               "type its number or the name.", highlight=False, markup=False)
+            self.tell(self.t("master.not_a_choice", answer=raw, n=len(actions)))
 
     # --- the loop -----------------------------------------------------------------
     def close_call(self) -> None:
         if self.open_call is None:
             return
         if not self.paused:
-            self.pause(self.timing.for_call(self.open_call), self.locale.line("ui.pause"))
-            self.ask("(nobody to ask: press Enter to go on)")
+            self.pause(self.timing.for_call(self.open_call), self.t("ui.pause"))
+            self.ask(self.t("master.enter"))
         for key in self.call_lines(self.open_call)[1]:
             self.say(key)
         self.open_call = None
         self.paused = False
+        # a breath before the next role opens its eyes
+        self.pause(self.timing.gap, self.t("ui.pause"))
+
+    def count(self) -> None:
+        """"On my count": one, two, three, a beat each."""
+        for n in (1, 2, 3):
+            self.say(f"count.{n}")
+            self.pause(self.timing.count, self.t("ui.vote"))
 
     def handle(self, e: dict[str, Any]) -> None:
         kind = e["kind"]
@@ -139,28 +257,29 @@ class Master:
         if kind in ("call", "dawn", "over", "night"):
             self.close_call()
         if kind == "night":
-            self.console.rule(Text(f"Night {e['night']}"))
+            self.console.rule(Text(self.t("master.night", n=e["night"])))
             self.say("lupus.night.start")
-            self.pause(self.timing.short, self.locale.line("ui.pause"))
+            self.pause(self.timing.short, self.t("ui.pause"))
         elif kind == "call":
             self.open_call = e["role"]
             for key in self.call_lines(e["role"])[0]:
                 self.say(key)
         elif kind == "medium":
-            self.note(f"Medium: nod if {names[e['seat']]} was a werewolf — "
-                      + ("yes, nod." if e["werewolf"] else "no, shake your head."))
+            self.note(self.t("master.medium_yes" if e["werewolf"] else "master.medium_no",
+                             name=names[e["seat"]]))
         elif kind == "seen":
-            self.note(f"Seer points at {names[e['seat']]}: "
-                      + ("a werewolf, nod." if e["werewolf"] else "not a werewolf, shake."))
+            self.note(self.t("master.seer_yes" if e["werewolf"] else "master.seer_no",
+                             name=names[e["seat"]]))
         elif kind == "imitate":
             becomes = e.get("becomes")
-            self.note(f"Mythomaniac points at {names[e['seat']]}: "
-                      + (f"becomes a {self.role(becomes)} from the next night, nod."
-                         if becomes else "stays human, shake your head."))
+            self.note(self.t("master.imitate_becomes", name=names[e["seat"]],
+                             role=self.role(becomes)) if becomes
+                      else self.t("master.imitate_stays", name=names[e["seat"]]))
         elif kind == "victim":
-            self.note(f"the werewolves' victim: {names[e['seat']]}")
+            self.note(self.t("master.victim", name=names[e["seat"]]))
         elif kind == "transformed":
-            self.note(f"{names[e['seat']]} is now a {self.role(e['role'])}")
+            self.note(self.t("account.lupus.transformed", name=names[e["seat"]],
+                             role=self.role(e["role"])))
         elif kind == "dawn":
             self.say("lupus.night.dawn")
             dead = e["dead"]
@@ -174,24 +293,32 @@ class Master:
                          last=names[last])
         elif kind == "causes":
             for seat, cause in e["deaths"]:
-                self.note(f"{names[seat]} died of: {cause.replace('_', ' ')}")
+                key = f"master.cause.{cause}"
+                why = self.t(key) if key in self.locale.lines else cause.replace("_", " ")
+                self.note(self.t("master.died", name=names[seat], cause=why))
         elif kind == "accusation":
             current = self.ruleset.view(self.state, MASTER)["accusation_order"]
             if not current or names[e["order"][0]] != current[0]:
                 return  # superseded: the Master named another last to die
-            self.console.rule(Text(f"Day {e['day']}"))
+            self.console.rule(Text(self.t("master.day", n=e["day"])))
             self.say("lupus.day.discussion",
-                     minutes=minutes_text(self.timing.discussion, self.locale.lang))
-            self.pause(self.timing.discussion, self.locale.line("ui.discussion"))
+                     minutes=duration_text(self.timing.discussion, self.locale.lang))
+            self.pause(self.timing.discussion, self.t("ui.discussion"))
             if e.get("owl") is not None:
                 self.say("lupus.day.owl", name=names[e["owl"]])
             self.say("lupus.day.accuse", name=names[e["order"][0]])
+        elif kind == "accuse":
+            target = e.get("target")
+            self.tell("   ✓ " + self.t("account.lupus.accuse", name=names[e["seat"]],
+                                        target=names[target] if target is not None
+                                        else self.t("master.nobody")))
         elif kind == "suspects":
             first, second = (names[s] for s in e["seats"])
             self.say("lupus.day.suspects", first=first, second=second)
             self.say("lupus.day.defense")
-            self.ask("(press Enter when both have spoken)")
+            self.ask(self.t("master.defense_done"))
             self.say("lupus.day.execute")
+            self.count()
         elif kind == "executed":
             self.say("lupus.day.executed", name=names[e["seat"]])
         elif kind == "over":
@@ -206,23 +333,23 @@ class Master:
         (lupus-in-tabula.md, "Dawn"); Enter keeps the ruleset's choice."""
         if self.ruleset.is_over(self.state):
             return default  # the game ended at dawn: nobody accuses any more
-        options = [Action("last", s) for s in dead]
         for i, seat in enumerate(dead, 1):
-            self.console.print(f"   {i:>2}. {self.names[seat]}", highlight=False, markup=False)
-        question = f"Which counts as the last to die? (Enter: {self.names[default]})"
+            self.tell(f"   {i:>2}. {self.names[seat]}")
+        question = self.t("master.last_ask", name=self.names[default])
         while True:
             raw = self.ask(question).strip()
             if not raw:
                 return default
-            chosen = next((a.a for i, a in enumerate(options, 1)
-                           if raw == str(i) or raw.lower() == self.names[a.a].lower()), None)
+            chosen = next((s for i, s in enumerate(dead, 1)
+                           if raw == str(i) or raw.casefold() == self.names[s].casefold()),
+                          None)
             if chosen is not None:
                 break
-            self.console.print(f"'{raw}' died neither tonight: name one of "
-                               f"{' and '.join(self.names[s] for s in dead)}.",
-                               highlight=False, markup=False)
+            self.tell(self.t("master.last_wrong", answer=raw,
+                             names=self.t("account.and", rest=self.names[dead[0]],
+                                          last=self.names[dead[1]])))
         if chosen != default:
-            self.ruleset.choose_last(self.state, chosen)  # type: ignore[attr-defined]
+            self.play(-1, Action("last", chosen))
         return chosen
 
     def choices(self) -> None:
@@ -232,31 +359,54 @@ class Master:
         waiting = list(r.waiting_for(st))
         if view["phase"] == "night":
             if not self.paused:
-                self.pause(self.timing.for_call(self.open_call or ""),
-                           self.locale.line("ui.pause"))
+                self.pause(self.timing.for_call(self.open_call or ""), self.t("ui.pause"))
                 self.paused = True
             call = view["call"]
             if call == "werewolf":
                 # The pack points at one victim together: one answer for all of them.
                 options = list(r.legal_actions(st, waiting[0]))
-                choice = self.pick("Whom did the werewolves point at?", options)
+                choice = self.pick(self.t("master.wolves_ask"), options)
                 for seat in waiting:
-                    r.apply(st, seat, choice)
+                    self.play(seat, choice)
                 return
             for seat in waiting:
-                question = f"Whom did {self.names[seat]} ({self.role(call)}) point at?"
-                r.apply(st, seat, self.pick(question, list(r.legal_actions(st, seat))))
+                question = self.t("master.role_ask", name=self.names[seat],
+                                  role=self.role(call))
+                self.play(seat, self.pick(question, list(r.legal_actions(st, seat))))
             return
         for seat in waiting:
-            verb = "accuse" if view["stage"] == "accuse" else "point at to execute"
-            question = f"Whom does {self.names[seat]} {verb}?"
-            r.apply(st, seat, self.pick(question, list(r.legal_actions(st, seat))))
+            key = "master.accuse_ask" if view["stage"] == "accuse" else "master.execute_ask"
+            question = self.t(key, name=self.names[seat])
+            self.play(seat, self.pick(question, list(r.legal_actions(st, seat))))
             if view["stage"] == "accuse":
                 return  # one accuser at a time, in order
 
-    def run(self) -> dict[str, Any]:
-        cursor = 0
+    def resume_at(self) -> int:
+        """Where a resumed game picks up, said again from there: the open call (its
+        role opens its eyes once more), the dawn if nobody has accused yet, the
+        Suspects if the execution vote is on. Answers already given are kept."""
+        view = self.ruleset.view(self.state, MASTER)
+        events = view["events"]
+
+        def last(*kinds: str) -> int:
+            return max((i for i, e in enumerate(events) if e["kind"] in kinds),
+                       default=len(events))
+
+        if view["phase"] == "night":
+            where, start = self.t("master.where_night", n=view["night"]), last("call", "night")
+        elif view["stage"] == "accuse":
+            where = self.t("master.where_accuse", n=view["day"])
+            dawn = last("dawn")
+            accused = any(e["kind"] == "accuse" for e in events[dawn:])
+            start = len(events) if accused else dawn
+        else:
+            where, start = self.t("master.where_execute", n=view["day"]), last("suspects")
+        self.note(self.t("master.resumed", where=where))
+        return start
+
+    def run(self, resume: bool = False) -> dict[str, Any]:
         r = self.ruleset
+        cursor = self.resume_at() if resume else 0
         while True:
             events = r.view(self.state, MASTER)["events"]
             if cursor < len(events):
@@ -267,44 +417,68 @@ class Master:
                 self.close_call()
                 break
             self.choices()
+        result = r.outcome(self.state)
         outcome: dict[str, Any] = r.view(self.state, MASTER).get("outcome") or {}
-        for line in outcome.get("explanation", []):
-            self.console.print(line, highlight=False, markup=False)
+        if result is not None:
+            for line in result.explain(self.locale.lang):
+                self.tell(line)
         return outcome
 
 
 def ask_deal(
-    console: Console, ruleset: Ruleset, deck: Sequence[str], ask: Ask = prompt
+    console: Console, ruleset: Ruleset, deck: Sequence[str], ask: Ask = prompt,
+    locale: Locale | None = None,
 ) -> tuple[list[str], list[str]]:
-    """The seating and the card each player was dealt, as the Master saw them."""
+    """The seating and the card each player was dealt, as the Master saw them. Each
+    answer is checked at once against the deck (a role or playing card of the game,
+    not dealt more often than the deck has it) and asked again with the reason."""
+    from nightcall.narration.locale import load
+
+    loc = locale or load("en")
     n = len(deck)
+
+    def tell(text: str) -> None:
+        console.print(text, highlight=False, markup=False)
+
     while True:
-        raw = ask(f"The {n} players, clockwise (comma-separated)")
+        raw = ask(loc.line("master.players", n=n))
         names = [p.strip() for p in raw.split(",") if p.strip()]
-        if len(names) == n and len(set(names)) == n:
+        repeated = [p for p, k in Counter(p.casefold() for p in names).items() if k > 1]
+        if len(names) == n and not repeated:
             break
-        repeats = ", with repeats" if len(set(names)) < len(names) else ""
-        console.print(f"Give {n} different names separated by commas "
-                      f"(got {len(names)}{repeats}).", highlight=False, markup=False)
-    console.print("The card you dealt each player (a role or a playing card):",
-                  highlight=False)
+        if repeated:
+            twice = next(p for p in names if p.casefold() == repeated[0])
+            tell(loc.line("master.players_twice", n=n, name=twice))
+        else:
+            tell(loc.line("master.players_count", n=n, got=len(names)))
+    tell(loc.line("master.cards"))
+    lookup = role_lookup(ruleset)
+    want = Counter(deck)
     cards: list[str] = []
-    for name in names:
-        while True:
-            raw = ask(f"  {name}").strip()
-            try:
-                (role,) = parse_roles(ruleset, [raw.replace(" ", "_")])
-            except (DeckError, ValueError) as exc:
-                console.print(f"{exc}; try again.", highlight=False, markup=False)
-                continue
-            cards.append(role)
-            break
-    want, got = Counter(deck), Counter(cards)
-    if want != got:
-        missing = ", ".join(sorted((want - got).elements())) or "nothing"
-        extra = ", ".join(sorted((got - want).elements())) or "nothing"
-        raise ValueError(f"the cards entered are not the deck: missing {missing}; "
-                         f"extra {extra}")
+    while len(cards) < n:
+        name = names[len(cards)]
+        raw = ask(f"  {name}").strip()
+        if raw.casefold() in BACK_WORDS:
+            if cards:
+                cards.pop()
+            continue
+        role = lookup.get(raw.casefold().replace(" ", "_").replace("-", "_"))
+        if role is None and ruleset.card_map is not None:
+            role = ruleset.card_map.role_of(raw)
+        in_deck = ", ".join(f"{k} × {loc.role(ruleset.id, r)}" for r, k in want.items())
+        if role is None:
+            tell(loc.line("master.card_unknown", card=raw, deck=in_deck))
+            continue
+        if role not in want:
+            tell(loc.line("master.card_not_in_deck", role=loc.role(ruleset.id, role),
+                          deck=in_deck))
+            continue
+        holders = [names[i] for i, c in enumerate(cards) if c == role]
+        if len(holders) >= want[role]:
+            tell(loc.line("master.card_used_up", role=loc.role(ruleset.id, role),
+                          k=want[role], names=", ".join(holders)))
+            continue
+        cards.append(role)
     return names, cards
 
 
@@ -317,8 +491,30 @@ def run_master(
     speak: Speaker | None = None,
     wait: bool = True,
     ask: Ask = prompt,
+    save_path: Path | None = None,
+    resume: bool = False,
+    keys: PauseKey | None = None,
 ) -> dict[str, Any]:
-    """Set up the table, then run nights and days until a side wins."""
-    names, cards = ask_deal(console, ruleset, deck, ask)
-    state = ruleset.new_game(names, cards)
-    return Master(console, ruleset, state, locale, timing, speak, wait, ask).run()
+    """Set up the table (or pick up the game saved at ``save_path``), then run nights
+    and days until a side wins, saving after every answer."""
+    if resume:
+        if save_path is None:
+            raise ValueError("--resume needs the saved game's file")
+        saved = SavedGame.read(save_path)
+        try:
+            state = saved.replay(ruleset)
+        except NightcallError as exc:
+            raise ValueError(f"{save_path} does not replay: {exc}") from None
+        if ruleset.is_over(state):
+            raise ValueError(locale.line("master.over_already", path=save_path))
+    else:
+        names, cards = ask_deal(console, ruleset, deck, ask, locale)
+        saved = SavedGame(names, cards, locale.lang)
+        state = ruleset.new_game(names, cards)
+        if save_path is not None:
+            saved.write(save_path, ruleset, state)
+            console.print(Text(locale.line("master.saving", path=str(save_path)),
+                               style="dim"))
+    master = Master(console, ruleset, state, locale, timing, speak, wait, ask,
+                    saved=saved, save_path=save_path, keys=keys)
+    return master.run(resume=resume)

@@ -9,7 +9,7 @@ language and timing only, never on the deal.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from nightcall.engine.ruleset import get_ruleset
@@ -40,14 +40,26 @@ class Step:
         }
 
 
-def minutes_text(seconds: float, lang: str) -> str:
-    """Minutes to the nearest half, written the way the language writes decimals, with
-    the unit: "1 minute", "1,5 minuti", "5 Minuten"."""
-    halves = max(1, round(seconds / 30))
-    number = f"{halves / 2:g}"
-    if lang in ("it", "de"):
-        number = number.replace(".", ",")
-    return load(lang).line("unit.minute" if halves == 2 else "unit.minutes", n=number)
+def duration_text(seconds: float, lang: str) -> str:
+    """A length of time said exactly, with its units: "30 seconds", "1 minuto",
+    "2 Minuten und 30 Sekunden" (to the second; never "0,5 minuti", which a voice reads
+    as "zero point five")."""
+    loc = load(lang)
+    total = max(1, round(seconds))
+    mins, secs = divmod(total, 60)
+
+    def unit(n: int, name: str) -> str:
+        return loc.line(f"unit.{name}" if n == 1 else f"unit.{name}s", n=n)
+
+    if not mins:
+        return unit(secs, "second")
+    if not secs:
+        return unit(mins, "minute")
+    return loc.line("unit.and", first=unit(mins, "minute"), second=unit(secs, "second"))
+
+
+# The older name, still used by the web host screen.
+minutes_text = duration_text
 
 
 def _wait(kind: str, call: str | None, timing: Timing) -> float:
@@ -83,7 +95,7 @@ def build_script(
     deck = frozenset(roles)
     aliases = L.ALIASES.get(ruleset_id, {})
     values = {
-        "minutes": minutes_text(timing.discussion, lang),
+        "minutes": duration_text(timing.discussion, lang),
         # Every card named, repeats included, so the count needs no plural forms.
         "roles": ", ".join(locale.role(ruleset_id, r) for r in sorted_deck(ruleset, roles)),
     }
@@ -102,10 +114,14 @@ def build_script(
     emit(script.opening, None, NIGHT)
     for call in ruleset.night_calls(list(roles), night):
         known = aliases.get(call, call)
+        before = len(steps)
         if known in script.calls:
             emit(script.calls[known], call, NIGHT)
         else:
             emit(L.GENERIC, call, NIGHT, True, role=role_name(locale, ruleset_id, call))
+        if len(steps) > before and steps[-1].wait < timing.gap:
+            # "close your eyes", then a breath before the next role opens its eyes
+            steps[-1] = replace(steps[-1], wait=timing.gap)
     emit(script.closing, None, NIGHT)
     if day:
         emit(script.day, None, DAY)

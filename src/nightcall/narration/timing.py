@@ -5,6 +5,10 @@ role); Epic Battle "Game Master Sheet" (about 5 s per role, 10 s for the Priest
 and the Goblin, about 5 minutes of discussion); Lupus in Tabula "Gameplay"
 (about three minutes of discussion). A pause depends on the role called, never
 on where its card lies, so a silence tells nobody anything.
+
+After every "close your eyes" comes ``gap``, about a second and a half, so that the
+next role does not open its eyes while the last one is still closing them (and the
+rustle of one call does not run into the next).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ class Timing:
     short: float = 3.0  # a breath between two lines of the same call (thumbs down, ...)
     count: float = 1.0  # one beat of the vote countdown
     per_call: dict[str, float] = field(default_factory=dict)  # rulebook exceptions
+    gap: float = 1.5  # after "close your eyes", before the next call's first line
 
     def for_call(self, call: str) -> float:
         return self.per_call.get(call, self.action)
@@ -35,6 +40,7 @@ class Timing:
             short=self.short * factor,
             count=self.count,
             per_call={k: v * factor for k, v in self.per_call.items()},
+            gap=self.gap * factor,
         )
 
 
@@ -71,8 +77,8 @@ def timing_for(
     if discussion is not None:
         if discussion < 0:
             raise ValueError(f"the discussion cannot last {discussion} seconds")
-        base = Timing(base.action, discussion, base.short, base.count, dict(base.per_call))
         scaled = base.scaled(speed_factor(speed))
         # An explicit day length is taken as given, not scaled.
-        return Timing(scaled.action, discussion, scaled.short, scaled.count, scaled.per_call)
+        return Timing(scaled.action, discussion, scaled.short, scaled.count, scaled.per_call,
+                      scaled.gap)
     return base.scaled(speed_factor(speed))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import io
 import logging
 import os
@@ -24,9 +25,17 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from nightcall import protocol
 from nightcall.server import messages as m
-from nightcall.server.direct import KeepRawSend, writer_for
 from nightcall.server.hub import Elsewhere, Hub
 from nightcall.server.limits import Limits, install, lookup, rate_of, receive, refusal
+from nightcall.server.ops import (
+    SERVER_SEND,
+    KeepServerSend,
+    QuietHangups,
+    finder,
+    healthz,
+    metrics,
+    readyz,
+)
 from nightcall.server.room import Room, RoomError, Sink, same_token
 from nightcall.server.samples import Samples
 from nightcall.server.store import Store
@@ -47,6 +56,8 @@ def web_dir() -> Path:
 # Every message through the writer task, as before the direct path (for the load
 # benchmark's same-run baseline only).
 QUEUE_ALWAYS = os.environ.get("NIGHTCALL_SEND") == "queue"
+# Every update through Starlette's WebSocket.send (the benchmark's same-run baseline).
+STARLETTE_SEND = os.environ.get("NIGHTCALL_SEND") == "starlette"
 
 
 class WsSink(Sink):
@@ -65,7 +76,9 @@ class WsSink(Sink):
         self.close_code = 1013  # "try again later": the page reconnects
         self.hold: Callable[[WsSink, bytes], None] | None = None
         self.room_code = ""
-        self.direct = writer_for(ws.scope)  # uvicorn's connection itself, when known
+        # The server's ASGI send (ops.KeepServerSend): updates as plain ASGI messages.
+        send = None if STARLETTE_SEND else ws.scope.get(SERVER_SEND)
+        self.server_send = send if inspect.iscoroutinefunction(send) else None
 
     def send(self, data: bytes) -> None:
         if self.hold is not None:  # out once the turn's saves are written (Hub.hold)
@@ -75,9 +88,7 @@ class WsSink(Sink):
 
     def deliver(self, data: bytes) -> None:
         if not self.busy and not QUEUE_ALWAYS:
-            if self.direct is not None and self.direct(data):
-                return  # (no timing: it waited for nothing, and a call per send costs)
-            self._send_now(data)
+            self._send_now(data)  # (no timing: it waited for nothing, and a call costs)
             return
         try:
             self.queue.put_nowait((data, time.perf_counter()))
@@ -91,7 +102,11 @@ class WsSink(Sink):
         ever suspending while the socket is writable, so most messages cost no task
         switch; one that has to wait (flow control) is finished by the writer task,
         and everything after it queues behind, in order."""
-        sending = self.ws.send_text(data.decode())
+        text = data.decode()
+        if self.server_send is not None:
+            sending = self.server_send({"type": "websocket.send", "text": text})
+        else:
+            sending = self.ws.send_text(text)
         try:
             waiting = sending.send(None)
         except StopIteration:
@@ -109,6 +124,12 @@ class WsSink(Sink):
             self.queue.put_nowait(None)
 
     async def writer(self) -> None:
+        try:
+            await self._write_all()
+        except (WebSocketDisconnect, OSError, RuntimeError):  # hung up: the reader cleans up
+            return
+
+    async def _write_all(self) -> None:
         while True:
             item = await self.queue.get()
             if item is None:
@@ -197,6 +218,11 @@ async def _send_now(ws: WebSocket, data: bytes) -> None:
     await ws.send_text(data.decode())
 
 
+PONG = m.encode(m.Pong())
+# Refusals that pass: the client is told, then closed with 1013 ("try again later").
+RETRY_CODES = frozenset({"unavailable", "busy"})
+
+
 def _hello(room: Room, hello: m.Hello) -> tuple[str, int | None, m.Welcome]:
     """Who this connection is: a seat (new or rejoining), the host, or a spectator."""
     if hello.as_ == "host":
@@ -254,8 +280,8 @@ def agent_hello_seat(room: Room, raw: str, token: str | None) -> int:
 
 def _handle(hub: Hub, room: Room, sink: Sink, msg: m.ClientMessage) -> None:
     """One client message through the pipeline; raises RoomError to refuse it."""
-    if isinstance(msg, m.Ping):
-        sink.send(m.encode(m.Pong()))
+    if isinstance(msg, m.Ping):  # at once: a pong tells nothing, so waits for no save
+        getattr(sink, "deliver", sink.send)(PONG)
         return
     if isinstance(msg, protocol.ActionMessage):
         if sink.role not in ("player", "agent") or sink.viewer is None or sink.viewer < 0:
@@ -281,19 +307,23 @@ def _handle(hub: Hub, room: Room, sink: Sink, msg: m.ClientMessage) -> None:
 
 
 async def _refuse(ws: WebSocket, data: bytes) -> None:
+    code = 4000
+    with contextlib.suppress(Exception):
+        why = msgspec.json.decode(data)
+        log.info("client refused: %s (%s)", why.get("code"), why.get("message"))
+        if why.get("code") in RETRY_CODES or "the server cannot" in str(why.get("message")):
+            code = 1013
     with contextlib.suppress(Exception):
         await _send_now(ws, data)
-        await ws.close(code=4000)
+        await ws.close(code=code)
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
     """A browser: host screen, spectator or player (``hello`` first)."""
     hub: Hub = ws.app.state.hub
-    if hub.node is not None and await hub.node.hand_off(ws):
-        return  # the room's owner, on this machine, has the connection now
     await ws.accept()
     try:
-        room = lookup(ws, hub.get)
+        room = lookup(ws, await finder(hub, ws))
         answer = web_hello(room, await asyncio.wait_for(receive(ws), HELLO_TIMEOUT))
     except Elsewhere as exc:  # another process runs the room: pass frames both ways
         assert hub.node is not None
@@ -318,12 +348,10 @@ async def agent_endpoint(ws: WebSocket) -> None:
     seat with ``?name=`` (or a protocol ``hello`` carrying its name) and may bring
     its own secret ``?token=`` (16+ characters) to rejoin the same seat later."""
     hub: Hub = ws.app.state.hub
-    if hub.node is not None and await hub.node.hand_off(ws):
-        return
     await ws.accept()
     token = ws.query_params.get("token")
     try:
-        room = lookup(ws, hub.get)
+        room = lookup(ws, await finder(hub, ws))
         seat = agent_seat(room, token, ws.query_params.get("name"))
         if seat is None:
             raw = await asyncio.wait_for(receive(ws), HELLO_TIMEOUT)
@@ -402,11 +430,15 @@ async def create_room(request: Request) -> Response:
     hub: Hub = request.app.state.hub
     try:
         settings = msgspec.json.decode(await request.body(), type=m.CreateRoom)
-        room = hub.create(settings, str(request.base_url))
+        if hub.node is not None:  # (its Redis round trips without blocking the loop)
+            room = await hub.node.create(settings, str(request.base_url))
+        else:
+            room = hub.create(settings, str(request.base_url))
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         return _json({"code": "bad_message", "message": str(exc)}, 400)
     except RoomError as exc:
-        return _json({"code": exc.code, "message": exc.message}, 400)
+        status = 503 if exc.code in RETRY_CODES else 400
+        return _json({"code": exc.code, "message": exc.message}, status)
     return _json({"room": room.code, "host_token": room.host_token,
                   "join_url": room.join_url}, 201)
 
@@ -414,7 +446,7 @@ async def create_room(request: Request) -> Response:
 async def room_info(request: Request) -> Response:
     hub: Hub = request.app.state.hub
     try:
-        room = lookup(request, hub.peek)
+        room = lookup(request, await finder(hub, request, peek=True))
     except RoomError as exc:
         return refusal(exc)
     return _json(room.lobby())
@@ -425,7 +457,7 @@ async def room_qr(request: Request) -> Response:
 
     hub: Hub = request.app.state.hub
     try:
-        room = lookup(request, hub.peek)
+        room = lookup(request, await finder(hub, request, peek=True))
     except RoomError as exc:
         return refusal(exc)
     url = room.join_url or hub.join_url(room.code, str(request.base_url))
@@ -439,48 +471,12 @@ async def room_record(request: Request) -> Response:
     """The game record, once the game is over (before that it holds every secret)."""
     hub: Hub = request.app.state.hub
     try:
-        room = lookup(request, hub.peek)
+        room = lookup(request, await finder(hub, request, peek=True))
     except RoomError as exc:
         return refusal(exc)
     if room.status != "over":
         return _json({"code": "not_over", "message": "the record opens at the end"}, 403)
     return _json(room.ruleset.to_record(room.state))
-
-
-async def stats(request: Request) -> Response:
-    """Counts only (no room codes): rooms, connections, and how long the server took
-    over its last moves (decode, check, apply, build and queue every update, save)."""
-    hub: Hub = request.app.state.hub
-    rooms = list(hub.rooms.values())
-    counts_only = request.query_params.get("timings") == "0"  # cheap: for polling
-
-    def ms(samples: Samples, *qs: float) -> list[float | None]:
-        return [None] * len(qs) if counts_only else samples.quantiles_ms(*qs)
-
-    took = ms(hub.timings, 0.5, 0.99)
-    sent = ms(hub.send_timings, 0.5, 0.99)  # the updates that had to wait, alone
-    lag = ms(hub.loop_lag, 0.5, 0.99, 1.0)
-    node = hub.node
-    return _json({
-        # This process only (with several, each answers for itself).
-        "relayed_now": len(node.relayed) if node is not None else 0,
-        "handed_off": node.handoff.sent if node is not None and node.handoff else 0,
-        "adopted": node.handoff.adopted if node is not None and node.handoff else 0,
-        "actions_timed": len(hub.timings),
-        "action_ms_p50": took[0],
-        "action_ms_p99": took[1],
-        "updates_waited": hub.send_timings.count,
-        "send_wait_ms_p50": sent[0],
-        "send_wait_ms_p99": sent[1],
-        "loop_lag_ms_p50": lag[0],
-        "loop_lag_ms_p99": lag[1],
-        "loop_lag_ms_max": lag[2],
-        "rooms": len(rooms),
-        "playing": sum(1 for r in rooms if r.status == "playing"),
-        "players_connected": sum(1 for r in rooms for s in r.sinks
-                                 if s.role in ("player", "agent")),
-        "connections": sum(len(r.sinks) for r in rooms),
-    })
 
 
 async def rulesets(request: Request) -> Response:
@@ -489,7 +485,7 @@ async def rulesets(request: Request) -> Response:
 
 
 async def _watch_loop(hub: Hub, every: float = 0.01) -> None:
-    """Measure how late the event loop runs (for /api/stats): a busy loop delays every
+    """Measure how late the event loop runs (for the metrics): a busy loop delays every
     client's messages, both ways, and no per-message timing shows it."""
     while True:
         started = time.perf_counter()
@@ -519,9 +515,13 @@ def page(name: str) -> Any:
 
 
 def create_app(store: Store, scale: float = 1.0, public_url: str = "",
-               node: Node | None = None, *, limits: Limits | None = None) -> Starlette:
+               node: Node | None = None, *, limits: Limits | None = None,
+               metrics_token: str = "") -> Starlette:
     """The app. ``scale`` multiplies every timer (tests run the clock fast). With a
-    ``node`` (Redis), rooms are shared with every other process on the same Redis."""
+    ``node`` (Redis), rooms are shared with every other process on the same Redis.
+    ``/metrics`` answers only with ``metrics_token`` configured and given (ops.py)."""
+    from nightcall.server.metrics import registry_for
+
     hub = Hub(store, scale, public_url, node)
 
     @contextlib.asynccontextmanager
@@ -547,7 +547,9 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
         Route("/play/{code}", page("play.html")),
         Route("/watch/{code}", page("watch.html")),
         Route("/api/rulesets", rulesets),
-        Route("/api/stats", stats),
+        Route("/healthz", healthz),
+        Route("/readyz", readyz),
+        Route("/metrics", metrics),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/qr.svg", room_qr),
@@ -557,7 +559,10 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
         Mount("/static", StaticFiles(directory=web_dir()), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
-    app.add_middleware(KeepRawSend)  # the direct send path (direct.py)
+    app.add_middleware(QuietHangups)
+    app.add_middleware(KeepServerSend)
     app.state.hub = hub
+    app.state.metrics_token = metrics_token
+    app.state.metrics_registry = registry_for(hub)
     install(app, limits or Limits())  # rate limits (limits.py); tests pass tight ones
     return app

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import time
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from typing import Any
 from nightcall.bots.random_bot import RandomBot
 from nightcall.server.room import DAY_STAGES, TURN_STAGES, Room, RoomError
 
+log = logging.getLogger("nightcall.server")
 MAX_DEFAULTS = 64  # guard: defaults applied at one deadline
 
 
@@ -203,6 +205,7 @@ class RoomClock:
         self._new_stage("over", None)
         room.status = "over"
         room.changed()
+        log.info("room %s: game over", room.code)
 
     # --- moves --------------------------------------------------------------------------
     def _default_all(self) -> bool:

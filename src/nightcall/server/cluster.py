@@ -14,8 +14,19 @@ a relay only carries the bytes the owner computed for that one connection.
 
 When a process dies, its leases run out; any process then adopts the room (from its
 saved document, the clock starting the stage again) the next time a phone connects
-or at its periodic sweep of unfinished rooms. Phones that were connected to the dead
-process, or relayed to it, are disconnected and reconnect by themselves.
+or, for a game in play, at its periodic sweep (lobbies and finished rooms come back
+only when someone asks for them, so a room unloaded for idleness stays unloaded).
+Phones that were connected to the dead process, or relayed to it, are disconnected
+and reconnect by themselves.
+
+In front of several processes, a reverse proxy sends each room's connections to one
+of them by hashing the room code (deploy/nginx.conf, docs/deploy.md): the relay is
+then only for the time after a failover, when a room's owner is not the process the
+proxy picks.
+
+Every Redis call made while serving goes through the asyncio client with a timeout
+(:data:`REDIS_TIMEOUT`): a frozen Redis delays what needs Redis (saves, new rooms),
+never the event loop, so pings are answered and the rooms already here keep time.
 """
 
 from __future__ import annotations
@@ -35,12 +46,10 @@ import redis
 import redis.asyncio as aredis
 
 from nightcall import protocol
-from nightcall.server.handoff import DISABLED as HANDOFF_OFF
-from nightcall.server.handoff import Handoff
-from nightcall.server.handoff import supported as handoff_supported
-from nightcall.server.messages import encode
+from nightcall.server.hub import Elsewhere, check_settings, new_code
+from nightcall.server.messages import CreateRoom, encode
 from nightcall.server.room import Room, RoomError, Sink
-from nightcall.server.store_redis import FENCED_SAVE, FINISHED_TTL_MS, RedisStore
+from nightcall.server.store_redis import FENCED_SAVE, RedisStore, save_args
 
 if TYPE_CHECKING:
     from starlette.websockets import WebSocket
@@ -51,6 +60,12 @@ log = logging.getLogger("nightcall.cluster")
 
 HELLO_TIMEOUT = 30.0
 RESTART = 1012  # websocket close code "service restart": the page reconnects at once
+BEHIND = 1013  # "try again later": a relayed client this far behind is closed
+RELAY_QUEUE = 256  # messages waiting for one relayed client (as for a local one)
+# A ping from a relayed client is answered where its socket is: no Redis on the way.
+PING, PONG = '{"type":"ping"}', b'{"type":"pong"}'
+# Seconds a Redis reply may take while serving before the call counts as failed.
+REDIS_TIMEOUT = 2.0
 
 # KEYS: leases; ARGV: owner, milliseconds. Returns the 1-based indexes of lost leases.
 RENEW = """
@@ -118,9 +133,26 @@ class Relayed:
     ws: WebSocket
     room: str
     owner: str
-    out: asyncio.Queue[bytes | int] = field(default_factory=asyncio.Queue)
-    direct: Callable[[bytes], bool] | None = None  # direct.py, when the server allows
-    writing: bool = False  # the writer task is sending: nothing may overtake it
+    out: asyncio.Queue[bytes | int] = field(
+        default_factory=lambda: asyncio.Queue(RELAY_QUEUE + 1))
+    closing: bool = False  # a close is queued: nothing more goes out
+
+    def put(self, item: bytes | int) -> None:
+        """Queue a message (bytes) or a close (its code); a client that fell
+        ``RELAY_QUEUE`` messages behind is closed with 1013 and rejoins."""
+        if self.closing:
+            return
+        if isinstance(item, int):  # after what is queued (there is always room for it)
+            self.closing = True
+            self.out.put_nowait(item)
+            return
+        if self.out.qsize() >= RELAY_QUEUE:
+            while not self.out.empty():
+                self.out.get_nowait()
+            self.closing = True
+            self.out.put_nowait(BEHIND)
+            return
+        self.out.put_nowait(item)
 
 
 @dataclass
@@ -137,6 +169,7 @@ class Node:
                  worker_id: str | None = None) -> None:
         self.store = store
         self.url = url
+        # The blocking client: for start-up, shutdown and tests, never while serving.
         self.r: redis.Redis = store.client
         self.id = worker_id or secrets.token_hex(6)
         store.owner = self.id
@@ -155,22 +188,20 @@ class Node:
         self.remotes: dict[tuple[str, str], Remote] = {}
         self.relayed: dict[str, Relayed] = {}
         self.tasks: list[asyncio.Task[None]] = []
+        self.background: set[asyncio.Task[Any]] = set()
         self.sub_client: aredis.Redis | None = None
-        self.subscribed = asyncio.Event()
         self.on_error: Callable[[Exception], None] = lambda exc: log.exception(
             "cluster message failed", exc_info=exc)
-        # Same-machine owners take a connection itself rather than a relay (handoff.py).
-        self.handoff: Handoff | None = None
-        if not HANDOFF_OFF and handoff_supported():
-            try:
-                self.handoff = Handoff(self.id)
-            except OSError:  # no private directory for the sockets: relays only
-                log.warning("connections will be relayed, not handed over", exc_info=True)
+        # For the metrics (metrics.py): counts only.
+        self.round_trips = 0  # replies from Redis while serving
+        self.round_trip_seconds = 0.0
+        self.errors = 0  # Redis calls that failed or timed out
+        self.relayed_total = 0
 
     def channel_of(self, worker: str) -> str:
         return f"{self.store.prefix}:w:{worker}"
 
-    # --- leases ---------------------------------------------------------------------
+    # --- leases (blocking: tests, and the rare paths outside serving) ------------------
     def try_own(self, code: str) -> str:
         """Take the room's lease if nobody holds it; the holder's id either way."""
         key = self.store.lease_key(code)
@@ -187,8 +218,17 @@ class Node:
         return None if holder is None else _text(holder)
 
     def release(self, code: str) -> None:
-        with contextlib.suppress(redis.RedisError):
-            self._release(keys=[self.store.lease_key(code)], args=[self.id])
+        """Give a room's lease up (in the background when the event loop runs)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            with contextlib.suppress(redis.RedisError):
+                self._release(keys=[self.store.lease_key(code)], args=[self.id])
+            return
+        task = loop.create_task(self._call(self._a().eval(
+            RELEASE, 1, self.store.lease_key(code), self.id)))
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
 
     def renew(self, codes: list[str]) -> list[str]:
         """Extend every lease we hold; the codes whose lease is no longer ours."""
@@ -198,38 +238,142 @@ class Node:
         lost = self._renew(keys=keys, args=[self.id, self.lease_ms])
         return [codes[int(i) - 1] for i in lost]
 
+    # --- the same, asynchronous: what serving uses -------------------------------------
+    def _a(self) -> aredis.Redis:
+        assert self.aclient is not None, "the node has not started"
+        return self.aclient
+
+    async def _call(self, pending: Any) -> Any:
+        """One Redis command, counted; a failure or a timeout is counted and raised."""
+        started = time.perf_counter()
+        try:
+            reply = await pending
+        except (redis.RedisError, OSError, TimeoutError):
+            self.errors += 1
+            raise
+        self.round_trips += 1
+        self.round_trip_seconds += time.perf_counter() - started
+        return reply
+
+    async def atry_own(self, code: str) -> str:
+        key = self.store.lease_key(code)
+        for _ in range(3):
+            if await self._call(self._a().set(key, self.id, nx=True, px=self.lease_ms)):
+                return self.id
+            holder = await self._call(self._a().get(key))
+            if holder is not None:
+                return _text(holder)
+        raise RoomError("busy", "the room is changing hands: try again in a moment")
+
+    async def arenew(self, codes: list[str]) -> list[str]:
+        if not codes:
+            return []
+        keys = [self.store.lease_key(c) for c in codes]
+        lost = await self._call(self._a().eval(RENEW, len(keys), *keys, self.id,
+                                               self.lease_ms))
+        return [codes[int(i) - 1] for i in lost]
+
+    async def getter(self, code: str) -> Callable[[str], Room]:
+        """Before a room lookup (``Hub.get``): its Redis round trips, made here without
+        blocking; the returned function then decides with what they found. A room
+        whose lease was free is ours (adopted) at once."""
+        hub = self.hub
+        assert hub is not None
+        code = code.upper()
+        if code in hub.rooms:
+            return hub.get
+        try:
+            raw = await self._call(self._a().get(self.store.room_key(code)))
+            owner = None if raw is None else await self.atry_own(code)
+        except (redis.RedisError, OSError, TimeoutError):
+            log.warning("store error: cannot reach Redis to find room %s", code)
+            return _unavailable
+        doc = None if raw is None else dict(json.loads(raw))
+        if doc is not None and owner == self.id and code not in hub.rooms:
+            try:
+                hub.adopt(code, doc)
+            except Exception:
+                log.exception("cannot adopt room %s", code)
+                self.release(code)
+                return _unavailable
+
+        def get(asked: str) -> Room:
+            asked = asked.upper()
+            room = hub.rooms.get(asked)
+            if room is not None:
+                return room
+            if doc is None or asked != code:
+                raise RoomError("no_room", f"there is no room {asked}")
+            raise Elsewhere(code, owner or "", doc)
+
+        return get
+
+    async def create(self, settings: CreateRoom, base_url: str = "") -> Room:
+        """A new room, saved before the answer (the next request for it may reach any
+        process) and not run here: its code is taken with its lease (SET NX), which
+        goes once the room is saved."""
+        hub = self.hub
+        assert hub is not None
+        check_settings(settings)
+        try:
+            for _ in range(100):  # (a full code space is the hub's business: give up)
+                code = new_code()
+                if code in hub.rooms or await self.atry_own(code) != self.id:
+                    continue
+                if await self._call(self._a().exists(self.store.room_key(code))):
+                    self.release(code)  # an old room of that code, nobody serving it
+                    continue
+                room = Room(code, settings)
+                room.join_url = hub.join_url(code, base_url)
+                keys, args = save_args(self.store, room.code, room.to_doc(), room.status,
+                                       time.time(), self.id)
+                if not await self._call(self._a().eval(FENCED_SAVE, len(keys), *keys, *args)):
+                    continue  # (our lease ran out meanwhile: Redis was stalled)
+                # Let it go at once: the first process asked for it takes it. Behind a
+                # proxy that hashes room codes, that is where its phones will be.
+                await self._call(self._a().eval(RELEASE, 1, self.store.lease_key(code),
+                                                self.id))
+                log.info("room %s created (%s, %d seats)", code, settings.ruleset,
+                         settings.seats)
+                return room
+        except (redis.RedisError, OSError, TimeoutError):
+            log.warning("store error: cannot reach Redis to create a room")
+            raise RoomError("unavailable", "the server cannot save rooms right now: "
+                                           "try again in a moment") from None
+        raise RoomError("busy", "no free room code right now: try again in a moment")
+
+    async def ready(self) -> bool:
+        """Redis answers (``/readyz``)."""
+        try:
+            return bool(await self._call(self._a().ping()))
+        except (redis.RedisError, OSError, TimeoutError):
+            return False
+
     # --- running ----------------------------------------------------------------------
     @classmethod
     def from_url(cls, url: str, lease_seconds: float = 5.0) -> Node:
-        return cls(RedisStore.from_url(url), url, lease_seconds)
+        return cls(RedisStore.from_url(url, socket_timeout=REDIS_TIMEOUT,
+                                       socket_connect_timeout=REDIS_TIMEOUT),
+                   url, lease_seconds)
 
     async def start(self, hub: Hub, app: Any = None) -> None:
-        """Join the cluster; with the ``app``, also adopt connections handed over by the
-        other processes of this machine."""
+        """Join the cluster: listen on this process's channel, keep the leases."""
         self.hub = hub
-        if self.handoff is not None and app is not None:
-            try:
-                self.handoff.listen(app)
-                self.announce()
-            except OSError:  # no Unix sockets here: relays only
-                log.warning("cannot take handed-off connections", exc_info=True)
-                self.handoff.close()
-                self.handoff = None
+        # The listener waits for messages as long as it likes; every other call times out.
         self.sub_client = aredis.Redis.from_url(self.url, decode_responses=False)
-        self.aclient = aredis.Redis.from_url(self.url, decode_responses=False)
+        self.aclient = aredis.Redis.from_url(
+            self.url, decode_responses=False, socket_timeout=REDIS_TIMEOUT,
+            socket_connect_timeout=REDIS_TIMEOUT)
         pubsub = self.sub_client.pubsub()
         await pubsub.subscribe(self.channel)
         self.tasks = [
             asyncio.create_task(self._listen(pubsub)),
             asyncio.create_task(self._keep_leases()),
         ]
-        self.sweep()
+        with contextlib.suppress(redis.RedisError, OSError, TimeoutError):
+            await self.sweep()
 
     async def stop(self) -> None:
-        if self.handoff is not None:
-            self.handoff.close()
-            with contextlib.suppress(redis.RedisError):
-                self.r.delete(self.handoff_key(self.id))
         for task in self.tasks:
             task.cancel()
         for task in self.tasks:
@@ -240,15 +384,25 @@ class Node:
                 await asyncio.wait_for(self.flush_task, 5)
         self.flush()
         if self.hub is not None:  # hand our rooms over at once rather than at expiry
-            for code in list(self.hub.rooms):
-                self.release(code)
+            codes = list(self.hub.rooms)
+            with contextlib.suppress(redis.RedisError, OSError, TimeoutError):
+                for code in codes:
+                    await self._call(self._a().eval(RELEASE, 1, self.store.lease_key(code),
+                                                    self.id))
         for client in (self.sub_client, self.aclient):
             if client is not None:
                 await client.aclose()
 
     async def _listen(self, pubsub: Any) -> None:
         while True:
-            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            try:
+                message = await pubsub.get_message(ignore_subscribe_messages=True,
+                                                   timeout=1.0)
+            except (redis.RedisError, OSError) as exc:  # Redis restarted: resubscribe
+                self.errors += 1
+                log.warning("store error: the cluster channel dropped (%s)", exc)
+                await asyncio.sleep(0.5)
+                continue
             if message is None or message.get("type") != "message":
                 continue
             try:
@@ -265,43 +419,53 @@ class Node:
             await asyncio.sleep(period)
             ticks += 1
             try:
-                self.keep()
+                await self.keep()
                 if ticks % 3 == 0:
-                    self.sweep()
-            except redis.RedisError:
-                log.warning("Redis unreachable; leases not renewed this time", exc_info=True)
+                    await self.sweep()
+            except (redis.RedisError, OSError, TimeoutError) as exc:
+                log.warning("store error: Redis unreachable, leases not renewed (%s)", exc)
 
-    def keep(self) -> None:
+    async def keep(self) -> None:
         hub = self.hub
         assert hub is not None
-        self.announce()
-        for code in self.renew(list(hub.rooms)):
+        for code in await self.arenew(list(hub.rooms)):
             log.warning("lost the lease of room %s: dropping it", code)
             hub.drop(code)
         rooms = sorted({r.room for r in self.relayed.values()})
         if rooms:
-            holders = self.r.mget([self.store.lease_key(c) for c in rooms])
+            holders = await self._call(self._a().mget(
+                [self.store.lease_key(c) for c in rooms]))
             now = {c: None if h is None else _text(h) for c, h in zip(rooms, holders, strict=True)}
             for relayed in list(self.relayed.values()):
                 if now[relayed.room] != relayed.owner:
-                    relayed.out.put_nowait(RESTART)
+                    relayed.put(RESTART)
 
-    def sweep(self) -> None:
-        """Adopt every unfinished room whose owner is gone (its lease ran out)."""
+    async def sweep(self) -> None:
+        """Adopt every game in play whose owner is gone (its lease ran out). Lobbies and
+        finished rooms wait for someone to ask for them (:meth:`getter`): a room
+        unloaded for idleness stays unloaded, and a restart loads no abandoned lobby."""
         hub = self.hub
         assert hub is not None
-        codes = [_text(c) for c in self.r.zrange(f"{self.store.prefix}:unfinished", 0, -1)]
+        codes = [_text(c) for c in await self._call(
+            self._a().zrange(self.store.playing_key, 0, -1))]
         codes = [c for c in codes if c not in hub.rooms]
         if not codes:
             return
-        holders = self.r.mget([self.store.lease_key(c) for c in codes])
+        holders = await self._call(self._a().mget([self.store.lease_key(c) for c in codes]))
         for code, holder in zip(codes, holders, strict=True):
-            if holder is None and self.try_own(code) == self.id:
-                try:
-                    hub.adopt(code)
-                except Exception:
-                    log.exception("cannot adopt room %s", code)
-                    self.release(code)
+            if holder is not None or await self.atry_own(code) != self.id:
+                continue
+            raw = await self._call(self._a().get(self.store.room_key(code)))
+            if code in hub.rooms:
+                continue
+            try:
+                if raw is None:
+                    raise RoomError("no_room", f"room {code} has no document")
+                hub.adopt(code, dict(json.loads(raw)))
+                log.info("room %s taken over from a process that is gone", code)
+            except Exception:
+                log.exception("cannot adopt room %s", code)
+                self.release(code)
 
     # --- one round trip per turn of the event loop ---------------------------------------
     def save(self, room: Room) -> None:
@@ -345,9 +509,12 @@ class Node:
             assert self.aclient is not None
             pipe = self.aclient.pipeline(transaction=False)
             self._queue(batch, pipe)
-            replies = await pipe.execute()
-        except Exception:  # Redis unreachable: nothing was acknowledged, keep it all
-            log.warning("cannot reach Redis: retrying", exc_info=True)
+            replies = await self._call(pipe.execute())
+        except Exception as exc:  # Redis unreachable: nothing was acknowledged, keep it all
+            if not isinstance(exc, (redis.RedisError, OSError, TimeoutError)):
+                self.errors += 1
+            log.warning("store error: cannot save %d room(s) to Redis, retrying (%s)",
+                        len(batch.saves), exc or type(exc).__name__)
             self._put_back(batch)
             await asyncio.sleep(0.2)
             self.in_flight = False
@@ -371,13 +538,10 @@ class Node:
     def _queue(self, batch: Batch, pipe: Any) -> None:
         store, now = self.store, time.time()
         for code, room in batch.saves.items():
-            text = msgspec.json.encode(room.to_doc())
-            finished = "1" if room.status == "over" else "0"
             # EVAL, not EVALSHA: a restarted Redis has no script cache, and the text is
             # small next to the document it carries.
-            pipe.eval(FENCED_SAVE, 3, store.room_key(code), store.index_key,
-                      store.lease_key(code), text, finished, now, self.id, code,
-                      FINISHED_TTL_MS)
+            keys, args = save_args(store, code, room.to_doc(), room.status, now, self.id)
+            pipe.eval(FENCED_SAVE, len(keys), *keys, *args)
         for worker, envs in batch.outbox.items():
             pipe.publish(self.channel_of(worker), _encode(envs))
 
@@ -407,17 +571,13 @@ class Node:
                 self._forget(key, remote)
         for relayed in self.relayed.values():
             if relayed.owner == worker:
-                relayed.out.put_nowait(RESTART)
+                relayed.put(RESTART)
 
     def dispatch(self, env: Envelope) -> None:
         if env.kind in ("send", "close"):
             relayed = self.relayed.get(env.conn)
-            if relayed is None:
-                return
-            if (env.kind == "send" and relayed.direct is not None and relayed.out.empty()
-                    and not relayed.writing and relayed.direct(env.data)):
-                return  # written at once (nothing queued ahead of it)
-            relayed.out.put_nowait(env.data if env.kind == "send" else env.code)
+            if relayed is not None:
+                relayed.put(env.data if env.kind == "send" else env.code)
             return
         key = (env.src, env.conn)
         hub = self.hub
@@ -498,39 +658,6 @@ class Node:
             remote.room.forget(remote.sink)
             remote.room.broadcast()
 
-    # --- handing connections over (same machine) -----------------------------------------
-    def handoff_key(self, worker: str) -> str:
-        return f"{self.store.prefix}:handoff:{worker}"
-
-    def announce(self) -> None:
-        """Say where this process takes connections (renewed with the leases)."""
-        if self.handoff is not None and self.handoff.inbox is not None:
-            self.r.set(self.handoff_key(self.id), self.handoff.announcement(),
-                       px=self.lease_ms * 3)
-
-    async def hand_off(self, ws: WebSocket) -> bool:
-        """Before accepting a websocket: if another process of this machine owns its
-        room, pass the connection itself there (True: nothing more to do here)."""
-        handoff, hub = self.handoff, self.hub
-        if handoff is None or handoff.inbox is None or hub is None:
-            return False
-        code = str(ws.path_params.get("code", "")).upper()
-        if not code or code in hub.rooms:
-            return False
-        try:
-            # Asynchronously: every connection asks, and a blocking read would stall the
-            # loop.
-            assert self.aclient is not None
-            holder = await self.aclient.get(self.store.lease_key(code))
-            owner = None if holder is None else _text(holder)
-            if owner is None or owner == self.id:
-                return False
-            path = handoff.path_of(owner, lambda worker: self.r.get(self.handoff_key(worker)))
-            return path is not None and await handoff.send(ws, path)
-        except (redis.RedisError, OSError, AttributeError):  # the usual path decides
-            log.debug("no handoff for room %s", code, exc_info=True)
-            return False
-
     # --- the relaying side ---------------------------------------------------------------
     async def relay(self, ws: WebSocket, code: str, owner: str, agent: bool = False,
                     query: dict[str, str] | None = None) -> None:
@@ -542,10 +669,9 @@ class Node:
         from nightcall.server.limits import rate_of, receive
 
         conn = secrets.token_hex(8)
-        from nightcall.server.direct import writer_for
-
-        relayed = Relayed(ws, code, owner, direct=writer_for(ws.scope))
+        relayed = Relayed(ws, code, owner)
         self.relayed[conn] = relayed
+        self.relayed_total += 1
         writer = asyncio.create_task(self._write(relayed))
         try:
             if agent:
@@ -558,10 +684,13 @@ class Node:
                 raw = await receive(ws)
                 verdict = rate.take()
                 if verdict == "close":  # flooding: stop reading it at all
-                    relayed.out.put_nowait(1008)
+                    relayed.put(1008)
                     break
                 if verdict == "slow_down":
-                    relayed.out.put_nowait(error_bytes("slow_down", rate.advice(), agent))
+                    relayed.put(error_bytes("slow_down", rate.advice(), agent))
+                    continue
+                if PING in raw and raw.replace(" ", "") == PING:
+                    relayed.put(PONG)
                     continue
                 self.post(owner, Envelope("msg", code, conn, self.id, raw.encode()))
         except (WebSocketDisconnect, TimeoutError, RuntimeError):
@@ -570,14 +699,13 @@ class Node:
             del self.relayed[conn]
             self.post(owner, Envelope("gone", code, conn, self.id))
             if not writer.done():
-                relayed.out.put_nowait(RESTART)
+                relayed.put(RESTART)
                 with contextlib.suppress(asyncio.TimeoutError, Exception):
                     await asyncio.wait_for(writer, 1.0)
 
     async def _write(self, relayed: Relayed) -> None:
         while True:
             item = await relayed.out.get()
-            relayed.writing = True
             try:
                 if isinstance(item, int):
                     await relayed.ws.close(code=item)
@@ -585,9 +713,12 @@ class Node:
                 await relayed.ws.send_text(item.decode())
             except Exception:  # the socket is gone; the reader notices and cleans up
                 return
-            finally:
-                relayed.writing = False
 
 
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _unavailable(code: str) -> Room:
+    raise RoomError("unavailable", "the server cannot reach its store right now: "
+                                   "try again in a moment")

@@ -9,7 +9,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from nightcall.engine.errors import DeckError
-from nightcall.engine.ruleset import get_ruleset
+from nightcall.engine.ruleset import all_rulesets, get_ruleset
 from nightcall.server.clock import RoomClock
 from nightcall.server.messages import CreateRoom
 from nightcall.server.narration import role_name
@@ -66,10 +66,11 @@ def check_settings(settings: CreateRoom) -> None:
 class Elsewhere(Exception):
     """The room is owned by another process (cluster mode): relay to ``owner``."""
 
-    def __init__(self, code: str, owner: str) -> None:
+    def __init__(self, code: str, owner: str, doc: dict[str, Any] | None = None) -> None:
         super().__init__(f"room {code} is served by {owner}")
         self.code = code
         self.owner = owner
+        self.doc = doc  # the room as saved, when the lookup read it
 
 
 class Hub:
@@ -106,6 +107,7 @@ class Hub:
         # Written before the answer (even in a cluster): the next request for this code
         # may reach another process, which must find the room.
         self.store.save(code, room.to_doc(), finished=False)
+        log.info("room %s created (%s, %d seats)", code, settings.ruleset, settings.seats)
         return room
 
     def _attach(self, room: Room) -> None:
@@ -133,15 +135,16 @@ class Hub:
         from the store that nothing here runs."""
         try:
             return self.get(code)
-        except Elsewhere:
-            doc = self.store.load(code.upper())
+        except Elsewhere as exc:
+            doc = exc.doc if exc.doc is not None else self.store.load(code.upper())
             if doc is None:
                 raise RoomError("no_room", f"there is no room {code.upper()}") from None
             return Room.from_doc(doc)
 
-    def adopt(self, code: str) -> Room:
-        """Load a room from the store and run it here, its clock where it stood."""
-        doc = self.store.load(code)
+    def adopt(self, code: str, doc: dict[str, Any] | None = None) -> Room:
+        """Load a room from the store (unless given its ``doc``) and run it here, its
+        clock where it stood."""
+        doc = self.store.load(code) if doc is None else doc
         if doc is None:
             raise RoomError("no_room", f"there is no room {code}")
         room = Room.from_doc(doc)
@@ -269,16 +272,8 @@ class Hub:
 
 
 def available_rulesets() -> dict[str, Any]:
-    """Every ruleset that loads; one still being built must not take the others down."""
-    from nightcall.engine import ruleset as registry
-
-    found: dict[str, Any] = {}
-    for rid in getattr(registry, "BUILTIN", ("onuw", "epic", "lupus")):
-        try:
-            found[rid] = get_ruleset(rid)
-        except Exception:
-            log.warning("ruleset %s is not available", rid, exc_info=True)
-    return found
+    """Every installed ruleset, by id (a broken one is an error, not a missing game)."""
+    return dict(all_rulesets())
 
 
 def _scenarios(ruleset: Any) -> list[dict[str, Any]]:

@@ -32,6 +32,7 @@ class TurnSaver:
         self.saves: dict[str, Room] = {}
         self.held: list[tuple[Any, bytes]] = []
         self.scheduled = False
+        self.errors = 0  # failed saves (each retried), for the metrics
 
     def save(self, room: Room) -> None:
         """Save this room at the end of the turn (its latest state)."""
@@ -63,13 +64,14 @@ class TurnSaver:
                 self.store.save_many([(code, room.to_doc(), room.status == "over")
                                       for code, room in rooms.items()])
             except Exception:  # the disk is full or gone: show nothing unsaved, retry
+                self.errors += 1
                 self.saves = {**rooms, **self.saves}
                 self.held = held + self.held
                 try:
                     loop = asyncio.get_running_loop()
                 except RuntimeError:
                     raise  # no loop to retry on: the caller sees it
-                log.exception("cannot save %d room(s): retrying", len(rooms))
+                log.exception("store error: cannot save %d room(s), retrying", len(rooms))
                 self.scheduled = True
                 loop.call_later(RETRY_SECONDS, self.flush)
                 return

@@ -5,7 +5,14 @@ Layout, all under one prefix (default ``nightcall``):
 - ``<prefix>:room:<code>``: the room's JSON document (a plain string);
 - ``<prefix>:unfinished``: a sorted set of room codes not over yet, scored by the
   time of their last save, so :meth:`unfinished` lists them oldest first like SQLite;
+- ``<prefix>:playing``: the same for games in play only: what a cluster's sweep adopts
+  when their owner is gone (lobbies wait for a client to ask for them);
 - ``<prefix>:lease:<code>``: which process owns the room now (:mod:`.cluster`).
+
+A lobby's document expires :data:`LOBBY_TTL_MS` after its last save (an abandoned
+lobby does not stay forever), a finished room's :data:`FINISHED_TTL_MS` after its end;
+a game in play never expires. Index entries whose document expired are dropped by
+:meth:`RedisStore.unfinished`.
 
 With several processes (``owner`` set), a save is fenced: a Lua script writes only
 while the lease still names this process, so a process that stalled past its lease
@@ -37,19 +44,42 @@ DEFAULT_PREFIX = "nightcall"
 # A finished room's document (its record) is kept this long, then Redis drops it: a
 # public server's Redis holds the games in play and the recent ones, not every game.
 FINISHED_TTL_MS = 30 * 24 * 3600 * 1000
+# A lobby nobody changed for a week is abandoned: its document goes.
+LOBBY_TTL_MS = 7 * 24 * 3600 * 1000
 
-# KEYS: document, index, lease; ARGV: text, finished ("1"/"0"), now, owner, code, ttl.
+# KEYS: document, unfinished index, lease, playing index; ARGV: text, status, now,
+# owner, code, time to live of a finished room, of a lobby.
 FENCED_SAVE = """
 if redis.call('get', KEYS[3]) ~= ARGV[4] then return 0 end
-if ARGV[2] == '1' then
+if ARGV[2] == 'over' then
   redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[6])
   redis.call('zrem', KEYS[2], ARGV[5])
-else
+  redis.call('zrem', KEYS[4], ARGV[5])
+elseif ARGV[2] == 'playing' then
   redis.call('set', KEYS[1], ARGV[1])
   redis.call('zadd', KEYS[2], ARGV[3], ARGV[5])
+  redis.call('zadd', KEYS[4], ARGV[3], ARGV[5])
+else
+  redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[7])
+  redis.call('zadd', KEYS[2], ARGV[3], ARGV[5])
+  redis.call('zrem', KEYS[4], ARGV[5])
 end
 return 1
 """
+
+
+def save_args(store: RedisStore, code: str, doc: dict[str, Any], status: str, now: float,
+              owner: str) -> tuple[list[str], list[Any]]:
+    """The keys and arguments of one :data:`FENCED_SAVE` (the store's and the node's)."""
+    keys = [store.room_key(code), store.index_key, store.lease_key(code), store.playing_key]
+    args: list[Any] = [msgspec.json.encode(doc), status, now, owner, code,
+                       FINISHED_TTL_MS, LOBBY_TTL_MS]
+    return keys, args
+
+
+def _status(doc: dict[str, Any], finished: bool) -> str:
+    """Only a document that says it is a lobby expires as one."""
+    return "over" if finished else "lobby" if doc.get("status") == "lobby" else "playing"
 
 
 class RedisStore:
@@ -58,6 +88,7 @@ class RedisStore:
         self._r = client
         self.prefix = prefix
         self._index = f"{prefix}:unfinished"
+        self.playing_key = f"{prefix}:playing"
         self.owner = owner  # set by the cluster: saves are fenced by the room's lease
         self._fenced = client.register_script(FENCED_SAVE)
 
@@ -86,13 +117,9 @@ class RedisStore:
 
     def save(self, code: str, doc: dict[str, Any], finished: bool) -> None:
         if self.owner is not None:
-            text = msgspec.json.encode(doc)  # compact UTF-8 JSON, as json.dumps but faster
-            done = self._fenced(
-                keys=[self._key(code), self._index, self.lease_key(code)],
-                args=[text, "1" if finished else "0", time.time(), self.owner, code,
-                      FINISHED_TTL_MS],
-            )
-            if not done:
+            keys, args = save_args(self, code, doc, _status(doc, finished), time.time(),
+                                   self.owner)
+            if not self._fenced(keys=keys, args=args):
                 raise LeaseLost(code)
             return
         # redis-py's pipeline is not shared state: one per call is thread-safe.
@@ -108,12 +135,17 @@ class RedisStore:
         now = time.time()
         with self._r.pipeline(transaction=True) as pipe:
             for code, doc, finished in items:
-                pipe.set(self._key(code), msgspec.json.encode(doc),
-                         px=FINISHED_TTL_MS if finished else None)
+                status = _status(doc, finished)
+                ttl = {"over": FINISHED_TTL_MS, "lobby": LOBBY_TTL_MS}.get(status)
+                pipe.set(self._key(code), msgspec.json.encode(doc), px=ttl)
                 if finished:
                     pipe.zrem(self._index, code)
                 else:
                     pipe.zadd(self._index, {code: now})
+                if status == "playing":
+                    pipe.zadd(self.playing_key, {code: now})
+                else:
+                    pipe.zrem(self.playing_key, code)
             pipe.execute()
 
     def flush(self) -> None:
@@ -129,8 +161,11 @@ class RedisStore:
         if not codes:
             return []
         raws = self._r.mget([self._key(c) for c in codes])
-        # A code without a document cannot happen through save(); skip it rather than fail
-        # a restart if someone deleted a key by hand.
+        # A code without a document: an abandoned lobby that expired (or a key deleted by
+        # hand). Its index entry goes too.
+        gone = [c for c, raw in zip(codes, raws, strict=True) if raw is None]
+        if gone:
+            self._r.zrem(self._index, *gone)
         return [json.loads(_as_bytes(raw)) for raw in raws if raw is not None]
 
     def ping(self) -> bool:

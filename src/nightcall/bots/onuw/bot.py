@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from nightcall.bots.onuw.knowledge import Knowledge, claim_from_event, knowledge_from_view
-from nightcall.bots.onuw.solver import Beliefs, Inconsistent, solve
+from nightcall.bots.onuw.solver import Beliefs, Inconsistent, p_end_role, solve
 from nightcall.engine.actions import Action
 from nightcall.rulesets.onuw.roles import (
     DOPPELGANGER,
@@ -177,13 +177,13 @@ class OneNightBot:
         rng = self.rng
         if self.difficulty == "easy" and rng.random() < 0.35:
             return rng.choice(list(votes.values()))
+        if k.card == TANNER:  # whatever it believes (so it need not work it out)
+            return rng.choice(list(votes.values()))
         suspicion = self._suspicion(k)
         if suspicion is None:
             return rng.choice(list(votes.values()))
         now = self._my_card_now(k)
         wolf_side = (now in WOLF_SIDE) if now is not None else k.card in WOLF_SIDE
-        if k.card == TANNER:
-            return rng.choice(list(votes.values()))
         if wolf_side:
             return votes[self._scapegoat(k, suspicion, votes)]
         if sum(suspicion.values()) < 0.35 and self.difficulty != "easy":
@@ -210,11 +210,11 @@ class OneNightBot:
         """P(seat holds a Werewolf at dawn), from beliefs and claims."""
         if self.difficulty == "hard" and k.claims:
             try:
-                b: Beliefs | None = solve(k, samples=1000)
+                wolf = p_end_role(k, WEREWOLF, samples=1000)
+                return {s: wolf[s] for s in range(k.n) if s != k.seat}
             except Inconsistent:
-                b = _own_beliefs(k.without_claims())
-        else:
-            b = _own_beliefs(k.without_claims())
+                pass
+        b = _own_beliefs(k.without_claims())
         if b is None:
             return None
         p = {s: b.p_end_role(s, WEREWOLF) for s in range(k.n) if s != k.seat}

@@ -422,6 +422,41 @@ FillKey = tuple[tuple[int, ...], int, int, tuple[bool, ...]]
 EXACT_CLAIMS_MAX_PLAYERS = 6
 
 
+def _evidence(
+    k: Knowledge, use_claims: bool, trust: float, method: str
+) -> tuple[list[Claim], float, bool]:
+    """The claims that count, the trust clamped, and whether to sample (see ``solve``)."""
+    claims = [c for c in k.claims if c.seat != k.seat] if use_claims else []
+    sampled = method == "sample" or (
+        method == "auto" and bool(claims) and k.n > EXACT_CLAIMS_MAX_PLAYERS
+    )
+    return claims, min(max(trust, 0.0), 0.999999), sampled
+
+
+def p_end_role(
+    k: Knowledge,
+    role: str,
+    *,
+    use_claims: bool = True,
+    trust: float = DEFAULT_TRUST,
+    method: str = "auto",
+    samples: int = 4000,
+    seed: int = 0,
+) -> tuple[float, ...]:
+    """``solve(k, ...).p_end_role(p, role)`` for every position p, the same numbers.
+
+    When the beliefs are sampled only this column is added up (the hard bot's vote
+    needs no more, and the three tables cost three times as much).
+    """
+    claims, clamped, sampled = _evidence(k, use_claims, trust, method)
+    if sampled:
+        from nightcall.bots.onuw.sampling import sample_end_role
+
+        return sample_end_role(k, role, claims, clamped, samples, seed)
+    b = solve(k, use_claims=use_claims, trust=trust, method=method, samples=samples, seed=seed)
+    return tuple(b.p_end_role(p, role) for p in range(k.n + 3))
+
+
 def solve(
     k: Knowledge,
     *,
@@ -436,11 +471,8 @@ def solve(
     ``method`` is "exact", "sample" (importance sampling, seeded) or "auto": exact,
     except with claims at tables above :data:`EXACT_CLAIMS_MAX_PLAYERS`.
     """
-    claims = [c for c in k.claims if c.seat != k.seat] if use_claims else []
-    trust = min(max(trust, 0.0), 0.999999)
-    if method == "sample" or (
-        method == "auto" and claims and k.n > EXACT_CLAIMS_MAX_PLAYERS
-    ):
+    claims, trust, sampled = _evidence(k, use_claims, trust, method)
+    if sampled:
         from nightcall.bots.onuw.sampling import sample_beliefs
 
         return sample_beliefs(k, claims, trust, samples, seed)

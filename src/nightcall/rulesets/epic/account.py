@@ -120,9 +120,13 @@ def account(st: EpicState, lang: str = "en", explain: bool = True) -> list[str]:
                               for s, v in enumerate(d["votes"]) if v is not None)
             lines.append(say("vote", votes=votes or say("nobody_points")))
         elif k == "reveal":
-            final = ", ".join(
+            final = ", ".join(  # the card as it lies, and what it counts as if that differs
                 say("epic.final", name=names[s], role=role(d["roles"][s]),
-                    token=token(d["tokens"][s])) for s in range(n))
+                    token=token(d["tokens"][s]))
+                if d["cards"][s] == d["roles"][s] else
+                say("epic.final_as", name=names[s], card=role(d["cards"][s]),
+                    role=role(d["roles"][s]), token=token(d["tokens"][s]))
+                for s in range(n))
             lines.append(say("epic.end", cards=final))
     if explain and st.outcome is not None:
         lines.extend(st.outcome.explain(lang))

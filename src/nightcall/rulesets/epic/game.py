@@ -243,8 +243,8 @@ class EpicBattle(Ruleset):
             out["legal"] = [a.to_json() for a in self.legal_actions(st, viewer)]
             out["instructions"] = [e["instruction"] for e in events
                                    if e["kind"] == "artifact"]
-        if st.outcome is not None:
-            out["outcome"] = st.outcome.to_json(st.names)
+        if st.outcome is not None:  # every card is turned over: the end screen shows both
+            out["outcome"] = {**st.outcome.to_json(st.names), "final": record.final_json(st)}
         return out
 
     def account(self, state: EpicState) -> list[str]:
@@ -271,6 +271,12 @@ def _check_tokens(names: tuple[str, ...], tokens: list[str]) -> None:
         if tokens.count(t) > TOKEN_SUPPLY[t]:
             raise DeckError(f"the box has {TOKEN_SUPPLY[t]} {t} token(s), the table shows "
                             f"{tokens.count(t)}")
+    # "Setup": "Each player receives a Certainty token"; every other token starts on the
+    # board and reaches a player only by a role's exchange (docs/rulings.md).
+    for player, t in zip(names, tokens, strict=True):
+        if t != CERTAINTY:
+            raise DeckError(f"{player} starts with the {t} token, but every player starts with "
+                            "a Certainty token; the others come only from the roles' exchanges")
 
 
 EPIC = register(EpicBattle())

@@ -51,6 +51,7 @@ NO_VOTE = -1
 CLASSIC = "classic"
 EPIC = "epic"
 NO_VILLAGE = "no_village"  # both monster parties among the players, no villager
+PARTIES = (VILLAGE, WEREWOLVES, VAMPIRES)  # the Tanner and the Assassin are alone
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,12 +203,16 @@ class _Check:
             if s in safe:
                 lines.append(why("epic.protected", name=names[s], why=safe[s]))
         if all(s in safe for s in top) and not second_included:
-            if len(groups) > 1 and counts[1] >= 2:
+            # "Bodyguard": the next player "must, however, have received at least 2
+            # votes"; "The Master" sets no minimum (docs/rulings.md).
+            guarded = any(safe[s].key == "epic.safe.bodyguard" for s in top)
+            if len(groups) > 1 and counts[1] >= (2 if guarded else 1):
                 lines.append(why("epic.next_instead", names=self.who(groups[1]),
-                                 votes=counts[1]))
+                                 votes=Term("count", "votes", counts[1])))
                 dying += groups[1]
             else:
-                lines.append(why("epic.none_instead"))
+                lines.append(why("epic.none_instead" if guarded
+                                 else "epic.none_instead_unvoted"))
         for s in dying:
             if s not in safe:
                 self.deaths.append(Death(s, "votes"))
@@ -350,13 +355,21 @@ class _Check:
         for s, i in enumerate(ids):
             won = s in dead if i.party == TANNER_TEAM else i.party in self.teams
             if end.tokens[s] == TRAITOR:
+                # "Instigator": the holder "can only win if another player of his party
+                # dies", and then wins "together with" an opposing party (the Village,
+                # the pack or the clan), never with a lone Tanner or Assassin.
                 mates = [m for m, j in enumerate(ids) if m != s and j.party == i.party]
                 if mates:
                     fallen = [m for m in mates if m in dead]
-                    won = bool(fallen) and bool(self.teams)
-                    if fallen:
+                    rivals = [t for t in self.teams if t in PARTIES and t != i.party]
+                    won = bool(fallen) and bool(rivals)
+                    if won:
+                        self.lines.append(why("epic.traitor_wins", name=names[s],
+                                              names=self.who(fallen)))
+                    elif fallen:
                         self.lines.append(why(
-                            "epic.traitor_wins" if won else "epic.traitor_nobody_wins",
+                            "epic.traitor_no_rival" if self.teams
+                            else "epic.traitor_nobody_wins",
                             name=names[s], names=self.who(fallen)))
                     else:
                         self.lines.append(why("epic.traitor_alone", name=names[s]))

@@ -311,6 +311,8 @@ def _fortune_begin(st: EpicState) -> int:
 
 
 def _goblin_options(st: EpicState, seat: int) -> tuple[Action, ...]:
+    if not st.tokens_in_play:  # no token role: everyone keeps Certainty (docs/rulings.md)
+        return (*each_pair("swap_two", st.n), SKIP)
     return (*each_pair("swap_two", st.n), *each_pair("swap_tokens", st.n), SKIP)
 
 

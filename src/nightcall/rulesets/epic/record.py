@@ -21,6 +21,8 @@ from nightcall.engine.actions import Action
 from nightcall.engine.errors import DeckError, IllegalAction, RecordError
 from nightcall.engine.events import EVERYONE, Event
 from nightcall.rulesets.epic.common import SKIP
+from nightcall.rulesets.epic.day import end_of_night
+from nightcall.rulesets.epic.judge import identities
 from nightcall.rulesets.epic.night import CALLS
 from nightcall.rulesets.epic.roles import (
     CERTAINTY,
@@ -28,7 +30,9 @@ from nightcall.rulesets.epic.roles import (
     ROLE_IDS,
     SLEEPERS,
     TOKENS,
+    VAMPIRE,
     VAMPIRE_CARDS,
+    VAMPIRES,
     name,
 )
 from nightcall.rulesets.epic.state import DAY, NIGHT, NOT_VOTED, OVER, EpicState
@@ -282,6 +286,12 @@ class _Replay:
             if value is None:
                 return [SKIP]
             a, b = self.pair(i, value, "swap")
+            if what == "tokens" and not st.tokens_in_play:
+                # No token role: the players hold no tokens but Certainty, and a live
+                # Goblin is offered cards only. A record written before that ruling
+                # exchanged two Certainty tokens, which changes nothing: it reads as a
+                # skip, so it replays to the same outcome (docs/rulings.md, "Goblin").
+                return [SKIP]
             return [Action("swap_two" if what == "cards" else "swap_tokens", a, b)]
         if call == "enlightener":
             only("reveal")
@@ -463,17 +473,38 @@ def to_record(ruleset: EpicBattle, st: EpicState) -> dict[str, Any]:
     return out
 
 
-def outcome_json(st: EpicState) -> dict[str, Any]:
+def counts_as(st: EpicState) -> list[str]:
+    """What each player counts as for winning: the card resolved (a Mimic as its copy),
+    then a role-changing artifact, then the Vampire token (a vampire)."""
+    out = []
+    for i in identities(end_of_night(st)):
+        role = i.role
+        if i.kind == VAMPIRES and role not in VAMPIRE_CARDS:
+            role = VAMPIRE  # turned by the Vampire token
+        out.append(role)
+    return out
+
+
+def final_json(st: EpicState) -> dict[str, Any]:
+    """The cards as they lie (a Mimic card is ``mimic``), tokens and artifacts, and what
+    each player counts as for winning (spec: "The outcome")."""
     n = st.n
     names = st.names
     final: dict[str, Any] = {
-        "cards": {names[s]: st.final_role(s) for s in range(n)},
+        "cards": {names[s]: st.cards[s] for s in range(n)},
         "center": st.cards[n : n + 3],
         "tokens": {names[s]: st.tokens[s] for s in range(n)},
         "artifacts": {names[s]: a for s, a in enumerate(st.artifacts) if a is not None},
+        "roles": dict(zip(names, counts_as(st), strict=True)),
     }
     if st.extra_pos >= 0:
         final["extra"] = st.cards[st.extra_pos]
+    return final
+
+
+def outcome_json(st: EpicState) -> dict[str, Any]:
+    names = st.names
+    final = final_json(st)
     if st.outcome is None:
         return {"final": final, "dead": [], "winners": [], "teams": [],
                 "explanation": ["The vote has not happened yet."], "status": "ongoing"}

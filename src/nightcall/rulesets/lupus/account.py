@@ -105,8 +105,10 @@ def _line(st: LupusState, e: Event, say: Teller | None = None) -> str | None:
     if k == "executed":
         return "  " + say("lupus.executed", name=names[d["seat"]])
     if k == "reveal":
-        cards = ", ".join(say("pair", name=names[s], role=role(c))
-                          for s, c in enumerate(d["cards"]))
+        cards = ", ".join(  # the card as it lies, and what it counts as if that differs
+            say("pair", name=names[s], role=role(c)) if st.start[s] == c else
+            say("pair_as", name=names[s], card=role(st.start[s]), role=role(c))
+            for s, c in enumerate(d["cards"]))
         return (say("lupus.reveal", cards=cards))
     return None
 

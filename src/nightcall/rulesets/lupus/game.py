@@ -232,8 +232,8 @@ class Lupus(Ruleset):
         if viewer == MASTER:
             out["roles"] = list(st.roles)
             out["waiting_for"] = [names[s] for s in self.waiting_for(st)]
-        if st.outcome is not None:
-            out["outcome"] = st.outcome.to_json(names)
+        if st.outcome is not None:  # every card is turned over: the end screen shows both
+            out["outcome"] = {**st.outcome.to_json(names), "final": record.final_json(st)}
         return out
 
     def account(self, state: LupusState) -> list[str]:

@@ -25,7 +25,9 @@ from nightcall.rulesets.lupus.roles import (
     BODYGUARD,
     DISPLAY_NAME,
     FIRST_NIGHT,
+    FREEMASON,
     HARLOT,
+    MEDIUM,
     MYTHOMANIAC,
     ONLY_NIGHT,
     OWL,
@@ -52,6 +54,9 @@ KEY_OF = {WEREWOLF: "wolves", SEER: "seer", BODYGUARD: "bodyguard", HARLOT: "har
 ROLE_OF_KEY = {key: role for role, key in KEY_OF.items()}
 NIGHT_KEYS = frozenset({*KEY_OF.values(), "wolf_picks", "last"})
 DAY_KEYS = frozenset({"accuse", "execute"})
+# The choice fields of a one-night ``call`` step (game-record.md, "Night actions").
+CALL_FIELDS = frozenset({"look", "center", "swap", "token", "what", "tap", "reveal", "on",
+                         "artifact", "then", "skip"})
 
 
 def replay(ruleset: Lupus, record: Mapping[str, Any]) -> LupusState:
@@ -72,6 +77,9 @@ def apply_step(ruleset: Lupus, st: LupusState, step: Mapping[str, Any], i: int =
     Raise RecordError naming step ``i`` if a live table could not have done it."""
     night_keys = NIGHT_KEYS & step.keys()
     day_keys = DAY_KEYS & step.keys()
+    if "call" in step and not night_keys and not day_keys:
+        _call_step(i, step)
+        return
     if not night_keys and not day_keys:
         return  # comments, claims and unknown keys change nothing (spec: data, not code)
     if night_keys and day_keys:
@@ -84,6 +92,19 @@ def apply_step(ruleset: Lupus, st: LupusState, step: Mapping[str, Any], i: int =
         _night_step(ruleset, st, i, step)
     else:
         _day_step(ruleset, st, i, step)
+
+
+def _call_step(i: int, step: Mapping[str, Any]) -> None:
+    """A one-night style ``{"call": ROLE, ...}`` step. Naming a call that has nothing to
+    choose (the Medium, the Freemasons) changes nothing, as in the one-night games; a
+    choice must be written in the night's own step (spec: "Lupus in Tabula nights")."""
+    call = step["call"]
+    if call in (MEDIUM, FREEMASON, "freemasons") and not CALL_FIELDS & step.keys():
+        return
+    key = KEY_OF.get(call) if isinstance(call, str) else None
+    where = f"its '{key}' key" if key else "the keys of the roles that choose"
+    raise RecordError(f"a Lupus night is one step with every choice of the night, so the "
+                      f"{call} call goes in {where}, not in a 'call' step", i)
 
 
 def read_deal(ruleset: Lupus, record: Mapping[str, Any], names: tuple[str, ...]) -> list[str]:
@@ -310,9 +331,16 @@ def to_record(ruleset: Lupus, st: LupusState) -> dict[str, Any]:
     }
 
 
+def final_json(st: LupusState) -> dict[str, Any]:
+    """The physical cards, and what each player counts as (the Mythomaniac's new role)."""
+    names = st.names
+    return {"cards": {names[s]: st.start[s] for s in range(st.n)}, "center": [], "tokens": {},
+            "roles": {names[s]: st.roles[s] for s in range(st.n)}}
+
+
 def outcome_json(st: LupusState) -> dict[str, Any]:
     names = st.names
-    final = {"cards": {names[s]: st.roles[s] for s in range(st.n)}, "center": [], "tokens": {}}
+    final = final_json(st)
     progress = {
         "nights": [[names[s] for s in dead] for dead in st.night_deaths],
         "executed": [names[s] for s in st.executed],

@@ -90,9 +90,13 @@ def account(st: OneNightState, lang: str = "en", explain: bool = True) -> list[s
             votes = ", ".join(say("vote_pair", name=names[s], target=names[v])
                               for s, v in enumerate(d["votes"]) if v is not None)
             lines.append(say("vote", votes=votes or say("nobody_points")))
-        elif k == "reveal":
-            final = ", ".join(say("pair", name=names[s], role=role(st.final_role(s)))
-                              for s in range(n))
+        elif k == "reveal":  # the card as it lies, and what it counts as if that differs
+            final = ", ".join(
+                say("pair", name=names[s], role=role(st.final_role(s)))
+                if d["cards"][s] == st.final_role(s) else
+                say("pair_as", name=names[s], card=role(d["cards"][s]),
+                    role=role(st.final_role(s)))
+                for s in range(n))
             lines.append(say("onuw.end", cards=final))
     if explain and st.outcome is not None:
         lines.extend(st.outcome.explain(lang))

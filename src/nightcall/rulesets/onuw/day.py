@@ -11,7 +11,7 @@ center card i.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache, partial
 from itertools import combinations
 
@@ -80,45 +80,117 @@ def record_claim(st: OneNightState, seat: int, action: Action) -> None:
 
 
 def resolve(st: OneNightState) -> None:
-    """Count the votes, kill, reveal every card, and run the who-has-won check.
-
-    Runs once per simulated game, so it is written with plain loops and C-level calls:
-    in 3.11 every comprehension is one more function call.
-    """
-    n = st.n
+    """Count the votes, kill, reveal every card, and run the who-has-won check."""
     votes = st.votes
     log = st.log
-    cards = st.cards
-    copy = st.copy
-    # Counted by hand: min() and max() cost as much as this whole loop.
-    tally = [0] * n
-    top = 0
-    for v in votes:
-        if v >= 0:
-            t = tally[v] + 1
-            tally[v] = t
-            if t > top:
-                top = t
     if ABSTAIN in votes or NOT_VOTED in votes:  # an abstention shows as None
         shown: list[int | None] = [v if v >= 0 else None for v in votes]
     else:
         shown = [*votes]
     log.append(new_event(Event, ("votes", EVERYONE, {"votes": shown})))
-    if top < 2:
-        deaths: list[Death] = []
-        dead: set[int] = set()
-    elif tally.count(top) == 1:  # the usual case: one player dies
-        s = tally.index(top)
-        deaths = [_new_tuple(Death, (s, "votes"))]
-        dead = {s}
-    else:
-        dead = {s for s in range(n) if tally[s] == top}
-        deaths = [_new_tuple(Death, (s, "votes")) for s in sorted(dead)]
-    roles = cards[:n]  # st.final_roles(), inlined
-    if copy is not None and DOPPELGANGER in roles:
-        roles[roles.index(DOPPELGANGER)] = copy
-    # A dead Hunter takes the player they point at; a Hunter taken that way fires too.
-    if deaths and HUNTER in roles:
+    outcome = decide(st.names, st.cards, votes, st.copy, explain_now=False)
+    died = []
+    for d in outcome.deaths:
+        died.append([*d])
+    log.append(new_event(Event, ("died", EVERYONE, {"deaths": died})))
+    log.append(new_event(Event, ("reveal", EVERYONE, {"cards": st.cards.copy(), "copy": st.copy})))
+    st.outcome = outcome
+    st.phase = OVER
+
+
+def decide(
+    names: tuple[str, ...], cards: list[str], votes: list[int], copy: str | None,
+    explain_now: bool = True,
+) -> Outcome:
+    """The vote and the who-has-won check for the final cards (players' and center's),
+    the votes (a seat, or below 0 for none) and what the Doppelgänger copied.
+
+    With ``explain_now=False`` the reasons are worked out only when the outcome's
+    explanation is first read: the same check, run again with words. The outcome holds
+    no reference to the game's state: state -> outcome -> state would be a cycle, and
+    every finished game would then wait for the cyclic GC instead of being freed at once.
+    """
+    if explain_now:
+        return _Check(names, cards, votes, copy, True).run()
+    return _Check(names, cards, votes, copy, False).run(
+        partial(_reasons, names, cards, votes, copy))
+
+
+def _reasons(
+    names: tuple[str, ...], cards: list[str], votes: list[int], copy: str | None
+) -> tuple[Reason, ...]:
+    return _Check(names, cards, votes, copy, True).run().reasons
+
+
+class _Check:
+    """One run of the check (rulebook "Gameplay": the vote; "Who wins"), as named steps.
+
+    Each step decides its part and, when ``talk`` is set, gives the reason of the branch
+    it took (a ``why.onuw.*`` locale key and its values), so the verdict and its
+    explanation come from the same tests. A quiet run (every simulated game) builds no
+    reasons; the decisions use C-level membership tests on the dead players' roles, as
+    this runs once per simulated game.
+    """
+
+    __slots__ = ("cards", "copy", "dead", "deaths", "lines", "n", "names", "roles", "talk",
+                 "teams", "votes")
+
+    def __init__(self, names: tuple[str, ...], cards: list[str], votes: list[int],
+                 copy: str | None, talk: bool) -> None:
+        n = len(names)
+        self.names = names
+        self.n = n
+        self.cards = cards
+        self.votes = votes
+        self.copy = copy
+        self.talk = talk
+        roles = cards[:n]  # what each seat counts as: the Doppelgänger card as its copy
+        if copy is not None and DOPPELGANGER in roles:
+            roles[roles.index(DOPPELGANGER)] = copy
+        self.roles = roles
+        self.lines: list[Reason] = []
+        self.deaths: list[Death] = []
+        self.dead: set[int] = set()
+        self.teams: list[str] = []
+
+    def who(self, seats: Iterable[int]) -> tuple[str, ...]:
+        return tuple(self.names[s] for s in seats)
+
+    def step_vote(self) -> None:
+        """"The player with the most votes dies"; on a tie all of them; nobody dies
+        unless somebody has more than one vote."""
+        n = self.n
+        # Counted by hand: min() and max() cost as much as this whole loop.
+        tally = [0] * n
+        top = 0
+        for v in self.votes:
+            if v >= 0:
+                t = tally[v] + 1
+                tally[v] = t
+                if t > top:
+                    top = t
+        if top < 2:
+            pass
+        elif tally.count(top) == 1:  # the usual case: one player dies
+            s = tally.index(top)
+            self.deaths.append(_new_tuple(Death, (s, "votes")))
+            self.dead.add(s)
+        else:
+            dead = self.dead = {s for s in range(n) if tally[s] == top}
+            self.deaths = [_new_tuple(Death, (s, "votes")) for s in sorted(dead)]
+        if self.talk:
+            voted_out = [d.seat for d in self.deaths]
+            if not voted_out:
+                self.lines.append(why("onuw.no_majority"))
+            elif len(voted_out) == 1:
+                self.lines.append(why("onuw.voted_out", name=self.names[voted_out[0]],
+                                      votes=top))
+            else:
+                self.lines.append(why("onuw.tie", names=self.who(voted_out), votes=top))
+
+    def step_hunter(self) -> None:
+        """A dead Hunter takes the player they point at; a Hunter taken that way fires too."""
+        roles, votes, deaths, dead = self.roles, self.votes, self.deaths, self.dead
         i = 0
         while i < len(deaths):
             s = deaths[i].seat
@@ -126,129 +198,103 @@ def resolve(st: OneNightState) -> None:
             if roles[s] == HUNTER and target >= 0 and target not in dead:
                 deaths.append(_new_tuple(Death, (target, "hunter")))
                 dead.add(target)
+                if self.talk:
+                    self.lines.append(why("onuw.hunter", hunter=self.names[s],
+                                          name=self.names[target]))
             i += 1
-    died = []
-    for d in deaths:
-        died.append([*d])
-    log.append(new_event(Event, ("died", EVERYONE, {"deaths": died})))
-    log.append(new_event(Event, ("reveal", EVERYONE, {"cards": cards.copy(), "copy": copy})))
-    st.outcome = who_won(st, roles, deaths, dead, tally)
-    st.phase = OVER
 
+    def step_doppelganger(self) -> None:
+        """Says who holds the Doppelgänger card and what it counts as (it decides
+        nothing: ``roles`` has resolved the card already)."""
+        if self.copy is not None and DOPPELGANGER in self.cards[: self.n]:
+            holder = self.cards.index(DOPPELGANGER)
+            self.lines.append(why("onuw.doppelganger", name=self.names[holder],
+                                  role=Term("role", self.copy)))
 
-def who_won(
-    st: OneNightState, roles: list[str], deaths: list[Death], dead: set[int], tally: list[int]
-) -> Outcome:
-    """The who-has-won check (rulebook "Who wins"), as facts; the sentences come on demand.
+    def step_village(self, dead_roles: list[str]) -> None:
+        """Steps 1 and 2: is any player a Werewolf at the end? The village wins if a
+        Werewolf died, or if no player is a Werewolf and nobody died."""
+        wolf_died = WEREWOLF in dead_roles
+        any_wolf = wolf_died or WEREWOLF in self.roles
+        if wolf_died or not (any_wolf or dead_roles):
+            self.teams.append(VILLAGE)
+        if self.talk:
+            wolves = [s for s, r in enumerate(self.roles) if r == WEREWOLF]
+            lines = self.lines
+            if any_wolf:
+                lines.append(why("onuw.wolves", names=self.who(wolves)))
+                lines.append(why("onuw.village_wins",
+                                 names=self.who(s for s in wolves if s in self.dead))
+                             if wolf_died else why("onuw.village_loses"))
+            else:
+                lines.append(why("onuw.no_wolves"))
+                lines.append(why("onuw.village_loses_no_wolf") if dead_roles
+                             else why("onuw.village_wins_no_wolf"))
 
-    Written with C-level membership tests rather than loops: it runs once per simulated game.
-    """
-    dead_roles = []
-    for s in dead:
-        dead_roles.append(roles[s])
-    any_wolf = WEREWOLF in roles
-    wolf_died = WEREWOLF in dead_roles
-    tanner_died = TANNER in dead_roles
-    teams: list[str] = []
-    # The village: a Werewolf died; or no player is a Werewolf and nobody died.
-    if wolf_died or not (any_wolf or dead):
-        teams.append(VILLAGE)
-    if any_wolf:
-        # The werewolves (Minion included): no Werewolf died, and no Tanner either.
-        if not wolf_died and not tanner_died:
-            teams.append(WEREWOLVES)
-    elif MINION in roles and not tanner_died and any(r != MINION for r in dead_roles):
-        # The Minion without Werewolves: somebody other than the Minion died.
-        teams.append(WEREWOLVES)
-    if tanner_died:
-        teams.append(TANNER_TEAM)
-    winners = []
-    if teams:
-        for s, r in enumerate(roles):
-            if (s in dead) if r == TANNER else (TEAM[r] in teams):
-                winners.append(s)
-    return Outcome(
-        deaths, teams, winners,
-        # Not ``st`` itself: state -> outcome -> state would be a cycle, and every
-        # finished game would then wait for the cyclic GC instead of being freed at once.
-        partial(explain, st.names, st.cards, st.votes, st.copy, roles, deaths, tally, teams,
-                winners),
-    )
-
-
-def explain(
-    names: tuple[str, ...],
-    cards: list[str],
-    votes: list[int],
-    copy: str | None,
-    roles: list[str],
-    deaths: list[Death],
-    tally: list[int],
-    teams: list[str],
-    winners: list[int],
-) -> list[Reason]:
-    """The who-has-won check as reasons, one per step, in the order it is made
-    (the locale's ``why.onuw.*`` lines write them out)."""
-    n = len(names)
-    dead = {d.seat for d in deaths}
-    out: list[Reason] = []
-
-    def who(seats: Iterable[int]) -> tuple[str, ...]:
-        return tuple(names[s] for s in seats)
-
-    voted_out = [d.seat for d in deaths if d.cause == "votes"]
-    if not voted_out:
-        out.append(why("onuw.no_majority"))
-    elif len(voted_out) == 1:
-        out.append(why("onuw.voted_out", name=names[voted_out[0]], votes=tally[voted_out[0]]))
-    else:
-        out.append(why("onuw.tie", names=who(voted_out), votes=tally[voted_out[0]]))
-    for d in deaths:
-        if d.cause == "hunter":
-            hunter = next(s for s in dead if roles[s] == HUNTER and votes[s] == d.seat)
-            out.append(why("onuw.hunter", hunter=names[hunter], name=names[d.seat]))
-    if copy is not None and "doppelganger" in cards[:n]:
-        holder = cards.index("doppelganger")
-        out.append(why("onuw.doppelganger", name=names[holder], role=Term("role", copy)))
-    wolves = [s for s in range(n) if roles[s] == WEREWOLF]
-    dead_wolves = [s for s in wolves if s in dead]
-    dead_tanners = [s for s in range(n) if roles[s] == TANNER and s in dead]
-    minions = [s for s in range(n) if roles[s] == MINION]
-
-    # Step 1: is any player a Werewolf at the end?
-    if wolves:
-        out.append(why("onuw.wolves", names=who(wolves)))
-    else:
-        out.append(why("onuw.no_wolves"))
-    # Step 2: the village.
-    if wolves:
-        if dead_wolves:
-            out.append(why("onuw.village_wins", names=who(dead_wolves)))
+    def step_werewolves(self, dead_roles: list[str]) -> None:
+        """Step 3: the werewolves (the Minion with them) win if no Werewolf and no Tanner
+        died; with no Werewolf among the players, the Minion wins if somebody other than
+        the Minion died, and no Tanner."""
+        roles = self.roles
+        tanner_died = TANNER in dead_roles
+        if WEREWOLF in roles:
+            if WEREWOLF in dead_roles:
+                key = "onuw.wolves_lose"
+            elif tanner_died:
+                key = "onuw.wolves_lose_tanner"
+            else:
+                self.teams.append(WEREWOLVES)
+                key = "onuw.wolves_win_minion" if MINION in roles else "onuw.wolves_win"
+        elif MINION in roles:
+            if tanner_died:
+                key = "onuw.minion_loses_tanner"
+            elif dead_roles.count(MINION) < len(dead_roles):
+                self.teams.append(WEREWOLVES)
+                key = "onuw.minion_wins"
+            else:
+                key = "onuw.minion_loses"
         else:
-            out.append(why("onuw.village_loses"))
-    elif not dead:
-        out.append(why("onuw.village_wins_no_wolf"))
-    else:
-        out.append(why("onuw.village_loses_no_wolf"))
-    # Step 3: the werewolves, with the Minion.
-    if wolves:
-        if dead_wolves:
-            out.append(why("onuw.wolves_lose"))
-        elif dead_tanners:
-            out.append(why("onuw.wolves_lose_tanner"))
-        else:
-            out.append(why("onuw.wolves_win_minion" if minions else "onuw.wolves_win"))
-    elif minions:
-        if dead_tanners:
-            out.append(why("onuw.minion_loses_tanner"))
-        elif any(roles[s] != MINION for s in dead):
-            out.append(why("onuw.minion_wins"))
-        else:
-            out.append(why("onuw.minion_loses"))
-    # Step 4: the Tanner wins by dying.
-    for s in range(n):
-        if roles[s] == TANNER:
-            out.append(why("onuw.tanner_wins" if s in dead else "onuw.tanner_loses",
-                           name=names[s]))
-    out.append(why("winners", names=who(winners)) if winners else why("nobody_wins"))
-    return out
+            return
+        if self.talk:
+            self.lines.append(why(key))
+
+    def step_tanner(self, dead_roles: list[str]) -> None:
+        """Step 4: the Tanner wins if he dies."""
+        if TANNER in dead_roles:
+            self.teams.append(TANNER_TEAM)
+        if self.talk:
+            for s, r in enumerate(self.roles):
+                if r == TANNER:
+                    self.lines.append(why("onuw.tanner_wins" if s in self.dead
+                                          else "onuw.tanner_loses", name=self.names[s]))
+
+    def step_winners(self) -> list[int]:
+        """Every player on a winning team; a Tanner only by dying himself."""
+        teams, dead = self.teams, self.dead
+        winners = []
+        if teams:
+            for s, r in enumerate(self.roles):
+                if (s in dead) if r == TANNER else (TEAM[r] in teams):
+                    winners.append(s)
+        if self.talk:
+            self.lines.append(why("winners", names=self.who(winners)) if winners
+                              else why("nobody_wins"))
+        return winners
+
+    def run(self, reasons: Callable[[], tuple[Reason, ...]] | None = None) -> Outcome:
+        """The steps in the rulebook's order; ``reasons`` works the words out later."""
+        roles = self.roles
+        self.step_vote()
+        if self.deaths and HUNTER in roles:
+            self.step_hunter()
+        if self.talk:
+            self.step_doppelganger()
+        dead_roles = []
+        for s in self.dead:
+            dead_roles.append(roles[s])
+        self.step_village(dead_roles)
+        self.step_werewolves(dead_roles)
+        self.step_tanner(dead_roles)
+        winners = self.step_winners()
+        return Outcome(self.deaths, self.teams, winners,
+                       self.lines if reasons is None else reasons)

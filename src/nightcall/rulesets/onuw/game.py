@@ -298,8 +298,8 @@ class OneNight(Ruleset):
         if isinstance(viewer, int):
             out["seat"] = viewer
             out["legal"] = [a.to_json() for a in self.legal_actions(st, viewer)]
-        if st.outcome is not None:
-            out["outcome"] = st.outcome.to_json(st.names)
+        if st.outcome is not None:  # every card is turned over: the end screen shows both
+            out["outcome"] = {**st.outcome.to_json(st.names), "final": record.final_json(st)}
         return out
 
     def account(self, state: OneNightState) -> list[str]:

@@ -94,7 +94,7 @@ def _tell(st: OneNightState, who: int, kind: str, **data: object) -> None:
     st.log.append(new_event(Event, (kind, ONLY[who], data)))
 
 
-def _holders(st: OneNightState, role: str) -> list[int]:
+def holders(st: OneNightState, role: str) -> list[int]:
     """Seats that wake for ``role``: it was their starting card, or the Doppelgänger copied it."""
     start = st.start
     count = start.count(role)  # at most two cards of a role (deck rules)
@@ -112,7 +112,7 @@ def _holders(st: OneNightState, role: str) -> list[int]:
 
 def werewolf_seats(st: OneNightState) -> list[int]:
     """Who opens their eyes (or raises a thumb) as a Werewolf tonight."""
-    return _holders(st, WEREWOLF)
+    return holders(st, WEREWOLF)
 
 
 # --- the role actions, shared by the role's own call and the Doppelgänger ----
@@ -221,7 +221,7 @@ def _doppel_act(st: OneNightState, seat: int, action: Action) -> bool:
 def _wolves_begin(st: OneNightState) -> int:
     if st.stage == 1:
         return st.actor
-    wolves = _holders(st, WEREWOLF)
+    wolves = holders(st, WEREWOLF)
     if not wolves:
         return -1
     if len(wolves) == 1:
@@ -246,7 +246,7 @@ def _minion_begin(st: OneNightState) -> int:
 
 
 def _masons_begin(st: OneNightState) -> int:
-    masons = _holders(st, MASON)
+    masons = holders(st, MASON)
     if masons:
         st.log.append(Event("masons", frozenset(masons), {"seats": masons}))
     return -1

@@ -13,11 +13,15 @@ from typing import TYPE_CHECKING, Any
 from nightcall.engine import records
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import DeckError, IllegalAction, RecordError
-from nightcall.rulesets.onuw.night import SKIP
+from nightcall.rulesets.onuw import night
+from nightcall.rulesets.onuw.night import SKIP, holders
 from nightcall.rulesets.onuw.roles import (
     DOPPELGANGER,
     DOPPELGANGER_INSOMNIAC,
     DRUNK,
+    INSOMNIAC,
+    MASON,
+    MINION,
     ROBBER,
     ROLE_IDS,
     SEER,
@@ -40,16 +44,17 @@ def replay(ruleset: OneNight, record: Mapping[str, Any]) -> OneNightState:
         st = ruleset.new_game(names, deal, options)
     except DeckError as exc:
         raise RecordError(str(exc)) from None
+    run = _Replay(ruleset, st)
     steps = records.steps_of(record)
     for i, step in enumerate(steps):
         try:
             if "call" in step:
-                _night_step(ruleset, st, i, step)
+                run.night_step(i, step)
             elif "claims" in step or "claims_detail" in step:
-                _finish_night(ruleset, st, i)
+                run.begin_day(i)
                 _claims(ruleset, st, i, step)
             elif "votes" in step:
-                _finish_night(ruleset, st, i)
+                run.begin_day(i)
                 _votes(ruleset, st, i, step)
             elif not records.is_comment(step):
                 continue  # unknown step kinds are kept and ignored (spec: "The record is data")
@@ -82,63 +87,124 @@ def _skip_current(ruleset: OneNight, st: OneNightState, i: int) -> None:
     ruleset.apply(st, st.actor, SKIP)
 
 
-def _night_step(ruleset: OneNight, st: OneNightState, i: int, step: dict[str, Any]) -> None:
-    call = step["call"]
-    if not isinstance(call, str):
-        raise RecordError("'call' must be a role id", i)
+def wakers(st: OneNightState, call: str) -> list[int]:
+    """The seats that open their eyes in ``call`` (from the starting cards and the
+    Doppelgänger's copy), whether or not they have anything to choose."""
+    if call == DOPPELGANGER:
+        return [s for s, c in enumerate(st.start) if c == DOPPELGANGER]
     if call == DOPPELGANGER_INSOMNIAC:
-        call = DOPPELGANGER
-    if call not in ROLE_IDS:
-        raise RecordError(f"{call!r} is not a One Night role", i)
-    if st.phase != NIGHT:
-        raise RecordError(f"a night step ({call}) after the night is over", i)
-    # The Doppelgänger is called twice (its own call, and after the Insomniac).
-    targets = [
-        j for j in range(st.call_i, len(st.schedule))
-        if st.schedule[j] == call
-        or (call == DOPPELGANGER and st.schedule[j] == DOPPELGANGER_INSOMNIAC)
-    ]
-    if not targets:
-        if call in st.schedule:
+        return [st.doppel] if st.copy == INSOMNIAC and st.doppel >= 0 else []
+    if call in (WEREWOLF, MASON):
+        return holders(st, call)
+    # The Doppelgänger-Minion and the Doppelgänger-Seer, -Robber, ... act inside the
+    # Doppelgänger's call; in the role's own call only its starting holder wakes.
+    return [s for s, c in enumerate(st.start) if c == call]
+
+
+class _Replay:
+    """Night steps in wake order. A step may name a call that has nothing to choose (the
+    Masons looking at each other, the Insomniac, ...): it is checked and passed over,
+    even when the engine, which never stops on such a call, is already past it."""
+
+    def __init__(self, ruleset: OneNight, st: OneNightState) -> None:
+        self.ruleset = ruleset
+        self.st = st
+        self.last_call = 0  # schedule index of the last night step
+        self.chosen: set[int] = set()  # schedule indices whose choice a step has made
+        self.day_step = -1  # the step at which the day began
+
+    def begin_day(self, i: int) -> None:
+        _finish_night(self.ruleset, self.st, i)
+        if self.day_step < 0:
+            self.day_step = i
+
+    def target(self, i: int, raw: str) -> int:
+        """The schedule index a step's call names, checked against the wake order."""
+        st = self.st
+        if raw == DOPPELGANGER_INSOMNIAC:
+            names: tuple[str, ...] = (DOPPELGANGER_INSOMNIAC,)
+        elif raw == DOPPELGANGER:  # the Doppelgänger is called twice: its own call, and
+            names = (DOPPELGANGER, DOPPELGANGER_INSOMNIAC)  # after the Insomniac
+        else:
+            names = (raw,)
+        places = [j for j, c in enumerate(st.schedule) if c in names]
+        if not places:
+            if raw not in night.CALLS:
+                raise RecordError(f"the {raw} is never called: it does not wake at night", i)
+            raise RecordError(f"nobody is called as {raw}: that role is not in the deck", i)
+        later = [j for j in places if j >= self.last_call and j not in self.chosen]
+        if not later:
+            if places[-1] in self.chosen:
+                raise RecordError(
+                    f"the {raw} call is already over: an earlier step made its choice", i)
             raise RecordError(
-                f"the {call} call has already passed: night steps come in wake order", i
-            )
-        raise RecordError(f"nobody is called as {call}: that role is not in the deck", i)
-    while st.phase == NIGHT and st.call_i < targets[0]:
-        if st.actor >= 0:
+                f"the {raw} call has already passed: it comes before the "
+                f"{st.schedule[self.last_call]} call, and night steps come in wake order", i)
+        return later[0]
+
+    def night_step(self, i: int, step: dict[str, Any]) -> None:
+        ruleset, st = self.ruleset, self.st
+        raw = step["call"]
+        if not isinstance(raw, str):
+            raise RecordError("'call' must be a role id", i)
+        if raw not in ROLE_IDS and raw != DOPPELGANGER_INSOMNIAC:
+            raise RecordError(f"{raw!r} is not a One Night role", i)
+        if self.day_step >= 0:
+            raise RecordError(f"a night step ({raw}) after the night is over: the day "
+                              f"began at step {self.day_step}", i)
+        j = self.target(i, raw)
+        call = st.schedule[j]
+        while st.phase == NIGHT and st.call_i < j:
             _skip_current(ruleset, st, i)
-        else:  # pragma: no cover - advance() never stops on a call without a chooser
-            break
-    player = step.get("player")
-    has_choice = any(key in step for key in ACTION_FIELDS)
-    if st.actor < 0:
-        if has_choice:
-            raise RecordError(f"nobody has a choice to make in the {call} call here", i)
-        if player is not None:
-            records.seat_of(st.names, player, i, "player")
-        return
-    if player is not None:
-        seat = records.seat_of(st.names, player, i, "player")
-        if seat != st.actor:
-            raise RecordError(f"{player} does not wake to choose in the {call} call", i)
-    seat = st.actor
-    if call == DOPPELGANGER and st.schedule[st.call_i] == DOPPELGANGER:
-        ruleset.apply(st, seat, _read_action(st, i, DOPPELGANGER, step))
-        copied = st.copy or ""
-        then = step.get("then")
-        if st.actor == seat and st.schedule[st.call_i] == DOPPELGANGER:  # acts at once
-            if then is None:
-                _skip_current(ruleset, st, i)
-            elif not isinstance(then, dict):
-                raise RecordError("'then' must be an action object", i)
-            else:
-                ruleset.apply(st, seat, _read_action(st, i, copied, then))
-        elif then:
-            raise RecordError(
-                f"the Doppelgänger copied the {copied}, which does not act at once", i
-            )
-        return
-    ruleset.apply(st, seat, _read_action(st, i, call, step))
+        self.last_call = j
+        player = step.get("player")
+        seat = records.seat_of(st.names, player, i, "player") if player is not None else -1
+        has_choice = any(key in step for key in ACTION_FIELDS)
+        if st.phase != NIGHT or st.call_i != j or st.actor < 0:
+            # The call is one the engine passes over: nobody chooses in it.
+            if has_choice:
+                raise RecordError(self.why_no_choice(raw, call), i)
+            if seat >= 0 and seat not in wakers(st, call):
+                raise RecordError(f"{player} does not wake in the {raw} call", i)
+            return
+        if seat >= 0 and seat != st.actor:
+            raise RecordError(f"{player} does not wake to choose in the {raw} call", i)
+        seat = st.actor
+        self.chosen.add(j)
+        if call == DOPPELGANGER:
+            ruleset.apply(st, seat, _read_action(st, i, DOPPELGANGER, step))
+            copied = st.copy or ""
+            then = step.get("then")
+            if st.actor == seat and st.schedule[st.call_i] == DOPPELGANGER:  # acts at once
+                if then is None:
+                    _skip_current(ruleset, st, i)
+                elif not isinstance(then, dict):
+                    raise RecordError("'then' must be an action object", i)
+                else:
+                    ruleset.apply(st, seat, _read_action(st, i, copied, then))
+            elif then:
+                raise RecordError(
+                    f"the Doppelgänger copied the {copied}, which does not act at once", i
+                )
+            return
+        ruleset.apply(st, seat, _read_action(st, i, call, step))
+
+    def why_no_choice(self, raw: str, call: str) -> str:
+        """Which rule leaves ``call`` without a choice, for a step that makes one."""
+        st = self.st
+        if call == WEREWOLF:
+            wolves = holders(st, WEREWOLF)
+            if len(wolves) > 1:
+                return ("only a lone werewolf may look at a center card, and "
+                        f"{len(wolves)} players wake as werewolves here")
+            if wolves:
+                return ("the lone werewolf's look at a center card is off in this game "
+                        "(option lone_wolf: false)")
+            return "no player holds a Werewolf card: nobody chooses in the werewolf call"
+        if call in (MINION, MASON, INSOMNIAC, DOPPELGANGER_INSOMNIAC):
+            return (f"the {raw} only looks and has nothing to choose: the step may name "
+                    "the player but no choice")
+        return f"no player holds the {raw} card: nobody chooses in the {raw} call"
 
 
 def _center(st: OneNightState, i: int, value: Any, count: int) -> list[int]:
@@ -317,13 +383,20 @@ def _pos_json(st: OneNightState, pos: int) -> Any:
     return st.names[pos] if pos < st.n else {"center": pos - st.n}
 
 
-def outcome_json(st: OneNightState) -> dict[str, Any]:
-    n = st.n
-    final = {
-        "cards": {st.names[s]: st.final_role(s) for s in range(n)},
+def final_json(st: OneNightState) -> dict[str, Any]:
+    """The cards as they lie (a Doppelgänger card is ``doppelganger``) and what each
+    player counts as for winning (spec: "The outcome")."""
+    n, names = st.n, st.names
+    return {
+        "cards": {names[s]: st.cards[s] for s in range(n)},
         "center": st.cards[n:],
         "tokens": {},
+        "roles": {names[s]: st.final_role(s) for s in range(n)},
     }
+
+
+def outcome_json(st: OneNightState) -> dict[str, Any]:
+    final = final_json(st)
     if st.outcome is None:
         return {"final": final, "dead": [], "winners": [], "teams": [],
                 "explanation": ["The vote has not happened yet."], "status": "ongoing"}

@@ -1,0 +1,238 @@
+"""``nightcall serve --redis URL --workers N`` behind the shipped nginx configuration
+(deploy/nginx.conf), with a real nginx and a real redis-server: the proxy puts each
+room's connections on one process (nothing relayed), and when a process is killed
+mid-game its rooms move to the other one and every game ends with nothing lost."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis
+import websockets
+from clusterplay import Phone, create_room, free_port
+from proxy import DEPLOY, NGINX, Nginx, site
+
+from nightcall.engine import records
+
+RedisServer = Any
+TOKEN = "operator-token-for-the-tests"
+
+
+def _need_nginx() -> None:
+    if NGINX is None:
+        if os.environ.get("NIGHTCALL_REQUIRE_NGINX"):
+            pytest.fail("NIGHTCALL_REQUIRE_NGINX is set but nginx is not installed")
+        pytest.skip("nginx not found (apt install nginx)")
+
+
+def workers_of(pid: int) -> dict[int, int]:
+    """The worker processes of a supervisor: port -> pid (from /proc)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"--port" in argv:
+            found[int(argv[argv.index(b"--port") + 1])] = int(entry.name)
+    return found
+
+
+def metric(port: int, name: str) -> float:
+    text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5,
+                     headers={"Authorization": f"Bearer {TOKEN}"}).text
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+               if line.startswith(name + " ") or line.startswith(name + "{"))
+
+
+class Stack:
+    """A supervisor of two workers, nginx in front of them."""
+
+    def __init__(self, tmp: Path, redis_url: str, workers: int = 2) -> None:
+        self.first = free_port()
+        while any(_busy(self.first + i) for i in range(workers)):
+            self.first = free_port()
+        self.ports = [self.first + i for i in range(workers)]
+        self.proxy_port = free_port()
+        self.url = f"http://127.0.0.1:{self.proxy_port}"
+        self.nginx = Nginx(tmp / "nginx", site((DEPLOY / "nginx.conf").read_text(),
+                                                {80: self.proxy_port}, self.ports))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "nightcall.cli", "serve", "--host", "127.0.0.1",
+             "--port", str(self.first), "--workers", str(workers), "--redis", redis_url,
+             "--public-url", self.url, "--lease-seconds", "1"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+            env={**os.environ, "NIGHTCALL_METRICS_TOKEN": TOKEN, "PYTHONUNBUFFERED": "1"})
+        self.wait_ready(self.ports)
+        self.nginx.start(self.url + "/healthz")
+
+    def wait_ready(self, ports: list[int], timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        for port in ports:
+            while True:
+                if self.proc.poll() is not None:
+                    err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                    raise AssertionError(f"serve exited: {err}")
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                assert time.monotonic() < deadline, f"no worker on port {port}"
+                time.sleep(0.1)
+
+    def close(self) -> None:
+        self.nginx.stop()
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+
+def _busy(port: int) -> bool:
+    import socket
+
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.fixture
+def stack(durable_redis: RedisServer, tmp_path: Path) -> Iterator[Stack]:
+    _need_nginx()
+    s = Stack(tmp_path, durable_redis.url)
+    yield s
+    s.close()
+
+
+def _doc(redis_url: str, code: str) -> dict[str, Any]:
+    raw = redis.Redis.from_url(redis_url).get(f"nightcall:room:{code}")
+    assert raw is not None
+    return dict(json.loads(raw))
+
+
+async def _play_rooms(tables: list[tuple[list[Phone], Phone]], during: Any) -> None:
+    tasks = []
+    for phones, _ in tables:
+        tasks += [asyncio.create_task(p.run(first=0)) for p in phones]
+    for phones, _ in tables:
+        for p in phones:
+            await asyncio.wait_for(p.seated.wait(), 30)
+    hosts = [asyncio.create_task(h.run(first=0)) for _, h in tables]
+    for _, host in tables:
+        await asyncio.wait_for(host.seated.wait(), 30)
+    await asyncio.sleep(0.3)
+    for _, host in tables:
+        await host.send({"type": "start"})
+    await during()
+    await asyncio.wait_for(asyncio.gather(*tasks), 150)
+    for _, host in tables:
+        await asyncio.wait_for(host.over.wait(), 30)
+    for h in hosts:
+        h.cancel()
+
+
+def test_two_workers_behind_nginx_lose_nothing_when_one_is_killed_mid_game(
+    stack: Stack, durable_redis: RedisServer
+) -> None:
+    tables = []
+    for t in range(4):
+        code, token = create_room(stack.url, call_seconds=1.2, vote_seconds=3.0)
+        phones = [Phone([stack.url], code, f"p{i}", seed=100 * t + i) for i in range(5)]
+        tables.append((phones, Phone([stack.url], code, "host", seed=100 * t + 9,
+                                     host_token=token)))
+    before: dict[str, dict[str, Any]] = {}
+    seen: dict[str, float] = {}
+    killed: dict[str, int] = {}
+
+    async def kill_mid_game() -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not all(
+            h.last is not None and h.last["clock"]["stage"] == "night" for _, h in tables
+        ):
+            await asyncio.sleep(0.05)
+        # The proxy put each room's connections on one process: nothing is relayed.
+        seen["relayed"] = sum(metric(p, "nightcall_relayed_connections") for p in stack.ports)
+        seen["players"] = sum(metric(p, "nightcall_connections") for p in stack.ports)
+        for phones, _ in tables:
+            before[phones[0].code] = _doc(durable_redis.url, phones[0].code)
+        pids = workers_of(stack.proc.pid)
+        killed["pid"] = pids[stack.ports[0]]
+        os.kill(killed["pid"], signal.SIGKILL)  # no goodbye: its leases run out
+
+    asyncio.run(_play_rooms(tables, kill_mid_game))
+    assert seen == {"relayed": 0, "players": 24}  # 4 rooms x (5 phones + the host)
+    moved = 0
+    for phones, host in tables:
+        code = phones[0].code
+        was, now = before[code], _doc(durable_redis.url, code)
+        assert was["status"] == "playing" and now["status"] == "over"
+        # Everything saved before the kill is still the start of the game's history.
+        assert now["actions"][: len(was["actions"])] == was["actions"]
+        record = httpx.get(f"{stack.url}/api/rooms/{code}/record", timeout=10).json()
+        ruleset, state = records.replay(record)
+        outcome = ruleset.outcome(state)
+        assert outcome is not None
+        names = records.players_of(record)
+        for p in [*phones, host]:  # every phone saw the outcome the record replays to
+            assert p.last is not None and p.last["clock"]["stage"] == "over", p.name
+            shown = p.last["view"]["outcome"]
+            assert sorted(shown["winners"]) == sorted(names[w] for w in outcome.winners)
+        for p in phones:
+            assert p.last is not None and p.last["view"]["seat"] == p.seat
+            assert not [e for e in p.errors if e["code"] != "stale_state"], p.errors
+        if any(p.connections > 1 for p in phones):
+            moved += 1
+            assert all(p.connections > 1 for p in phones)  # the whole table moved
+    assert moved >= 1  # (the hash put at least one of four rooms on the killed one)
+    # The supervisor started the killed worker again, on its port.
+    stack.wait_ready(stack.ports, timeout=20)
+    assert workers_of(stack.proc.pid)[stack.ports[0]] != killed["pid"]
+
+
+def test_a_room_created_through_the_proxy_is_served_where_its_phones_are(
+    stack: Stack,
+) -> None:
+    """Whichever process answered the POST, the room runs on the one the hash picks:
+    its host screen, players and agents are all local there."""
+
+    async def go(code: str, token: str) -> None:
+        ws_base = stack.url.replace("http://", "ws://")
+        async with websockets.connect(f"{ws_base}/ws/{code}") as host, \
+                websockets.connect(f"{ws_base}/ws/{code}/agent?name=Bot") as agent:
+            await host.send(json.dumps({"type": "hello", "as": "host", "token": token}))
+            assert json.loads(await asyncio.wait_for(host.recv(), 10))["type"] == "welcome"
+            await asyncio.sleep(0.3)
+            rooms = [metric(p, "nightcall_rooms") for p in stack.ports]
+            assert sorted(rooms)[-1] >= 1
+            assert sum(metric(p, "nightcall_relayed_connections") for p in stack.ports) == 0
+            assert agent.close_code is None
+
+    for _ in range(4):
+        code, token = create_room(stack.url)
+        asyncio.run(go(code, token))
+
+
+def test_the_shipped_configurations_pass_nginx_t(tmp_path: Path) -> None:
+    _need_nginx()
+    plain = Nginx(tmp_path / "plain", site((DEPLOY / "nginx.conf").read_text(),
+                                           {80: free_port()}, [8001, 8002]))
+    done = plain.test()
+    assert done.returncode == 0, done.stderr
+    tls_text = (DEPLOY / "nginx-tls.conf").read_text()
+    # One place for the routing: both files start with the same maps and upstream.
+    shared = (DEPLOY / "nginx.conf").read_text().split("server {\n", 1)[0]
+    assert tls_text.split("server {\n", 1)[0].split("\nmap ", 1)[1] == \
+        shared.split("\nmap ", 1)[1]
