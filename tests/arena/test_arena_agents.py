@@ -198,7 +198,7 @@ def test_llm_entrant_plays_and_its_tokens_are_counted_and_priced(
 
 def test_llm_too_slow_passes_and_an_endpoint_without_usage_costs_nothing(
         endpoint: Callable[[Script], Endpoint]) -> None:
-    server = endpoint(lambda req: (1.0, "1 - late", None))
+    server = endpoint(lambda req: (2.0, "1 - late", None))
     rs = get_ruleset("onuw")
     table = Table(rs, rs.deal(("A", "B", "C", "D", "E"), DECK, 5))
     to_day(table)
@@ -207,7 +207,7 @@ def test_llm_too_slow_passes_and_an_endpoint_without_usage_costs_nothing(
     seat.begin(table)
     started = time.monotonic()
     seat.move(table)
-    assert time.monotonic() - started < 0.9
+    assert time.monotonic() - started < 1.5  # not the 2 s the endpoint takes
     assert seat.stats["timeouts"] == 1 and table.state.votes[1] == ABSTAIN
     assert seat.stats["tokens_in"] == seat.stats["tokens_out"] == 0
 
