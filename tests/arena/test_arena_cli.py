@@ -116,6 +116,9 @@ def test_matplotlib_is_imported_only_for_the_plot(tmp_path: Path) -> None:
     (["-e", "random", "-e", "llm:model"], None, "llm:MODEL@URL"),
     (["-e", "random", "-e", "llm:m@ftp://x"], None, "url must start with http"),
     (["-e", "random", "-e", "stdio:python3 'unclosed"], None, "No closing quotation"),
+    (["t.toml"], "[[entrant]]\nbot = 'random'\ntimeout = 3\n", "'timeout' does not apply to a bot"),
+    (["t.toml"], "[[entrant]]\nname = 'x'\ncommand = 'ls'\ntimeout = 0\n",
+     "timeout must be a positive number"),
     (["t.toml"], "deals = 3\ngames = 10\n[[entrant]]\nbot = 'random'\n[[entrant]]\n"
      "bot = 'reasoning'\n", "give deals or games, not both"),
     (["-e", "random", "-e", "reasoning", "--deals", "0"], None, "deals must be"),

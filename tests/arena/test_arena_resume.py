@@ -93,7 +93,7 @@ def test_ctrl_c_on_the_command_then_the_same_command_again(tmp_path: Path) -> No
     """A real interruption (SIGINT to the running command, two workers), then a resume,
     against an uninterrupted run."""
     args = [sys.executable, "-m", "nightcall.cli", "arena", "-e", "easy=reasoning:easy",
-            "-e", "normal=reasoning", "-e", "coin=random", "--deals", "1200", "--seed", "5",
+            "-e", "normal=reasoning", "-e", "coin=random", "--deals", "600", "--seed", "5",
             "--json"]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     cut = tmp_path / "cut"
@@ -110,11 +110,11 @@ def test_ctrl_c_on_the_command_then_the_same_command_again(tmp_path: Path) -> No
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
     saved = results.read_bytes().count(b"\n") - 1
-    assert 300 <= saved < 6000
+    assert 300 <= saved < 3000
     resumed = subprocess.run([*args, "-w", "1", "-o", str(cut)], capture_output=True,
                              text=True, env=env, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
-    assert f"resuming {results}: {saved:,} of 6,000" in resumed.stderr
+    assert f"resuming {results}: {saved:,} of 3,000" in resumed.stderr
     whole = subprocess.run([*args, "-w", "1", "-o", str(tmp_path / "whole")],
                            capture_output=True, text=True, env=env, timeout=120)
     assert json.loads(resumed.stdout) == json.loads(whole.stdout)

@@ -34,6 +34,12 @@ DEFAULT_MOVE_TIMEOUT = 30.0  # seconds a protocol entrant may think, unless it s
 NAME = re.compile(r"^[A-Za-z0-9_.:+-]{1,40}$")
 TOP_KEYS = {"ruleset", "players", "scenario", "deck", "games", "deals", "seed", "workers",
             "out", "entrant"}
+# What each kind may set besides its own key and the name.
+KIND_KEYS = {
+    "bot": set(), "python": set(), "stdio": {"timeout"},
+    "llm": {"url", "api_key_env", "timeout", "requests_per_minute", "price_input",
+            "price_output", "max_talk"},
+}
 ENTRANT_KEYS = {"name", "bot", "command", "llm", "url", "api_key_env", "python", "timeout",
                 "requests_per_minute", "price_input", "price_output", "max_talk"}
 
@@ -176,6 +182,9 @@ def entrant_from_table(raw: Any, where: str) -> Entrant:
     if len(kinds) != 1:
         raise ArenaError(f"{where}: give exactly one of bot, command, llm or python")
     kind = {"command": "stdio"}.get(kinds[0], kinds[0])
+    stray = sorted(set(raw) - {"name", kinds[0]} - KIND_KEYS[kind])
+    if stray:
+        raise ArenaError(f"{where}: {stray[0]!r} does not apply to a {kinds[0]} entrant")
     default_name = {"bot": raw.get("bot"), "llm": raw.get("llm")}.get(kind)
     name = raw.get("name", default_name)
     if not isinstance(name, str):
@@ -204,8 +213,11 @@ def entrant_from_table(raw: Any, where: str) -> Entrant:
     for key in ("timeout", "requests_per_minute", "price_input", "price_output"):
         if key in raw:
             value = raw[key]
-            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-                raise ArenaError(f"{where}: {key} must be a positive number, got {value!r}")
+            free = key.startswith("price")  # a price may be 0; a time or a rate may not
+            if (isinstance(value, bool) or not isinstance(value, int | float)
+                    or value < 0 or (value == 0 and not free)):
+                what = "a number >= 0" if free else "a positive number"
+                raise ArenaError(f"{where}: {key} must be {what}, got {value!r}")
             fields[key] = float(value)
     if "max_talk" in raw:
         if not isinstance(raw["max_talk"], int) or raw["max_talk"] < 0:

@@ -3,8 +3,8 @@
 Each entrant has two openskill ratings (Plackett-Luce, the library's default
 model): one for the games it began on the village side and one for those it
 began on the werewolf side (its dealt card's side, as the simulator assigns its
-bots: :func:`nightcall.sim.runner.is_wolf_side`; lone roles such as the Tanner
-count with the village). In each game every seat is a competitor with the
+bots: :func:`nightcall.sim.runner.is_wolf_side`, which puts the lone killers with
+the werewolves and the Tanner with the village). In each game every seat is a competitor with the
 rating of its side, and the game ranks its winners (tied first) above its
 losers (tied second). Seats are not pooled into teams on purpose: openskill adds
 up a team's ratings, so a village of three would always "outweigh" two

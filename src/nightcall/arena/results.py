@@ -30,6 +30,7 @@ class ResultsFile:
         self.path = path
         self.tournament = tournament
         self.done: dict[int, dict[str, Any]] = {}
+        self.written_by: str | None = None  # the nightcall version that began the file
         self._out: IO[bytes] | None = None
         if path.exists() and not fresh:
             self._read()
@@ -37,7 +38,10 @@ class ResultsFile:
             self._write_header()
 
     def _header(self) -> dict[str, Any]:
-        return {"format": FORMAT, "tournament": self.tournament.to_json()}
+        from nightcall import __version__
+
+        return {"format": FORMAT, "nightcall": __version__,
+                "tournament": self.tournament.to_json()}
 
     def _write_header(self) -> None:
         try:
@@ -65,6 +69,7 @@ class ResultsFile:
             raise ArenaError(f"{self.path} is not an arena results file; give another --out "
                              "or --fresh to overwrite it")
         extended = self._check_same(header.get("tournament"))
+        self.written_by = header.get("nightcall")
         games = self.tournament.games
         for number, line in enumerate(lines[1:], 2):
             if not line.strip():

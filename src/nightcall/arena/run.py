@@ -42,10 +42,15 @@ def _init_worker(workers: int, log_path: str | None) -> None:
     import signal
 
     # Ctrl-C reaches the whole process group: the parent saves what it has and stops
-    # the workers; they need not each print a traceback.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # the workers; they need not each print a traceback. A handler that does nothing,
+    # not SIG_IGN: an ignored signal stays ignored in the agent programs a worker starts.
+    signal.signal(signal.SIGINT, _ignore)
     log = open(log_path, "a", encoding="utf-8", buffering=1) if log_path else None  # noqa: SIM115
     _worker_ctx = Context(workers, log)
+
+
+def _ignore(signum: int, frame: object) -> None:
+    pass
 
 
 def _work(args: tuple[Tournament, list[int]]) -> list[dict[str, Any]]:

@@ -204,7 +204,7 @@ class StdioSeat(ProtocolSeat):
     def end(self, table: Table) -> None:
         if self.proc is None:
             return
-        if self.gone is None:
+        if self.gone is None and table.is_over():  # not when the run is being stopped
             self._send(table.game_over(self.seat))
         assert self.proc.stdin is not None
         with contextlib.suppress(OSError):

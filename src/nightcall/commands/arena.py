@@ -103,6 +103,12 @@ def _arena(err: Any, config: Path | None, entrants: list[str], flags: dict[str, 
     if before:
         err.print(f"resuming {folder / 'results.jsonl'}: {before:,} of {t.games:,} games "
                   "already played", markup=False)
+        from nightcall import __version__
+
+        if results.written_by != __version__:
+            # The bots may play differently in another version: say so, do not refuse.
+            err.print(f"note: those games were played by nightcall {results.written_by}, "
+                      f"this is {__version__}", markup=False)
     log = None if t.all_bots else folder / "agents.log"
     try:
         if as_json:
