@@ -201,7 +201,10 @@ class _Replay:
                 return ("the lone werewolf's look at a center card is off in this game "
                         "(option lone_wolf: false)")
             return "no player holds a Werewolf card: nobody chooses in the werewolf call"
-        if call in (MINION, MASON, INSOMNIAC, DOPPELGANGER_INSOMNIAC):
+        if call == DOPPELGANGER_INSOMNIAC:
+            return ("the Doppelgänger's second call, after the Insomniac, only looks at "
+                    "their card: it has nothing to choose")
+        if call in (MINION, MASON, INSOMNIAC):
             return (f"the {raw} only looks and has nothing to choose: the step may name "
                     "the player but no choice")
         return f"no player holds the {raw} card: nobody chooses in the {raw} call"
