@@ -19,7 +19,7 @@ class RandomBot:
 
     name = "random"
 
-    def __init__(self, seed: int | None | random.Random = 0) -> None:
+    def __init__(self, seed: int | random.Random | None = 0) -> None:
         # A generator is used as it is (the simulator shares one with the deal).
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
 

@@ -174,7 +174,9 @@ def run_games(setup: Setup, seed: int, first: int, count: int) -> Tally:
     rs = get_ruleset(setup.ruleset_id)
     # Counted in bulk at the end (Counter of a list counts in C): a tally update per game
     # cost as much as a tenth of a random game.
-    dealt_roles, teams, winning_roles = [], [], []
+    dealt_roles: list[str] = []
+    teams: list[str] = []
+    winning_roles: list[str] = []
     deaths = nobody_won = 0
     end = first + count
     for block in range(first // BLOCK, (end + BLOCK - 1) // BLOCK):
