@@ -37,14 +37,25 @@ class Setup:
     village: str = "random"
     wolves: str = "random"
     options: dict[str, Any] = field(default_factory=dict)
+    vampires: str | None = None  # the vampire side's bot (Epic); None: the --wolves one
 
     def bot_spec(self, role: str) -> str:
+        if self.vampires is not None and is_vampire_side(role):
+            return self.vampires
         return self.wolves if is_wolf_side(role) else self.village
 
 
 @cache
 def is_wolf_side(role: str) -> bool:
     return any(word in role for word in WOLF_WORDS)
+
+
+VAMPIRE_WORDS = ("vampire", "the_count", "the_master", "renfield")
+
+
+@cache
+def is_vampire_side(role: str) -> bool:
+    return any(word in role for word in VAMPIRE_WORDS)
 
 
 def game_seed(seed: int, game: int) -> int:
@@ -80,7 +91,7 @@ def play_game(setup: Setup, seed: int, ruleset: Ruleset | None = None) -> tuple[
     dealt = dealt_roles(rs, state, n)
     # A random bot keeps nothing between moves, so one (seeded per game) serves every
     # seat of its side; a reasoning bot remembers its seat's night, so it has one each.
-    if setup.village == setup.wolves == "random":
+    if setup.village == setup.wolves == "random" and setup.vampires in (None, "random"):
         bots: list[Bot] = [RandomBot(seed)] * n
     else:
         shared = RandomBot(seed)
