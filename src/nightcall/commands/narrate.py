@@ -109,8 +109,8 @@ def narrate(
     for the Priest and the Goblin, as its Game Master sheet says. Space pauses and resumes
     the countdown.
 
-    For Lupus in Tabula it runs the Master's whole game, night after night, saving it
-    after every answer (--resume goes on after a closed terminal)."""
+    For Lupus in Tabula it runs the Master's whole game, night after night. The game is
+    saved after every answer: --resume goes on after a closed terminal."""
     from rich.console import Console
 
     from nightcall.engine.errors import NightcallError
