@@ -25,7 +25,7 @@ def test_narrate_live_counts_down_and_ends_with_the_vote() -> None:
     child.expect(r"\[Lupo\] \S*Lupi, aprite gli occhi")  # (colour codes in between)
     child.expect("pausa")  # the on-screen countdown of a role's pause
     child.expect(r"\[Veggente\] \S*Veggente, apri gli occhi")
-    child.expect("Avete 0,5 minuti")  # rounded to the half minute
+    child.expect("Avete 2 secondi")  # said exactly (1.5 s rounds to 2)
     child.expect("discussione: \\S*[12] s")  # the day timer ticking
     child.expect("Tre")
     child.expect("Votate!")

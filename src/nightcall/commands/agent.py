@@ -70,7 +70,7 @@ def _table(
 
 @agent_app.command("stdio")
 def stdio(
-    ruleset: Annotated[str, typer.Argument(help="onuw, epic or lupus.")],
+    ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="onuw, epic or lupus.")],
     players: Players = None,
     seat: Annotated[int, typer.Option("--seat", help="The seat the stdio agent plays.")] = 0,
     seed: Seed = 0,
@@ -98,7 +98,7 @@ def stdio(
 
 @agent_app.command("play")
 def play(
-    ruleset: Annotated[str, typer.Argument(help="onuw, epic or lupus.")],
+    ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="onuw, epic or lupus.")],
     agent: Annotated[
         list[str],
         typer.Option("--agent", help='"SEAT=COMMAND": a program playing SEAT (repeatable).'),

@@ -109,8 +109,7 @@ def narrate(
     for the Priest and the Goblin, as its Game Master sheet says. Space pauses and resumes
     the countdown.
 
-    For Lupus in Tabula it runs the Master's whole game, night after night, saving it
-    after every answer (--resume goes on after a closed terminal)."""
+    Lupus in Tabula: the Master's whole game, saved after every answer (see --resume)."""
     from rich.console import Console
 
     from nightcall.engine.errors import NightcallError

@@ -42,14 +42,25 @@ class Setup:
     village: str = "random"
     wolves: str = "random"
     options: dict[str, Any] = field(default_factory=dict)
+    vampires: str | None = None  # the vampire side's bot (Epic); None: the --wolves one
 
     def bot_spec(self, role: str) -> str:
+        if self.vampires is not None and is_vampire_side(role):
+            return self.vampires
         return self.wolves if is_wolf_side(role) else self.village
 
 
 @cache
 def is_wolf_side(role: str) -> bool:
     return any(word in role for word in WOLF_WORDS)
+
+
+VAMPIRE_WORDS = ("vampire", "the_count", "the_master", "renfield")
+
+
+@cache
+def is_vampire_side(role: str) -> bool:
+    return any(word in role for word in VAMPIRE_WORDS)
 
 
 def game_seed(seed: int, block: int) -> int:
@@ -90,7 +101,7 @@ def play_game(
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     state = rs.deal(_names(n), setup.deck, rng, setup.options or None)
     dealt = dealt_roles(rs, state, n)
-    if setup.village == setup.wolves == "random":
+    if setup.village == setup.wolves == "random" and setup.vampires in (None, "random"):
         play_random(rs, state, rng)
         return state, dealt
     # A random bot keeps nothing between moves, so one serves every seat of its side;
