@@ -403,8 +403,8 @@ def test_a_client_256_messages_behind_leaves_the_room_and_is_closed_with_1013(
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
-    from nightcall.server.app import create_app
     from nightcall.commands.serve import WS_SETTINGS
+    from nightcall.server.app import create_app
     from nightcall.server.limits import Limits
     from nightcall.server.store import SQLiteStore
 
