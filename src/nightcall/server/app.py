@@ -148,11 +148,15 @@ class WsSink(Sink):
         self.queue.put_nowait((sending, waiting))
 
     def close_with(self, code: int) -> None:
-        """Close after what is sent before (the room moved: 1012, and the page
-        reconnects; the seat was kicked: 4000): held like a message, so that a refusal
-        sent just before goes out first."""
+        """Close after what is sent before. The seat was kicked (4000): held like a
+        message, so that the refusal sent just before goes out first. The room moved
+        (1012): at once, since what is held for a room this process lost is never
+        sent (cluster.py), and the page must reconnect to the new owner."""
         self.close_code = code
-        self.send(CLOSE)
+        if code == MOVED:
+            self.deliver(CLOSE)
+        else:
+            self.send(CLOSE)
 
     async def writer(self) -> None:
         while True:
@@ -175,6 +179,7 @@ class WsSink(Sink):
 # or None: close.
 _Queued = tuple[bytes, float] | tuple[Coroutine[Any, Any, None], Any] | None
 CLOSE = b"close"  # this very object through send(): close here (WsSink.close_with)
+MOVED = 1012  # "service restart": the room is served elsewhere now
 
 
 async def _finish(sending: Coroutine[Any, Any, None], waiting: Any) -> None:
