@@ -172,7 +172,7 @@ def test_the_host_names_the_last_to_die(browser: Any, tmp_path: Path, shots: Any
 
         buttons.nth(0).click()
         host.wait_for_function(
-            "document.querySelector('[data-testid=last]').classList.contains('picked')")
+            "() => document.querySelector('[data-testid=last]').classList.contains('picked')")
         assert "picked" not in (buttons.nth(len(dead) - 1).get_attribute("class") or "")
         assert f"{NAMES[chosen]} conta come ultimo a morire." in \
             host.inner_text("[data-testid=last-choice]")

@@ -164,11 +164,15 @@ class WsSink(Sink):
         self.queue.put_nowait((sending, waiting))
 
     def close_with(self, code: int) -> None:
-        """Close after what is sent before (the room moved: 1012, and the page
-        reconnects; the seat was kicked: 4000): held like a message, so that a refusal
-        sent just before goes out first."""
+        """Close after what is sent before. The seat was kicked (4000): held like a
+        message, so that the refusal sent just before goes out first. The room moved
+        (1012): at once, since what is held for a room this process lost is never
+        sent (cluster.py), and the page must reconnect to the new owner."""
         self.close_code = code
-        self.send(CLOSE)
+        if code == MOVED:
+            self.deliver(CLOSE)
+        else:
+            self.send(CLOSE)
 
     async def writer(self) -> None:
         try:
@@ -197,6 +201,7 @@ class WsSink(Sink):
 # or None: close.
 _Queued = tuple[bytes, float] | tuple[Coroutine[Any, Any, None], Any] | None
 CLOSE = b"close"  # this very object through send(): close here (WsSink.close_with)
+MOVED = 1012  # "service restart": the room is served elsewhere now
 
 
 async def _finish(sending: Coroutine[Any, Any, None], waiting: Any) -> None:
@@ -424,7 +429,7 @@ def _past_the_guard(hub: Hub, code: str, token: str | None, refused: SlowDown) -
         room = hub.get(code)
     except Elsewhere:
         doc = hub.store.load(code.upper())
-        if doc is not None and Room.from_doc(doc).opens(token):
+        if doc is not None and _doc_opens(doc, token):
             raise
         raise refused from None
     except RoomError:
@@ -432,6 +437,14 @@ def _past_the_guard(hub: Hub, code: str, token: str | None, refused: SlowDown) -
     if not room.opens(token):
         raise refused
     return room
+
+
+def _doc_opens(doc: dict[str, Any], token: str) -> bool:
+    """:meth:`Room.opens` on a saved room (one another process runs), without
+    rebuilding its game."""
+    tokens = [str(doc.get("host_token", ""))] + [
+        str(s.get("token", "")) for s in doc.get("seats", []) if not s.get("bot")]
+    return any(same_token(known, token) for known in tokens if known)
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
