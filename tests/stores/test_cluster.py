@@ -222,7 +222,7 @@ def test_a_relayed_phone_gets_back_in_after_its_address_mistyped_codes(
     owner, and the address is over the code-guessing limit there; a seat's token
     still brings the phone back (the hello is read, checked against the saved room,
     and passed on), while a new name is still held back (1013, not final)."""
-    url_a, url_b = _two(redis_server.url, servers, env=RELAY_ONLY)
+    url_a, url_b = _two(redis_server.url, servers)
     code, _ = create_room(url_a)
 
     async def go() -> None:
