@@ -2,7 +2,9 @@
 
 Steps follow shared/spec/game-record.md. A record is replayed through the same
 checked ``apply`` as a live game, so a record is illegal exactly when a live
-player could not have done what it says; the error names the step.
+player could not have done what it says; the error names the step and the rule.
+A night step may name a call that has nothing to choose (the Masons, the Minion,
+the Insomniac, ...): it is checked and passed over (docs/rulings.md, One Night 13).
 """
 
 from __future__ import annotations
