@@ -8,6 +8,7 @@ down. For Lupus in Tabula the live mode is the Master's loop, night after night.
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -164,9 +165,14 @@ def narrate(
             err.print("[bold red]cannot write WAV files[/]: espeak-ng is not installed",
                       highlight=False)
             raise typer.Exit(EXIT_REFUSED)
-        wav_dir.mkdir(parents=True, exist_ok=True)
-        for i, step in enumerate(steps, 1):
-            voice.synthesize(step.text, locale.voice, wav_dir / f"{i:03d}-{step.key}.wav")
+        try:
+            wav_dir.mkdir(parents=True, exist_ok=True)
+            for i, step in enumerate(steps, 1):
+                voice.synthesize(step.text, locale.voice, wav_dir / f"{i:03d}-{step.key}.wav")
+        except (OSError, subprocess.CalledProcessError) as exc:
+            err.print(f"[bold red]cannot write WAV files[/] to {wav_dir}: {exc}",
+                      highlight=False)
+            raise typer.Exit(EXIT_REFUSED) from None
         console.print(f"{len(steps)} WAV files written to {wav_dir}", highlight=False)
         return
     speak = _speaker(console, locale.voice) if speech else None
