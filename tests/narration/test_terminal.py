@@ -350,6 +350,26 @@ def test_narrate_lupus_a_wrong_deal_is_asked_again_and_a_closed_terminal_resumes
     assert child.exitstatus == 130
 
 
+def test_narrate_lupus_a_new_game_keeps_the_saved_one(tmp_path: Path) -> None:
+    from .helpers import need_ruleset
+
+    need_ruleset("lupus")
+    save = tmp_path / "game.json"
+    save.write_text('{"old": "game"}', encoding="utf-8")
+    child = spawn("narrate", "lupus", "-n", "7", "--speed", "0.01", "--no-speech",
+                  "--save", str(save))
+    child.expect("The 7 players")
+    child.sendline("A, B, C, D, E, F, G")
+    for card in ("A♠", "A♣", "K♥", "2♥", "3♥", "4♥", "5♥"):
+        child.expect(r"  \w: ")
+        child.sendline(card)
+    child.expect("The game saved there before is kept in")
+    child.expect("Whom did the werewolves")
+    child.close(force=True)
+    assert (tmp_path / "game.previous.json").read_text(encoding="utf-8") == '{"old": "game"}'
+    assert json.loads(save.read_text(encoding="utf-8"))["players"][0] == "A"
+
+
 def test_narrate_lupus_resume_without_a_saved_game_says_so(tmp_path: Path) -> None:
     child = spawn("narrate", "lupus", "--resume", "--save", str(tmp_path / "none.json"))
     child.expect("no saved game at")
