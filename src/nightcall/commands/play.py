@@ -316,7 +316,9 @@ def play(
         typer.Option(help="Seed of the shuffle and of the bots (default: from the clock, "
                      "printed so the game can be played again)."),
     ] = None,
-    name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
+    name: Annotated[
+        str | None, typer.Option(help="Your name at the table (default: You, Tu, Du).")
+    ] = None,
     bots: Annotated[
         str,
         typer.Option(help="Who plays the other seats: random, reasoning, reasoning:easy or "
@@ -338,6 +340,7 @@ def play(
         seed = int(time.time()) % 1_000_000
     try:
         locale = load(lang)
+        name = name or locale.line("play.default_name")
         ruleset = get_ruleset(ruleset_id)
         deck, _ = choose_deck(ruleset, players, scenario, roles)
         if not 1 <= seat <= players:
