@@ -94,7 +94,7 @@ def test_the_doppelganger_insomniacs_second_call_replays(second: str) -> None:
         # Out of order: the Seer's step, then the Masons'.
         (["mason", "mason", "seer"], [{"call": "seer", "player": "Carla", "look": "Anna"},
                                       {"call": "mason", "player": "Anna"}],
-         None, r"step 1: the mason call has already passed: it comes before the seer call, "
+         None, r"step 1: out of wake order: the mason call comes before the seer call, "
                r"and night steps come in wake order"),
         # A choice in a call that has none.
         (["mason", "mason", "seer"], [{"call": "mason", "player": "Anna", "look": "Carla"}],

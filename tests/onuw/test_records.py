@@ -65,7 +65,7 @@ def test_unknown_keys_are_kept_and_ignored() -> None:
          "step 0: nobody is called as robber"),
         ([{"call": "seer", "player": "Carla", "look": "Anna"}], "step 0: Carla does not wake"),
         ([{"call": "seer", "player": "Bruno", "look": "Anna"},
-          {"call": "werewolf", "center": [0]}], "step 1: the werewolf call has already passed"),
+          {"call": "werewolf", "center": [0]}], "step 1: out of wake order: the werewolf call comes before the seer"),
         ([{"call": "seer", "player": "Bruno", "center": [0, 3]}], "center indices are 0, 1 or 2"),
         ([{"call": "vampire"}], "not a One Night role"),
         ([{"votes": {"Anna": "Bruno"}}, {"call": "seer", "look": "Anna"}],

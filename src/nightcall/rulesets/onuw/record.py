@@ -140,7 +140,7 @@ class _Replay:
                 raise RecordError(
                     f"the {raw} call is already over: an earlier step made its choice", i)
             raise RecordError(
-                f"the {raw} call has already passed: it comes before the "
+                f"out of wake order: the {raw} call comes before the "
                 f"{st.schedule[self.last_call]} call, and night steps come in wake order", i)
         return later[0]
 
