@@ -80,14 +80,36 @@ class RoomClock:
         self.bots = self._make_bots()
         self.rng = random.Random(self.room.seed ^ 0x5EED)
         self.room.clock.start = 0
-        self.begin_night(1)
+        self.enter_dusk()
+
+    def enter_dusk(self) -> None:
+        """Before the first call of the game: everyone looks at their card while the
+        host reads the opening, on a timer of its own (no call runs meanwhile)."""
+        from nightcall.server.narration import dusk_line, dusk_seconds
+
+        room = self.room
+        c = room.clock
+        c.night = 1
+        c.calls = list(room.ruleset.night_calls(room.roles, 1))
+        c.slot = 0
+        line = dusk_line(room.ruleset.id, room.settings.language, room.roles)
+        seconds = self._seconds(dusk_seconds(line, room.settings.call_seconds))
+        gen = self._new_stage("dusk", seconds)
+        room.changed()
+        self._later(seconds, self.end_dusk, gen)
+
+    def end_dusk(self, gen: int) -> None:
+        if gen == self.gen:
+            self.enter_slot()
 
     def resume(self) -> None:
         """After a restart: the stage the room was in starts again, whole."""
         c = self.room.clock
         if self.room.status == "over":
             return
-        if c.stage == "night":
+        if c.stage == "dusk":
+            self.enter_dusk()
+        elif c.stage == "night":
             self.enter_slot()
         elif c.stage == "discussion":
             self.enter_discussion()

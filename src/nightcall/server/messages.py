@@ -58,6 +58,13 @@ class LastToDie(msgspec.Struct, tag="last_to_die", forbid_unknown_fields=True):
     seat: int
 
 
+class Arrange(msgspec.Struct, tag="arrange", forbid_unknown_fields=True):
+    """Host, in the lobby: the seats in the order the players sit round the table
+    (``order[k]`` is the seat that becomes seat ``k``); play again keeps it."""
+
+    order: list[int]
+
+
 class PlayAgain(msgspec.Struct, tag="play_again", forbid_unknown_fields=True):
     """Host, after the end: a new room with the same settings; everyone is sent there."""
 
@@ -68,7 +75,8 @@ class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
 
 # Moves and claims are the agent protocol's ``action`` message, for browsers and agents alike.
 ClientMessage = (
-    Hello | ActionMessage | Start | AddBot | Kick | Advance | LastToDie | PlayAgain | Ping
+    Hello | ActionMessage | Start | AddBot | Kick | Arrange | Advance | LastToDie | PlayAgain
+    | Ping
 )
 
 # --- server -> client ----------------------------------------------------------
