@@ -272,7 +272,7 @@ function render() {
   const players = view.players || lobby.seats.map((s) => s.name);
   const parts = [];
   if (stage === "over") parts.push(renderVerdict(view, players));
-  parts.push(renderCard(view, players));
+  if (stage !== "over") parts.push(renderCard(view, players));  // the end shows it in the verdict
   if (stage === "dusk") {
     parts.push(h("div", { class: "prompt awake", "data-testid": "dusk" },
       h("p", { class: "call" }, t("dusk.title")), h("p", {}, t("dusk.hint")), soundToggle()));

@@ -72,7 +72,7 @@ export function renderHelp(role, { id = null } = {}) {
   const team = teamOf(role);
   return h("div", { class: `help team-${team}`, id, "data-testid": "role-help" },
     h("div", { class: "help-head" }, roleIcon(role, { cls: "icon big" }),
-      h("h3", {}, roleName(role))),
+      h("h2", {}, roleName(role))),
     helpText(role) ? h("p", {}, helpText(role)) : null,
     h("p", {}, h("b", {}, t("help.team", { team: teamLabel(team) }))),
     winText(team) ? h("p", {}, t("help.win", { win: winText(team) })) : null);
