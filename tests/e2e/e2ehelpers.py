@@ -121,7 +121,8 @@ def small_targets(page: Any, least: float = 44) -> list[str]:
         .filter((el) => el.offsetParent !== null)
         .map((el) => [el, el.getBoundingClientRect()])
         .filter(([, r]) => r.height < least - 0.5 || r.width < least - 0.5)
-        .map(([el, r]) => `${el.tagName} ${(el.textContent || '').trim().slice(0, 30)} ${r.width}x${r.height}`)
+        .map(([el, r]) => `${el.tagName} ${(el.textContent || '').trim().slice(0, 30)} `
+            + `${r.width}x${r.height}`)
     """, least))
 
 
@@ -131,5 +132,6 @@ def small_text(page: Any, selector: str, least: float = 28) -> list[str]:
         .filter((el) => el.offsetParent !== null && el.textContent.trim())
         .map((el) => [el, parseFloat(getComputedStyle(el).fontSize)])
         .filter(([, size]) => size < least - 0.5)
-        .map(([el, size]) => `${el.tagName}.${el.className} ${size}px: ${el.textContent.trim().slice(0, 30)}`)
+        .map(([el, size]) => `${el.tagName}.${el.className} ${size}px: `
+            + el.textContent.trim().slice(0, 30))
     """, [selector, least]))
