@@ -5,6 +5,7 @@ phone still fits at 200 % text. Screenshots of each stage go to test-artifacts/e
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
@@ -22,6 +23,7 @@ from e2ehelpers import (
     stage,
     wait_for,
 )
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -146,4 +148,73 @@ def test_a_game_at_tv_and_phone_sizes(browser: Any, server: Any, shots: Any) -> 
     phones[0].evaluate("document.documentElement.style.fontSize = '200%'")
     assert sideways(phones[0]) == 0
     shots(phones[0], "look-14-phone-end-200-percent")
+    assert not errors, errors
+
+
+def seat_phones(browser: Any, url: str, code: str, names: tuple[str, ...],
+                errors: list[str]) -> list[Any]:
+    pages = []
+    for i, name in enumerate(names):
+        page = browser.new_context(**(PHONE_360 if i % 2 == 0 else PHONE)).new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}/play/{code}")
+        page.fill("#name", name)
+        page.click("[data-testid=join]")
+        page.wait_for_selector("[data-testid=seats]")
+        pages.append(page)
+    return pages
+
+
+@pytest.mark.parametrize(("prefix", "settings", "names"), [
+    ("epic", {"ruleset": "epic", "seats": 5, "scenario": "nightfall", "language": "de",
+              "call_seconds": 1.5, "discussion_seconds": 60, "vote_seconds": 20},
+     ("Uta", "Vera", "Wim")),
+    ("lupus", {"ruleset": "lupus", "seats": 8, "language": "it", "call_seconds": 1.5,
+               "discussion_seconds": 60, "vote_seconds": 6, "defense_seconds": 30},
+     ("Ada", "Ben", "Cleo")),
+])
+def test_every_stage_of_epic_and_lupus_passes_axe(browser: Any, server: Any, shots: Any,
+                                                   prefix: str, settings: dict[str, Any],
+                                                   names: tuple[str, ...]) -> None:
+    """Epic ("Nightfall", German) and Lupus (Italian, eight seats) played to the end:
+    each new stage is checked once on the host and on every phone."""
+    errors: list[str] = []
+    r = httpx.post(f"{server.url}/api/rooms", json=settings)
+    assert r.status_code == 201, r.text
+    code, token = r.json()["room"], r.json()["host_token"]
+    host = browser.new_context(**HOST_TV).new_page()
+    host.on("pageerror", lambda e: errors.append(str(e)))
+    host.goto(f"{server.url}/host/{code}#{token}")
+    host.wait_for_selector("[data-testid=deal]")
+    phones = seat_phones(browser, server.url, code, names, errors)
+    host.wait_for_selector(".deck-list li")
+    check(host, f"{prefix}-look-01-host-lobby", shots, host=True)
+    host.click("[data-testid=deal]")
+    seen: set[str] = set()
+    deadline = time.monotonic() + 170
+    while True:
+        assert time.monotonic() < deadline, "the game did not end"
+        now = stage(host)
+        if now and now not in seen and now != "lobby":
+            seen.add(now)
+            n = len(seen) + 1
+            check(host, f"{prefix}-look-{n:02d}-host-{now}", shots, host=True)
+            for i, page in enumerate(phones):
+                if stage(page) == now:
+                    check(page, f"{prefix}-look-{n:02d}-phone{i}-{now}", shots)
+        if now == "over":
+            break
+        button = host.locator("[data-testid=open-vote]")
+        if button.count():
+            with contextlib.suppress(PlaywrightTimeout):  # the stage moved on under it
+                button.click(timeout=1000)
+        for page in phones:
+            act_if_called(page)
+        time.sleep(0.15)
+    assert {"dusk", "night", "over"} <= seen, seen
+    host.wait_for_selector("[data-testid=faceup] .mini-card")
+    check(host, f"{prefix}-look-99-host-end", shots, host=True)
+    for i, page in enumerate(phones):
+        page.wait_for_selector("[data-testid=verdict]")
+        check(page, f"{prefix}-look-99-phone{i}-end", shots)
     assert not errors, errors

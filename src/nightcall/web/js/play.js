@@ -114,6 +114,7 @@ function onMessage(msg) {
       setRoleNames(msg.settings.role_names);
       setLanguage(msg.settings.language, () => { translatePage(); render(); });
       translatePage();
+      $("#conn").textContent = t(document.body.dataset.connection === "offline" ? "conn.offline" : "conn.online");
       render();
       break;
     case "observation":

@@ -58,6 +58,7 @@ export function runScreen({ host }) {
         translatePage();
         showMute();
         showVoices();
+        $("#conn").textContent = t(document.body.dataset.connection === "offline" ? "conn.offline" : "conn.online");
       }
       else if (msg.type === "observation") obs = msg;
       else if (msg.type === "next_room") { moveTo(msg); return; }
@@ -255,7 +256,6 @@ export function runScreen({ host }) {
     const out = view.outcome || { winners: [], dead: [] };
     const cards = finalCards(view, record);
     const dealt = record && record.cards ? record.cards : null;
-    const tableLobby = { ...lobby, seats: lobby.seats };
     const parts = [];
     if (host) {
       parts.push(h("button", { class: "primary big", "data-testid": "play-again",
@@ -264,14 +264,19 @@ export function runScreen({ host }) {
     parts.push(h("div", { class: "end-grid" },
       h("div", { class: "end-words" }, renderEnd(obs, view.players)[0] || null),
       h("section", { class: "faceup", "data-testid": "faceup" }, h("h2", {}, t("end.cards")),
-        renderCircle(tableLobby, { dead: out.dead, ghosts: view.ghosts || [], extra: (s) => {
+        // Seat by seat, clockwise: the card as it lies (and as dealt, if it moved).
+        h("ol", { class: "seats faceup-grid", "data-testid": "seats" }, lobby.seats.map((s) => {
           const c = cards[s.seat] || {};
           const was = dealt ? dealt[s.name] : null;
-          const caption = [was && was !== c.card ? t("end.dealt_final", { dealt: roleName(was), final: cardWords(c) }) : cardWords(c),
-            out.dead.includes(s.name) ? `✝ ${causeOf(out, s.name) || t("end.dead_tag")}` : "",
-            out.winners.includes(s.name) ? `★ ${t("end.winner_tag")}` : ""].filter(Boolean).join(" · ");
-          return c.role ? miniCard(c.role, caption) : null;
-        } }))));
+          const ghost = (view.ghosts || []).includes(s.name);
+          const caption = [was && was !== c.card ? t("end.dealt_final", { dealt: roleName(was), final: cardWords(c) })
+            : c.role !== c.card ? cardWords(c) : "",
+          out.dead.includes(s.name) ? `✝ ${causeOf(out, s.name) || t("end.dead_tag")}` : "",
+          out.winners.includes(s.name) ? `★ ${t("end.winner_tag")}` : ""].filter(Boolean).join(" · ");
+          return h("li", { class: [out.winners.includes(s.name) ? "winner" : "", out.dead.includes(s.name) ? "dead" : "",
+            ghost ? "ghost" : ""].join(" "), "data-ghost": ghost ? "yes" : null },
+          h("span", { class: "name" }, s.name), c.role ? miniCard(c.role, caption) : null);
+        })))));
     parts.push(renderEnd(obs, view.players).slice(1));
     return parts;
   }
