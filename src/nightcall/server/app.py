@@ -276,6 +276,8 @@ def _handle(hub: Hub, room: Room, sink: Sink, msg: m.ClientMessage) -> None:
         room.arrange(msg.order)
     elif isinstance(msg, m.Advance):
         hub.clock(room).advance()
+    elif isinstance(msg, m.Extend):
+        hub.clock(room).extend()
     elif isinstance(msg, m.LastToDie):
         room.choose_last(msg.seat)
     elif isinstance(msg, m.PlayAgain):

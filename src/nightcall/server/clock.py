@@ -196,6 +196,17 @@ class RoomClock:
             raise RoomError("not_now", "there is no discussion to end")
         self.enter_turns()
 
+    def extend(self, seconds: float = 60.0) -> None:
+        """The host gives the talk (or the defense) another minute."""
+        room = self.room
+        c = room.clock
+        if c.stage not in ("discussion", "defense"):
+            raise RoomError("not_now", "there is no discussion to extend")
+        left = max(0.0, (c.ends_at or time.time()) - time.time()) + self._seconds(seconds)
+        gen = self._new_stage(c.stage, left)
+        room.changed()
+        self._later(left, self.end_discussion, gen)
+
     def enter_defense(self) -> None:
         """Lupus: the Suspects speak in their defense before the execution vote."""
         seconds = self._seconds(self.room.settings.defense_seconds)

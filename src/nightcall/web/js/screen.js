@@ -225,6 +225,7 @@ export function runScreen({ host }) {
     if ((stage === "discussion" || stage === "defense") && host) {
       side.push(h("button", { class: "primary big", "data-testid": "open-vote",
         onclick: () => net.send({ type: "advance" }) }, stage === "defense" ? t("host.end_defense") : t("host.open_vote")));
+      side.push(h("button", { "data-testid": "extend", onclick: () => net.send({ type: "extend" }) }, t("host.extend")));
     }
     if (stage === "discussion" && host) side.push(renderLastChoice(view, players));
     if (view.accuser) side.push(h("p", { class: "accuser", "data-testid": "accuser" }, t("board.accuser", { name: view.accuser })));
@@ -241,7 +242,9 @@ export function runScreen({ host }) {
         h("progress", { max: total, value: voted.length, "aria-label": t("board.voted") })));
     }
     return h("div", { class: "day-grid" },
-      renderBoard(view) || h("section", { class: "board", "data-testid": "table" }, h("h2", {}, t("board.title"))),
+      h("div", {}, renderBoard(view) || h("section", { class: "board", "data-testid": "table" }, h("h2", {}, t("board.title"))),
+        // What may be at the table, for the talk: the deck with what each role does.
+        h("section", { class: "panel deck-panel" }, h("h2", {}, t("lobby.deck")), renderDeck(deckNow(view), { testid: "deck-now" }))),
       h("div", { class: "day-side" }, side,
         renderCircle(lobby, { ghosts: view.ghosts || [], mark: view.accuser,
           extra: (s) => ((view.suspects || []).includes(s.name) ? h("em", { class: "tag" }, ` ${t("board.suspects")}`) : null) })));
