@@ -374,8 +374,12 @@ def _handle(hub: Hub, room: Room, sink: Sink, msg: m.ClientMessage) -> None:
         room.add_bot()
     elif isinstance(msg, m.Kick):
         room.kick(msg.seat)
+    elif isinstance(msg, m.Arrange):
+        room.arrange(msg.order)
     elif isinstance(msg, m.Advance):
         hub.clock(room).advance()
+    elif isinstance(msg, m.Extend):
+        hub.clock(room).extend()
     elif isinstance(msg, m.LastToDie):
         room.choose_last(msg.seat)
     elif isinstance(msg, m.PlayAgain):
@@ -692,6 +696,12 @@ def page(name: str) -> Any:
     return endpoint
 
 
+async def favicon(request: Request) -> Response:
+    """Browsers ask for /favicon.ico whatever the page links: the app's moon icon."""
+    return FileResponse(web_dir() / "icons" / "favicon.svg", media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=86400"})
+
+
 def create_app(store: Store, scale: float = 1.0, public_url: str = "",
                node: Node | None = None, *, limits: Limits | None = None,
                metrics_token: str = "",
@@ -731,6 +741,7 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
         Route("/host/{code}", page("host.html")),
         Route("/play/{code}", page("play.html")),
         Route("/watch/{code}", page("watch.html")),
+        Route("/favicon.ico", favicon),
         Route("/api/rulesets", rulesets),
         Route("/healthz", healthz),
         Route("/readyz", readyz),

@@ -261,6 +261,7 @@ class Hub:
             return self.get(room.next_code)
         base = room.join_url.rsplit("/play/", 1)[0]
         new = self.create(room.settings, base)
+        new.order = [s.name.casefold() for s in room.seats]  # everyone back in their seat
         for _ in range(sum(1 for s in room.seats if s.bot)):
             new.add_bot()
         room.send_next(new.code, new.host_token)
@@ -313,6 +314,7 @@ class Hub:
                 # The front page has no room yet: it picks its language's names here.
                 "role_names": {lang: {r: role_name(rid, r, lang) for r in rs.role_ids}
                                for lang in LANGUAGES},
+                "teams": _role_teams(rid, rs.role_ids),  # for the role help
             })
         return out
 
@@ -334,9 +336,52 @@ def _scenarios(ruleset: Any) -> list[dict[str, Any]]:
         if isinstance(item, dict) and "id" in item:
             out.append({"id": str(item["id"]), "name": str(item.get("name", item["id"])),
                         "min_players": item.get("min_players"),
-                        "max_players": item.get("max_players")})
+                        "max_players": item.get("max_players"),
+                        # Shown before picking: who plays against whom, how hard, which cards.
+                        "parties": item.get("parties"), "difficulty": item.get("difficulty"),
+                        "decks": _scenario_decks(ruleset, item)})
         elif isinstance(item, str):
             out.append({"id": item, "name": item.replace("_", " ")})
+    return out
+
+
+def _role_teams(rid: str, roles: Any) -> dict[str, str]:
+    """Each role's side, from the ruleset's own table of roles (empty if it has none)."""
+    import importlib
+
+    try:
+        module = importlib.import_module(f"nightcall.rulesets.{rid}.roles")
+    except ImportError:
+        return {}
+    side = getattr(module, "side_of", None)
+    table = getattr(module, "ROLES", None)
+    teams = getattr(module, "TEAM", None)
+    out = {}
+    for r in roles:
+        if callable(side):
+            out[r] = str(side(r))
+        elif isinstance(table, dict) and r in table:
+            out[r] = str(getattr(table[r], "party", getattr(table[r], "team", "")))
+        elif isinstance(teams, dict) and r in teams:
+            out[r] = str(teams[r])
+    return out
+
+
+def _scenario_decks(ruleset: Any, item: dict[str, Any]) -> dict[str, list[str]]:
+    """A scenario's deck per player count (empty where the ruleset cannot say)."""
+    build = getattr(ruleset, "scenario_deck", None)
+    lo, hi = item.get("min_players"), item.get("max_players")
+    if build is None or not isinstance(lo, int) or not isinstance(hi, int):
+        return {}
+    out = {}
+    for n in range(lo, hi + 1):
+        try:
+            deck = list(build(str(item["id"]), n, 0))
+            if deck != list(build(str(item["id"]), n, 1)):
+                return {}  # (Anarchy draws its deck at the deal: nothing to show)
+        except Exception:
+            continue
+        out[str(n)] = deck
     return out
 
 
