@@ -6,6 +6,7 @@ mid-game its rooms move to the other one and every game ends with nothing lost."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -236,3 +237,41 @@ def test_the_shipped_configurations_pass_nginx_t(tmp_path: Path) -> None:
     shared = (DEPLOY / "nginx.conf").read_text().split("server {\n", 1)[0]
     assert tls_text.split("server {\n", 1)[0].split("\nmap ", 1)[1] == \
         shared.split("\nmap ", 1)[1]
+
+
+def test_sigterm_stops_every_worker_within_5_s_and_tells_the_phones(
+    stack: Stack, durable_redis: RedisServer
+) -> None:
+    """``serve --workers 2`` stopped by SIGTERM (systemctl stop): each worker closes its
+    websockets with 1012 and saves, and the whole tree is gone within 5 s; the rooms'
+    leases are released, so another server takes them at once."""
+    rooms = [create_room(stack.url) for _ in range(4)]
+    closes: list[int | None] = []
+
+    async def go() -> float:
+        ws_base = stack.url.replace("http://", "ws://")
+        sockets = []
+        for code, token in rooms:
+            ws = await websockets.connect(f"{ws_base}/ws/{code}")
+            await ws.send(json.dumps({"type": "hello", "as": "host", "token": token}))
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "welcome"
+            sockets.append(ws)
+        started = time.monotonic()
+        stack.proc.send_signal(signal.SIGTERM)
+        for ws in sockets:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                async with asyncio.timeout(5):
+                    while True:
+                        await ws.recv()
+            closes.append(ws.close_code)
+        await asyncio.to_thread(stack.proc.wait, 10)
+        return time.monotonic() - started
+
+    pids = list(workers_of(stack.proc.pid).values())
+    took = asyncio.run(go())
+    assert closes == [1012] * 4
+    assert took < 5 and stack.proc.returncode == 0
+    assert not [p for p in pids if Path(f"/proc/{p}").exists()
+                and "zombie" not in Path(f"/proc/{p}/status").read_text()]
+    r = redis.Redis.from_url(durable_redis.url)
+    assert [r.get(f"nightcall:lease:{code}") for code, _ in rooms] == [None] * 4
