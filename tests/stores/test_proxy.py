@@ -275,3 +275,29 @@ def test_sigterm_stops_every_worker_within_5_s_and_tells_the_phones(
                 and "zombie" not in Path(f"/proc/{p}/status").read_text()]
     r = redis.Redis.from_url(durable_redis.url)
     assert [r.get(f"nightcall:lease:{code}") for code, _ in rooms] == [None] * 4
+
+
+def test_a_worker_that_keeps_dying_stops_the_service(durable_redis: RedisServer) -> None:
+    """Its port is taken: the supervisor starts it again a few times, then stops every
+    worker and exits with status 1 (for systemd to report), rather than loop forever."""
+    import socket
+
+    first = free_port()
+    while _busy(first + 1):
+        first = free_port()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", first + 1))
+        taken.listen()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "nightcall.cli", "serve", "--host", "127.0.0.1",
+             "--port", str(first), "--workers", "2", "--redis", durable_redis.url],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            _, err = proc.communicate(timeout=90)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(10)
+    assert proc.returncode == 1
+    assert "worker 1 keeps exiting" in err.decode()
+    assert not _busy(first)  # worker 0 was stopped too
