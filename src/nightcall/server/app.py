@@ -311,7 +311,7 @@ async def _refuse(ws: WebSocket, data: bytes) -> None:
     with contextlib.suppress(Exception):
         why = msgspec.json.decode(data)
         log.info("client refused: %s (%s)", why.get("code"), why.get("message"))
-        if why.get("code") in RETRY_CODES or "the server cannot" in str(why.get("message")):
+        if why.get("code") in RETRY_CODES:
             code = 1013
     with contextlib.suppress(Exception):
         await _send_now(ws, data)
