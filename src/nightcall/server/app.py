@@ -398,8 +398,7 @@ async def _refuse(ws: WebSocket, data: bytes, code: str = "") -> None:
     with contextlib.suppress(Exception):
         why = msgspec.json.decode(data)
         log.info("client refused: %s (%s)", why.get("code"), why.get("message"))
-        retry = retry or why.get("code") in RETRY_CODES or (
-            "the server cannot" in str(why.get("message")))
+        retry = retry or why.get("code") in RETRY_CODES
     with contextlib.suppress(Exception):
         await _send_now(ws, data)
         await ws.close(code=RETRY_CLOSE if retry else REFUSED_CLOSE)

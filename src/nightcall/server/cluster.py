@@ -514,7 +514,7 @@ class Node:
             if not isinstance(exc, (redis.RedisError, OSError, TimeoutError)):
                 self.errors += 1
             log.warning("store error: cannot save %d room(s) to Redis, retrying (%s)",
-                        len(batch.saves), exc or type(exc).__name__)
+                        len(batch.saves), str(exc) or type(exc).__name__)
             self._put_back(batch)
             await asyncio.sleep(0.2)
             self.in_flight = False

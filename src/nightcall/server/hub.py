@@ -97,7 +97,7 @@ class Hub:
         # else this process's own group commit; both take save, hold and flush.
         self.saver: TurnSaver | Node = node if node is not None else TurnSaver(store)
         self.clocks: dict[str, RoomClock] = {}
-        # Server-side latencies, for /api/stats: handling a move; an update's wait to go out.
+        # Server-side latencies, for the metrics: handling a move; an update's wait to go out.
         self.timings = Samples(20_000)
         self.send_timings = Samples(50_000)
         # How late the event loop wakes up (every 10 ms): time every client waits on us.
