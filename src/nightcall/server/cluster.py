@@ -46,7 +46,7 @@ import redis
 import redis.asyncio as aredis
 
 from nightcall import protocol
-from nightcall.server.hub import Elsewhere, check_settings, new_code
+from nightcall.server.hub import Elsewhere, candidate_codes, check_settings
 from nightcall.server.messages import CreateRoom, encode
 from nightcall.server.room import Room, RoomError, Sink
 from nightcall.server.store_redis import FENCED_SAVE, RedisStore, save_args
@@ -316,8 +316,7 @@ class Node:
         assert hub is not None
         check_settings(settings)
         try:
-            for _ in range(100):  # (a full code space is the hub's business: give up)
-                code = new_code()
+            for code in candidate_codes():
                 if code in hub.rooms or await self.atry_own(code) != self.id:
                     continue
                 if await self._call(self._a().exists(self.store.room_key(code))):
@@ -340,7 +339,7 @@ class Node:
             log.warning("store error: cannot reach Redis to create a room")
             raise RoomError("unavailable", "the server cannot save rooms right now: "
                                            "try again in a moment") from None
-        raise RoomError("busy", "no free room code right now: try again in a moment")
+        raise RoomError("busy", "no room code is free now: try again later")
 
     async def ready(self) -> bool:
         """Redis answers (``/readyz``)."""

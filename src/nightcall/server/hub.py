@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from nightcall.engine.errors import DeckError
@@ -38,6 +39,15 @@ LANGUAGES = ("en", "it", "de")
 
 def new_code(length: int = CODE_LENGTH) -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
+
+
+def candidate_codes() -> Iterator[str]:
+    """The codes to try for a new room, in order: short ones first, longer ones once the
+    short ones are mostly taken; a bounded number in all (a full space must not hang the
+    event loop). One process (Hub.free_code) and a cluster (Node.create) both use it."""
+    for length in range(CODE_LENGTH, MAX_CODE_LENGTH + 1):
+        for _ in range(TRIES_PER_LENGTH):
+            yield new_code(length)
 
 
 def check_settings(settings: CreateRoom) -> None:
@@ -112,14 +122,12 @@ class Hub:
     def free_code(self) -> str:
         """A code nobody uses. Longer codes once the short ones are mostly taken; a
         bounded number of tries in all (a full space must not hang the event loop)."""
-        for length in range(CODE_LENGTH, MAX_CODE_LENGTH + 1):
-            for _ in range(TRIES_PER_LENGTH):
-                code = new_code(length)
-                if code in self.rooms or self.store.load(code) is not None:
-                    continue
-                if self.node is not None and self.node.try_own(code) != self.node.id:
-                    continue
-                return code
+        for code in candidate_codes():
+            if code in self.rooms or self.store.load(code) is not None:
+                continue
+            if self.node is not None and self.node.try_own(code) != self.node.id:
+                continue
+            return code
         raise RoomError("busy", "no room code is free now: try again later")
 
     def create(self, settings: CreateRoom, base_url: str = "") -> Room:
