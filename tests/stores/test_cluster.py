@@ -246,3 +246,28 @@ def test_a_relayed_phone_gets_back_in_after_its_address_mistyped_codes(
 
     asyncio.run(go())
     assert [s["name"] for s in _doc(redis_server.url, code)["seats"]] == ["Ann"]
+
+
+def test_wrong_tokens_through_the_relay_count_against_the_clients_address(
+    redis_server: RedisServer, servers: list[subprocess.Popen[bytes]]
+) -> None:
+    """Issue 15: the wrong-token limit holds for relayed clients too. The relaying
+    process passes the client's address with the hello; after ten wrong tokens from
+    it, the owner refuses the next with ``slow_down``, as it would a local client."""
+    url_a, url_b = _two(redis_server.url, servers)
+    code, _ = _create_on(url_a)
+
+    async def guess(token: str) -> dict[str, Any]:
+        async with websockets.connect(ws_url(url_b, code)) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            return dict(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+
+    async def go() -> None:
+        for i in range(10):
+            answer = await guess(f"guess-{i:02d}-" + "x" * 16)
+            assert answer["code"] == "bad_token", answer
+        answer = await guess("guess-again-" + "x" * 16)
+        assert answer["code"] == "slow_down" and "wrong tokens" in answer["message"], answer
+
+    asyncio.run(go())
+    assert _owner(redis_server.url, code) is not None

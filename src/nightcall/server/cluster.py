@@ -46,6 +46,7 @@ import redis
 import redis.asyncio as aredis
 
 from nightcall import protocol
+from nightcall.server.guard import Caller
 from nightcall.server.hub import Elsewhere, candidate_codes, check_settings
 from nightcall.server.messages import CreateRoom, encode
 from nightcall.server.room import Room, RoomError, Sink
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
     from starlette.websockets import WebSocket
 
     from nightcall.server.hub import Hub
+    from nightcall.server.limits import TokenGuard
 
 log = logging.getLogger("nightcall.cluster")
 
@@ -94,6 +96,7 @@ class Envelope(msgspec.Struct, array_like=True, omit_defaults=True):
     data: bytes = b""
     code: int = 0
     agent: bool = False
+    address: str = ""  # with ``open``: the client's address, for the wrong-token limit
 
 
 _encode = msgspec.msgpack.Encoder().encode
@@ -181,6 +184,8 @@ class Node:
         self.outbox: dict[str, list[Envelope]] = {}
         self.saves: dict[str, Room] = {}
         self.held: list[tuple[Any, bytes]] = []
+        # This process's wrong-token limit (limits.TokenGuard), for relayed clients too.
+        self.tokens: TokenGuard | None = None
         self.flushing = False  # a flush is scheduled for this turn of the loop
         self.in_flight = False  # a batch is on its way to Redis
         self.flush_task: asyncio.Task[None] | None = None
@@ -358,6 +363,8 @@ class Node:
     async def start(self, hub: Hub, app: Any = None) -> None:
         """Join the cluster: listen on this process's channel, keep the leases."""
         self.hub = hub
+        if app is not None:
+            self.tokens = app.state.tokens
         # The listener waits for messages as long as it likes; every other call times out.
         self.sub_client = aredis.Redis.from_url(self.url, decode_responses=False)
         self.aclient = aredis.Redis.from_url(
@@ -603,18 +610,22 @@ class Node:
 
         remote = Remote(room, env.src, env.conn)
         self.remotes[(env.src, env.conn)] = remote
+        # The address the relaying process saw: its wrong tokens count here, as a local
+        # client's do (issue 15).
+        caller = (Caller(env.address, self.tokens)
+                  if env.address and self.tokens is not None else None)
         if env.agent:
             query = json.loads(env.data or b"{}")
             remote.token = query.get("token")
             try:
-                seat = app.agent_seat(room, query.get("token"), query.get("name"))
+                seat = app.agent_seat(room, query.get("token"), query.get("name"), caller)
             except RoomError as exc:
                 self._refuse(remote, app.error_bytes(exc.code, exc.message, agent=True))
                 return
             if seat is not None:
                 self._seat(room, remote, "agent", seat, None)
             return
-        outcome = app.web_hello(room, env.data.decode(errors="replace"))
+        outcome = app.web_hello(room, env.data.decode(errors="replace"), caller)
         if isinstance(outcome, bytes):
             self._refuse(remote, outcome)
             return
@@ -665,7 +676,7 @@ class Node:
         from starlette.websockets import WebSocketDisconnect
 
         from nightcall.server.app import error_bytes
-        from nightcall.server.limits import rate_of, receive
+        from nightcall.server.limits import address, rate_of, receive
 
         conn = secrets.token_hex(8)
         relayed = Relayed(ws, code, owner)
@@ -677,7 +688,8 @@ class Node:
                 data = json.dumps(query or {}).encode()
             else:
                 data = (await asyncio.wait_for(receive(ws), HELLO_TIMEOUT)).encode()
-            self.post(owner, Envelope("open", code, conn, self.id, data, agent=agent))
+            self.post(owner, Envelope("open", code, conn, self.id, data, agent=agent,
+                                      address=address(ws) or ""))
             rate = rate_of(ws)
             while True:
                 raw = await receive(ws)
