@@ -75,7 +75,10 @@ def test_nothing_public_moves_when_a_human_acts_at_night(tmp_path: Path) -> None
     public (the room's lobby, the rulesets) is the same before and after a move."""
     server = LiveServer(tmp_path / "rooms.sqlite3").start()
     try:
-        ws_url, code, host_token = three_seat_room(server, 3.0, 60, 60)
+        # Every deal of this deck gives some seat a night choice (one Werewolf looks at a
+        # center card when alone); two wolves and the Villager would give none.
+        deck = ["werewolf", "seer", "robber", "troublemaker", "drunk", "villager"]
+        ws_url, code, host_token = three_seat_room(server, 3.0, 60, 60, deck)
 
         def public() -> list[Any]:
             return [(r.status_code, r.content) for r in (httpx.get(server.url + path, timeout=5)

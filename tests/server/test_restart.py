@@ -32,10 +32,13 @@ def is_obs(stage: str | None = None, call: str | None = None) -> Any:
     return pred
 
 
+TWO_WOLVES = ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villager"]
+
+
 def three_seat_room(server: LiveServer, call: float, talk: float,
-                    vote: float) -> tuple[str, str, str]:
-    """A 3-seat One Night room with two wolves: (websocket base, code, host token)."""
-    deck = ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villager"]
+                    vote: float, deck: list[str] = TWO_WOLVES) -> tuple[str, str, str]:
+    """A 3-seat One Night room (two wolves unless told): (websocket base, code, host
+    token)."""
     r = httpx.post(f"{server.url}/api/rooms", json={
         "seats": 3, "roles": deck, "call_seconds": call, "discussion_seconds": talk,
         "vote_seconds": vote})
