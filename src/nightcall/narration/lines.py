@@ -22,7 +22,6 @@ SHORT: Final = "short"
 NONE: Final = "none"
 COUNT: Final = "count"
 DISCUSSION: Final = "discussion"
-WAIT_KINDS: Final = frozenset({ACTION, SHORT, NONE, COUNT, DISCUSSION})
 
 
 @dataclass(frozen=True, slots=True)

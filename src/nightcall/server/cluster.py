@@ -218,10 +218,6 @@ class Node:
                 return _text(holder)
         raise RoomError("busy", "the room is changing hands: try again in a moment")
 
-    def owner_of(self, code: str) -> str | None:
-        holder = self.r.get(self.store.lease_key(code))
-        return None if holder is None else _text(holder)
-
     def release(self, code: str) -> None:
         """Give a room's lease up (in the background when the event loop runs)."""
         try:

@@ -16,8 +16,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from nightcall.rulesets.onuw.roles import ROLE_IDS
-
 
 class Observation(NamedTuple):
     """One private fact: ``kind`` is "saw" (pos, role), "swapped" (pos a, pos b),
@@ -125,7 +123,3 @@ def claim_from_event(e: Mapping[str, Any]) -> Claim:
     if saw is not None:
         return Claim(s, "claim_saw", saw, -1, e["role"])
     return Claim(s, "claim", -1, -1, e["role"])
-
-
-def role_index(role: str) -> int:
-    return ROLE_IDS.index(role)

@@ -152,11 +152,6 @@ CLOAK: Final = "cloak_of_shame"
 ARTIFACTS: Final = (CLAW, BITE, BRAND, CLUB, MASK, CLOAK)
 # The artifacts that replace the role (and with it any ability in the vote).
 ARTIFACT_ROLE: Final = {CLAW: WEREWOLF, BITE: VAMPIRE, BRAND: VILLAGER, CLUB: TANNER}
-ARTIFACT_NAME: Final = {
-    CLAW: "Claw of the Werewolf", BITE: "Bite of the Vampire",
-    BRAND: "Brand of the Villager", CLUB: "Club of the Tanner",
-    MASK: "Mask of Silence", CLOAK: "Cloak of Shame",
-}
 # What the holder of an artifact is told at dawn (our words, not the rulebook's).
 ARTIFACT_INSTRUCTION: Final = {
     CLAW: "You now count as a Werewolf, whatever card lies in front of you.",

@@ -12,7 +12,6 @@ to die (:meth:`LupusState.distance`). Action kinds: ``accuse`` (a=seat) or
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from functools import lru_cache
 
 from nightcall.engine.actions import Action
@@ -202,7 +201,3 @@ def next_night(st: LupusState) -> None:
             return
     if night.begin_night(st):
         dawn(st)
-
-
-def seats_text(names: tuple[str, ...], seats: Iterable[int]) -> str:
-    return ", ".join(names[s] for s in seats) or "nobody"
