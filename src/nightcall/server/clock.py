@@ -74,7 +74,8 @@ class RoomClock:
                     from nightcall.bots import make_bot
 
                     bots[i] = make_bot(room.settings.bots, room.ruleset.id, room.seed + i)
-                except Exception:  # no such bot for this ruleset: the random legal one
+                except ValueError as exc:  # (refused at creation: only an old room's)
+                    log.warning("room %s: %s; its bots play at random", room.code, exc)
                     bots[i] = RandomBot(room.seed + i)
         return bots
 
