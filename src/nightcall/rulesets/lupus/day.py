@@ -39,7 +39,13 @@ def execute_options(suspects: tuple[int, ...]) -> tuple[Action, ...]:
 
 
 def accuse_options(st: LupusState, seat: int) -> tuple[Action, ...]:
-    return (*night.targets("accuse", st.alive_mask, seat, st.n), NO_ACCUSATION)
+    return _accuse_options(st.alive_mask, seat, st.n)
+
+
+@lru_cache(maxsize=8192)
+def _accuse_options(mask: int, seat: int, n: int) -> tuple[Action, ...]:
+    # Asked twice per accusation (the seat's choices, then apply's check): built once.
+    return (*night.targets("accuse", mask, seat, n), NO_ACCUSATION)
 
 
 def kill(st: LupusState, seat: int, cause: str) -> None:

@@ -17,7 +17,7 @@ Action kinds: ``protect`` (Bodyguard), ``visit`` / ``stay_home`` (Harlot),
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from nightcall.engine.actions import Action
 from nightcall.engine.events import EVERYONE, MASTER, Event
@@ -58,10 +58,19 @@ def calls_for(roles: tuple[str, ...], night: int) -> tuple[str, ...]:
     )
 
 
+@cache
+def _per_seat(kind: str) -> tuple[Action, ...]:
+    """``Action(kind, s)`` for every seat, made once per kind."""
+    return tuple(Action(kind, s) for s in range(64))
+
+
 @lru_cache(maxsize=8192)
 def targets(kind: str, mask: int, exclude: int, n: int) -> tuple[Action, ...]:
-    """One action per seat in ``mask`` other than ``exclude`` (cached: the hot path)."""
-    return tuple(Action(kind, s) for s in range(n) if mask >> s & 1 and s != exclude)
+    """One action per seat in ``mask`` other than ``exclude`` (cached: the hot path).
+    Random games reach many living sets, so a miss is common: it only picks from
+    actions made once (a NamedTuple costs a Python call to build)."""
+    row = _per_seat(kind)
+    return tuple([row[s] for s in range(n) if mask >> s & 1 and s != exclude])
 
 
 def options(st: LupusState, seat: int) -> tuple[Action, ...]:
