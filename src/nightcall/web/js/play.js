@@ -175,7 +175,7 @@ function cardStory(view, players) {
     switch (e.kind) {
       case "saw":
         if (e.seat === mine) {
-          if (!story.known || story.how === null) story.how = story.how || t("card.how.looked");
+          if (story.how === null) story.how = t("card.how.looked");  // (the Insomniac)
           story.now = e.card; story.known = true;
         } else {
           lastSeen = e;
