@@ -133,7 +133,8 @@ def test_a_game_at_tv_and_phone_sizes(browser: Any, server: Any, shots: Any) -> 
     check(phones[0], "look-11-phone-vote-360", shots)
     for page in phones:
         page.locator("[data-testid=vote] [data-kind=vote]").first.click()
-    wait_for(lambda: stage(host) == "over", what="the end")
+    # (the bot votes at a random moment of the minute)
+    wait_for(lambda: stage(host) == "over", what="the end", timeout=70)
     host.wait_for_selector("[data-testid=faceup] .mini-card")
     host.wait_for_selector("[data-testid=timeline] li")
     check(host, "look-12-host-end", shots, host=True)
