@@ -133,7 +133,8 @@ def test_a_game_at_tv_and_phone_sizes(browser: Any, server: Any, shots: Any) -> 
     check(phones[0], "look-11-phone-vote-360", shots)
     for page in phones:
         page.locator("[data-testid=vote] [data-kind=vote]").first.click()
-    wait_for(lambda: stage(host) == "over", what="the end")
+    # (the bot votes at a random moment of the minute)
+    wait_for(lambda: stage(host) == "over", what="the end", timeout=70)
     host.wait_for_selector("[data-testid=faceup] .mini-card")
     host.wait_for_selector("[data-testid=timeline] li")
     check(host, "look-12-host-end", shots, host=True)
@@ -217,4 +218,72 @@ def test_every_stage_of_epic_and_lupus_passes_axe(browser: Any, server: Any, sho
     for i, page in enumerate(phones):
         page.wait_for_selector("[data-testid=verdict]")
         check(page, f"{prefix}-look-99-phone{i}-end", shots)
+    assert not errors, errors
+
+
+RECORDER = """
+window.__buzz = [];
+window.__awake = 0;
+window.__said = [];
+Object.defineProperty(navigator, "vibrate", { configurable: true,
+  value: (ms) => { window.__buzz.push(ms); return true; } });
+Object.defineProperty(navigator, "wakeLock", { configurable: true, value: {
+  request: async () => {
+    window.__awake += 1;
+    return { addEventListener() {}, release() {} };
+  } } });
+document.addEventListener("DOMContentLoaded", () => {
+  const el = document.querySelector("#announce");
+  new MutationObserver(() => { if (el.textContent) window.__said.push(el.textContent); })
+    .observe(el, { childList: true, characterData: true, subtree: true });
+});
+"""
+
+
+def test_every_phone_buzzes_at_every_call_and_stays_awake(browser: Any, server: Any) -> None:
+    """Whoever is called, every phone buzzes once per call (nothing to tell from whose
+    phone buzzed), asks to keep the screen on, and the called one is told in words."""
+    errors: list[str] = []
+    r = httpx.post(f"{server.url}/api/rooms", json={
+        "ruleset": "onuw", "seats": 3, "call_seconds": 1.5, "discussion_seconds": 60,
+        "vote_seconds": 30})
+    code, token = r.json()["room"], r.json()["host_token"]
+    host = browser.new_context(**HOST_TV).new_page()
+    host.goto(f"{server.url}/host/{code}#{token}")
+    phones = []
+    for size, name in ((PHONE_360, "Noa"), (PHONE, "Ines")):
+        ctx = browser.new_context(**size)
+        ctx.add_init_script(RECORDER)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.url}/play/{code}")
+        page.fill("#name", name)
+        page.click("[data-testid=join]")
+        page.wait_for_selector("[data-testid=seats]")
+        phones.append(page)
+    host.wait_for_selector("[data-testid=deal]")
+    host.click("[data-testid=deal]")
+    wait_for(lambda: stage(host) == "night", what="night")
+    calls = 0
+    last = ""
+    while stage(host) == "night":
+        now = host.inner_text("[data-testid=narration]")
+        if now != last:
+            calls, last = calls + 1, now
+        for page in phones:
+            act_if_called(page)
+        time.sleep(0.1)
+    wait_for(lambda: stage(host) == "discussion", what="day")
+    buzzes = [len(page.evaluate("window.__buzz")) for page in phones]
+    assert buzzes[0] == buzzes[1] >= 3, buzzes  # the same on every phone, once per call
+    assert buzzes[0] >= calls - 1, (buzzes, calls)  # (a call may pass between two looks)
+    assert all(page.evaluate("window.__awake") >= 1 for page in phones)
+    said = [line for page in phones for line in page.evaluate("window.__said")]
+    assert any(line.startswith("A new call.") for line in said), said
+    # A spectator's page passes axe too.
+    watch = browser.new_context(**PHONE).new_page()
+    watch.goto(f"{server.url}/watch/{code}")
+    watch.wait_for_selector("[data-testid=seats]")
+    assert axe_violations(watch) == []
+    assert sideways(watch) == 0
     assert not errors, errors

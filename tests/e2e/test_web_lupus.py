@@ -176,7 +176,7 @@ def test_the_host_names_the_last_to_die(browser: Any, tmp_path: Path, shots: Any
         default, chosen = dead[-1], dead[0]
         assert "picked" in (buttons.nth(len(dead) - 1).get_attribute("class") or "")
         # Italian words, once the room's word table is in (the page re-renders then).
-        wait_for(lambda: f"Se non scegli, l'ultimo è {NAMES[default]}." in
+        wait_for(lambda: f"Se non scegli, l'ultima vittima è {NAMES[default]}." in
                  host.inner_text("[data-testid=last-choice]"), what="the Italian hint")
         shots(host, "lupus-07-host-last-choice")
 
@@ -184,7 +184,7 @@ def test_the_host_names_the_last_to_die(browser: Any, tmp_path: Path, shots: Any
         host.wait_for_function(
             "() => document.querySelector('[data-testid=last]').classList.contains('picked')")
         assert "picked" not in (buttons.nth(len(dead) - 1).get_attribute("class") or "")
-        assert f"{NAMES[chosen]} conta come ultimo a morire." in \
+        assert f"{NAMES[chosen]} conta come l'ultima vittima." in \
             host.inner_text("[data-testid=last-choice]")
         # The narrator says it, and the accusations now start at the chosen one's left.
         wait_for(lambda: f"{NAMES[chosen]} conta come l'ultimo a morire" in

@@ -154,3 +154,37 @@ def test_the_host_screen_speaks_the_narration_in_the_rooms_language(
     voiced.wait_for_selector("[data-testid=seats]")
     assert voiced.get_attribute("[data-testid=mute]", "aria-pressed") == "true"
     assert not errors, errors
+
+
+TWO_VOICES = [{"name": "Voce italiana", "lang": "it-IT", "default": True},
+              {"name": "Google italiano", "lang": "it-IT", "default": False},
+              {"name": "English", "lang": "en-US", "default": False}]
+
+
+def test_the_host_picks_the_best_voice_shows_it_and_lets_it_be_changed(
+        browser: Any, server: Any, shots: Any) -> None:
+    r = httpx.post(f"{server.url}/api/rooms", json={"ruleset": "onuw", "seats": 3,
+                                                   "language": "it"})
+    code, token = r.json()["room"], r.json()["host_token"]
+    errors: list[str] = []
+    page = host_page(browser, f"{server.url}/host/{code}#{token}", TWO_VOICES, errors)
+    page.click(".sound-panel summary")
+    # Only the room's language, the natural-sounding one first, and said which.
+    options = page.locator("[data-testid=voice] option").all_inner_texts()
+    assert options == ["Google italiano (it-IT)", "Voce italiana (it-IT)"], options
+    wait_for(lambda: "Google italiano" in page.inner_text("[data-testid=voice-status]"),
+             what="the voice named")
+    page.click("[data-testid=voice-test]")
+    said = spoken(page)[-1]
+    assert said == {"text": "Buonasera a tutti. La notte sta per cominciare.",
+                    "lang": "it-IT", "voice": "Google italiano"}, said
+    page.select_option("[data-testid=voice]", "Voce italiana")
+    assert "Voce italiana" in page.inner_text("[data-testid=voice-status]")
+    page.click("[data-testid=voice-test]")
+    assert spoken(page)[-1]["voice"] == "Voce italiana"
+    page.reload()  # kept on this screen
+    page.wait_for_selector("[data-testid=deal]")
+    page.click(".sound-panel summary")
+    assert page.input_value("[data-testid=voice]") == "Voce italiana"
+    shots(page, "speech-02-host-voice-picker")
+    assert not errors, errors

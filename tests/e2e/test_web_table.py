@@ -200,6 +200,10 @@ def test_the_card_shows_what_you_know_now(browser: Any, tmp_path: Path, shots: A
     try:
         ada = seated(browser, server.url, code, "Ada", errors)
         ada.wait_for_selector("[data-testid=choices]")
+        # Told in words too, for a screen reader (an assertive live region).
+        wait_for(lambda: ada.inner_text("[data-testid=announce]").startswith("Your turn:"),
+                 what="the announcement")
+        assert ada.get_attribute("[data-testid=announce]", "aria-live") == "assertive"
         ada.click(f"[data-testid=choice]:has-text(\"{choice}\")")
         # (a Doppelgänger that became the Seer is asked again, as the Seer)
         wait_for(lambda: "Seer." in ada.inner_text("[data-testid=known]"), what="the look")

@@ -75,3 +75,21 @@ def test_the_host_gives_the_talk_one_more_minute(client: TestClient) -> None:
                             and m["clock"]["ends_at"] != talk["ends_at"])["clock"]
         assert longer["stage"] == "discussion"
         assert longer["ends_at"] - talk["ends_at"] > 50_000  # a minute more, in ms
+
+
+def test_the_host_pauses_the_talk_and_starts_it_again(client: TestClient) -> None:
+    code, token = make_room(client, ruleset="onuw", seats=3, discussion_seconds=30)
+    with client.websocket_connect(f"/ws/{code}") as hw:
+        host = hello(hw, **{"as": "host", "token": token})
+        host.send(type="start")
+        talk = host.until(lambda m: m["type"] == "observation"
+                          and m["clock"]["stage"] == "discussion", limit=2000)["clock"]
+        host.send(type="pause")
+        paused = host.until(lambda m: m["type"] == "observation"
+                            and m["clock"]["ends_at"] is None)["clock"]
+        assert paused["stage"] == "discussion"
+        host.send(type="pause")  # again: the clock runs on with what was left
+        going = host.until(lambda m: m["type"] == "observation"
+                           and m["clock"]["ends_at"] is not None)["clock"]
+        assert going["stage"] == "discussion"
+        assert 0 < going["ends_at"] - talk["ends_at"] < 10_000  # about the pause's length

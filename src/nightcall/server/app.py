@@ -380,6 +380,8 @@ def _handle(hub: Hub, room: Room, sink: Sink, msg: m.ClientMessage) -> None:
         hub.clock(room).advance()
     elif isinstance(msg, m.Extend):
         hub.clock(room).extend()
+    elif isinstance(msg, m.Pause):
+        hub.clock(room).pause()
     elif isinstance(msg, m.LastToDie):
         room.choose_last(msg.seat)
     elif isinstance(msg, m.PlayAgain):

@@ -35,6 +35,7 @@ class RoomClock:
         self.bots = self._make_bots()
         self.rng = random.Random(room.seed ^ 0x5EED)
         self.waiting_seen: set[int] = set()
+        self.paused_left = 0.0  # the talk's time left while the host has paused it
         room.on_moved = self.on_moved
 
     # --- plumbing ------------------------------------------------------------------
@@ -199,13 +200,31 @@ class RoomClock:
             raise RoomError("not_now", "there is no discussion to end")
         self.enter_turns()
 
+    def pause(self) -> None:
+        """The host stops the talk's clock (no deadline), or starts it again with the
+        time that was left."""
+        room = self.room
+        c = room.clock
+        if c.stage not in ("discussion", "defense"):
+            raise RoomError("not_now", "there is no discussion to pause")
+        if c.ends_at is not None:
+            self.paused_left = max(0.0, c.ends_at - time.time())
+            self._new_stage(c.stage, None)
+            room.changed()
+            return
+        left = self.paused_left
+        gen = self._new_stage(c.stage, left)
+        room.changed()
+        self._later(left, self.end_discussion, gen)
+
     def extend(self, seconds: float = 60.0) -> None:
         """The host gives the talk (or the defense) another minute."""
         room = self.room
         c = room.clock
         if c.stage not in ("discussion", "defense"):
             raise RoomError("not_now", "there is no discussion to extend")
-        left = max(0.0, (c.ends_at or time.time()) - time.time()) + self._seconds(seconds)
+        left = c.ends_at - time.time() if c.ends_at is not None else self.paused_left
+        left = max(0.0, left) + self._seconds(seconds)
         gen = self._new_stage(c.stage, left)
         room.changed()
         self._later(left, self.end_discussion, gen)

@@ -55,6 +55,10 @@ class Extend(msgspec.Struct, tag="extend", forbid_unknown_fields=True):
     """Host: one more minute of discussion (or of the Lupus defense)."""
 
 
+class Pause(msgspec.Struct, tag="pause", forbid_unknown_fields=True):
+    """Host: stop the discussion's clock, or start it again (the time left is kept)."""
+
+
 class LastToDie(msgspec.Struct, tag="last_to_die", forbid_unknown_fields=True):
     """Host, as the Lupus Master: of two or more deaths at this dawn, ``seat`` counts as
     the last to die (the accusations start at its left). Only during the dawn's talk."""
@@ -79,8 +83,8 @@ class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
 
 # Moves and claims are the agent protocol's ``action`` message, for browsers and agents alike.
 ClientMessage = (
-    Hello | ActionMessage | Start | AddBot | Kick | Arrange | Advance | Extend | LastToDie
-    | PlayAgain | Ping
+    Hello | ActionMessage | Start | AddBot | Kick | Arrange | Advance | Extend | Pause
+    | LastToDie | PlayAgain | Ping
 )
 
 # --- server -> client ----------------------------------------------------------

@@ -9,7 +9,7 @@ function seatName(s) {
     h("span", { class: "name" }, s.name)];
 }
 
-// The seats in their order round the table, as a plain list (phones) .
+// The seats in their order round the table, as a plain list (the phones).
 export function renderSeats(lobby, mySeat = null, ghosts = []) {
   return h("ol", { class: "seats", "data-testid": "seats" }, lobby.seats.map((s) => h("li", {
     class: [s.connected ? "on" : "off", s.seat === mySeat ? "me" : "",

@@ -175,7 +175,7 @@ function cardStory(view, players) {
     switch (e.kind) {
       case "saw":
         if (e.seat === mine) {
-          if (!story.known || story.how === null) story.how = story.how || t("card.how.looked");
+          if (story.how === null) story.how = t("card.how.looked");  // (the Insomniac)
           story.now = e.card; story.known = true;
         } else {
           lastSeen = e;
@@ -215,7 +215,7 @@ function cardStory(view, players) {
   return story;
 }
 
-function renderCard(view, players) {
+function renderCard(view, players, compact = false) {
   const s = cardStory(view, players);
   const shownRole = s.known ? s.now : s.dealt;
   const team = teamOf(shownRole);
@@ -247,7 +247,7 @@ function renderCard(view, players) {
     icon("help", { cls: "icon tiny" }), helpShown ? t("help.close") : t("help.open")));
     if (helpShown && shownRole) parts.push(renderHelp(shownRole, { id: "role-help" }));
   }
-  return h("div", { class: "card-area" }, parts);
+  return h("div", { class: compact ? "card-area compact" : "card-area" }, parts);
 }
 
 function soundToggle() {
@@ -273,7 +273,11 @@ function render() {
   const players = view.players || lobby.seats.map((s) => s.name);
   const parts = [];
   if (stage === "over") parts.push(renderVerdict(view, players));
-  if (stage !== "over") parts.push(renderCard(view, players));  // the end shows it in the verdict
+  const day = !["lobby", "night", "dusk", "over"].includes(stage);
+  // By day the choice comes first and the card shrinks under it; the end shows it in
+  // the verdict.
+  const card = stage !== "over" ? renderCard(view, players, day) : null;
+  if (!day) parts.push(card);
   if (stage === "dusk") {
     parts.push(h("div", { class: "prompt awake", "data-testid": "dusk" },
       h("p", { class: "call" }, t("dusk.title")), h("p", {}, t("dusk.hint")), soundToggle()));
@@ -287,7 +291,10 @@ function render() {
       h("p", {}, t(`artifact.do.${e.artifact}`))])));
   }
   if (view.ghost) parts.push(h("p", { class: "prompt ghost", "data-testid": "ghost" }, t("ghost")));
-  if (!["lobby", "night", "dusk", "over"].includes(stage)) parts.push(renderDay(view, players, stage));
+  if (day) {
+    const [ask, claims] = renderDay(view, players, stage);
+    parts.push(ask, card, claims);
+  }
   if (stage === "over") parts.push(renderEnd(obs, players));
   parts.push(renderKnown(view, players, stage === "over"));
   mount($("#main"), parts);
@@ -336,6 +343,7 @@ function renderChoices(legal, players) {
   return out;
 }
 
+// The day on the phone: [what to do now, the claim form].
 function renderDay(view, players, stage) {
   const out = [];
   const legal = view.legal || [];
@@ -351,8 +359,7 @@ function renderDay(view, players, stage) {
       out.push(h("p", { class: "prompt", "data-testid": "voted" }, t("voted")));
     }
   }
-  if (lobby.settings.talk && !view.ghost) out.push(renderClaims(view, players));
-  return out;
+  return [out, lobby.settings.talk && !view.ghost ? renderClaims(view, players) : null];
 }
 
 function renderClaims(view, players) {

@@ -225,7 +225,10 @@ export function runScreen({ host }) {
     if ((stage === "discussion" || stage === "defense") && host) {
       side.push(h("button", { class: "primary big", "data-testid": "open-vote",
         onclick: () => net.send({ type: "advance" }) }, stage === "defense" ? t("host.end_defense") : t("host.open_vote")));
-      side.push(h("button", { "data-testid": "extend", onclick: () => net.send({ type: "extend" }) }, t("host.extend")));
+      side.push(h("div", { class: "buttons" },
+        h("button", { "data-testid": "pause", "aria-pressed": String(!obs.clock.ends_at),
+          onclick: () => net.send({ type: "pause" }) }, obs.clock.ends_at ? t("host.pause") : t("host.resume")),
+        h("button", { "data-testid": "extend", onclick: () => net.send({ type: "extend" }) }, t("host.extend"))));
     }
     if (stage === "discussion" && host) side.push(renderLastChoice(view, players));
     if (view.accuser) side.push(h("p", { class: "accuser", "data-testid": "accuser" }, t("board.accuser", { name: view.accuser })));
