@@ -71,15 +71,17 @@ function timelinePlot(stats) {
   const people = stats.players.slice(0, COLORS.length);
   const runs = people.map((p) => {
     let wins = 0;
-    const points = [[0, 0]];
+    const points = [];
     games.forEach((g, i) => {
       const seat = g.players.find((x) => !x.bot && x.name.toLowerCase() === p.name.toLowerCase());
-      if (seat && seat.won) wins += 1;
-      if (seat) points.push([i + 1, wins]);
+      if (!seat) return;
+      if (!points.length) points.push([i, 0]);  // from the game before their first
+      if (seat.won) wins += 1;
+      points.push([i + 1, wins]);
     });
     return { name: p.name, points };
   });
-  const most = Math.max(1, ...runs.map((r) => r.points[r.points.length - 1][1]));
+  const most = Math.max(1, ...runs.map((r) => (r.points.length ? r.points[r.points.length - 1][1] : 0)));
   const x = (i) => left + ((width - left - right) * i) / Math.max(1, games.length);
   const y = (w) => height - bottom - ((height - top - bottom) * w) / most;
   const svg = s("svg", { class: "plot", viewBox: `0 0 ${width} ${height}`, role: "img",
