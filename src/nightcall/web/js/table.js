@@ -111,7 +111,7 @@ function playersTable(players) {
   return h("div", { class: "scroll" }, h("table", { class: "table-stats", "data-testid": "players" },
     h("thead", {}, h("tr", {}, head)),
     h("tbody", {}, players.map((p) => h("tr", {},
-      h("th", { scope: "row" }, t("table_history.at_table", { name: p.name })),
+      h("th", { scope: "row" }, p.name),
       h("td", {}, p.games), h("td", { class: "won" }, p.wins), h("td", { class: "lost" }, p.losses),
       h("td", {}, pct(p.wins, p.games)), h("td", {}, wl(p.as_werewolf)),
       h("td", {}, wl(p.as_villager)), h("td", {}, streak(p.streak)), h("td", {}, p.best_streak),
