@@ -11,11 +11,15 @@
 - Claims as evidence: exact at 5 players, sampled (with its error bar) at 10.
 
     python benchmarks/beliefs.py [--games N] [--json]
+
+(``--games 100``: 1,000 solves of each kind; run it with PYTHONPATH=/work/base/src for
+the code of another tree, the script is the same.)
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import statistics
@@ -54,6 +58,7 @@ clock = time.process_time
 
 
 def timings(ks: list[Knowledge], cold: bool, **kw: Any) -> list[float]:
+    """CPU seconds of each solve, garbage collections included (the collector is on)."""
     out = []
     for k in ks:
         if cold:
@@ -62,6 +67,30 @@ def timings(ks: list[Knowledge], cold: bool, **kw: Any) -> list[float]:
         solver.solve(k, **kw)
         out.append(clock() - t0)
     return out
+
+
+class Collections:
+    """The collector's runs while it is installed: how many, per generation, and the
+    longest (CPU seconds)."""
+
+    def __init__(self) -> None:
+        self.count = [0, 0, 0]
+        self.longest = 0.0
+        self._t0 = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._t0 = clock()
+            return
+        self.count[info["generation"]] += 1
+        self.longest = max(self.longest, clock() - self._t0)
+
+    def __enter__(self) -> Collections:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self)
 
 
 def summary(ts: list[float]) -> dict[str, float]:
@@ -101,12 +130,17 @@ def enumeration_vs_solver(players: int, seats: int) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=30)
+    parser.add_argument("--games", type=int, default=100,
+                        help="random 10-player games; every seat of each is solved")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     ks10 = knowledge_set(10, args.games)
-    cold = summary(timings(ks10, cold=True))
-    warm = summary(timings(ks10, cold=False))
+    assert gc.isenabled()
+    with Collections() as collected:
+        cold = summary(timings(ks10, cold=True))
+        warm = summary(timings(ks10, cold=False))
+    gc_runs = {"per_generation": collected.count,
+               "longest_ms": round(collected.longest * 1000, 3)}
     small = [enumeration_vs_solver(4, 4), enumeration_vs_solver(5, 2)]
     per_deal = small[-1]["enumeration_us_per_deal"]
     deck10 = ONUW.recommended_deck(10)
@@ -125,7 +159,8 @@ def main() -> None:
         t_sample.append(clock() - t0)
         errors.append(b.error)
     result = {
-        "ten_players_own_knowledge": {"solves": len(ks10), "cold": cold, "warm": warm},
+        "ten_players_own_knowledge": {"solves": len(ks10), "cold": cold, "warm": warm,
+                                      "garbage_collections": gc_runs},
         "enumeration_measured": small,
         "ten_players_enumeration_estimate": {
             "distinct_deals": deals10,
@@ -140,7 +175,8 @@ def main() -> None:
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    print(f"10 players, own knowledge, {len(ks10)} solves: cold {cold}, warm {warm}")
+    print(f"10 players, own knowledge, {len(ks10)} solves: cold {cold}, warm {warm}; "
+          f"garbage collections during them {gc_runs}")
     for row in small:
         print(f"{row['players']} players: enumeration {row['enumeration_ms']} ms "
               f"({row['distinct_deals']} deals), solver {row['solver_ms']} ms, "

@@ -274,7 +274,7 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
     args.server_log = Path(tmp) / "server.log"
     log = args.server_log.open("ab")
     server = subprocess.Popen(cmd, stdout=log, stderr=log, env=env, start_new_session=True)
-    for p in args.ports:
+    for p in args.ports or [port]:
         for _ in range(200):
             try:
                 httpx.get(f"http://127.0.0.1:{p}/api/rulesets", timeout=1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 # A phone-sized browser context (an iPhone 12-ish screen).
@@ -77,3 +78,60 @@ class Table:
             self.phones.append(page)
         wait_for(lambda: self.host.locator("[data-testid=seats] li.on").count() == len(names),
                  what=f"{len(names)} phones")
+
+
+# The sizes the issue names: a small phone, a common phone, and a TV for the host.
+PHONE_360 = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2,
+             "is_mobile": True, "has_touch": True}
+HOST_TV = {"viewport": {"width": 1920, "height": 1080}}
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(page: Any) -> list[str]:
+    """axe-core's violations on the page as it stands (the rule, then the nodes)."""
+    import os
+
+    import pytest
+
+    if not AXE.exists():
+        if os.environ.get("NIGHTCALL_REQUIRE_BROWSER"):
+            raise RuntimeError("axe-core is missing: npm ci --prefix tests/e2e")
+        pytest.skip("axe-core is not installed (npm ci --prefix tests/e2e)")
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document, { resultTypes: ["violations"] });
+        return r.violations.map((v) => `${v.id}: ${v.help} @ ` +
+            v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | "));
+    }""")
+    return [str(v) for v in found]
+
+
+def sideways(page: Any) -> int:
+    """How many pixels the page would scroll sideways (0: none)."""
+    return int(page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+
+
+def small_targets(page: Any, least: float = 44) -> list[str]:
+    """Visible buttons, selects, text inputs and summaries shorter or narrower than
+    ``least`` CSS pixels (a thumb's target)."""
+    return list(page.evaluate("""(least) => [...document.querySelectorAll(
+        'button, select, input:not([type=checkbox]):not([type=range]), summary, label.toggle')]
+        .filter((el) => el.offsetParent !== null)
+        .map((el) => [el, el.getBoundingClientRect()])
+        .filter(([, r]) => r.height < least - 0.5 || r.width < least - 0.5)
+        .map(([el, r]) => `${el.tagName} ${(el.textContent || '').trim().slice(0, 30)} `
+            + `${r.width}x${r.height}`)
+    """, least))
+
+
+def small_text(page: Any, selector: str, least: float = 28) -> list[str]:
+    """Visible elements matching ``selector`` whose text is under ``least`` px."""
+    return list(page.evaluate("""([sel, least]) => [...document.querySelectorAll(sel)]
+        .filter((el) => el.offsetParent !== null && el.textContent.trim())
+        .map((el) => [el, parseFloat(getComputedStyle(el).fontSize)])
+        .filter(([, size]) => size < least - 0.5)
+        .map(([el, size]) => `${el.tagName}.${el.className} ${size}px: `
+            + el.textContent.trim().slice(0, 30))
+    """, [selector, least]))

@@ -40,7 +40,7 @@ def test_the_front_page_follows_the_browser_and_the_picker(
     # The picker switches the page and the new room's language, and is remembered.
     german.select_option("[data-testid=page-language]", "it")
     german.wait_for_function(
-        "document.querySelector(\"[data-t='front.host']\").textContent.startsWith('Ospita')")
+        "() => document.querySelector(\"[data-t='front.host']\").textContent.startsWith('Ospita')")
     assert german.input_value("[data-testid=room-language]") == "it"
     assert german.inner_text("[data-testid=deck-preview]").startswith("Mazzo:")
     assert "Veggente" in german.inner_text("[data-testid=deck-preview]")
@@ -65,7 +65,7 @@ def test_the_front_page_follows_the_browser_and_the_picker(
     assert german.inner_text("[data-testid=stage]").strip() != "Waiting for players"
     german.goto(server.url + "/")
     german.wait_for_selector("#ruleset option", state="attached")
-    german.wait_for_function("document.documentElement.lang === 'it'")
+    german.wait_for_function("() => document.documentElement.lang === 'it'")
     assert heading(german).startswith("Ospita")  # this browser said German: the pick wins
 
     # A language we have no words for: English.
@@ -78,6 +78,6 @@ def test_the_front_page_follows_the_browser_and_the_picker(
         "Object.defineProperty(navigator, 'languages', { get: () => ['fr-CH', 'it-CH', 'en'] });")
     swiss.goto(server.url + "/")
     swiss.wait_for_selector("#ruleset option", state="attached")
-    swiss.wait_for_function("document.documentElement.lang === 'it'")
+    swiss.wait_for_function("() => document.documentElement.lang === 'it'")
     assert swiss.input_value("[data-testid=room-language]") == "it"
     assert not errors, errors

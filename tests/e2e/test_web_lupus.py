@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,9 @@ def test_lupus_night_and_day(browser: Any, server: Any, shots: Any) -> None:
     host.click("[data-testid=open-vote]")
     wait_for(lambda: stage(host) == "accuse", what="accusations")
     accused = False
+    # Whose turn it is to accuse: named on the board and ringed on the table.
+    host.wait_for_selector("[data-testid=accuser]")
+    assert host.locator("[data-testid=seats] li.marked").count() == 1
     while stage(host) == "accuse":
         for i, page in enumerate(phones):
             if page.locator("[data-testid=vote]").count():
@@ -57,6 +61,12 @@ def test_lupus_night_and_day(browser: Any, server: Any, shots: Any) -> None:
         shots(host, "lupus-04-host-defense")
         host.click("[data-testid=open-vote]")
         wait_for(lambda: stage(host) in ("execute", "night", "over"), what="execution")
+        if stage(host) == "execute":  # only the living who are not Suspects vote
+            count = re.search(r"(\d+)/(\d+)", host.inner_text("[data-testid=voted-list]"))
+            seats = host.locator("[data-testid=seats] li")
+            living = seats.count() - host.locator("[data-testid=seats] li[data-ghost=yes]").count()
+            suspects = host.locator("[data-testid=seats] li em.tag").count()
+            assert count and suspects >= 2 and int(count.group(2)) == living - suspects, count
         while stage(host) == "execute":
             for page in phones:
                 act_if_called(page)
@@ -172,7 +182,7 @@ def test_the_host_names_the_last_to_die(browser: Any, tmp_path: Path, shots: Any
 
         buttons.nth(0).click()
         host.wait_for_function(
-            "document.querySelector('[data-testid=last]').classList.contains('picked')")
+            "() => document.querySelector('[data-testid=last]').classList.contains('picked')")
         assert "picked" not in (buttons.nth(len(dead) - 1).get_attribute("class") or "")
         assert f"{NAMES[chosen]} conta come ultimo a morire." in \
             host.inner_text("[data-testid=last-choice]")
@@ -180,7 +190,8 @@ def test_the_host_names_the_last_to_die(browser: Any, tmp_path: Path, shots: Any
         wait_for(lambda: f"{NAMES[chosen]} conta come l'ultimo a morire" in
                  host.inner_text("[data-testid=narration]"), what="the narration")
         table = host.locator("[data-testid=table] li").all_inner_texts()
-        order = [line for line in table if line.startswith("Accuse, in quest'ordine:")][-1]
+        # The board lists the newest first: the order as it stands now is the first one.
+        order = next(line for line in table if line.startswith("Accuse, in quest'ordine:"))
         after = order.removeprefix("Accuse, in quest'ordine: ")
         assert after.startswith(NAMES[(chosen + 1) % 16]), order
         shots(host, "lupus-08-host-last-chosen")

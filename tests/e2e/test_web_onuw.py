@@ -39,7 +39,7 @@ def test_five_phones_play_one_night_to_the_end(browser: Any, server: Any, shots:
     qr = host.locator("[data-testid=qr]")
     qr.wait_for()
     host.wait_for_function(
-        "document.querySelector('[data-testid=qr]').complete && "
+        "() => document.querySelector('[data-testid=qr]').complete && "
         "document.querySelector('[data-testid=qr]').naturalWidth > 100")
 
     phones = []

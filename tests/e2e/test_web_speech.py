@@ -17,7 +17,7 @@ import pytest
 from e2ehelpers import stage, wait_for
 
 from nightcall.engine.ruleset import get_ruleset
-from nightcall.server.narration import call_line, stage_line
+from nightcall.server.narration import call_line, dusk_line, stage_line
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -96,9 +96,13 @@ def test_the_host_screen_speaks_the_narration_in_the_rooms_language(
     assert mute.inner_text().strip() == "Zittisci il narratore"  # the room's words
 
     voiced.click("[data-testid=deal]")  # the bots take the three seats
-    wait_for(lambda: stage(voiced) == "night", what="night")
+    # Dusk: everyone looks at their card while the opening is read, before any call.
+    wait_for(lambda: stage(voiced) == "dusk", what="dusk")
     wait_for(lambda: len(spoken(voiced)) >= 1 and spoken(voiced)[-1]["text"].startswith(
-        "Le carte in gioco"), what="the first call spoken")
+        "Guardate ora la vostra carta") and "Le carte in gioco" in spoken(voiced)[-1]["text"],
+        what="the opening spoken")
+    wait_for(lambda: stage(voiced) == "night", what="night")
+    wait_for(lambda: spoken(voiced)[-1]["text"].startswith("Lupi"), what="the first call spoken")
     before = len(spoken(voiced))
     mute.click()
     assert mute.get_attribute("aria-pressed") == "true"
@@ -120,7 +124,8 @@ def test_the_host_screen_speaks_the_narration_in_the_rooms_language(
     rs = get_ruleset("onuw")
     roles = httpx.get(f"{server.url}/api/rooms/{code}").json()["settings"]["roles"]
     calls = rs.night_calls(roles)
-    expected = [call_line("onuw", c, "it", roles, 1, first=i == 0) for i, c in enumerate(calls)]
+    expected = [dusk_line("onuw", "it", roles)]
+    expected += [call_line("onuw", c, "it", roles, 1) for c in calls]
     expected.append(stage_line("onuw", "discussion", "it", {}, 120))
     assert expected[-1] == day
 
@@ -136,7 +141,8 @@ def test_the_host_screen_speaks_the_narration_in_the_rooms_language(
     voiced_said = spoken(voiced)
     assert all(u["lang"] == "it-IT" and u["voice"] == "Voce italiana" for u in voiced_said)
     voiced_texts = [u["text"] for u in voiced_said]
-    assert expected[0] in voiced_texts and expected[1] not in voiced_texts
+    assert expected[0] in voiced_texts and expected[1] in voiced_texts
+    assert expected[2] not in voiced_texts  # the call shown while muted
     assert voiced_texts[-1] == expected[-1]
     assert [t for t in texts if t in voiced_texts] == voiced_texts  # same order
     # No speech API: the same lines shown, nothing broken.

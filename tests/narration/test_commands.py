@@ -153,7 +153,8 @@ def test_epic_script_from_a_scenario() -> None:
     calls = list(dict.fromkeys(s["role"] for s in steps if s["role"]))
     assert calls[:6] == ["vampires", "the_count", "renfield", "venus", "tokens", "lovers"]
     assert "werewolves_dream_wolf" in calls
-    assert [s["wait"] for s in steps if s["role"] == "seer"] == [5.0, 0.0]
+    # 5 s to act, then the 1.5 s gap after "close your eyes" (issue 19)
+    assert [s["wait"] for s in steps if s["role"] == "seer"] == [5.0, 1.5]
 
 
 def test_judge_epic_with_tokens_artifacts_and_names() -> None:
@@ -231,14 +232,15 @@ def test_script_json_is_what_narrate_json_prints() -> None:
 
 
 def test_minutes_are_said_with_the_right_unit_in_every_language() -> None:
+    """Said exactly, to the second (issue 19: "30 secondi", never "0,5 minuti")."""
     from nightcall.narration.script import minutes_text
 
     said = {lang: [minutes_text(s, lang) for s in (30, 60, 90, 300)]
             for lang in ("en", "it", "de")}
     assert said == {
-        "en": ["0.5 minutes", "1 minute", "1.5 minutes", "5 minutes"],
-        "it": ["0,5 minuti", "1 minuto", "1,5 minuti", "5 minuti"],
-        "de": ["0,5 Minuten", "1 Minute", "1,5 Minuten", "5 Minuten"],
+        "en": ["30 seconds", "1 minute", "1 minute and 30 seconds", "5 minutes"],
+        "it": ["30 secondi", "1 minuto", "1 minuto e 30 secondi", "5 minuti"],
+        "de": ["30 Sekunden", "1 Minute", "1 Minute und 30 Sekunden", "5 Minuten"],
     }
     from nightcall.server.narration import stage_line
 

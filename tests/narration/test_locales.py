@@ -44,8 +44,12 @@ def test_every_key_a_script_uses_exists() -> None:
 def test_the_structure_is_the_documented_one() -> None:
     for lang in LANGUAGES:
         data = raw(lang)
-        assert set(data) == {"language", "voice", "roles", "lines"}
+        # The role names moved to the glossary (glossary/<lang>.json, issue 19).
+        assert set(data) == {"language", "voice", "lines"}
         assert data["voice"] == lang  # the espeak-ng voice of the language
+        glossary = json.loads((LOCALES_DIR / "glossary" / f"{lang}.json").read_text("utf-8"))
+        assert set(glossary) == {"language", "about", "articles", "roles"}
+        assert glossary["language"] == data["language"]
 
 
 def test_translations_are_not_copies_of_english() -> None:

@@ -196,3 +196,39 @@ def test_two_deaths_at_dawn_the_master_names_the_last(answer: str) -> None:
     after = names[(names.index(last) + 1) % 12]
     assert seen["first accuser"] == after
     assert text.count("Accusations, starting from") == 1  # the superseded order is not said
+
+
+def test_everything_the_master_sees_follows_the_language() -> None:
+    """Issue 19: prompts, notes and the final explanation in --lang (here Italian)."""
+    need_ruleset("lupus")
+    from nightcall.narration.master import run_master
+
+    lupus = get_ruleset("lupus")
+    names = ["Ada", "Ben", "Cleo", "Dan", "Eva", "Finn", "Gus"]
+    cards = ["A♠", "A♣", "K♥", "2♥", "3♥", "4♥", "5♥"]
+    questions: list[str] = []
+
+    def ask(question: str) -> str:
+        questions.append(question)
+        assert len(questions) < 300
+        if question.startswith("I 7 giocatori"):
+            return ", ".join(names)
+        if question.strip() in names:
+            return cards[names.index(question.strip())]
+        return "1"
+
+    out = io.StringIO()
+    outcome = run_master(Console(file=out, width=200), lupus, lupus.default_deck(7),
+                         load("it"), timing_for("lupus"), wait=False, ask=ask)
+    text = out.getvalue()
+    assert any(q == "Chi hanno indicato i lupi mannari?" for q in questions)
+    assert any(re.fullmatch(r"Chi accusa \w+\?", q) for q in questions)
+    assert not [q for q in questions if "Whom" in q or "press Enter" in q]
+    assert "Notte 1" in text and "Giorno 1" in text
+    assert "la vittima dei lupi mannari: " in text
+    assert "causa della morte" in text and "died of" not in text
+    # The final explanation is the judge's reasons in Italian, not the English ones.
+    english = outcome["explanation"]
+    assert english and not [line for line in english if line in text]
+    last = [line for line in text.splitlines() if line.strip()][-1]
+    assert last.startswith("Vincitori: "), last

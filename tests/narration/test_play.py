@@ -116,6 +116,12 @@ def test_the_renderer_speaks_italian_and_german() -> None:
     de = Renderer(["Ann", "Bob", "Cy"], 1, lambda r: load("de").role("onuw", r), "de")
     assert de.event({"kind": "claim", "seat": 1, "role": "seer"}) == "Du sagst: „Ich bin Seherin.“"
     assert de.action({"kind": "abstain"}) == "Auf niemanden zeigen"
+    # "you" as an object takes its case: "auf dich", "accusa te", never "auf du".
+    assert de.event({"kind": "votes", "votes": [1, 2, 1]}) == \
+        "Die Abstimmung: Ann zeigt auf dich, du zeigst auf Cy, Cy zeigt auf dich."
+    assert it.event({"kind": "accuse", "seat": 2, "target": 0}) == "Cy accusa te."
+    assert it.event({"kind": "votes", "votes": [1, 0, None]}) == \
+        "Il voto: tu indichi Bob, Bob indica te."
 
 
 def test_the_human_votes_after_the_bots_talk_and_may_claim_first() -> None:

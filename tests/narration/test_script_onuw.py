@@ -146,7 +146,8 @@ def test_text_form_and_minutes() -> None:
     text = as_text(build_script("onuw", recommended(3)))
     assert text.splitlines()[0].endswith("[3 s]")
     assert "[10 s]" in text
-    assert minutes_text(210, "en") == "3.5 minutes" and minutes_text(210, "de") == "3,5 Minuten"
+    assert minutes_text(210, "en") == "3 minutes and 30 seconds"
+    assert minutes_text(210, "de") == "3 Minuten und 30 Sekunden"
     assert minutes_text(300, "it") == "5 minuti"
 
 

@@ -25,7 +25,7 @@ def test_narrate_live_counts_down_and_ends_with_the_vote() -> None:
     child.expect(r"\[Lupo\] \S*Lupi, aprite gli occhi")  # (colour codes in between)
     child.expect("pausa")  # the on-screen countdown of a role's pause
     child.expect(r"\[Veggente\] \S*Veggente, apri gli occhi")
-    child.expect("Avete 0,5 minuti")  # rounded to the half minute
+    child.expect("Avete 2 secondi")  # said exactly (1.5 s rounds to 2)
     child.expect("discussione: \\S*[12] s")  # the day timer ticking
     child.expect("Tre")
     child.expect("Votate!")
@@ -350,6 +350,26 @@ def test_narrate_lupus_a_wrong_deal_is_asked_again_and_a_closed_terminal_resumes
     assert child.exitstatus == 130
 
 
+def test_narrate_lupus_a_new_game_keeps_the_saved_one(tmp_path: Path) -> None:
+    from .helpers import need_ruleset
+
+    need_ruleset("lupus")
+    save = tmp_path / "game.json"
+    save.write_text('{"old": "game"}', encoding="utf-8")
+    child = spawn("narrate", "lupus", "-n", "7", "--speed", "0.01", "--no-speech",
+                  "--save", str(save))
+    child.expect("The 7 players")
+    child.sendline("A, B, C, D, E, F, G")
+    for card in ("A♠", "A♣", "K♥", "2♥", "3♥", "4♥", "5♥"):
+        child.expect(r"  \w: ")
+        child.sendline(card)
+    child.expect("The game saved there before is kept in")
+    child.expect("Whom did the werewolves")
+    child.close(force=True)
+    assert (tmp_path / "game.previous.json").read_text(encoding="utf-8") == '{"old": "game"}'
+    assert json.loads(save.read_text(encoding="utf-8"))["players"][0] == "A"
+
+
 def test_narrate_lupus_resume_without_a_saved_game_says_so(tmp_path: Path) -> None:
     child = spawn("narrate", "lupus", "--resume", "--save", str(tmp_path / "none.json"))
     child.expect("no saved game at")
@@ -372,6 +392,114 @@ def test_narrate_space_pauses_and_resumes_the_countdown() -> None:
     child.expect("Seer, open your eyes", timeout=20)
     child.sendcontrol("c")
     child.expect("Stopped.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+
+
+def test_judge_the_copy_the_artifact_and_the_mending_are_asked_again() -> None:
+    child = spawn("judge", "onuw")
+    child.expect("Players")
+    child.sendline("A, B, C")
+    for card in ("Doppelgänger", "seer", "robber"):
+        child.expect(r"  \w: ")
+        child.sendline(card)
+    child.expect("Which role did the Doppelgänger copy")
+    child.sendline("Doppelgängerin")
+    child.expect("copies another player's card, never a Doppelgänger")
+    child.expect("Which role did the Doppelgänger copy")
+    child.sendline("unicorn")
+    child.expect("'unicorn' is not a card of this game")
+    child.expect("Which role did the Doppelgänger copy")
+    child.sendline("Lupo")
+    child.expect("Who does each player point at")
+    for target in ("B", "A", "A"):
+        child.expect("→")
+        child.sendline(target)
+    child.expect(r"Dead: A \(votes\)")  # a werewolf by copy
+    child.expect("Winners: B, C")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+    from .helpers import need_ruleset
+
+    need_ruleset("epic")
+    child = spawn("judge", "epic")
+    child.expect("Players")
+    child.sendline("Ann, Ben, Cid")
+    for card in ("werewolf", "seer", "robber"):
+        child.expect(r"  \w+: ")
+        child.sendline(card)
+    child.expect("symbol token")
+    for token in ("bounty", "bounty", ""):
+        child.expect(r"  \w+: ")
+        child.sendline(token)
+    child.expect("Artifacts")
+    child.expect("  Ann: ")
+    child.sendline("sword")
+    child.expect("'sword' is not an artifact")
+    for artifact in ("", "", ""):
+        child.expect(r"  \w+: ")
+        child.sendline(artifact)
+    child.expect("Who does each player point at")
+    for target in ("Ben", "Ann", "Ann"):
+        child.expect("→")
+        child.sendline(target)
+    child.expect("Whose answers do you want to change")
+    child.sendline("Dora")
+    child.expect("'Dora' is not at this table")
+    child.expect("Whose answers do you want to change")
+    child.sendline("")  # give up: refused, exit 2, no traceback
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+    assert "Traceback" not in (child.before or "")
+
+
+def test_narrate_lupus_every_question_is_asked_again_after_a_wrong_answer(
+    tmp_path: Path,
+) -> None:
+    from .helpers import need_ruleset
+
+    need_ruleset("lupus")
+    child = spawn("narrate", "lupus", "-n", "7", "--speed", "0.01", "--discussion", "0.1",
+                  "--no-speech", "--save", str(tmp_path / "g.json"))
+    child.expect("The 7 players")
+    child.sendline("Ada, Ben, Cleo, Dan, Eva, Finn, Gus")
+    for card in ("A♠", "A♣", "K♥", "2♥", "3♥", "4♥", "5♥"):
+        child.expect(r"  \w+: ")
+        child.sendline(card)
+    child.expect(r"Whom did the werewolves point at\?")
+    child.sendline("Ada")  # a werewolf: not on the menu
+    child.expect("'Ada' is not one of the 5 choices")
+    child.sendline("dan")  # names are read in any case
+    child.expect(r"Whom did Cleo \(Seer\) point at\?")
+    child.sendline("99")
+    child.expect("'99' is not one of the 6 choices")
+    child.sendline("Ben")
+    child.expect("Seer points at Ben: a werewolf")
+    child.expect("During the night Dan died")
+    child.expect(r"Whom does Eva accuse\?")
+    child.sendline("Eva")
+    child.expect("'Eva' is not one of the")
+    child.sendline("Ben")
+    child.expect("Eva accuses Ben")
+    for _ in range(6):
+        child.expect(r"Whom does \w+ accuse\?")
+        child.sendline("Ben" if child.match.group(0).split()[2] != "Ben" else "Ada")
+    child.expect("The suspects are")
+    child.expect("press Enter when both have spoken")
+    child.sendline("")
+    child.expect("On my count")
+    child.expect("One.")
+    child.expect("Two.")
+    child.expect("Three.")
+    child.expect(r"Whom does \w+ point at to execute\?")
+    child.sendline("Zed")
+    child.expect("'Zed' is not one of the 3 choices")
+    child.sendcontrol("c")
+    child.expect("Stopped. The game is saved")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130

@@ -46,7 +46,8 @@ def test_runner_counts_each_pause_down_with_the_given_clock() -> None:
     assert spoken == [s.text for s in steps]
     assert sum(slept) == pytest.approx(sum(s.wait for s in steps))
     assert max(slept) <= 1.0  # a tick a second
-    assert slept.count(0.5) == 1  # the last tick of the 61.5 s discussion
+    # the last tick of the 61.5 s discussion, and of each 1.5 s gap after "close your eyes"
+    assert slept.count(0.5) == 1 + sum(1 for s in steps if s.wait == 1.5)
     assert "[Werewolf] Werewolves, open your eyes" in out.getvalue()
 
 

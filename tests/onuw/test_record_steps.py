@@ -94,7 +94,7 @@ def test_the_doppelganger_insomniacs_second_call_replays(second: str) -> None:
         # Out of order: the Seer's step, then the Masons'.
         (["mason", "mason", "seer"], [{"call": "seer", "player": "Carla", "look": "Anna"},
                                       {"call": "mason", "player": "Anna"}],
-         None, r"step 1: the mason call has already passed: it comes before the seer call, "
+         None, r"step 1: out of wake order: the mason call comes before the seer call, "
                r"and night steps come in wake order"),
         # A choice in a call that has none.
         (["mason", "mason", "seer"], [{"call": "mason", "player": "Anna", "look": "Carla"}],
@@ -119,11 +119,18 @@ def test_wrong_steps_say_which_step_and_which_rule(
     seats: list[str], steps: list[dict[str, Any]], options: dict[str, Any] | None,
     message: str,
 ) -> None:
-    rec = record(seats, ["insomniac" if "insomniac" not in seats else V, V, "werewolf"]
-                 if seats.count("werewolf") < 2 else [V, V, "robber"], steps, options)
+    center = center_for(seats)
+    rec = record(seats, center, steps, options)
     with pytest.raises(RecordError, match=message) as err:
         ONUW.replay(rec)
     assert "\n" not in str(err.value)
+
+
+def center_for(seats: list[str]) -> list[str]:
+    """Three center cards that keep the deck legal: a second werewolf unless two are
+    dealt, and an Insomniac (called, though in the center) unless one is dealt."""
+    wolf = "werewolf" if seats.count("werewolf") < 2 else "robber"
+    return ["insomniac" if "insomniac" not in seats else V, V, wolf]
 
 
 # --- live play against every way of writing its record --------------------------------

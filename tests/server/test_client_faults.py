@@ -254,6 +254,39 @@ def test_a_kick_moves_agents_with_their_own_seat_and_closes_the_kicked(
             assert cys["view"]["events"][0] == room.ruleset.view(room.state, 1)["events"][0]
 
 
+def test_the_hosts_seat_order_moves_agents_with_their_own_seat(client: TestClient) -> None:
+    """Arranging the seats (issue 17) goes through the same place as a kick: the agent
+    that sat at seat 0 and is put last gets that last seat's card, never its old one's."""
+    code, host_token = make_room(client, **{**TIMERS, "seats": 3})
+    with client.websocket_connect(f"/ws/{code}") as hw, \
+            client.websocket_connect(f"/ws/{code}/agent?name=Robo") as rw, \
+            client.websocket_connect(f"/ws/{code}") as aw, \
+            client.websocket_connect(f"/ws/{code}") as cw:
+        host = WS(hw)
+        host.send(type="hello", **{"as": "host", "token": host_token})
+        ann, cy = WS(aw), WS(cw)
+        ann.send(type="hello", name="Ann")
+        assert ann.until(lambda m: m["type"] == "welcome")["seat"] == 1
+        cy.send(type="hello", name="Cy")
+        assert cy.until(lambda m: m["type"] == "welcome")["seat"] == 2
+        host.until(lambda m: m["type"] == "lobby" and len(m["seats"]) == 3)
+        host.send(type="arrange", order=[1, 2, 0])  # Ann, Cy, Robo
+        lobby = host.until(lambda m: m["type"] == "lobby"
+                           and [s["name"] for s in m["seats"]] == ["Ann", "Cy", "Robo"])
+        assert all(s["connected"] for s in lobby["seats"])
+        host.send(type="start")
+        room = room_of(client, code)
+        welcome = _agent_msgs(rw, lambda m: isinstance(m, protocol.Welcome))[-1]
+        assert welcome.seat == 2 and welcome.players[2] == "Robo"
+        obs = _agent_msgs(rw, lambda m: isinstance(m, protocol.Observation))[-1]
+        assert obs.view["seat"] == 2
+        assert obs.view["events"][0] == room.ruleset.view(room.state, 2)["events"][0]
+        for ws, seat in ((ann, 0), (cy, 1)):
+            seen = ws.until(lambda m: m["type"] == "observation")
+            assert seen["view"]["seat"] == seat
+            assert seen["view"]["events"][0] == room.ruleset.view(room.state, seat)["events"][0]
+
+
 def test_a_kicked_agent_is_told_and_closed_and_plays_no_more(client: TestClient) -> None:
     from starlette.websockets import WebSocketDisconnect
 
@@ -403,8 +436,8 @@ def test_a_client_256_messages_behind_leaves_the_room_and_is_closed_with_1013(
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
-    from nightcall.server.app import create_app
     from nightcall.commands.serve import WS_SETTINGS
+    from nightcall.server.app import create_app
     from nightcall.server.limits import Limits
     from nightcall.server.store import SQLiteStore
 

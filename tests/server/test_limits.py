@@ -311,10 +311,12 @@ def test_the_biggest_room_a_client_can_make_is_small_to_read(client: TestClient)
     for i in range(epic.max_players):
         with client.websocket_connect(f"/ws/{code}/agent",
                                       params={"name": f"{'x' * 20}{i:04d}",
-                                              "token": "t" * 128 + str(i)[:0]}) as ws:
+                                              "token": f"{i:04d}" + "t" * 124}) as ws:
             ws.send_text('{"type":"ping"}')  # (seated by its address; leaves again)
+            assert json.loads(ws.receive_text()) == {"type": "pong"}
     info = client.get(f"/api/rooms/{code}")
     assert info.status_code == 200
+    assert len(info.json()["seats"]) == epic.max_players
     assert len(info.content) < 24_000, len(info.content)
     doc = client.app.state.hub.rooms[code].to_doc()  # type: ignore[attr-defined]
     assert len(json.dumps(doc)) < 24_000

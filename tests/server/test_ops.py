@@ -127,8 +127,9 @@ def _hang_up_mid_send(port: int, code: str) -> None:
                "Sec-WebSocket-Version: 13\r\n\r\n").encode())
     s.recv(4096)
     frames = [json.dumps({"type": "hello", "name": f"x{time.monotonic_ns() % 10**8}"})]
-    frames += ['{"type": "ping"}'] * 25
+    frames += ['{"type": "ping"}'] * 120  # past the burst: slow_down, then the flood close
     s.sendall(b"".join(_masked(f.encode()) for f in frames))
+    time.sleep(0.01)  # the server is reading and answering them
     s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     s.close()  # RST: the server's next write fails
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from typer.testing import CliRunner
 
 from nightcall.cli import app
 from nightcall.engine.ruleset import get_ruleset
-from nightcall.sim.parallel import simulate
+from nightcall.sim.parallel import chunks, simulate
 from nightcall.sim.runner import Setup, game_seed, play_game, run_games
 from nightcall.sim.tally import Tally, wilson
 
@@ -28,8 +29,9 @@ def test_tally_matches_the_games_it_counts() -> None:
     tally = run_games(ONUW5, seed=5, first=0, count=40)
     rs = get_ruleset("onuw")
     expected = Tally()
-    for g in range(40):
-        state, dealt = play_game(ONUW5, game_seed(5, g))
+    rng = random.Random(game_seed(5, 0))  # the first block of games, one after the other
+    for _ in range(40):
+        state, dealt = play_game(ONUW5, rng)
         out = rs.outcome(state)
         assert out is not None
         assert dealt == list(state.start)
@@ -40,6 +42,34 @@ def test_tally_matches_the_games_it_counts() -> None:
     rates = tally.win_rates()
     for r in rates["teams"].values():
         assert r["low"] <= r["rate"] <= r["high"]
+
+
+def test_any_slice_of_a_run_is_the_same_games() -> None:
+    """Workers get whole blocks; a slice that starts inside a block is the same games."""
+    whole = run_games(ONUW5, seed=9, first=0, count=250)
+    parts = Tally()
+    for first, count in ((0, 30), (30, 120), (150, 100)):
+        parts.merge(run_games(ONUW5, seed=9, first=first, count=count))
+    assert parts == whole
+    assert chunks(250, 2) == [(0, 100), (100, 100), (200, 50)]
+
+
+def test_all_random_loop_is_random_bots() -> None:
+    """play_random draws like RandomBot (rng.choice), so it plays the same games."""
+    from nightcall.bots.random_bot import RandomBot
+    from nightcall.sim.runner import play, play_random
+
+    rs = get_ruleset("onuw")
+    for seed in range(30):
+        names = [f"P{i}" for i in range(5)]
+        a, b = random.Random(seed), random.Random(seed)
+        fast = rs.deal(names, list(ONUW5.deck), a)
+        slow = rs.deal(names, list(ONUW5.deck), b)
+        play_random(rs, fast, a)
+        play(rs, slow, [RandomBot(b)] * 5)
+        assert fast.history == slow.history
+        assert rs.outcome_json(fast) == rs.outcome_json(slow)
+        assert a.random() == b.random()
 
 
 def test_fast_path_plays_the_same_game_as_views() -> None:

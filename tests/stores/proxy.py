@@ -29,8 +29,9 @@ def site(text: str, listen: dict[int, int], upstreams: list[int],
     text = re.sub(r"listen (\d+)( ssl)?;",
                   lambda m: f"listen 127.0.0.1:{listen[int(m.group(1))]}{m.group(2) or ''};",
                   text)
-    servers = "".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=3s;\n"
-                      for p in upstreams)
+    shipped = re.search(r"\n    server \S+ ([^;]*);", text)
+    params = f" {shipped.group(1)}" if shipped else ""  # (the shipped failover settings)
+    servers = "".join(f"    server 127.0.0.1:{p}{params};\n" for p in upstreams)
     text, n = re.subn(r"(upstream nightcall \{\n(?:.*\n)*?)((?:    server .*\n)+)",
                       lambda m: m.group(1) + servers, text)
     assert n == 1, "the upstream block was not found"

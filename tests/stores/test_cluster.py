@@ -213,3 +213,61 @@ def test_a_relayed_client_gets_the_same_refusals_and_limits(
     asyncio.run(go())
     doc = _doc(redis_server.url, code)  # nothing changed but the one seat taken
     assert [s["name"] for s in doc["seats"]] == ["Mallory"] and doc["status"] == "lobby"
+
+
+def test_a_relayed_phone_gets_back_in_after_its_address_mistyped_codes(
+    redis_server: RedisServer, servers: list[subprocess.Popen[bytes]]
+) -> None:
+    """Issue 15 through the relay: the process holding the socket is not the room's
+    owner, and the address is over the code-guessing limit there; a seat's token
+    still brings the phone back (the hello is read, checked against the saved room,
+    and passed on), while a new name is still held back (1013, not final)."""
+    url_a, url_b = _two(redis_server.url, servers)
+    code, _ = create_room(url_a)
+
+    async def go() -> None:
+        async with websockets.connect(ws_url(url_a, code)) as ws:
+            await ws.send(json.dumps({"type": "hello", "name": "Ann"}))
+            token = json.loads(await ws.recv())["token"]
+        for i in range(10):  # guesses at B
+            assert httpx.get(f"{url_b}/api/rooms/ZZZ{'ABCDEFGHJK'[i]}").status_code == 404
+        assert httpx.get(f"{url_b}/api/rooms/{code}").status_code == 429
+        async with websockets.connect(ws_url(url_b, code)) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            welcome = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert welcome["type"] == "welcome" and welcome["seat"] == 0, welcome
+        async with websockets.connect(ws_url(url_b, code)) as ws:
+            await ws.send(json.dumps({"type": "hello", "name": "Eve"}))
+            answer = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert answer["code"] == "slow_down"
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), 10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+
+    asyncio.run(go())
+    assert [s["name"] for s in _doc(redis_server.url, code)["seats"]] == ["Ann"]
+
+
+def test_wrong_tokens_through_the_relay_count_against_the_clients_address(
+    redis_server: RedisServer, servers: list[subprocess.Popen[bytes]]
+) -> None:
+    """Issue 15: the wrong-token limit holds for relayed clients too. The relaying
+    process passes the client's address with the hello; after ten wrong tokens from
+    it, the owner refuses the next with ``slow_down``, as it would a local client."""
+    url_a, url_b = _two(redis_server.url, servers)
+    code, _ = _create_on(url_a)
+
+    async def guess(token: str) -> dict[str, Any]:
+        async with websockets.connect(ws_url(url_b, code)) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            return dict(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+
+    async def go() -> None:
+        for i in range(10):
+            answer = await guess(f"guess-{i:02d}-" + "x" * 16)
+            assert answer["code"] == "bad_token", answer
+        answer = await guess("guess-again-" + "x" * 16)
+        assert answer["code"] == "slow_down" and "wrong tokens" in answer["message"], answer
+
+    asyncio.run(go())
+    assert _owner(redis_server.url, code) is not None

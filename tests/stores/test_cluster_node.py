@@ -87,3 +87,39 @@ def test_updates_wait_for_their_save_and_a_lost_lease_drops_the_room(
             hub.stop()
 
     asyncio.run(go())
+
+
+def test_a_cluster_grows_its_codes_too_and_never_hangs(
+    redis_server: RedisServer, monkeypatch: Any,
+) -> None:
+    """Issue 15 in a cluster: Node.create takes its codes from the same schedule as one
+    process (hub.candidate_codes): longer codes once the short ones are taken, then a
+    clear 'busy' instead of an endless loop."""
+    from nightcall.server import hub as hub_mod
+    from nightcall.server.room import RoomError
+
+    monkeypatch.setattr(hub_mod, "CODE_ALPHABET", "AB")
+    monkeypatch.setattr(hub_mod, "CODE_LENGTH", 1)
+    monkeypatch.setattr(hub_mod, "MAX_CODE_LENGTH", 2)
+    monkeypatch.setattr(hub_mod, "TRIES_PER_LENGTH", 64)
+    prefix = f"codes{time.monotonic_ns()}"
+
+    async def go() -> None:
+        node = _node(redis_server.url, prefix)
+        hub = Hub(node.store, node=node)
+        await node.start(hub)
+        try:
+            codes = [(await node.create(CreateRoom(seats=5))).code for _ in range(6)]
+            assert sorted(codes) == ["A", "AA", "AB", "B", "BA", "BB"]
+            started = time.monotonic()
+            try:
+                await node.create(CreateRoom(seats=5))
+            except RoomError as exc:
+                assert exc.code == "busy"
+            else:
+                raise AssertionError("a seventh room in a space of six")
+            assert time.monotonic() - started < 5
+        finally:
+            await node.stop()
+
+    asyncio.run(go())

@@ -6,6 +6,7 @@ mid-game its rooms move to the other one and every game ends with nothing lost."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -236,3 +237,67 @@ def test_the_shipped_configurations_pass_nginx_t(tmp_path: Path) -> None:
     shared = (DEPLOY / "nginx.conf").read_text().split("server {\n", 1)[0]
     assert tls_text.split("server {\n", 1)[0].split("\nmap ", 1)[1] == \
         shared.split("\nmap ", 1)[1]
+
+
+def test_sigterm_stops_every_worker_within_5_s_and_tells_the_phones(
+    stack: Stack, durable_redis: RedisServer
+) -> None:
+    """``serve --workers 2`` stopped by SIGTERM (systemctl stop): each worker closes its
+    websockets with 1012 and saves, and the whole tree is gone within 5 s; the rooms'
+    leases are released, so another server takes them at once."""
+    rooms = [create_room(stack.url) for _ in range(4)]
+    closes: list[int | None] = []
+
+    async def go() -> float:
+        ws_base = stack.url.replace("http://", "ws://")
+        sockets = []
+        for code, token in rooms:
+            ws = await websockets.connect(f"{ws_base}/ws/{code}")
+            await ws.send(json.dumps({"type": "hello", "as": "host", "token": token}))
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "welcome"
+            sockets.append(ws)
+        started = time.monotonic()
+        stack.proc.send_signal(signal.SIGTERM)
+        for ws in sockets:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                async with asyncio.timeout(5):
+                    while True:
+                        await ws.recv()
+            closes.append(ws.close_code)
+        await asyncio.to_thread(stack.proc.wait, 10)
+        return time.monotonic() - started
+
+    pids = list(workers_of(stack.proc.pid).values())
+    took = asyncio.run(go())
+    assert closes == [1012] * 4
+    assert took < 5 and stack.proc.returncode == 0
+    assert not [p for p in pids if Path(f"/proc/{p}").exists()
+                and "zombie" not in Path(f"/proc/{p}/status").read_text()]
+    r = redis.Redis.from_url(durable_redis.url)
+    assert [r.get(f"nightcall:lease:{code}") for code, _ in rooms] == [None] * 4
+
+
+def test_a_worker_that_keeps_dying_stops_the_service(durable_redis: RedisServer) -> None:
+    """Its port is taken: the supervisor starts it again a few times, then stops every
+    worker and exits with status 1 (for systemd to report), rather than loop forever."""
+    import socket
+
+    first = free_port()
+    while _busy(first + 1):
+        first = free_port()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", first + 1))
+        taken.listen()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "nightcall.cli", "serve", "--host", "127.0.0.1",
+             "--port", str(first), "--workers", "2", "--redis", durable_redis.url],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            _, err = proc.communicate(timeout=90)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(10)
+    assert proc.returncode == 1
+    assert "worker 1 keeps exiting" in err.decode()
+    assert not _busy(first)  # worker 0 was stopped too

@@ -19,8 +19,9 @@ class RandomBot:
 
     name = "random"
 
-    def __init__(self, seed: int | None = 0) -> None:
-        self.rng = random.Random(seed)
+    def __init__(self, seed: int | random.Random | None = 0) -> None:
+        # A generator is used as it is (the simulator shares one with the deal).
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
 
     def choose(self, view: Mapping[str, Any]) -> Action | None:
         legal = view.get("legal") or []

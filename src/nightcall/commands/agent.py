@@ -35,7 +35,8 @@ Players = Annotated[
 ]
 Seed = Annotated[int, typer.Option("--seed", help="Seed of the deal and of the bots.")]
 Roles = Annotated[
-    str | None, typer.Option("--roles", help="Comma-separated deck (default: the ruleset's).")
+    str | None, typer.Option("--roles", help="The deck: role ids, names or playing cards "
+                             "(see `nightcall deck`; default: the ruleset's).")
 ]
 Scenario = Annotated[str | None, typer.Option("--scenario", help="A scenario's deck.")]
 Masks = Annotated[
@@ -57,9 +58,11 @@ def _table(
     from nightcall.agents.table import Table
     from nightcall.engine.errors import NightcallError
     from nightcall.engine.ruleset import get_ruleset
+    from nightcall.narration.deckspec import parse_roles
 
-    deck = [r.strip() for r in roles.split(",") if r.strip()] if roles else None
     try:
+        # Role ids, names in any language or playing cards, as `nightcall deck` reads them.
+        deck = parse_roles(get_ruleset(ruleset), [roles]) if roles else None
         if players is None:
             players = max(5, get_ruleset(ruleset).min_players)
         return Table.deal(ruleset, players, seed, roles=deck, scenario=scenario, masks=masks)
@@ -70,7 +73,7 @@ def _table(
 
 @agent_app.command("stdio")
 def stdio(
-    ruleset: Annotated[str, typer.Argument(help="onuw, epic or lupus.")],
+    ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="onuw, epic or lupus.")],
     players: Players = None,
     seat: Annotated[int, typer.Option("--seat", help="The seat the stdio agent plays.")] = 0,
     seed: Seed = 0,
@@ -98,7 +101,7 @@ def stdio(
 
 @agent_app.command("play")
 def play(
-    ruleset: Annotated[str, typer.Argument(help="onuw, epic or lupus.")],
+    ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="onuw, epic or lupus.")],
     agent: Annotated[
         list[str],
         typer.Option("--agent", help='"SEAT=COMMAND": a program playing SEAT (repeatable).'),

@@ -38,11 +38,12 @@ def deck(
         typer.Option(help="The deck: role ids, names or playing cards, e.g. "
                      "'werewolf,werewolf,seer' or 'A♠ A♣ K♥' or '3xvillager'."),
     ] = None,
-    lang: Annotated[str, typer.Option(help="Role names in en, it or de.")] = "en",
+    lang: Annotated[str, typer.Option(help="en, it or de.")] = "en",
     as_json: Annotated[bool, typer.Option("--json", help="Print the deck as JSON.")] = False,
 ) -> None:
     """Say which roles to play with, the 52-card cards to pull, and the rules' warnings."""
     from rich.console import Console
+    from rich.text import Text
 
     from nightcall.engine.errors import NightcallError
     from nightcall.engine.ruleset import get_ruleset
@@ -92,11 +93,15 @@ def deck(
         typer.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return
     console = Console()
-    console.print(f"[bold]{ruleset.title}[/] for {players} players"
-                  + (f", scenario “{scenario_name[1]}”" if scenario_name else ""),
-                  highlight=False)
+
+    def say(key: str, style: str = "", **values: Any) -> None:
+        text = locale.line(f"deck.{key}", **values)
+        console.print(Text(text, style=style))
+
+    say("title_scenario" if scenario_name else "title", "bold", title=ruleset.title, n=players,
+        scenario=scenario_name[1] if scenario_name else "")
     counts = Counter(cards)
-    console.print(f"{len(cards)} cards:", highlight=False)
+    say("cards", n=len(cards))
     for role in dict.fromkeys(cards):
         line = f"  {counts[role]} × {name(role)}"
         if pull is not None:
@@ -104,28 +109,22 @@ def deck(
             line += f"   ({' '.join(mine)})"
         console.print(line, highlight=False, markup=False)
     if pull is not None:
-        console.print(f"Pull from a 52-card deck: {' '.join(pull)}", highlight=False,
-                      markup=False)
+        say("pull", cards=" ".join(pull))
     else:
-        console.print(f"Play with the cards of the {ruleset.title} box: this game has no "
-                      "52-card mapping (its tokens and artifacts have no playing-card "
-                      "stand-in).", highlight=False, markup=False)
+        say("box", title=ruleset.title)
     if extra is not None:
-        console.print(f"For the Alpha Wolf: one {name(extra)} card lies face down beside "
-                      "the center, apart from the three center cards.", highlight=False,
-                      markup=False)
-    order = ", ".join(name(c) for c in calls) or "nobody wakes"
+        say("alpha", role=name(extra))
+    nobody = locale.line("deck.nobody_wakes")
+    order = ", ".join(name(c) for c in calls) or nobody
     if later is not None and later != calls:
-        console.print(f"Night 1: {order}", highlight=False, markup=False)
-        console.print("From night 2: " + (", ".join(name(c) for c in later)
-                                          or "nobody wakes"), highlight=False, markup=False)
+        say("night_1", order=order)
+        say("from_night_2", order=", ".join(name(c) for c in later) or nobody)
     else:
-        console.print(f"Night order: {order}", highlight=False, markup=False)
+        say("order", order=order)
     if adjustment is not None:
-        console.print(f"[yellow]note[/]: the rulebook says {adjustment[0]}; "
-                      f"{adjustment[1]}.", highlight=False)
+        say("note", "yellow", rulebook=adjustment[0], change=adjustment[1])
     for warning in warnings:
-        console.print(f"[yellow]warning[/]: {warning}", highlight=False)
+        say("warning", "yellow", text=warning)
 
 
 def _scenario_name(ruleset: Any, players: int, scenario: str | None,

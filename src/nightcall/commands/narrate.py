@@ -8,6 +8,7 @@ down. For Lupus in Tabula the live mode is the Master's loop, night after night.
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -33,21 +34,19 @@ def _parse_options(items: list[str] | None) -> dict[str, Any]:
     return out
 
 
-def _speaker(console: Any, voice_name: str) -> Any:
+def _speaker(console: Any, voice_name: str, locale: Any) -> Any:
     """espeak-ng as a speaker, or None (with a note) when it cannot be heard."""
     from nightcall.narration import speech as voice
 
     if not voice.available():
-        console.print("[dim]espeak-ng is not installed: read the lines aloud from the "
-                      "screen.[/]", highlight=False)
+        console.print(f"[dim]{locale.line('ui.no_espeak')}[/]", highlight=False)
         return None
     state = {"on": True}
 
     def speak(text: str) -> None:
         if state["on"] and not voice.speak(text, voice_name):
             state["on"] = False
-            console.print("[dim]no audio device: read the lines aloud from the screen.[/]",
-                          highlight=False)
+            console.print(f"[dim]{locale.line('ui.no_audio')}[/]", highlight=False)
 
     return speak
 
@@ -109,8 +108,7 @@ def narrate(
     for the Priest and the Goblin, as its Game Master sheet says. Space pauses and resumes
     the countdown.
 
-    For Lupus in Tabula it runs the Master's whole game, night after night, saving it
-    after every answer (--resume goes on after a closed terminal)."""
+    Lupus in Tabula: the Master's whole game, saved after every answer (see --resume)."""
     from rich.console import Console
 
     from nightcall.engine.errors import NightcallError
@@ -165,12 +163,17 @@ def narrate(
             err.print("[bold red]cannot write WAV files[/]: espeak-ng is not installed",
                       highlight=False)
             raise typer.Exit(EXIT_REFUSED)
-        wav_dir.mkdir(parents=True, exist_ok=True)
-        for i, step in enumerate(steps, 1):
-            voice.synthesize(step.text, locale.voice, wav_dir / f"{i:03d}-{step.key}.wav")
+        try:
+            wav_dir.mkdir(parents=True, exist_ok=True)
+            for i, step in enumerate(steps, 1):
+                voice.synthesize(step.text, locale.voice, wav_dir / f"{i:03d}-{step.key}.wav")
+        except (OSError, subprocess.CalledProcessError) as exc:
+            err.print(f"[bold red]cannot write WAV files[/] to {wav_dir}: {exc}",
+                      highlight=False)
+            raise typer.Exit(EXIT_REFUSED) from None
         console.print(f"{len(steps)} WAV files written to {wav_dir}", highlight=False)
         return
-    speak = _speaker(console, locale.voice) if speech else None
+    speak = _speaker(console, locale.voice, locale) if speech else None
     keys = PauseKey()
     if ruleset.id == "lupus":
         _run_master(console, err, ruleset, deck, locale, timing, speak, wait, keys, save,
@@ -188,7 +191,8 @@ def narrate(
         console.print(f"[dim]{locale.line('ui.pause_hint').strip()}[/]", highlight=False)
     try:
         run(steps, console, lambda r: locale.role(ruleset.id, r), label, speak=speak,
-            wait=wait, keys=keys, paused_text=locale.line("ui.paused"))
+            wait=wait, keys=keys, paused_text=locale.line("ui.paused"),
+            phases=(locale.line("ui.night"), locale.line("ui.day")))
     except KeyboardInterrupt:
         err.print(locale.line("ui.stopped"), highlight=False)
         raise typer.Exit(130) from None

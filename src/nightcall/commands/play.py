@@ -32,8 +32,12 @@ class Renderer:
     def t(self, key: str, **values: Any) -> str:
         return self.loc.line(f"play.{key}", **values)
 
-    def who(self, s: int) -> str:
-        return self.t("you") if s == self.seat else self.players[s]
+    def who(self, s: int, case: str = "") -> str:
+        """A seat's name, or "you" in the case the sentence needs: "" (subject), "obj"
+        (accusative: "Bot 2 accusa te", "zeigt auf dich"), "dat" ("gibt dir")."""
+        if s != self.seat:
+            return self.players[s]
+        return self.t(f"you_{case}" if case else "you")
 
     def card_of(self, s: int) -> str:
         return self.t("card_mine") if s == self.seat else self.t("card_of", name=self.players[s])
@@ -106,7 +110,7 @@ class Renderer:
         if k == "gave_token":
             return self.mine(e["seat"], "gave_token", token=self.token(e["token"]))
         if k == "bitten":
-            return t("bitten", name=self.who(e["seat"]))
+            return t("bitten", name=self.who(e["seat"], "dat"))
         if k == "swapped":
             parts = [self.card_of(s) for s in e.get("seats", [])]
             if "seat" in e:
@@ -118,7 +122,7 @@ class Renderer:
             return t("swapped", places=places)
         if k == "swapped_tokens":
             a, b = e["seats"]
-            return t("swapped_tokens", a=self.who(a), b=self.who(b))
+            return t("swapped_tokens", a=self.who(a, "dat"), b=self.who(b, "dat"))
         if k == "artifact":
             text = t("artifact", artifact=self.token(e["artifact"]))
             return f"{text} {e.get('instruction', '')}".strip()
@@ -131,7 +135,7 @@ class Renderer:
                               for s, c in e["cards"].items())
             return t("revealed", cards=shown)
         if k == "wolf_pick":
-            return self.mine(e["seat"], "wolf_pick", target=self.who(e["target"]))
+            return self.mine(e["seat"], "wolf_pick", target=self.who(e["target"], "obj"))
         if k == "victim":
             return t("victim", name=self.who(e["seat"]))
         if k == "protect":
@@ -159,7 +163,8 @@ class Renderer:
         if k == "accuse":
             target = e["target"]
             return self.mine(e["seat"], "accuse",
-                             target=self.who(target) if target is not None else t("nobody"))
+                             target=self.who(target, "obj") if target is not None
+                             else t("nobody"))
         if k == "suspects":
             return t("suspects", names=self.seats(e["seats"]))
         if k == "executed":
@@ -167,7 +172,8 @@ class Renderer:
         if k == "votes":
             votes = e["votes"]
             pairs = votes if votes and isinstance(votes[0], list) else list(enumerate(votes))
-            pointed = [t("vote_pair", name=self.who(s), target=self.who(v))
+            pointed = [t("vote_pair_you" if s == self.seat else "vote_pair",
+                         name=self.players[s], target=self.who(v, "obj"))
                        for s, v in pairs if v is not None]
             return t("votes", votes=", ".join(pointed) or t("nobody_points"))
         if k == "died":
@@ -310,7 +316,9 @@ def play(
         typer.Option(help="Seed of the shuffle and of the bots (default: from the clock, "
                      "printed so the game can be played again)."),
     ] = None,
-    name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
+    name: Annotated[
+        str | None, typer.Option(help="Your name at the table (default: You, Tu, Du).")
+    ] = None,
     bots: Annotated[
         str,
         typer.Option(help="Who plays the other seats: random, reasoning, reasoning:easy or "
@@ -332,6 +340,7 @@ def play(
         seed = int(time.time()) % 1_000_000
     try:
         locale = load(lang)
+        name = name or locale.line("play.default_name")
         ruleset = get_ruleset(ruleset_id)
         deck, _ = choose_deck(ruleset, players, scenario, roles)
         if not 1 <= seat <= players:

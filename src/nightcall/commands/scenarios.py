@@ -11,7 +11,8 @@ EXIT_BAD = 2
 
 
 def scenarios(
-    ruleset: Annotated[str, typer.Argument(help="Ruleset id: epic (the one with scenarios).")]
+    ruleset: Annotated[str, typer.Argument(metavar="RULESET",
+                                           help="epic (the one with scenarios).")]
     = "epic",
     players: Annotated[
         int | None, typer.Option("--players", "-n", help="Only scenarios for this many players; "

@@ -147,8 +147,9 @@ def supervise(host: str, port: int, workers: int, config: dict[str, Any],
               metrics_token: str) -> int:
     """Run ``workers`` server processes, each on a port of its own, behind a proxy
     that sends each room to one of them (deploy/nginx.conf). A worker that dies is
-    started again; SIGTERM or SIGINT stops them all (each closes its websockets with
-    1012 and saves), and this returns once they are gone."""
+    started again (one that keeps dying at once stops them all, exit status 1, for
+    the init system to see); SIGTERM or SIGINT stops them all (each closes its
+    websockets with 1012 and saves), and this returns once they are gone."""
     import json
     import logging
     import signal
@@ -173,15 +174,24 @@ def supervise(host: str, port: int, workers: int, config: dict[str, Any],
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     procs = [start(i) for i in range(workers)]
-    while not stopping:
+    started = [time.monotonic()] * workers
+    quick = [0] * workers  # exits in a row soon after a start: something is wrong
+    failed = 0
+    while not stopping and not failed:
         time.sleep(0.2)
         for i, proc in enumerate(procs):
             code = proc.poll()
-            if code is not None and not stopping:
-                log.warning("worker %d (pid %d) exited with %s: starting it again", i,
-                            proc.pid, code)
-                time.sleep(0.5)
-                procs[i] = start(i)
+            if code is None or stopping:
+                continue
+            quick[i] = quick[i] + 1 if time.monotonic() - started[i] < 10 else 1
+            if quick[i] >= 5:  # (a port taken, Redis gone): let the init system decide
+                log.error("worker %d keeps exiting (%s): stopping every worker", i, code)
+                failed = 1
+                break
+            log.warning("worker %d (pid %d) exited with %s: starting it again", i,
+                        proc.pid, code)
+            time.sleep(0.5 * quick[i])
+            procs[i], started[i] = start(i), time.monotonic()
     for proc in procs:
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
@@ -192,7 +202,7 @@ def supervise(host: str, port: int, workers: int, config: dict[str, Any],
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-    return 0
+    return failed
 
 
 def serve_worker(

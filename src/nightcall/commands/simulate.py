@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,13 +15,17 @@ EXIT_BAD_SETUP = 2
 def resolve_deck(
     ruleset_id: str, players: int | None, scenario: str | None, roles: list[str] | None
 ) -> tuple[int, list[str]]:
-    """The player count and deck from --players / --scenario / --roles."""
+    """The player count and deck from --players / --scenario / --roles (role ids, names
+    in any language or playing cards, as ``nightcall deck`` reads them)."""
     from nightcall.engine.errors import DeckError
     from nightcall.engine.ruleset import get_ruleset
+    from nightcall.narration.deckspec import parse_roles
 
     rs = get_ruleset(ruleset_id)
     if roles:
-        deck = [r.strip() for item in roles for r in item.replace(",", " ").split() if r.strip()]
+        if scenario:
+            raise DeckError("give either --scenario or --roles, not both")
+        deck = parse_roles(rs, roles)
         if players is None:
             fits = []
             for n in range(rs.min_players, rs.max_players + 1):
@@ -39,25 +44,53 @@ def resolve_deck(
     return players, rs.default_deck(players, scenario)
 
 
+def check_plot_path(plot: Path) -> Path:
+    """Refuse a plot file that cannot be written before any game is played."""
+    folder = plot.parent if str(plot.parent) else Path(".")
+    if plot.suffix.lower() != ".png":
+        raise ValueError(f"--plot {plot}: the plot is a PNG file; give a name ending in .png")
+    if not folder.is_dir():
+        raise ValueError(f"--plot {plot}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"--plot {plot}: the folder {folder} is not writable")
+    if plot.is_dir():
+        raise ValueError(f"--plot {plot} is a folder; give a file name ending in .png")
+    return plot
+
+
 def simulate(
-    ruleset: Annotated[str, typer.Argument(help="onuw, epic or lupus.")],
+    ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="onuw, epic or lupus.")],
     players: Annotated[int | None, typer.Option("--players", "-n", help="Players.")] = None,
     scenario: Annotated[
-        str | None, typer.Option("--scenario", help="A named deck (Epic scenarios).")
+        str | None, typer.Option("--scenario", help="A scenario (Epic Battle).")
     ] = None,
     roles: Annotated[
         list[str] | None,
-        typer.Option("--roles", help="The deck: role ids, comma- or space-separated."),
+        typer.Option("--roles", help="The deck: role ids, names or playing cards "
+                     "(see `nightcall deck`)."),
     ] = None,
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games to play.")] = 10_000,
+    bots: Annotated[
+        str,
+        typer.Option("--bots", help="Who plays every seat: random, reasoning, reasoning:easy "
+                     "or reasoning:hard (as in `nightcall play`)."),
+    ] = "reasoning",
     village: Annotated[
-        str, typer.Option("--village", help="Bot of the village: random, reasoning[:easy|hard].")
-    ] = "random",
-    wolves: Annotated[str, typer.Option("--wolves", help="Bot of the werewolf side.")] = "random",
+        str | None, typer.Option("--village", help="The village's bot (default: --bots).")
+    ] = None,
+    wolves: Annotated[
+        str | None, typer.Option("--wolves", help="The werewolf side's bot (default: --bots).")
+    ] = None,
+    vampires: Annotated[
+        str | None,
+        typer.Option("--vampires", help="Epic Battle: the vampire side's bot "
+                     "(default: --wolves)."),
+    ] = None,
     workers: Annotated[
         int | None, typer.Option("--workers", "-w", min=1, help="Processes (default: all cores).")
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Same seed, same results.")] = 0,
+    lang: Annotated[str, typer.Option(help="Role names in en, it or de.")] = "en",
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Draw the win rates to this PNG.")
@@ -68,20 +101,32 @@ def simulate(
 
     from nightcall.bots import make_bot
     from nightcall.engine.errors import NightcallError
+    from nightcall.engine.ruleset import get_ruleset
+    from nightcall.narration.locale import LocaleError, load
     from nightcall.sim.parallel import default_workers
     from nightcall.sim.parallel import simulate as run
     from nightcall.sim.runner import Setup
 
     err = Console(stderr=True)
+    village = village or bots
+    wolves = wolves or bots
     try:
-        n, deck = resolve_deck(ruleset, players, scenario, roles)
-        for spec in (village, wolves):
-            make_bot(spec, ruleset, 0)
-    except (NightcallError, ValueError) as exc:
+        locale = load(lang)
+        rs = get_ruleset(ruleset)
+        n, deck = resolve_deck(rs.id, players, scenario, roles)
+        if vampires is not None and rs.id != "epic":
+            raise ValueError("--vampires is for Epic Battle, where vampires play")
+        for spec in (village, wolves, vampires or wolves):
+            make_bot(spec, rs.id, 0)
+        if plot is not None:
+            check_plot_path(plot)
+        scenario_name = _scenario_name(rs, n, scenario, bool(roles))
+    except (NightcallError, LocaleError, ValueError) as exc:
         err.print(f"[bold red]cannot simulate[/]: {exc}", highlight=False)
         raise typer.Exit(EXIT_BAD_SETUP) from None
-    setup = Setup(ruleset, n, tuple(deck), village, wolves)
+    setup = Setup(rs.id, n, tuple(deck), village, wolves, vampires=vampires)
     k = workers or default_workers()
+    label = f"{rs.title}, {n} players" + (f", “{scenario_name}”" if scenario_name else "")
     if as_json:
         tally, seconds = run(setup, games, seed, k)
     else:
@@ -91,53 +136,101 @@ def simulate(
             "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
             TimeRemainingColumn(), console=err, transient=True,
         ) as bar:
-            task = bar.add_task(f"{ruleset}, {n} players", total=games)
+            task = bar.add_task(label, total=games)
             tally, seconds = run(setup, games, seed, k, lambda done: bar.advance(task, done))
+    rates = tally.win_rates()
+    from nightcall.sim.tally import _rate, wilson
+
+    low, high = wilson(tally.nobody_won, tally.games)
+    rates["nobody"] = _rate(tally.nobody_won, tally.games, low, high)
     result: dict[str, Any] = {
-        "ruleset": ruleset,
+        "ruleset": rs.id,
         "players": n,
+        "scenario": scenario_name,
         "deck": deck,
+        "names": [locale.role(rs.id, r) for r in deck],
         "village": village,
         "wolves": wolves,
+        "vampires": vampires or wolves if any(_vampire(r) for r in deck) else None,
         "seed": seed,
         "workers": k,
         "games": tally.games,
-        "win_rates": tally.win_rates(),
+        "win_rates": rates,
         "average_deaths": tally.average_deaths,
         "games_per_second": tally.games / seconds if seconds > 0 else None,
     }
     if plot is not None:
         from nightcall.sim.plot import plot_win_rates
 
-        plot_win_rates(result["win_rates"], f"{ruleset}, {n} players, {village} v {wolves}", plot)
+        try:
+            plot_win_rates(rates, f"{label}, {village} v {wolves}", plot)
+        except OSError as exc:
+            err.print(f"[bold red]cannot write the plot[/]: {exc}", highlight=False)
+            raise typer.Exit(EXIT_BAD_SETUP) from None
+        result["plot"] = str(plot.resolve())
     if as_json:
-        typer.echo(json.dumps(result, indent=2))
+        typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
         return
-    _print(result)
+    _print(result, rs, locale, label)
 
 
-def _print(result: dict[str, Any]) -> None:
+def _vampire(role: str) -> bool:
+    from nightcall.sim.runner import is_vampire_side
+
+    return is_vampire_side(role)
+
+
+def _scenario_name(rs: Any, players: int, scenario: str | None, from_roles: bool) -> str | None:
+    from nightcall.commands.deck import _scenario_name as find
+
+    found = find(rs, players, scenario, from_roles)
+    return found[1] if found else None
+
+
+def _print(result: dict[str, Any], rs: Any, locale: Any, label: str) -> None:
+    from collections import Counter
+
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
+    sides = f"{result['village']} village, {result['wolves']} wolves"
+    if result["vampires"]:
+        sides += f", {result['vampires']} vampires"
+    rate = result["games_per_second"]
     console.print(
-        f"{result['games']:,} games of {result['ruleset']}, {result['players']} players "
-        f"({result['village']} village, {result['wolves']} wolves), seed {result['seed']}, "
-        f"{result['workers']} worker(s): {result['games_per_second']:,.0f} games/s",
+        f"{result['games']:,} games of {label} ({sides}), seed {result['seed']}, "
+        f"{result['workers']} worker(s)" + (f": {rate:,.0f} games/s" if rate else ""),
         highlight=False,
     )
-    for key, label in (("teams", "Team"), ("roles", "Dealt role")):
-        table = Table(title=label + " win rates")
-        table.add_column(label)
-        table.add_column("wins", justify="right")
-        table.add_column("rate", justify="right")
-        table.add_column("95% interval", justify="right")
-        for name, r in result["win_rates"][key].items():
-            table.add_row(name, f"{r['wins']:,}", f"{r['rate']:.1%}",
-                          f"{r['low']:.1%} - {r['high']:.1%}")
-        console.print(table)
+    counts = Counter(result["deck"])
+    console.print("Deck: " + ", ".join(
+        f"{k} × {locale.role(rs.id, r)}" if k > 1 else locale.role(rs.id, r)
+        for r, k in counts.items()), highlight=False)
+    rates = result["win_rates"]
+    teams = Table(title="Team win rates")
+    for col, justify in (("Team", "left"), ("wins", "right"), ("rate", "right"),
+                         ("95% interval", "right")):
+        teams.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for name, r in [*rates["teams"].items(), ("nobody wins", rates["nobody"])]:
+        teams.add_row(name[:1].upper() + name[1:], f"{r['wins']:,}", f"{r['rate']:.1%}",
+                      f"{r['low']:.1%} - {r['high']:.1%}")
+    console.print(teams)
+    total = sum(r["rate"] for r in rates["teams"].values()) + rates["nobody"]["rate"]
+    if total > 1.0005:
+        console.print(f"[dim](the rows add to {total:.1%}: some teams win together, such "
+                      "as the Tanner with the village)[/]", highlight=False)
+    roles = Table(title="Dealt role win rates")
+    for col, justify in (("Dealt role", "left"), ("wins", "right"), ("rate", "right"),
+                         ("95% interval", "right")):
+        roles.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for role, r in rates["roles"].items():
+        roles.add_row(locale.role(rs.id, role), f"{r['wins']:,}", f"{r['rate']:.1%}",
+                      f"{r['low']:.1%} - {r['high']:.1%}")
+    console.print(roles)
     console.print(f"Average deaths per game: {result['average_deaths']:.2f}", highlight=False)
+    if "plot" in result:
+        console.print(f"Plot written to {result['plot']}", highlight=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -83,11 +83,9 @@ def parse_deck(ruleset: Ruleset, values: Sequence[str]) -> tuple[list[str], list
         if role is None and ruleset.card_map is not None:
             role = ruleset.card_map.role_of(item)
             card = parse_playing_card(item) if role is not None else None
-        if card is not None:
-            if card in given or count > 1:
-                raise DeckError(f"{card} is given twice: a 52-card deck has one {card} "
-                                f"(the {ruleset.id} cards for this role: "
-                                f"{' '.join(_cards_of(ruleset, role))})")
+        if card is not None and role is not None and (card in given or count > 1):
+            raise DeckError(f"{card} is given twice: a 52-card deck has one {card} "
+                            f"(the cards of this role: {' '.join(_cards_of(ruleset, role))})")
         if role is None:
             known = ", ".join(ruleset.role_ids)
             raise DeckError(f"{item!r} is not a {ruleset.id} role or playing card (roles: {known})")

@@ -5,12 +5,13 @@ Structure (also read by the web host screen)::
     {
       "language": "English",          # the language's own name
       "voice": "en",                  # the espeak-ng voice
-      "roles": {"onuw": {"werewolf": "Werewolf", ...}, "epic": {...}, "lupus": {...}},
       "lines": {"onuw.seer.wake": "Seer, open your eyes. ...", ...}
     }
 
 ``lines`` holds one key per line of narration (and per on-screen label, ``ui.*``),
-with ``{placeholders}`` filled in by :func:`Locale.line`.
+with ``{placeholders}`` filled in by :func:`Locale.line`. Role names come from the
+language's glossary, ``locales/glossary/<lang>.json`` (each role's name, gender and
+plural, and the articles that agree with each gender): one place for them.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class Locale:
     voice: str
     roles: dict[str, dict[str, str]]
     lines: dict[str, str]
+    glossary: dict[str, Any]  # locales/glossary/<lang>.json
 
     def line(self, key: str, **values: Any) -> str:
         try:
@@ -62,10 +64,14 @@ def load(lang: str) -> Locale:
     if lang not in LANGUAGES:
         raise LocaleError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
     data = json.loads((LOCALES_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    glossary = json.loads((LOCALES_DIR / "glossary" / f"{lang}.json").read_text(encoding="utf-8"))
+    roles = {rid: {role: entry["name"] for role, entry in entries.items()}
+             for rid, entries in glossary["roles"].items()}
     return Locale(
         lang=lang,
         language=data["language"],
         voice=data["voice"],
-        roles=data["roles"],
+        roles=roles,
         lines=data["lines"],
+        glossary=glossary,
     )

@@ -512,6 +512,11 @@ def run_master(
         saved = SavedGame(names, cards, locale.lang)
         state = ruleset.new_game(names, cards)
         if save_path is not None:
+            if save_path.exists():
+                # A new game never wipes the last one: it is kept beside, resumable.
+                kept = save_path.with_name(save_path.stem + ".previous" + save_path.suffix)
+                os.replace(save_path, kept)
+                console.print(Text(locale.line("master.kept", path=str(kept)), style="dim"))
             saved.write(save_path, ruleset, state)
             console.print(Text(locale.line("master.saving", path=str(save_path)),
                                style="dim"))

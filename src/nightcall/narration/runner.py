@@ -24,10 +24,11 @@ Speaker = Callable[[str], None]
 Sleeper = Callable[[float], None]
 
 
-def _label(step: Step, role_name: Callable[[str], str]) -> str:
+def _label(step: Step, role_name: Callable[[str], str],
+           phases: tuple[str, str] = ("night", "day")) -> str:
     if step.role is not None:
         return role_name(step.role)
-    return "day" if step.phase == DAY else "night"
+    return phases[1] if step.phase == DAY else phases[0]
 
 
 PAUSE_KEYS = (b" ", b"p", b"P")
@@ -125,11 +126,12 @@ def run(
     keys: PauseKey | None = None,
     paused_text: str = "paused",
     hint: str = "",
+    phases: tuple[str, str] = ("night", "day"),
 ) -> int:
     """Narrate ``steps`` in order; return how many lines were shown."""
     shown = 0
     for step in steps:
-        who = _label(step, role_name)
+        who = _label(step, role_name, phases)
         console.print(Text.assemble((f"[{who}] ", "bold cyan"), step.text))
         shown += 1
         if speak is not None:

@@ -165,11 +165,15 @@ class WsSink(Sink):
         self.queue.put_nowait((sending, waiting))
 
     def close_with(self, code: int) -> None:
-        """Close after what is sent before (the room moved: 1012, and the page
-        reconnects; the seat was kicked: 4000): held like a message, so that a refusal
-        sent just before goes out first."""
+        """Close after what is sent before. The seat was kicked (4000): held like a
+        message, so that the refusal sent just before goes out first. The room moved
+        (1012): at once, since what is held for a room this process lost is never
+        sent (cluster.py), and the page must reconnect to the new owner."""
         self.close_code = code
-        self.send(CLOSE)
+        if code == MOVED:
+            self.deliver(CLOSE)
+        else:
+            self.send(CLOSE)
 
     async def writer(self) -> None:
         try:
@@ -198,6 +202,7 @@ class WsSink(Sink):
 # or None: close.
 _Queued = tuple[bytes, float] | tuple[Coroutine[Any, Any, None], Any] | None
 CLOSE = b"close"  # this very object through send(): close here (WsSink.close_with)
+MOVED = 1012  # "service restart": the room is served elsewhere now
 
 
 async def _finish(sending: Coroutine[Any, Any, None], waiting: Any) -> None:
@@ -370,8 +375,12 @@ def _handle(hub: Hub, room: Room, sink: Sink, msg: m.ClientMessage) -> None:
         room.add_bot()
     elif isinstance(msg, m.Kick):
         room.kick(msg.seat)
+    elif isinstance(msg, m.Arrange):
+        room.arrange(msg.order)
     elif isinstance(msg, m.Advance):
         hub.clock(room).advance()
+    elif isinstance(msg, m.Extend):
+        hub.clock(room).extend()
     elif isinstance(msg, m.LastToDie):
         room.choose_last(msg.seat)
     elif isinstance(msg, m.PlayAgain):
@@ -390,8 +399,7 @@ async def _refuse(ws: WebSocket, data: bytes, code: str = "") -> None:
     with contextlib.suppress(Exception):
         why = msgspec.json.decode(data)
         log.info("client refused: %s (%s)", why.get("code"), why.get("message"))
-        retry = retry or why.get("code") in RETRY_CODES or (
-            "the server cannot" in str(why.get("message")))
+        retry = retry or why.get("code") in RETRY_CODES
     with contextlib.suppress(Exception):
         await _send_now(ws, data)
         await ws.close(code=RETRY_CLOSE if retry else REFUSED_CLOSE)
@@ -425,7 +433,7 @@ def _past_the_guard(hub: Hub, code: str, token: str | None, refused: SlowDown) -
         room = hub.get(code)
     except Elsewhere:
         doc = hub.store.load(code.upper())
-        if doc is not None and Room.from_doc(doc).opens(token):
+        if doc is not None and _doc_opens(doc, token):
             raise
         raise refused from None
     except RoomError:
@@ -433,6 +441,14 @@ def _past_the_guard(hub: Hub, code: str, token: str | None, refused: SlowDown) -
     if not room.opens(token):
         raise refused
     return room
+
+
+def _doc_opens(doc: dict[str, Any], token: str) -> bool:
+    """:meth:`Room.opens` on a saved room (one another process runs), without
+    rebuilding its game."""
+    tokens = [str(doc.get("host_token", ""))] + [
+        str(s.get("token", "")) for s in doc.get("seats", []) if not s.get("bot")]
+    return any(same_token(known, token) for known in tokens if known)
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
@@ -681,6 +697,12 @@ def page(name: str) -> Any:
     return endpoint
 
 
+async def favicon(request: Request) -> Response:
+    """Browsers ask for /favicon.ico whatever the page links: the app's moon icon."""
+    return FileResponse(web_dir() / "icons" / "favicon.svg", media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=86400"})
+
+
 def create_app(store: Store, scale: float = 1.0, public_url: str = "",
                node: Node | None = None, *, limits: Limits | None = None,
                metrics_token: str = "",
@@ -721,6 +743,7 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
         Route("/play/{code}", page("play.html")),
         Route("/watch/{code}", page("watch.html")),
         Route("/t/{token}", page("table.html")),
+        Route("/favicon.ico", favicon),
         Route("/api/rulesets", rulesets),
         Route("/healthz", healthz),
         Route("/readyz", readyz),

@@ -82,14 +82,36 @@ class RoomClock:
         self.bots = self._make_bots()
         self.rng = random.Random(self.room.seed ^ 0x5EED)
         self.room.clock.start = 0
-        self.begin_night(1)
+        self.enter_dusk()
+
+    def enter_dusk(self) -> None:
+        """Before the first call of the game: everyone looks at their card while the
+        host reads the opening, on a timer of its own (no call runs meanwhile)."""
+        from nightcall.server.narration import dusk_line, dusk_seconds
+
+        room = self.room
+        c = room.clock
+        c.night = 1
+        c.calls = list(room.ruleset.night_calls(room.roles, 1))
+        c.slot = 0
+        line = dusk_line(room.ruleset.id, room.settings.language, room.roles)
+        seconds = self._seconds(dusk_seconds(line, room.settings.call_seconds))
+        gen = self._new_stage("dusk", seconds)
+        room.changed()
+        self._later(seconds, self.end_dusk, gen)
+
+    def end_dusk(self, gen: int) -> None:
+        if gen == self.gen:
+            self.enter_slot()
 
     def resume(self) -> None:
         """After a restart: the stage the room was in starts again, whole."""
         c = self.room.clock
         if self.room.status == "over":
             return
-        if c.stage == "night":
+        if c.stage == "dusk":
+            self.enter_dusk()
+        elif c.stage == "night":
             self.enter_slot()
         elif c.stage == "discussion":
             self.enter_discussion()
@@ -175,6 +197,17 @@ class RoomClock:
         if self.room.clock.stage not in ("discussion", "defense"):
             raise RoomError("not_now", "there is no discussion to end")
         self.enter_turns()
+
+    def extend(self, seconds: float = 60.0) -> None:
+        """The host gives the talk (or the defense) another minute."""
+        room = self.room
+        c = room.clock
+        if c.stage not in ("discussion", "defense"):
+            raise RoomError("not_now", "there is no discussion to extend")
+        left = max(0.0, (c.ends_at or time.time()) - time.time()) + self._seconds(seconds)
+        gen = self._new_stage(c.stage, left)
+        room.changed()
+        self._later(left, self.end_discussion, gen)
 
     def enter_defense(self) -> None:
         """Lupus: the Suspects speak in their defense before the execution vote."""

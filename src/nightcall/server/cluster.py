@@ -46,7 +46,8 @@ import redis
 import redis.asyncio as aredis
 
 from nightcall import protocol
-from nightcall.server.hub import Elsewhere, check_settings, new_code
+from nightcall.server.guard import Caller
+from nightcall.server.hub import Elsewhere, candidate_codes, check_settings
 from nightcall.server.messages import CreateRoom, encode
 from nightcall.server.room import Room, RoomError, Sink
 from nightcall.server.store_redis import FENCED_SAVE, RedisStore, save_args
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
     from starlette.websockets import WebSocket
 
     from nightcall.server.hub import Hub
+    from nightcall.server.limits import TokenGuard
 
 log = logging.getLogger("nightcall.cluster")
 
@@ -94,6 +96,7 @@ class Envelope(msgspec.Struct, array_like=True, omit_defaults=True):
     data: bytes = b""
     code: int = 0
     agent: bool = False
+    address: str = ""  # with ``open``: the client's address, for the wrong-token limit
 
 
 _encode = msgspec.msgpack.Encoder().encode
@@ -181,6 +184,8 @@ class Node:
         self.outbox: dict[str, list[Envelope]] = {}
         self.saves: dict[str, Room] = {}
         self.held: list[tuple[Any, bytes]] = []
+        # This process's wrong-token limit (limits.TokenGuard), for relayed clients too.
+        self.tokens: TokenGuard | None = None
         self.flushing = False  # a flush is scheduled for this turn of the loop
         self.in_flight = False  # a batch is on its way to Redis
         self.flush_task: asyncio.Task[None] | None = None
@@ -316,8 +321,7 @@ class Node:
         assert hub is not None
         check_settings(settings)
         try:
-            for _ in range(100):  # (a full code space is the hub's business: give up)
-                code = new_code()
+            for code in candidate_codes():
                 if code in hub.rooms or await self.atry_own(code) != self.id:
                     continue
                 if await self._call(self._a().exists(self.store.room_key(code))):
@@ -340,7 +344,7 @@ class Node:
             log.warning("store error: cannot reach Redis to create a room")
             raise RoomError("unavailable", "the server cannot save rooms right now: "
                                            "try again in a moment") from None
-        raise RoomError("busy", "no free room code right now: try again in a moment")
+        raise RoomError("busy", "no room code is free now: try again later")
 
     async def ready(self) -> bool:
         """Redis answers (``/readyz``)."""
@@ -359,6 +363,8 @@ class Node:
     async def start(self, hub: Hub, app: Any = None) -> None:
         """Join the cluster: listen on this process's channel, keep the leases."""
         self.hub = hub
+        if app is not None:
+            self.tokens = app.state.tokens
         # The listener waits for messages as long as it likes; every other call times out.
         self.sub_client = aredis.Redis.from_url(self.url, decode_responses=False)
         self.aclient = aredis.Redis.from_url(
@@ -514,7 +520,7 @@ class Node:
             if not isinstance(exc, (redis.RedisError, OSError, TimeoutError)):
                 self.errors += 1
             log.warning("store error: cannot save %d room(s) to Redis, retrying (%s)",
-                        len(batch.saves), exc or type(exc).__name__)
+                        len(batch.saves), str(exc) or type(exc).__name__)
             self._put_back(batch)
             await asyncio.sleep(0.2)
             self.in_flight = False
@@ -604,18 +610,22 @@ class Node:
 
         remote = Remote(room, env.src, env.conn)
         self.remotes[(env.src, env.conn)] = remote
+        # The address the relaying process saw: its wrong tokens count here, as a local
+        # client's do (issue 15).
+        caller = (Caller(env.address, self.tokens)
+                  if env.address and self.tokens is not None else None)
         if env.agent:
             query = json.loads(env.data or b"{}")
             remote.token = query.get("token")
             try:
-                seat = app.agent_seat(room, query.get("token"), query.get("name"))
+                seat = app.agent_seat(room, query.get("token"), query.get("name"), caller)
             except RoomError as exc:
                 self._refuse(remote, app.error_bytes(exc.code, exc.message, agent=True))
                 return
             if seat is not None:
                 self._seat(room, remote, "agent", seat, None)
             return
-        outcome = app.web_hello(room, env.data.decode(errors="replace"))
+        outcome = app.web_hello(room, env.data.decode(errors="replace"), caller)
         if isinstance(outcome, bytes):
             self._refuse(remote, outcome)
             return
@@ -666,7 +676,7 @@ class Node:
         from starlette.websockets import WebSocketDisconnect
 
         from nightcall.server.app import error_bytes
-        from nightcall.server.limits import rate_of, receive
+        from nightcall.server.limits import address, rate_of, receive
 
         conn = secrets.token_hex(8)
         relayed = Relayed(ws, code, owner)
@@ -678,7 +688,8 @@ class Node:
                 data = json.dumps(query or {}).encode()
             else:
                 data = (await asyncio.wait_for(receive(ws), HELLO_TIMEOUT)).encode()
-            self.post(owner, Envelope("open", code, conn, self.id, data, agent=agent))
+            self.post(owner, Envelope("open", code, conn, self.id, data, agent=agent,
+                                      address=address(ws) or ""))
             rate = rate_of(ws)
             while True:
                 raw = await receive(ws)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from nightcall.engine.errors import DeckError
@@ -39,6 +40,15 @@ LANGUAGES = ("en", "it", "de")
 
 def new_code(length: int = CODE_LENGTH) -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
+
+
+def candidate_codes() -> Iterator[str]:
+    """The codes to try for a new room, in order: short ones first, longer ones once the
+    short ones are mostly taken; a bounded number in all (a full space must not hang the
+    event loop). One process (Hub.free_code) and a cluster (Node.create) both use it."""
+    for length in range(CODE_LENGTH, MAX_CODE_LENGTH + 1):
+        for _ in range(TRIES_PER_LENGTH):
+            yield new_code(length)
 
 
 def check_settings(settings: CreateRoom) -> None:
@@ -102,7 +112,7 @@ class Hub:
         # else this process's own group commit; both take save, hold and flush.
         self.saver: TurnSaver | Node = node if node is not None else TurnSaver(store)
         self.clocks: dict[str, RoomClock] = {}
-        # Server-side latencies, for /api/stats: handling a move; an update's wait to go out.
+        # Server-side latencies, for the metrics: handling a move; an update's wait to go out.
         self.timings = Samples(20_000)
         self.send_timings = Samples(50_000)
         # How late the event loop wakes up (every 10 ms): time every client waits on us.
@@ -117,14 +127,12 @@ class Hub:
     def free_code(self) -> str:
         """A code nobody uses. Longer codes once the short ones are mostly taken; a
         bounded number of tries in all (a full space must not hang the event loop)."""
-        for length in range(CODE_LENGTH, MAX_CODE_LENGTH + 1):
-            for _ in range(TRIES_PER_LENGTH):
-                code = new_code(length)
-                if code in self.rooms or self.store.load(code) is not None:
-                    continue
-                if self.node is not None and self.node.try_own(code) != self.node.id:
-                    continue
-                return code
+        for code in candidate_codes():
+            if code in self.rooms or self.store.load(code) is not None:
+                continue
+            if self.node is not None and self.node.try_own(code) != self.node.id:
+                continue
+            return code
         raise RoomError("busy", "no room code is free now: try again later")
 
     def create(self, settings: CreateRoom, base_url: str = "") -> Room:
@@ -292,6 +300,7 @@ class Hub:
             return self.get(room.next_code)
         base = room.join_url.rsplit("/play/", 1)[0]
         new = self.create(room.settings, base)
+        new.order = [s.name.casefold() for s in room.seats]  # everyone back in their seat
         for _ in range(sum(1 for s in room.seats if s.bot)):
             new.add_bot()
         room.send_next(new.code, new.host_token)
@@ -344,6 +353,7 @@ class Hub:
                 # The front page has no room yet: it picks its language's names here.
                 "role_names": {lang: {r: role_name(rid, r, lang) for r in rs.role_ids}
                                for lang in LANGUAGES},
+                "teams": _role_teams(rid, rs.role_ids),  # for the role help
             })
         return out
 
@@ -365,9 +375,52 @@ def _scenarios(ruleset: Any) -> list[dict[str, Any]]:
         if isinstance(item, dict) and "id" in item:
             out.append({"id": str(item["id"]), "name": str(item.get("name", item["id"])),
                         "min_players": item.get("min_players"),
-                        "max_players": item.get("max_players")})
+                        "max_players": item.get("max_players"),
+                        # Shown before picking: who plays against whom, how hard, which cards.
+                        "parties": item.get("parties"), "difficulty": item.get("difficulty"),
+                        "decks": _scenario_decks(ruleset, item)})
         elif isinstance(item, str):
             out.append({"id": item, "name": item.replace("_", " ")})
+    return out
+
+
+def _role_teams(rid: str, roles: Any) -> dict[str, str]:
+    """Each role's side, from the ruleset's own table of roles (empty if it has none)."""
+    import importlib
+
+    try:
+        module = importlib.import_module(f"nightcall.rulesets.{rid}.roles")
+    except ImportError:
+        return {}
+    side = getattr(module, "side_of", None)
+    table = getattr(module, "ROLES", None)
+    teams = getattr(module, "TEAM", None)
+    out = {}
+    for r in roles:
+        if callable(side):
+            out[r] = str(side(r))
+        elif isinstance(table, dict) and r in table:
+            out[r] = str(getattr(table[r], "party", getattr(table[r], "team", "")))
+        elif isinstance(teams, dict) and r in teams:
+            out[r] = str(teams[r])
+    return out
+
+
+def _scenario_decks(ruleset: Any, item: dict[str, Any]) -> dict[str, list[str]]:
+    """A scenario's deck per player count (empty where the ruleset cannot say)."""
+    build = getattr(ruleset, "scenario_deck", None)
+    lo, hi = item.get("min_players"), item.get("max_players")
+    if build is None or not isinstance(lo, int) or not isinstance(hi, int):
+        return {}
+    out = {}
+    for n in range(lo, hi + 1):
+        try:
+            deck = list(build(str(item["id"]), n, 0))
+            if deck != list(build(str(item["id"]), n, 1)):
+                return {}  # (Anarchy draws its deck at the deal: nothing to show)
+        except Exception:
+            continue
+        out[str(n)] = deck
     return out
 
 

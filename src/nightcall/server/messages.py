@@ -52,11 +52,22 @@ class Advance(msgspec.Struct, tag="advance", forbid_unknown_fields=True):
     """Host: end the discussion now and open the vote."""
 
 
+class Extend(msgspec.Struct, tag="extend", forbid_unknown_fields=True):
+    """Host: one more minute of discussion (or of the Lupus defense)."""
+
+
 class LastToDie(msgspec.Struct, tag="last_to_die", forbid_unknown_fields=True):
     """Host, as the Lupus Master: of two or more deaths at this dawn, ``seat`` counts as
     the last to die (the accusations start at its left). Only during the dawn's talk."""
 
     seat: int
+
+
+class Arrange(msgspec.Struct, tag="arrange", forbid_unknown_fields=True):
+    """Host, in the lobby: the seats in the order the players sit round the table
+    (``order[k]`` is the seat that becomes seat ``k``); play again keeps it."""
+
+    order: list[int]
 
 
 class PlayAgain(msgspec.Struct, tag="play_again", forbid_unknown_fields=True):
@@ -69,7 +80,8 @@ class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
 
 # Moves and claims are the agent protocol's ``action`` message, for browsers and agents alike.
 ClientMessage = (
-    Hello | ActionMessage | Start | AddBot | Kick | Advance | LastToDie | PlayAgain | Ping
+    Hello | ActionMessage | Start | AddBot | Kick | Arrange | Advance | Extend | LastToDie
+    | PlayAgain | Ping
 )
 
 # --- server -> client ----------------------------------------------------------

@@ -85,6 +85,28 @@ def call_line(ruleset: str, call: str, language: str, roles: Sequence[str] = (),
     return text
 
 
+# Before the first call: look at your card, put the phone down. (The narrator's locales
+# have no such line yet; these three are the room's only languages.)
+LOOK_AT_CARD = {
+    "en": "Look at your card now, then put your phone face down.",
+    "it": "Guardate ora la vostra carta, poi mettete il telefono a faccia in giù.",
+    "de": "Seht euch jetzt eure Karte an und legt dann das Handy umgedreht hin.",
+}
+
+
+def dusk_line(ruleset: str, language: str, roles: Sequence[str] = ()) -> str:
+    """What the host says while everyone looks at their card: that, then the lines
+    that open the night (so the first call starts with its own words only)."""
+    opening = _call_lines(ruleset, tuple(sorted(roles)), 1, language).get(None, "")
+    return f"{LOOK_AT_CARD.get(language, LOOK_AT_CARD['en'])} {opening}".strip()
+
+
+def dusk_seconds(text: str, call_seconds: float) -> float:
+    """Time to hear the opening read out (about 2.5 words a second) and to look at a
+    card (as long as a night call)."""
+    return len(text.split()) / 2.5 + call_seconds
+
+
 def timeline(ruleset: Any, state: Any, language: str) -> list[str]:
     """The end-of-game account in the room's language, ending with the judge's
     reasoning in that language too: its last ``len(outcome.explanation)`` lines, one

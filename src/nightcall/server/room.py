@@ -134,6 +134,8 @@ class Room:
         self.ruleset: Ruleset = get_ruleset(settings.ruleset)
         self.host_token = host_token or secrets.token_urlsafe(16)
         self.seats: list[Seat] = []
+        # Play again: the last game's order of names (casefolded) that new seats follow.
+        self.order: list[str] = []
         self.status = "lobby"
         self.seed = 0
         self.roles: list[str] = []
@@ -181,15 +183,48 @@ class Room:
         name = clean_name(name)
         if any(s.name.casefold() == name.casefold() for s in self.seats):
             raise RoomError("name_taken", f"someone here is already called {name}")
-        if len(self.seats) >= self.ruleset.max_players:
-            raise RoomError("full", "the table is full")
+        if len(self.seats) >= self.seat_limit():
+            raise RoomError("full", f"the table is full: {len(self.seats)} seats taken")
         if token is not None and not MIN_TOKEN <= len(token) <= MAX_TOKEN:
             raise RoomError("bad_token", f"a seat token has {MIN_TOKEN} to {MAX_TOKEN} "
                                          "characters")
         seat = Seat(name, token or secrets.token_urlsafe(16), chosen=token is not None)
         self.seats.append(seat)
+        self._keep_order()
         self.changed()
-        return len(self.seats) - 1, seat
+        return self.seats.index(seat), seat
+
+    def seat_limit(self) -> int:
+        """The room's seats: a player beyond them could only make the deal fail."""
+        return min(max(self.settings.seats, self.ruleset.min_players), self.ruleset.max_players)
+
+    # --- the order round the table (The Thing's neighbours, Lupus' accusations) -------
+    def arrange(self, order: list[int]) -> None:
+        """The host puts the seats in the order the players really sit in."""
+        if self.status != "lobby":
+            raise RoomError("started", "seats are fixed once the cards are dealt")
+        if sorted(order) != list(range(len(self.seats))):
+            raise RoomError("bad_seat", "name every seat once, in the order round the table")
+        self._permute(order)
+        self.order = [s.name.casefold() for s in self.seats]
+        self.changed()
+
+    def _keep_order(self) -> None:
+        """Play again: someone coming back sits where they sat in the last game."""
+        if not self.order:
+            return
+        rank = {name: i for i, name in enumerate(self.order)}
+        late = len(self.order)
+        order = sorted(range(len(self.seats)),
+                       key=lambda i: (rank.get(self.seats[i].name.casefold(), late), i))
+        self._permute(order)
+
+    def _permute(self, order: list[int]) -> None:
+        """Seat ``order[k]`` becomes seat ``k``; every connection follows its seat."""
+        if order == list(range(len(order))):
+            return
+        self.seats = [self.seats[i] for i in order]
+        self._reseat({old: new for new, old in enumerate(order)})
 
     def seat_of_token(self, token: str, strict: bool = False) -> int:
         """The seat of this token. ``strict``: only tokens the server made count (the
@@ -207,8 +242,8 @@ class Room:
     def add_bot(self) -> None:
         if self.status != "lobby":
             raise RoomError("started", "bots join before the deal")
-        if len(self.seats) >= self.ruleset.max_players:
-            raise RoomError("full", "the table is full")
+        if len(self.seats) >= self.seat_limit():
+            raise RoomError("full", f"the table is full: {len(self.seats)} seats taken")
         # A bot has a plain name (the narration says "Carla", not "Carla (bot)"); the
         # pages mark it from ``bot`` in the lobby, and no person may take a bot's look
         # (clean_name).
@@ -216,6 +251,7 @@ class Room:
         name = next((n for n in BOT_NAMES if n.casefold() not in taken),
                     f"Bot {len(self.seats) + 1}")
         self.seats.append(Seat(name, secrets.token_urlsafe(16), bot=True))
+        self._keep_order()
         self.changed()
 
     def kick(self, seat: int) -> None:
@@ -223,22 +259,25 @@ class Room:
             raise RoomError("started", "seats are fixed once the cards are dealt")
         if not 0 <= seat < len(self.seats):
             raise RoomError("bad_seat", f"there is no seat {seat}")
+        after = {i: i - 1 for i in range(seat + 1, len(self.seats))}
         del self.seats[seat]
-        self._reseat(seat)
+        self._reseat({seat: None, **after})
         self.changed()
 
-    def _reseat(self, gone: int) -> None:
-        """The one place connections follow their seats: after seat ``gone`` left, every
-        seated connection (browser or agent, here or relayed) moves down with its own
-        seat, and those of the seat that went are told and closed."""
+    def _reseat(self, where: dict[int, int | None]) -> None:
+        """The one place connections follow their seats (a kick, the host's order, play
+        again): seat ``old`` is now seat ``where[old]``, or gone for None. Every seated
+        connection (browser or agent, here or relayed) moves with its own seat; those of
+        a seat that went are told and closed."""
         from nightcall.server.messages import RoomErrorMessage, encode
 
         for sink in list(self.sinks):
             if sink.role not in SEATED_ROLES or sink.viewer is None or sink.viewer < 0:
                 continue
-            if sink.viewer > gone:
-                sink.viewer -= 1
-            elif sink.viewer == gone:
+            new = where.get(sink.viewer, sink.viewer)
+            if new is not None:
+                sink.viewer = new
+            else:
                 sink.viewer = -1  # sees nothing more, and may do nothing
                 if sink.role == "agent":
                     from nightcall import protocol
@@ -414,23 +453,25 @@ class Room:
         clock = self.clock
         if clock.stage in ("discussion", "defense") and "legal" in view:
             view["legal"] = []  # the vote opens when the talking ends
-        if clock.stage != "night":
+        if clock.stage not in ("night", "dusk"):
             return view
         public = self.public_view()
         engine_night = public.get("phase") == "night"
         if engine_night:
             self._frozen[viewer] = view
+        # Dusk (everyone looks at their card): the night as it stands before its first call.
+        at = clock.slot if clock.stage == "night" else -1
         slot = pacing.engine_slot(public["events"], clock.start, clock.calls)
-        if engine_night and slot == clock.slot:
+        if engine_night and slot == at and clock.stage == "night":
             return view
         # The engine is past the clock: show the night as it stood at this call.
         if not engine_night and viewer not in self._frozen:
             self._freeze_from_history(viewer)
         base = dict(view if engine_night else self._frozen.get(viewer, view))
-        keep = pacing.cut_index(public["events"], clock.start, clock.calls, clock.slot)
+        keep = pacing.cut_index(public["events"], clock.start, clock.calls, at)
         base["events"] = pacing.cut(view["events"], public["events"], keep)
         base["phase"] = "night"
-        base["call"] = clock.calls[clock.slot] if clock.slot < len(clock.calls) else None
+        base["call"] = clock.calls[at] if 0 <= at < len(clock.calls) else None
         if "legal" in base:
             base["legal"] = []
         base.pop("outcome", None)
@@ -455,7 +496,7 @@ class Room:
         c = self.clock
         # The lines of these stages read nothing from the game; the others (Lupus'
         # dawn, accusations, suspects; the end) may change with any move.
-        fixed = c.stage in ("night", "vote", "execute", "lobby") or (
+        fixed = c.stage in ("night", "dusk", "vote", "execute", "lobby") or (
             c.stage == "discussion" and self.ruleset.id != "lupus")
         key = (c.stage, c.slot, c.night, c.ends_at, c.seconds,
                None if fixed else (id(self.state), len(self.actions), self.status))
@@ -466,13 +507,15 @@ class Room:
         return clock
 
     def _clock_now(self) -> Clock:
-        from nightcall.server.narration import call_line, stage_line
+        from nightcall.server.narration import call_line, dusk_line, stage_line
 
         c = self.clock
         call = c.calls[c.slot] if c.stage == "night" and c.slot < len(c.calls) else None
         rid, lang = self.ruleset.id, self.settings.language
         if call is not None:
-            text = call_line(rid, call, lang, self.roles, c.night, first=c.slot == 0)
+            text = call_line(rid, call, lang, self.roles, c.night)
+        elif c.stage == "dusk":
+            text = dusk_line(rid, lang, self.roles)
         else:
             public = self.seat_view(None) if self.state is not None else {}
             text = stage_line(rid, c.stage, lang, public, self.settings.discussion_seconds)
@@ -689,6 +732,7 @@ class Room:
             "record": record,
             "next": [self.next_code, self.next_host_token] if self.next_code else None,
             "join_url": self.join_url,
+            "order": list(self.order),
         }
 
     @classmethod
@@ -708,6 +752,7 @@ class Room:
         if doc.get("next"):
             room.next_code, room.next_host_token = doc["next"]
         room.join_url = str(doc.get("join_url") or "")
+        room.order = [str(n) for n in doc.get("order") or []]
         if room.status != "lobby":
             room.rebuild()
         return room

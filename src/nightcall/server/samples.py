@@ -1,4 +1,4 @@
-"""A fixed window of recent timings, for ``/api/stats``."""
+"""A fixed window of recent timings, for the metrics (server/metrics.py)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """Many games on many cores: chunks of game indices, tallies merged as they arrive.
 
-Each game's seed depends only on the run's seed and the game's index
-(:func:`nightcall.sim.runner.game_seed`), and tallies are counts, so the result
-is the same for any number of workers and any arrival order.
+Each game depends only on the run's seed and the game's index (its block's seed,
+:func:`nightcall.sim.runner.game_seed`, and its place in the block), and tallies
+are counts, so the result is the same for any number of workers and any arrival
+order.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import os
 import time
 from collections.abc import Callable
 
-from nightcall.sim.runner import Setup, run_games
+from nightcall.sim.runner import BLOCK, Setup, run_games
 from nightcall.sim.tally import Tally
 
 
@@ -23,8 +24,11 @@ def default_workers() -> int:
 
 
 def chunks(games: int, workers: int, smallest: int = 1) -> list[tuple[int, int]]:
-    """(first, count) pieces: several per worker, for balance and a lively progress bar."""
+    """(first, count) pieces: several per worker, for balance and a lively progress bar;
+    whole blocks of games (:data:`nightcall.sim.runner.BLOCK`), since a block is played
+    from its first game."""
     size = max(smallest, min(2000, games // max(1, workers * 8)))
+    size = -(-size // BLOCK) * BLOCK
     return [(first, min(size, games - first)) for first in range(0, games, size)]
 
 

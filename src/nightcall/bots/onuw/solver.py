@@ -94,7 +94,7 @@ class _Branch:
         self.weight = 1.0
 
     def clone(self) -> _Branch:
-        b = _Branch()
+        b = _Branch.__new__(_Branch)  # every slot is set below: no __init__ to undo
         b.fixed = dict(self.fixed)
         b.remaining = dict(self.remaining)
         b.src = list(self.src)
@@ -502,6 +502,7 @@ def solve(
         leaves = _plain_leaves(scenarios(k), n, roles)
     # Where the Doppelgänger card ends, it counts as its copy: a correction to ``end``.
     copied: dict[int, list[float]] = {}
+    positions = list(zip(range(npos), slot_of, strict=True))
     for w, chosen, key, src, copy in leaves:
         if copy:
             for p in range(npos):
@@ -514,17 +515,20 @@ def solve(
         if acc is None:
             acc = free[key] = ([0.0] * npos, [0.0] * npos, [0.0] * npos)
         fs, fe_seat, fe_center = acc
-        for p in range(npos):
-            sl = slot_of[p]
-            r = chosen.get(p)
-            if r is None:
+        # The role index dealt at each position, -1 where free (a list beats dict gets).
+        dealt = [-1] * npos
+        for p, r in chosen.items():
+            dealt[p] = ri[r]
+        for p, sl in positions:  # the same additions, in the same order, as ever
+            i = dealt[p]
+            if i < 0:
                 fs[sl] += w
             else:
-                start[sl][ri[r]] += w
+                start[sl][i] += w
             q = src[p]
-            r = chosen.get(q)
-            if r is not None:
-                end[sl][ri[r]] += w
+            i = dealt[q]
+            if i >= 0:
+                end[sl][i] += w
             elif q < n:
                 fe_seat[sl] += w
             else:
@@ -563,16 +567,16 @@ Leaf = tuple[float, dict[int, str], FillKey, list[int], str]
 def _plain_leaves(branches: list[_Branch], n: int, roles: tuple[str, ...]) -> Iterator[Leaf]:
     """Without claims each scenario is one closed-form term."""
     bans: dict[int, tuple[bool, ...]] = {}
+    zeros = [0] * len(roles)
     for br in branches:
         fixed = br.fixed
         excl = br.excl
         ban = bans.get(id(excl))
         if ban is None:
             ban = bans[id(excl)] = tuple(r in excl for r in roles)
-        seats_fixed = sum(1 for p in fixed if p < n)
-        rem = br.remaining
-        key = (tuple([rem.get(r, 0) for r in roles]), n - seats_fixed,
-               3 - (len(fixed) - seats_fixed), ban)
+        center_fixed = len([p for p in fixed if p >= n])
+        key = (tuple(map(br.remaining.get, roles, zeros)), n - len(fixed) + center_fixed,
+               3 - center_fixed, ban)
         ways = _fill(*key)[0]
         if ways:
             yield br.weight * ways, fixed, key, br.src, br.copy

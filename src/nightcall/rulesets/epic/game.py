@@ -201,7 +201,8 @@ class EpicBattle(Ruleset):
                     return "this seat has the Panic token and may not wake up tonight"
                 return f"it is the {call} call and this seat has nothing to do now"
             allowed = ", ".join(str(a) for a in self.legal_actions(st, seat))
-            return f"not one of the choices of the {call} call: {allowed}"
+            rule = CALL_RULES.get(call, f"the {call} call")
+            return f"not one of the choices of the {call} call ({rule}): {allowed}"
         if st.votes[seat] != NOT_VOTED:
             return "this seat has already voted"
         if action.kind == "vote" and action.a == seat:
@@ -259,6 +260,36 @@ class EpicBattle(Ruleset):
 
     def outcome_json(self, state: EpicState) -> dict[str, Any]:
         return record.outcome_json(state)
+
+
+# The rule a refused night action breaks, one clause per call (epic-battle-rulebook.txt,
+# the role's paragraph; docs/rulings.md, Twilight and night).
+CALL_RULES = {
+    "mimic": "the Mimic must look at a card in the middle",
+    "vampires": "the vampires must give the Vampire token to a player who is not a vampire",
+    "the_count": "the Count must give the Panic token to a player who is neither a vampire "
+                 "nor the one just bitten",
+    "infected": "the Infected gives the Plague token to the player on her left or right",
+    "venus": "Venus may exchange the tokens of two players with the Love tokens",
+    "instigator": "the Instigator may exchange a player's token with the Traitor token",
+    "priest": "the Priest may exchange a fellow player's token with a Certainty token",
+    "assassin": "the Assassin must exchange a player's token with the Bounty token",
+    "werewolves": "only a lone werewolf may look at a card in the middle",
+    "werewolves_dream_wolf": "only a lone werewolf may look at a card in the middle",
+    "alpha_wolf": "the Alpha Wolf must give the extra werewolf card to a player who is not "
+                  "a werewolf",
+    "sight_wolf": "the Sight Wolf may look at another player's card",
+    "the_thing": "the Thing may tap the player on its left or right",
+    "seer": "the Seer looks at another player's card, or at two cards in the middle",
+    "ghost_hunter": "the Ghost Hunter may look at up to two other players' cards",
+    "tracker": "the Tracker may look at a player's card, then at another player's token",
+    "robber": "the Robber swaps his card with a fellow player's",
+    "witch": "the Witch may look at a card in the middle, and must then exchange it with a "
+             "player's card",
+    "goblin": "the Goblin may swap the cards or the tokens of any two players",
+    "enlightener": "the Enlightener may reveal the card of any other player",
+    "curator": "the Curator may place an artifact on another player's card or his own",
+}
 
 
 def _check_tokens(names: tuple[str, ...], tokens: list[str]) -> None:

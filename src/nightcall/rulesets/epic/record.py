@@ -106,14 +106,14 @@ class _Replay:
         has_choice = any(key in step for key in CHOICE_FIELDS)
         if st.phase != NIGHT or st.call_i != j or st.actor < 0:
             if has_choice:
-                raise RecordError(self.why_nobody(raw, seat), i)
+                raise RecordError(self.why_nobody(raw, seat, j), i)
             return
         actor = st.actor
         if seat >= 0 and seat != actor and not (call == "vampires" and seat in st.vampires):
             raise RecordError(self.why_not(raw, seat), i)
         self.perform(i, call, actor, step)
 
-    def why_nobody(self, raw: str, seat: int) -> str:
+    def why_nobody(self, raw: str, seat: int, j: int) -> str:
         st = self.st
         if seat >= 0 and seat == st.panicked:
             return (f"{st.names[seat]} has the Panic token and may not wake up in the night "
@@ -121,6 +121,12 @@ class _Replay:
         if raw in ("werewolf", "werewolves", "werewolves_dream_wolf", "dream_wolf"):
             return ("only a lone werewolf chooses in the werewolves' call, and only when no "
                     "Dream Wolf raises a thumb: this call has no choice here")
+        if any(call == st.schedule[j] for _s, _a, call in st.history):
+            return f"the {raw} call is already over: an earlier step made its choice"
+        call = st.schedule[j]
+        if call in ROLE_IDS and call not in st.start and st.card_as.get(MIMIC) != call:
+            return (f"no player was dealt the {name(call)} card (it lies in the middle): "
+                    f"nobody chooses in the {raw} call")
         return f"nobody has a choice to make in the {raw} call here"
 
     def why_not(self, raw: str, seat: int) -> str:

@@ -88,12 +88,15 @@ def resolve(st: OneNightState) -> None:
     else:
         shown = [*votes]
     log.append(new_event(Event, ("votes", EVERYONE, {"votes": shown})))
-    outcome = decide(st.names, st.cards, votes, st.copy, explain_now=False)
+    names, cards, copy = st.names, st.cards, st.copy
+    # decide(..., explain_now=False), inlined: this runs once per simulated game.
+    outcome = _Check(names, cards, votes, copy, False).run(
+        partial(_reasons, names, cards, votes, copy))
     died = []
     for d in outcome.deaths:
         died.append([*d])
     log.append(new_event(Event, ("died", EVERYONE, {"deaths": died})))
-    log.append(new_event(Event, ("reveal", EVERYONE, {"cards": st.cards.copy(), "copy": st.copy})))
+    log.append(new_event(Event, ("reveal", EVERYONE, {"cards": cards.copy(), "copy": copy})))
     st.outcome = outcome
     st.phase = OVER
 
@@ -253,7 +256,7 @@ class _Check:
                 key = "onuw.minion_wins"
             else:
                 key = "onuw.minion_loses"
-        else:
+        else:  # pragma: no cover - run() calls this step only with one of them
             return
         if self.talk:
             self.lines.append(why(key))
@@ -293,8 +296,10 @@ class _Check:
         for s in self.dead:
             dead_roles.append(roles[s])
         self.step_village(dead_roles)
-        self.step_werewolves(dead_roles)
-        self.step_tanner(dead_roles)
+        if WEREWOLF in roles or MINION in roles:  # else the step has nothing to decide or say
+            self.step_werewolves(dead_roles)
+        if TANNER in roles:
+            self.step_tanner(dead_roles)
         winners = self.step_winners()
         return Outcome(self.deaths, self.teams, winners,
                        self.lines if reasons is None else reasons)

@@ -15,7 +15,18 @@ from nightcall.engine.outcome import Outcome
 from nightcall.engine.ruleset import Ruleset, register
 from nightcall.rulesets.onuw import account, day, deck, night, record
 from nightcall.rulesets.onuw import night as night_mod
-from nightcall.rulesets.onuw.roles import CALL_ORDER, CARD_MAP, DISPLAY_NAME, ROLE_IDS
+from nightcall.rulesets.onuw.roles import (
+    CALL_ORDER,
+    CARD_MAP,
+    DISPLAY_NAME,
+    DOPPELGANGER,
+    DRUNK,
+    ROBBER,
+    ROLE_IDS,
+    SEER,
+    TROUBLEMAKER,
+    WEREWOLF,
+)
 from nightcall.rulesets.onuw.state import (
     ABSTAIN,
     DAY,
@@ -254,7 +265,7 @@ class OneNight(Ruleset):
                 return f"it is the {DISPLAY_NAME.get(st.schedule[st.call_i], 'night')}'s " \
                     "call and this seat has nothing to do now"
             allowed = ", ".join(str(a) for a in self.legal_actions(st, seat))
-            return f"not one of the choices of this call: {allowed}"
+            return f"not one of the choices of this call ({_night_rule(st)}): {allowed}"
         if st.votes[seat] != NOT_VOTED:
             return "this seat has already voted"
         if action.kind == "vote" and action.a == seat:
@@ -318,3 +329,22 @@ class OneNight(Ruleset):
 
 ONUW = OneNight()
 register(ONUW)
+
+
+# The rule a refused night action breaks (the role table of one-night-ultimate-werewolf.md).
+NIGHT_RULES = {
+    DOPPELGANGER: "the Doppelgänger must look at another player's card",
+    WEREWOLF: "a lone Werewolf may look at one center card",
+    SEER: "the Seer looks at another player's card, or at two center cards",
+    ROBBER: "the Robber may swap their card with another player's",
+    TROUBLEMAKER: "the Troublemaker may swap the cards of two other players",
+    DRUNK: "the Drunk must swap their card with a center card",
+}
+
+
+def _night_rule(st: OneNightState) -> str:
+    """The rule an action refused in the current night call breaks, in one clause."""
+    role = st.schedule[st.call_i]
+    if role == DOPPELGANGER and st.stage == 2 and st.copy is not None:
+        role = st.copy  # the Doppelgänger acting at once as the role it copied
+    return NIGHT_RULES.get(role, f"the {DISPLAY_NAME.get(role, role)}'s call")

@@ -2,7 +2,9 @@
 
 Steps follow shared/spec/game-record.md. A record is replayed through the same
 checked ``apply`` as a live game, so a record is illegal exactly when a live
-player could not have done what it says; the error names the step.
+player could not have done what it says; the error names the step and the rule.
+A night step may name a call that has nothing to choose (the Masons, the Minion,
+the Insomniac, ...): it is checked and passed over (docs/rulings.md, One Night 13).
 """
 
 from __future__ import annotations
@@ -138,7 +140,7 @@ class _Replay:
                 raise RecordError(
                     f"the {raw} call is already over: an earlier step made its choice", i)
             raise RecordError(
-                f"the {raw} call has already passed: it comes before the "
+                f"out of wake order: the {raw} call comes before the "
                 f"{st.schedule[self.last_call]} call, and night steps come in wake order", i)
         return later[0]
 
@@ -201,7 +203,10 @@ class _Replay:
                 return ("the lone werewolf's look at a center card is off in this game "
                         "(option lone_wolf: false)")
             return "no player holds a Werewolf card: nobody chooses in the werewolf call"
-        if call in (MINION, MASON, INSOMNIAC, DOPPELGANGER_INSOMNIAC):
+        if call == DOPPELGANGER_INSOMNIAC:
+            return ("the Doppelgänger's second call, after the Insomniac, only looks at "
+                    "their card: it has nothing to choose")
+        if call in (MINION, MASON, INSOMNIAC):
             return (f"the {raw} only looks and has nothing to choose: the step may name "
                     "the player but no choice")
         return f"no player holds the {raw} card: nobody chooses in the {raw} call"

@@ -1,14 +1,74 @@
 // Pieces shared by the host screen, the phones and the spectators.
 import { h } from "./dom.js";
-import { currentLanguage, list, t, teamName } from "./text.js";
+import { causeName, currentLanguage, list, roleName, t, teamName } from "./text.js";
+import { icon, roleIcon, teamOf } from "./roles.js";
 
+// A bot's name already says "(bot)": the icon marks it, the words are not repeated.
+function seatName(s) {
+  return [s.bot ? icon("bot", { cls: "icon tiny", label: /\(bot\)$/i.test(s.name) ? null : t("tag.bot") }) : null,
+    h("span", { class: "name" }, s.name)];
+}
+
+// The seats in their order round the table, as a plain list (phones) .
 export function renderSeats(lobby, mySeat = null, ghosts = []) {
-  return h("ul", { class: "seats", "data-testid": "seats" }, lobby.seats.map((s) => h("li", {
+  return h("ol", { class: "seats", "data-testid": "seats" }, lobby.seats.map((s) => h("li", {
     class: [s.connected ? "on" : "off", s.seat === mySeat ? "me" : "",
       ghosts.includes(s.name) ? "ghost" : ""].join(" "),
     "data-ghost": ghosts.includes(s.name) ? "yes" : null,
-  }, h("span", { class: "dot" }), s.name, s.bot ? h("em", {}, ` ${t("tag.bot")}`) : null,
+  }, seatName(s), s.connected ? null : h("span", { class: "sr-only" }, ` ${t("conn.offline")}`),
   ghosts.includes(s.name) ? h("em", {}, ` ${t("tag.ghost")}`) : null)));
+}
+
+// The table seen from above: the seats on a circle, clockwise from the top, in the
+// order that counts (The Thing's neighbours, the Lupus accusations). The host may drag
+// a name onto another seat, or move it with the arrows, to match the real table.
+export function renderCircle(lobby, { ghosts = [], dead = [], mark = null, onArrange = null,
+  extra = () => null } = {}) {
+  const seats = lobby.seats;
+  const n = Math.max(seats.length, 1);
+  const order = seats.map((s) => s.seat);
+  const move = (from, to) => {
+    const next = order.filter((s) => s !== from);
+    next.splice(to, 0, from);
+    onArrange(next);
+  };
+  const ul = h("ol", { class: "seats circle", "data-testid": "seats" }, seats.map((s, k) => {
+    const angle = (-90 + (360 * k) / n) * (Math.PI / 180);
+    const li = h("li", {
+      class: [s.connected ? "on" : "off", ghosts.includes(s.name) ? "ghost" : "",
+        dead.includes(s.name) ? "dead" : "", mark === s.name ? "marked" : ""].join(" "),
+      "data-ghost": ghosts.includes(s.name) ? "yes" : null,
+      "data-seat": s.seat,
+      draggable: onArrange ? "true" : null,
+    }, seatName(s), s.connected ? null : h("span", { class: "sr-only" }, ` ${t("conn.offline")}`),
+    ghosts.includes(s.name) ? h("em", {}, ` ${t("tag.ghost")}`) : null,
+    extra(s),
+    onArrange && n > 1 ? h("span", { class: "nudge" },
+      h("button", { type: "button", class: "quiet", "aria-label": t("lobby.move_back", { name: s.name }),
+        onclick: () => move(s.seat, (k - 1 + n) % n) }, "‹"),
+      h("button", { type: "button", class: "quiet", "aria-label": t("lobby.move_on", { name: s.name }),
+        onclick: () => move(s.seat, (k + 1) % n) }, "›")) : null);
+    li.style.left = `${50 + 40 * Math.cos(angle)}%`;
+    li.style.top = `${50 + 40 * Math.sin(angle)}%`;
+    if (onArrange) {
+      li.addEventListener("dragstart", (e) => { e.dataTransfer.setData("text/plain", String(s.seat)); });
+      li.addEventListener("dragover", (e) => { e.preventDefault(); li.classList.add("over"); });
+      li.addEventListener("dragleave", () => li.classList.remove("over"));
+      li.addEventListener("drop", (e) => {
+        e.preventDefault();
+        const from = Number(e.dataTransfer.getData("text/plain"));
+        if (Number.isInteger(from) && from !== s.seat) move(from, k);
+      });
+    }
+    return li;
+  }));
+  return h("div", { class: "table-circle" }, h("div", { class: "felt", "aria-hidden": "true" }), ul);
+}
+
+// A role as a small face-up card (the end screen, the deck).
+export function miniCard(role, caption = null) {
+  return h("span", { class: `mini-card team-${teamOf(role)}` }, roleIcon(role),
+    h("span", {}, roleName(role)), caption ? h("small", {}, caption) : null);
 }
 
 export function renderEnd(obs, players) {
@@ -35,4 +95,33 @@ export function renderEnd(obs, players) {
       h("ol", {}, story.map((l) => h("li", { class: /^\s/.test(l) ? "sub" : "" }, l.trim())))));
   }
   return parts;
+}
+
+// The cards as they lie at the end, per seat: {card, role} (what it counts as), from
+// the outcome's ``final`` when the rules give it, else the public reveal.
+export function finalCards(view, record = null) {
+  const players = view.players;
+  const final = (view.outcome && view.outcome.final) || (record && record.final) || null;
+  const reveal = [...view.events].reverse().find((e) => e.kind === "reveal") || {};
+  const pick = (table, s) => {
+    if (!table) return undefined;
+    return Array.isArray(table) ? table[s] : (table[players[s]] ?? table[String(s)]);
+  };
+  return players.map((_, s) => {
+    const card = pick(final && final.cards, s) ?? pick(reveal.cards, s) ?? null;
+    const role = pick(final && final.roles, s) ?? pick(reveal.roles, s) ?? card;
+    return { card, role };
+  });
+}
+
+// "the Doppelgänger card, a Werewolf" when the card and what it counts as differ.
+export function cardWords(c) {
+  if (!c.card) return "?";
+  return c.role && c.role !== c.card ? t("end.card_role", { card: roleName(c.card), role: roleName(c.role) })
+    : roleName(c.card);
+}
+
+export function causeOf(out, name) {
+  const cause = out && out.causes ? out.causes[name] : null;
+  return cause ? causeName(cause) : "";
 }

@@ -2,7 +2,8 @@
 // room yet, so the page speaks the browser's language (or the one picked here, kept
 // for the next visit), and a new room starts in that language too.
 import { h, mount, $ } from "./dom.js";
-import { currentLanguage, errorText, roleName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
+import { currentLanguage, errorText, hasText, roleName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
+import { loadRulesets, renderDeck, roleIcon, useRuleset } from "./roles.js";
 
 const LANGUAGES = ["en", "it", "de"];
 const PICKED = "nightcall:language";
@@ -37,8 +38,7 @@ $("#page-language").addEventListener("change", () => {
 });
 
 async function load() {
-  const res = await fetch("/api/rulesets");
-  rulesets = await res.json();
+  rulesets = await loadRulesets();
   mount($("#ruleset"), rulesets.map((r) => h("option", { value: r.id }, r.title)));
   $("#ruleset").addEventListener("change", refresh);
   $("#seats").addEventListener("change", refresh);
@@ -60,6 +60,7 @@ function refresh() {
   if (!r) return;
   // Role names in the page's language, when the server lists them (else readable ids).
   setRoleNames(r.role_names ? r.role_names[currentLanguage()] : null);
+  useRuleset(r);
   const seats = $("#seats");
   seats.min = r.min_players; seats.max = r.max_players;
   let n = Number(seats.value) || 5;
@@ -88,6 +89,16 @@ function refresh() {
     : $("#scenario").value ? t("front.preview.scenario")
       : t("front.preview.deck", { roles: deck.map(roleName).join(", ") });
   $("#roles").hidden = !picking;
+  // Before picking a scenario: who plays against whom, how hard, which cards.
+  const scen = r.scenarios.find((s) => s.id === $("#scenario").value);
+  const shown = scen ? (scen.decks || {})[String(n)] || [] : deck;
+  mount($("#scenario-info"), scen ? [
+    h("p", { class: "scenario-line" }, t("front.scenario_info", {
+      parties: hasText(`parties.${scen.parties}`) ? t(`parties.${scen.parties}`) : scen.parties || "",
+      difficulty: hasText(`difficulty.${scen.difficulty}`) ? t(`difficulty.${scen.difficulty}`) : scen.difficulty || "" })),
+    shown.length ? h("p", {}, t("front.scenario_deck", { n, roles: shown.map(roleName).join(", ") })) : null] : null);
+  mount($("#deck-icons"), picking ? null : [h("h3", {}, t("front.deck_icons")), renderDeck(shown, { testid: "deck-icons-list" })]);
+  $("#deck-icons").hidden = picking || !shown.length;
   if (picking) {
     const counts = {};
     const key = `${r.id}/${n}`;
@@ -97,7 +108,7 @@ function refresh() {
       for (const role of deck) counts[role] = (counts[role] || 0) + 1;
     }
     $("#roles").dataset.deck = key;
-    mount($("#roles"), r.roles.map((role) => h("label", { class: "role-count" }, roleName(role), " ",
+    mount($("#roles"), r.roles.map((role) => h("label", { class: "role-count" }, roleIcon(role), h("span", {}, roleName(role)),
       h("input", { type: "number", min: 0, max: 4, value: counts[role] || 0, "data-role": role }))));
   }
 }
@@ -131,10 +142,17 @@ $("#create-form").addEventListener("submit", async (e) => {
   location.href = `/host/${data.room}`;
 });
 
-$("#join-form").addEventListener("submit", (e) => {
+// A mistyped code is said here, before the player page asks for a name.
+$("#join-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const code = $("#join-code").value.trim().toUpperCase();
-  if (code) location.href = `/play/${encodeURIComponent(code)}`;
+  $("#join-error").textContent = "";
+  if (!code) { $("#join-error").textContent = t("front.code"); return; }
+  try {
+    const res = await fetch(`/api/rooms/${encodeURIComponent(code)}`);
+    if (res.status === 404) { $("#join-error").textContent = t("join.no_room", { code }); $("#join-code").focus(); return; }
+  } catch { /* offline: let the player page try */ }
+  location.href = `/play/${encodeURIComponent(code)}`;
 });
 
 load();

@@ -5,6 +5,11 @@ export function roomCode() {
   return (parts[1] || "").toUpperCase();
 }
 
+// Refusals of the hello that are not final: the server is busy, or holds this address
+// back for a while (someone there mistyped many room codes). The page waits and tries
+// again, and the refusal is not shown as if the room had turned it away.
+const RETRY = new Set(["slow_down", "busy"]);
+
 export function connect(code, hello, onMessage, onStatus = () => {}) {
   let ws = null;
   let delay = 250;
@@ -12,22 +17,34 @@ export function connect(code, hello, onMessage, onStatus = () => {}) {
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${code}`;
 
   function open() {
-    ws = new WebSocket(url);
-    ws.onopen = () => {
+    const sock = ws = new WebSocket(url);
+    let welcomed = false;
+    let refusal = null;  // the code of this connection's refusal, if it was refused
+    sock.onopen = () => {
       delay = 250;
       onStatus("online");
-      ws.send(JSON.stringify({ type: "hello", ...hello() }));
+      sock.send(JSON.stringify({ type: "hello", ...hello() }));
     };
-    ws.onmessage = (e) => {
+    sock.onmessage = (e) => {
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
+      if (msg.type === "welcome") welcomed = true;
+      const refused = msg.type === "room_error" || msg.type === "error";
+      if (refused && (!welcomed || msg.code === "kicked")) {
+        refusal = msg.code;
+        if (RETRY.has(msg.code)) { onStatus("waiting"); return; }
+      }
       onMessage(msg);
     };
-    ws.onclose = (e) => {
+    sock.onclose = (e) => {
       onStatus("offline");
-      if (closed || e.code === 4000) return;  // 4000: the server refused the hello
-      setTimeout(open, delay);
-      delay = Math.min(delay * 2, 5000);
+      if (closed || sock !== ws) return;
+      // Final only when the server said why and closed with 4000 (a taken name, a
+      // full table, a seat that is gone); anything else: try again.
+      if (e.code === 4000 && refusal !== null && !RETRY.has(refusal)) return;
+      const wait = RETRY.has(refusal) ? Math.max(delay, 5000) : delay;
+      setTimeout(open, wait);
+      delay = Math.min(Math.max(delay * 2, wait), RETRY.has(refusal) ? 30000 : 5000);
     };
   }
   open();

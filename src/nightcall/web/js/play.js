@@ -1,8 +1,11 @@
-// The player's phone: take a seat, see your card, act when called, claim, vote.
+// The player's phone: take a seat, see your card (as you know it now), act when
+// called, claim, vote, and at the end read your own story.
 import { h, mount, $, countdown } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { actionLabel, artifactName, errorText, eventText, positionName, roleName, setLanguage, setRoleNames, stageName, t, translatePage } from "./text.js";
-import { renderEnd, renderSeats } from "./common.js";
+import { actionLabel, artifactName, centerName, errorText, eventText, positionName, roleName, setLanguage, setRoleNames, stageName, t, tokenName, translatePage } from "./text.js";
+import { causeOf, finalCards, renderEnd, renderSeats } from "./common.js";
+import { icon, loadRulesets, renderDeck, renderHelp, roleIcon, teamLabel, teamOf, tokenIcon, useRuleset } from "./roles.js";
+import { chime, prefs, setChime } from "./sound.js";
 
 const code = roomCode();
 const tokenKey = `nightcall:seat:${code}`;
@@ -11,12 +14,26 @@ let pendingName = null;
 let me = null;        // {seat, name}
 let lobby = null;
 let obs = null;
-let picked = [];      // first seat tapped for a two-seat choice
+let picked = null;    // {kind, seat}: the first seat tapped for a two-seat choice
 let cardShown = false;
+let helpShown = false;
 let net = null;
+let callKey = "";     // the call the phone last buzzed for
+let turnKey = "";     // the call this phone last announced as "your turn"
+const claim = {};     // the claim form's picks, kept while others claim
+// Two-seat choices drawn as a grid of names (two taps), not a list of every pair.
+const PAIRS = new Set(["swap_two", "swap_tokens", "token_two"]);
 
 $("#room-code").textContent = code;
 translatePage();
+loadRulesets().then((all) => {
+  const wait = () => {
+    if (!lobby) { setTimeout(wait, 100); return; }
+    useRuleset(all.find((r) => r.id === lobby.ruleset));
+    render();
+  };
+  wait();
+});
 
 function hello() {
   if (token) return { as: "player", token };
@@ -27,17 +44,56 @@ function start() {
   if (net) { net.reopen(); return; }
   net = connect(code, hello, onMessage, (s) => {
     document.body.dataset.connection = s;
+    $("#conn").textContent = t(s === "online" ? "conn.online" : "conn.offline");
   });
 }
 
 $("#join-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const name = $("#name").value.trim();
-  if (!name) return;
+  if (!name) { $("#join-error").textContent = t("err.bad_name"); return; }
   pendingName = name;
   $("#join-error").textContent = "";
+  keepAwake();
   start();
 });
+
+// --- staying awake, buzzing, announcing ------------------------------------------------
+let wakeLock = null;
+async function keepAwake() {
+  try {
+    if ("wakeLock" in navigator && !wakeLock) {
+      wakeLock = await navigator.wakeLock.request("screen");
+      wakeLock.addEventListener("release", () => { wakeLock = null; });
+    }
+  } catch { /* refused (battery saver, no gesture): the phone may dim */ }
+}
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && me) keepAwake();
+});
+
+function announce(text) {
+  const el = $("#announce");
+  el.textContent = "";
+  setTimeout(() => { el.textContent = text; }, 50);  // a change, even for the same words
+}
+
+// Every call buzzes every phone (and chimes, if allowed), whoever is called, so
+// nobody learns anything from whose phone buzzes.
+function alerts(stage) {
+  const key = obs ? `${stage}/${obs.clock.night}/${obs.clock.call}` : "";
+  const mine = stage === "night" && (obs.view.legal || []).length > 0;
+  if (stage === "night" && key !== callKey) {
+    callKey = key;
+    try { if (navigator.vibrate) navigator.vibrate(180); } catch { /* not allowed */ }
+    if (prefs.chime) chime();
+    if (!mine) announce(t("call.announce"));
+  }
+  if (mine && key !== turnKey) {
+    turnKey = key;
+    announce(t("turn.announce", { role: roleName(obs.clock.call) }));
+  }
+}
 
 function onMessage(msg) {
   switch (msg.type) {
@@ -51,14 +107,20 @@ function onMessage(msg) {
       break;
     case "lobby":
       lobby = msg;
+      if (me) {  // the host may have moved the seats round the table
+        const mine = msg.seats.find((s) => s.name === me.name);
+        if (mine) me.seat = mine.seat;
+      }
       setRoleNames(msg.settings.role_names);
       setLanguage(msg.settings.language, () => { translatePage(); render(); });
       translatePage();
+      $("#conn").textContent = t(document.body.dataset.connection === "offline" ? "conn.offline" : "conn.online");
       render();
       break;
     case "observation":
-      if (!obs || obs.state_id !== msg.state_id) picked = [];
+      if (!obs || obs.state_id !== msg.state_id) picked = null;
       obs = msg;
+      if (obs.view && obs.view.seat !== undefined && me) me.seat = obs.view.seat;
       render();
       break;
     case "next_room":
@@ -79,7 +141,7 @@ function onMessage(msg) {
         $("#join").hidden = false;  // (an automatic rejoin that failed: ask for a name)
         if (pendingName && !$("#name").value) $("#name").value = pendingName;
         $("#join-error").textContent = errorText(msg);
-        net.close(); net = null;
+        if (net) { net.close(); net = null; }
       } else {
         showError(errorText(msg));
       }
@@ -100,10 +162,97 @@ function act(action) {
   net.send({ type: "action", action, state_id: obs.state_id });
 }
 
-function myCard(view) {
-  const deal = view.events.find((e) => e.kind === "deal" && e.seat === me.seat);
-  if (view.role) return view.role;  // Lupus: the role now (the Mythomaniac may change)
-  return deal ? deal.card : null;
+// --- your card as you know it now ---------------------------------------------------------
+// From your own events: the card you were dealt, what you know it is now and how you
+// know, the cards you looked at, your token and the artifacts on your card.
+function cardStory(view, players) {
+  const mine = me.seat;
+  const deal = view.events.find((e) => e.kind === "deal" && e.seat === mine);
+  const dealt = deal ? deal.card : view.role || null;
+  const story = { dealt, now: view.role || dealt, known: true, how: null, seen: [], token: null, artifacts: [] };
+  let lastSeen = null;
+  for (const e of view.events) {
+    switch (e.kind) {
+      case "saw":
+        if (e.seat === mine) {
+          if (!story.known || story.how === null) story.how = story.how || t("card.how.looked");
+          story.now = e.card; story.known = true;
+        } else {
+          lastSeen = e;
+          story.seen.push({ where: e.seat !== undefined ? t("card.of", { name: players[e.seat] }) : centerName(e.center), card: e.card });
+        }
+        break;
+      case "became": case "imitate":
+        story.now = e.role || e.becomes || story.now;
+        if (lastSeen) {
+          story.how = t("card.how.copied", { where: lastSeen.seat !== undefined ? t("card.of", { name: players[lastSeen.seat] }) : centerName(lastSeen.center) });
+        }
+        break;
+      case "swapped": {
+        const seats = e.seats || (e.seat !== undefined ? [e.seat] : []);
+        if (!seats.includes(mine) || e.extra) break;
+        if (e.center !== undefined) {
+          // The Witch's swap: the center card she just saw is now yours.
+          const seen = [...story.seen].reverse().find((x) => x.where === centerName(e.center));
+          if (e.seats && seen) { story.now = seen.card; story.known = true; } else story.known = false;
+          story.how = t("card.how.swapped_center", { center: centerName(e.center) });
+        } else {
+          const other = seats[0] === mine ? seats[1] : seats[0];
+          story.known = false;
+          story.how = other !== undefined ? t("card.how.took", { name: players[other] }) : t("card.how.moved");
+        }
+        break;
+      }
+      case "token": story.token = e.token; break;
+      case "saw_token": if (e.seat === mine) story.token = e.token; break;
+      case "gave_token": if (e.seat === mine) story.token = e.token; break;
+      case "artifact": story.artifacts.push(e.artifact); break;
+      default: break;
+    }
+  }
+  // Lupus tells the role itself: what the view says wins.
+  if (view.role) { story.now = view.role; story.known = true; }
+  return story;
+}
+
+function renderCard(view, players) {
+  const s = cardStory(view, players);
+  const shownRole = s.known ? s.now : s.dealt;
+  const team = teamOf(shownRole);
+  const face = [h("small", {}, t("card.yours")),
+    roleIcon(shownRole, { cls: "icon card-art" }),
+    h("strong", {}, s.known ? roleName(s.now) : "?"),
+    h("span", { class: "team-line" }, teamLabel(team)),
+    s.dealt && (s.now !== s.dealt || !s.known) ? h("span", { class: "card-history", "data-testid": "card-now" },
+      t("card.dealt", { role: roleName(s.dealt) }), " · ",
+      s.known ? t("card.now", { role: roleName(s.now) }) : t("card.now_unknown"),
+      s.how ? ` (${s.how})` : "") : null,
+    h("small", { class: "flip-hint" }, t("card.hide"))];
+  const back = [h("small", {}, t("card.tap")), roleIcon("card-back", { cls: "icon card-art moon" }),
+    h("strong", {}, "?")];
+  const parts = [h("button", {
+    id: "card", type: "button", class: cardShown ? `card shown team-${team}` : "card",
+    "data-testid": "card", "aria-pressed": String(cardShown),
+    onclick: () => { cardShown = !cardShown; if (!cardShown) helpShown = false; keepAwake(); render(); },
+  }, cardShown ? face : back)];
+  if (cardShown) {
+    const chips = [];
+    if (s.token) chips.push(h("span", { class: "chip", "data-testid": "token" }, tokenIcon(s.token), t("card.token", { token: tokenName(s.token) })));
+    for (const a of s.artifacts) chips.push(h("span", { class: "chip", "data-testid": "artifact-chip" }, icon("artifact"), t("card.artifact", { artifact: artifactName(a) })));
+    for (const x of s.seen) chips.push(h("span", { class: `chip seen team-${teamOf(x.card)}` }, roleIcon(x.card), `${x.where}: ${roleName(x.card)}`));
+    if (chips.length) parts.push(h("div", { class: "chips", "data-testid": "card-extras" }, chips));
+    parts.push(h("button", { type: "button", class: "help-button", "data-testid": "help-button",
+      "aria-expanded": String(helpShown), "aria-controls": "role-help",
+      onclick: () => { helpShown = !helpShown; render(); } },
+    icon("help", { cls: "icon tiny" }), helpShown ? t("help.close") : t("help.open")));
+    if (helpShown && shownRole) parts.push(renderHelp(shownRole, { id: "role-help" }));
+  }
+  return h("div", { class: "card-area" }, parts);
+}
+
+function soundToggle() {
+  return h("label", { class: "toggle" }, h("input", { type: "checkbox", checked: prefs.chime,
+    onchange: (e) => setChime(e.target.checked) }), ` ${t("sound.label")}`);
 }
 
 function render() {
@@ -113,32 +262,34 @@ function render() {
   $("#stage").textContent = stageName(stage);
   countdown($("#timer"), obs ? obs.clock.ends_at : null);
   if (!obs) {
-    mount($("#main"), h("p", { class: "hint" }, t("seated")),
-      renderSeats(lobby, me.seat));
+    const deck = lobby.settings.roles || [];
+    mount($("#main"), h("p", { class: "prompt" }, t("seated")), soundToggle(),
+      renderSeats(lobby, me.seat),
+      deck.length ? h("section", { class: "panel" }, h("h2", {}, t("lobby.deck")), renderDeck(deck)) : null);
     return;
   }
+  alerts(stage);
   const view = obs.view;
   const players = view.players || lobby.seats.map((s) => s.name);
-  const card = myCard(view);
   const parts = [];
-  parts.push(h("button", {
-    id: "card", class: cardShown ? "card shown" : "card", "data-testid": "card",
-    onclick: () => { cardShown = !cardShown; render(); },
-  }, cardShown ? [h("small", {}, t("card.yours")), h("strong", {}, roleName(card))]
-    : [h("small", {}, t("card.tap")), h("strong", {}, "?")]));
-
+  if (stage === "over") parts.push(renderVerdict(view, players));
+  if (stage !== "over") parts.push(renderCard(view, players));  // the end shows it in the verdict
+  if (stage === "dusk") {
+    parts.push(h("div", { class: "prompt awake", "data-testid": "dusk" },
+      h("p", { class: "call" }, t("dusk.title")), h("p", {}, t("dusk.hint")), soundToggle()));
+  }
   if (stage === "night") parts.push(renderNight(view, players));
   const artifacts = view.events.filter((e) => e.kind === "artifact");
-  if (artifacts.length && stage !== "night") {
+  if (artifacts.length && stage !== "night" && stage !== "dusk") {
     // Epic Battle: the artifact on your card, with what it tells you to do.
     parts.push(h("div", { class: "prompt awake", "data-testid": "artifact" }, artifacts.map((e) => [
-      h("p", { class: "call" }, t("artifact.title", { artifact: artifactName(e.artifact) })),
+      h("p", { class: "call" }, icon("artifact", { cls: "icon tiny" }), " ", t("artifact.title", { artifact: artifactName(e.artifact) })),
       h("p", {}, t(`artifact.do.${e.artifact}`))])));
   }
   if (view.ghost) parts.push(h("p", { class: "prompt ghost", "data-testid": "ghost" }, t("ghost")));
-  if (!["lobby", "night", "over"].includes(stage)) parts.push(renderDay(view, players, stage));
+  if (!["lobby", "night", "dusk", "over"].includes(stage)) parts.push(renderDay(view, players, stage));
   if (stage === "over") parts.push(renderEnd(obs, players));
-  parts.push(renderKnown(view, players));
+  parts.push(renderKnown(view, players, stage === "over"));
   mount($("#main"), parts);
 }
 
@@ -146,32 +297,37 @@ function renderNight(view, players) {
   const legal = view.legal || [];
   if (legal.length === 0) {
     return h("div", { class: "prompt sleep", "data-testid": "sleep" },
-      h("p", {}, t("sleep")), h("p", { class: "hint" }, t("sleep.hint")));
+      roleIcon("card-back", { cls: "icon sleep-moon" }),
+      h("p", {}, t("sleep")), h("p", { class: "hint" }, t("sleep.hint")), h("p", { class: "hint" }, t("sleep.buzz")));
   }
-  return h("div", { class: "prompt awake", "data-testid": "choices" },
-    h("p", { class: "call" }, t("turn", { role: roleName(obs.clock.call) })),
+  return h("div", { class: "prompt awake turn", "data-testid": "choices" },
+    h("p", { class: "call" }, roleIcon(obs.clock.call, { cls: "icon tiny" }), " ", t("turn", { role: roleName(obs.clock.call) })),
     renderChoices(legal, players));
 }
 
 function renderChoices(legal, players) {
-  const pairs = legal.filter((a) => a.kind === "swap_two");
-  const others = legal.filter((a) => a.kind !== "swap_two");
   const out = [];
-  if (pairs.length) {
+  const kinds = [...new Set(legal.filter((a) => PAIRS.has(a.kind)).map((a) => a.kind))];
+  for (const kind of kinds) {
+    const pairs = legal.filter((a) => a.kind === kind);
     const seats = [...new Set(pairs.flatMap((a) => [a.a, a.b]))].sort((x, y) => x - y);
-    out.push(h("p", { class: "hint" }, picked.length ? t("swap.then", { name: players[picked[0]] }) : t("swap.pick")));
+    const first = picked && picked.kind === kind ? picked.seat : null;
+    const fits = (s) => first === null || first === s || pairs.some((a) => (a.a === first && a.b === s) || (a.b === first && a.a === s));
+    out.push(h("p", { class: "hint" }, first !== null ? t(`pick.then.${kind}`, { name: players[first] })
+      : t(`pick.${kind}`)));
     out.push(h("div", { class: "choices grid" }, seats.map((s) => h("button", {
-      class: picked.includes(s) ? "choice picked" : "choice",
-      "data-testid": "pick",
+      class: first === s ? "choice picked" : "choice",
+      "data-testid": "pick", "data-kind": kind, disabled: !fits(s),
       onclick: () => {
-        if (picked.includes(s)) { picked = []; render(); return; }
-        if (picked.length === 0) { picked = [s]; render(); return; }
-        const [a, b] = [picked[0], s].sort((x, y) => x - y);
-        picked = [];
-        act({ kind: "swap_two", a, b });
+        if (first === s) { picked = null; render(); return; }
+        if (first === null) { picked = { kind, seat: s }; render(); return; }
+        const [a, b] = [first, s].sort((x, y) => x - y);
+        picked = null;
+        act({ kind, a, b });
       },
     }, players[s]))));
   }
+  const others = legal.filter((a) => !PAIRS.has(a.kind));
   out.push(h("div", { class: "choices" }, others.map((a) => h("button", {
     class: a.kind === "skip" || a.kind === "abstain" ? "choice quiet" : "choice",
     "data-testid": "choice", "data-kind": a.kind,
@@ -183,6 +339,7 @@ function renderChoices(legal, players) {
 function renderDay(view, players, stage) {
   const out = [];
   const legal = view.legal || [];
+  if (view.accuser) out.push(h("p", { class: "accuser" }, t("board.accuser", { name: view.accuser })));
   if (stage !== "discussion" && stage !== "defense") {
     const voted = view.voted || [];
     const asks = { vote: t("ask.vote"), accuse: t("ask.accuse"), execute: t("ask.execute") };
@@ -202,43 +359,80 @@ function renderClaims(view, players) {
   const roles = [...new Set(view.roles_in_play || [])];
   const ids = lobby.settings.role_ids || [];
   if (!roles.length || !ids.length) return null;
-  const roleSelect = (id) => h("select", { id }, roles.map((r) => h("option", { value: ids.indexOf(r) }, roleName(r))));
+  // Each select remembers its pick: another player's claim re-renders the page.
+  const keep = (id, options, first) => {
+    const el = h("select", { id, "aria-label": t(`claim.label.${id}`), onchange: (e) => { claim[id] = e.target.value; } }, options);
+    el.value = claim[id] !== undefined ? claim[id] : first;
+    return el;
+  };
+  const roleSelect = (id) => keep(id, roles.map((r) => h("option", { value: ids.indexOf(r) }, roleName(r))), String(ids.indexOf(roles[0])));
   const n = players.length;
   // Positions: every seat (yours is "my card": a Robber saw it, a Drunk swapped it) and the center.
   const posName = (p) => (p === me.seat ? t("claim.my_card") : positionName(players, p));
-  const posSelect = (id) => h("select", { id }, [...Array(n + 3).keys()]
-    .map((p) => h("option", { value: p }, posName(p))));
+  const posSelect = (id, first) => keep(id, [...Array(n + 3).keys()]
+    .map((p) => h("option", { value: p }, posName(p))), String(first));
   const send = (kind, a, b) => act(b === undefined ? { kind, a: Number(a) } : { kind, a: Number(a), b: Number(b) });
   return h("details", { class: "talk", open: true },
     h("summary", {}, t("talk")),
-    h("div", { class: "claim" }, t("claim.am"), " ", roleSelect("claim-role"),
+    h("div", { class: "claim" }, h("span", {}, t("claim.am")), roleSelect("claim-role"),
       h("button", { "data-testid": "claim", onclick: () => send("claim", $("#claim-role").value) }, t("say"))),
-    h("div", { class: "claim" }, t("claim.saw"), " ", posSelect("saw-pos"), ` ${t("claim.saw_is")} `, roleSelect("saw-role"),
-      h("button", { onclick: () => send("claim_saw", $("#saw-pos").value, $("#saw-role").value) }, t("say"))),
-    h("div", { class: "claim" }, t("claim.swapped"), " ", posSelect("swap-a"), ` ${t("claim.and")} `, posSelect("swap-b"),
-      h("button", { onclick: () => {
+    h("div", { class: "claim" }, h("span", {}, t("claim.saw")), posSelect("saw-pos", 0), h("span", {}, t("claim.saw_is")), roleSelect("saw-role"),
+      h("button", { "data-testid": "claim-saw", onclick: () => send("claim_saw", $("#saw-pos").value, $("#saw-role").value) }, t("say"))),
+    h("div", { class: "claim" }, h("span", {}, t("claim.swapped")), posSelect("swap-a", 0), h("span", {}, t("claim.and")), posSelect("swap-b", 1),
+      h("button", { "data-testid": "claim-swap", onclick: () => {
         const [a, b] = [Number($("#swap-a").value), Number($("#swap-b").value)].sort((x, y) => x - y);
         if (a !== b) send("claim_swap", a, b);
       } }, t("say"))));
 }
 
-function renderKnown(view, players) {
+// The end, in one glance: won or lost, as what, and why.
+function renderVerdict(view, players) {
+  const out = view.outcome;
+  if (!out) return null;
+  const won = out.winners.includes(me.name);
+  const cards = finalCards(view);
+  const mine = cards[me.seat] || {};
+  const role = mine.role || cardStory(view, players).now;
+  const dead = out.dead.includes(me.name);
+  return h("section", { class: `verdict ${won ? "won" : "lost"} team-${teamOf(role)}`, "data-testid": "verdict" },
+    roleIcon(role, { cls: "icon verdict-icon" }),
+    h("h2", {}, won ? t("you.won") : t("you.lost")),
+    h("p", { class: "as" }, t("you.as", { role: roleName(role) })),
+    h("p", {}, dead ? t("you.why_dead", { cause: causeOf(out, me.name) }) : t("you.why_alive")));
+}
+
+function renderKnown(view, players, over) {
   // Your own card stays under the card (tap to show), not in this list.
   const lines = view.events.filter((e) => e.kind !== "deal")
     .map((e) => eventText(e, players, me.seat)).filter(Boolean);
   return h("section", { class: "known", "data-testid": "known" },
-    h("h2", {}, t("known")),
+    h("h2", {}, over ? t("you.story") : t("known")),
     h("ol", {}, lines.map((l) => h("li", {}, l))));
 }
 
-// The join form already speaks the room's language (the lobby is public).
-fetch(`/api/rooms/${encodeURIComponent(code)}`).then((res) => (res.ok ? res.json() : null))
-  .then((info) => { if (info && !lobby) setLanguage(info.settings.language, translatePage); })
-  .catch(() => {});
-
+// The join form speaks the room's language (the lobby is public); a room that does
+// not exist is said at once, before anyone types a name.
 const rejoinKey = `nightcall:rejoin:${code}`;
 const rejoin = localStorage.getItem(rejoinKey);
 localStorage.removeItem(rejoinKey);
+fetch(`/api/rooms/${encodeURIComponent(code)}`).then((res) => {
+  if (res.status === 404) {
+    if (token || rejoin) return null;
+    $("#join-form").hidden = true;
+    $("#join-error").textContent = t("join.no_room", { code });
+    $("#join-back").hidden = false;
+    return null;
+  }
+  return res.ok ? res.json() : null;
+}).then((info) => {
+  if (info && !lobby) {
+    setLanguage(info.settings.language, () => {
+      translatePage();
+      if (!$("#join-form").hidden) $("#join-error").textContent = $("#join-error").textContent;
+    });
+  }
+}).catch(() => {});
+
 if (token) start();
 else if (rejoin) { pendingName = rejoin; start(); }  // moved here from the last game
 else $("#join").hidden = false;

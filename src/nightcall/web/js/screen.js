@@ -1,9 +1,17 @@
 // The shared screen (host) and the spectators' page: public information only.
+// Read from across a room: the stage, the call and the timer big; the day board
+// newest first; the table as a circle in the order that counts.
 import { h, mount, $, countdown } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { errorText, eventText, roleName, setLanguage, setRoleNames, stageName, t, translatePage } from "./text.js";
-import { renderEnd, renderSeats } from "./common.js";
-import { isMuted, setMuted, speak } from "./speech.js";
+import { errorText, eventText, hasText, list, roleName, setLanguage, setRoleNames, stageName, t, translatePage } from "./text.js";
+import { cardWords, causeOf, finalCards, miniCard, renderCircle, renderEnd } from "./common.js";
+import { chooseVoice, chosenVoice, isMuted, onVoices, setMuted, speak, voicesFor } from "./speech.js";
+import { loadRulesets, renderDeck, roleIcon, useRuleset } from "./roles.js";
+import { chime, prefs, resumeOnTap, setAmbience, setChime, setVolume } from "./sound.js";
+
+// The kinds of event the day board shows (the night's own events are private or dull).
+const BOARD = new Set(["claim", "accuse", "accusation", "suspects", "executed", "dawn", "died",
+  "votes", "last", "revealed", "night"]);
 
 export function runScreen({ host }) {
   const code = roomCode();
@@ -15,7 +23,10 @@ export function runScreen({ host }) {
   const token = host ? localStorage.getItem(hostKey) : null;
   let lobby = null;
   let obs = null;
+  let info = null;      // this ruleset's public facts (teams, decks, scenarios)
+  let record = null;    // the game record, fetched once the game is over
   let spoken = "";
+  let chimed = "";
   $("#room-code").textContent = code;
   translatePage();
   const mute = $("#mute");
@@ -27,6 +38,15 @@ export function runScreen({ host }) {
   if (mute) {
     mute.addEventListener("click", () => { setMuted(!isMuted()); showMute(); });
     showMute();
+    setupSound();
+  }
+  loadRulesets().then((all) => { rulesetsLoaded(all); });
+
+  function rulesetsLoaded(all) {
+    if (!lobby) { setTimeout(() => rulesetsLoaded(all), 100); return; }
+    info = all.find((r) => r.id === lobby.ruleset) || null;
+    useRuleset(info);
+    render();
   }
 
   const net = connect(code, () => (host ? { as: "host", token } : { as: "spectator" }),
@@ -34,16 +54,22 @@ export function runScreen({ host }) {
       if (msg.type === "lobby") {
         lobby = msg;
         setRoleNames(msg.settings.role_names);
-        setLanguage(msg.settings.language, () => { translatePage(); showMute(); render(); });
+        setLanguage(msg.settings.language, () => { translatePage(); showMute(); showVoices(); render(); });
         translatePage();
         showMute();
+        showVoices();
+        $("#conn").textContent = t(document.body.dataset.connection === "offline" ? "conn.offline" : "conn.online");
       }
       else if (msg.type === "observation") obs = msg;
       else if (msg.type === "next_room") { moveTo(msg); return; }
       else if (msg.type === "error" || msg.type === "room_error") { showError(errorText(msg)); return; }
       else return;
       render();
-    }, (s) => { document.body.dataset.connection = s; });
+    }, (s) => {
+      document.body.dataset.connection = s;
+      const el = $("#conn");
+      if (el) el.textContent = t(s === "online" ? "conn.online" : "conn.offline");
+    });
 
   // The host started the next game: follow it (the host screen with its new token).
   function moveTo(msg) {
@@ -61,6 +87,41 @@ export function runScreen({ host }) {
     el._t = setTimeout(() => { el.hidden = true; }, 4000);
   }
 
+  // --- sound and voice (host only) ------------------------------------------------
+  function setupSound() {
+    const amb = $("#ambience");
+    const bell = $("#chime");
+    const vol = $("#volume");
+    amb.checked = prefs.ambience;
+    bell.checked = prefs.chime;
+    vol.value = String(Math.round(prefs.volume * 100));
+    amb.addEventListener("change", () => setAmbience(amb.checked));
+    bell.addEventListener("change", () => setChime(bell.checked));
+    vol.addEventListener("input", () => setVolume(Number(vol.value) / 100));
+    $("#voice").addEventListener("change", () => {
+      if (lobby) chooseVoice(lobby.settings.language, $("#voice").value);
+      showVoices();
+    });
+    $("#voice-test").addEventListener("click", () => {
+      if (lobby) speak(t("host.voice_line"), lobby.settings.language, { force: true });
+    });
+    onVoices(showVoices);
+    resumeOnTap();
+  }
+
+  function showVoices() {
+    const select = $("#voice");
+    if (!select || !lobby) return;
+    const lang = lobby.settings.language;
+    const voices = voicesFor(lang);
+    const chosen = chosenVoice(lang);
+    mount(select, voices.map((v) => h("option", { value: v.name, selected: chosen && v.name === chosen.name }, `${v.name} (${v.lang})`)));
+    select.hidden = voices.length === 0;
+    $("#voice-test").hidden = voices.length === 0;
+    $("#voice-status").textContent = chosen ? t("host.voice_best", { name: chosen.name }) : t("host.voice_none");
+  }
+
+  // --- rendering ------------------------------------------------------------------
   function render() {
     if (!lobby) return;
     const stage = obs ? obs.clock.stage : "lobby";
@@ -74,35 +135,153 @@ export function runScreen({ host }) {
       spoken = key;
       speak(narration, lobby.settings.language);
     }
+    if (host && stage === "night" && key !== chimed) {
+      chimed = key;
+      if (prefs.chime) chime();
+    }
     if (stage === "lobby" || !obs) { mount($("#main"), renderLobby()); return; }
     const view = obs.view;
+    if (stage === "over") { mount($("#main"), renderOver(view)); return; }
+    if (stage === "night" || stage === "dusk") { mount($("#main"), renderNight(view)); return; }
+    mount($("#main"), renderDay(view, stage));
+  }
+
+  function deckNow(view) {
+    return (view && view.roles_in_play) || lobby.settings.roles || [];
+  }
+
+  // The deck the room will deal: its own roles, the scenario's, or the recommended one.
+  function lobbyDeck() {
+    if (lobby.settings.roles && lobby.settings.roles.length) return lobby.settings.roles;
+    if (!info) return [];
+    const n = String(Math.max(lobby.seats.length, lobby.settings.seats));
+    const scen = lobby.settings.scenario && info.scenarios.find((s) => s.id === lobby.settings.scenario);
+    if (scen) return (scen.decks || {})[n] || [];
+    return info.decks[n] || [];
+  }
+
+  function renderLobby() {
+    const join = lobby.join_url || `${location.origin}/play/${code}`;
+    const taken = lobby.seats.length;
+    const controls = host ? h("div", { class: "buttons lobby-actions" },
+      h("button", { class: "primary big", "data-testid": "deal",
+        onclick: () => net.send({ type: "start" }) },
+      taken < lobby.settings.seats ? t("host.deal_bots") : t("host.deal")),
+      h("button", { disabled: taken >= lobby.settings.seats, onclick: () => net.send({ type: "add_bot" }) }, t("host.add_bot")))
+      : h("p", { class: "hint" }, t("watching"));
+    const kick = host && taken ? h("div", { class: "kick" }, `${t("lobby.kick")} `, lobby.seats.map((s) => h("button", {
+      class: "quiet", onclick: () => net.send({ type: "kick", seat: s.seat }),
+    }, s.name))) : null;
+    const deck = lobbyDeck();
+    return h("div", { class: "lobby-grid" },
+      h("section", { class: "panel join" },
+        h("img", { class: "qr", src: `/api/rooms/${code}/qr.svg`, alt: t("lobby.qr", { url: join }), "data-testid": "qr" }),
+        h("div", {}, h("p", {}, t("lobby.scan")), h("p", { class: "url" }, join),
+          h("p", {}, t("lobby.code")), h("p", { class: "code", "data-testid": "code" }, code))),
+      h("section", { class: "panel seating" },
+        h("h2", {}, t("lobby.seats", { title: lobby.title, taken, seats: lobby.settings.seats })),
+        controls,
+        renderCircle(lobby, { onArrange: host ? (order) => net.send({ type: "arrange", order }) : null }),
+        host && taken > 1 ? h("p", { class: "hint" }, t("lobby.order_hint")) : null,
+        kick),
+      deck.length ? h("section", { class: "panel deck-panel" }, h("h2", {}, t("lobby.deck")), renderDeck(deck)) : null);
+  }
+
+  function renderNight(view) {
+    const call = obs.clock.call;
+    return h("div", { class: "night-grid" },
+      h("div", { class: "night-call", "data-testid": "call" },
+        call ? roleIcon(call, { cls: "icon huge" }) : roleIcon("card-back", { cls: "icon huge moon" }),
+        call ? h("p", { class: "call-name" }, callName(call)) : null),
+      h("div", {}, h("section", { class: "panel" }, h("h2", {}, t("lobby.deck")), renderDeck(deckNow(view), { testid: "deck-now" })),
+        renderBoard(view)),
+      renderCircle(lobby, { ghosts: view.ghosts || [] }));
+  }
+
+  // The day's talk, accusations and deaths, newest first (on day 3 the first line is day 3).
+  function renderBoard(view) {
+    const told = view.events.filter((e) => BOARD.has(e.kind))
+      .map((e) => eventText(e, view.players, null)).filter(Boolean).reverse();
+    if (!told.length) return null;
+    return h("section", { class: "board", "data-testid": "table" },
+      h("h2", {}, t("board.title")),
+      h("ol", {}, told.map((l, i) => h("li", { class: i < 3 ? "fresh" : "" }, l))));
+  }
+
+  // "Werewolf" for a role's call; the group calls ("vampires", "tokens") by their sentence.
+  function callName(call) {
+    return hasText(`ev.call.${call}`) ? t(`ev.call.${call}`) : roleName(call);
+  }
+
+  function voters(view, stage) {
+    if (stage === "execute") return (view.alive || []).filter((n) => !(view.suspects || []).includes(n));
+    if (stage === "accuse") return view.accusation_order || view.players;
+    return view.players;
+  }
+
+  function renderDay(view, stage) {
     const players = view.players;
-    const parts = [];
-    parts.push(h("p", { class: "deck" }, t("screen.deck", {
-      roles: (view.roles_in_play || lobby.settings.roles).map((r) => roleName(r)).join(", ") })));
+    const side = [];
     if ((stage === "discussion" || stage === "defense") && host) {
-      parts.push(h("button", { class: "primary", "data-testid": "open-vote",
+      side.push(h("button", { class: "primary big", "data-testid": "open-vote",
         onclick: () => net.send({ type: "advance" }) }, stage === "defense" ? t("host.end_defense") : t("host.open_vote")));
+      side.push(h("button", { "data-testid": "extend", onclick: () => net.send({ type: "extend" }) }, t("host.extend")));
     }
-    if (stage === "discussion" && host) parts.push(renderLastChoice(view, players));
+    if (stage === "discussion" && host) side.push(renderLastChoice(view, players));
+    if (view.accuser) side.push(h("p", { class: "accuser", "data-testid": "accuser" }, t("board.accuser", { name: view.accuser })));
+    if (view.suspects && view.suspects.length && ["defense", "execute"].includes(stage)) {
+      side.push(h("div", { class: "suspects", "data-testid": "suspects" }, h("h2", {}, t("board.suspects")),
+        h("p", { class: "big-names" }, list(view.suspects))));
+    }
     if (["vote", "execute", "day"].includes(stage)) {
       const voted = view.voted || [];
-      parts.push(h("p", { class: "voted", "data-testid": "voted-list" },
-        t("voted.count", { count: voted.length, total: players.length }), voted.length ? ` (${voted.join(", ")})` : ""));
+      const total = voters(view, stage).length;
+      side.push(h("div", { class: "vote-count" },
+        h("p", { class: "count", "data-testid": "voted-list" },
+          t("voted.count", { count: voted.length, total }), voted.length ? ` (${voted.join(", ")})` : ""),
+        h("progress", { max: total, value: voted.length, "aria-label": t("board.voted") })));
     }
-    if (stage === "over" && host) {
-      parts.push(h("button", { class: "primary", "data-testid": "play-again",
+    return h("div", { class: "day-grid" },
+      h("div", {}, renderBoard(view) || h("section", { class: "board", "data-testid": "table" }, h("h2", {}, t("board.title"))),
+        // What may be at the table, for the talk: the deck with what each role does.
+        h("section", { class: "panel deck-panel" }, h("h2", {}, t("lobby.deck")), renderDeck(deckNow(view), { testid: "deck-now" }))),
+      h("div", { class: "day-side" }, side,
+        renderCircle(lobby, { ghosts: view.ghosts || [], mark: view.accuser,
+          extra: (s) => ((view.suspects || []).includes(s.name) ? h("em", { class: "tag" }, ` ${t("board.suspects")}`) : null) })));
+  }
+
+  function renderOver(view) {
+    if (host && record === null) {
+      record = {};
+      fetch(`/api/rooms/${encodeURIComponent(code)}/record`).then((r) => (r.ok ? r.json() : {}))
+        .then((rec) => { record = rec || {}; render(); }).catch(() => {});
+    }
+    const out = view.outcome || { winners: [], dead: [] };
+    const cards = finalCards(view, record);
+    const dealt = record && record.cards ? record.cards : null;
+    const parts = [];
+    if (host) {
+      parts.push(h("button", { class: "primary big", "data-testid": "play-again",
         onclick: () => net.send({ type: "play_again" }) }, t("host.play_again")));
     }
-    if (stage === "over") parts.push(renderEnd(obs, players));
-    const told = view.events.filter((e) => e.kind !== "call")
-      .map((e) => eventText(e, players, null)).filter(Boolean);
-    if (told.length && stage !== "over") {
-      parts.push(h("section", { class: "known", "data-testid": "table" }, h("h2", {}, t("screen.table")),
-        h("ol", {}, told.map((l) => h("li", {}, l)))));
-    }
-    parts.push(renderSeats(lobby, null, view.ghosts || []));
-    mount($("#main"), parts);
+    parts.push(h("div", { class: "end-grid" },
+      h("div", { class: "end-words" }, renderEnd(obs, view.players)[0] || null),
+      h("section", { class: "faceup", "data-testid": "faceup" }, h("h2", {}, t("end.cards")),
+        // Seat by seat, clockwise: the card as it lies (and as dealt, if it moved).
+        h("ol", { class: "seats faceup-grid", "data-testid": "seats" }, lobby.seats.map((s) => {
+          const c = cards[s.seat] || {};
+          const was = dealt ? dealt[s.name] : null;
+          const ghost = (view.ghosts || []).includes(s.name);
+          const caption = [was && was !== c.card ? t("end.dealt_final", { dealt: roleName(was), final: cardWords(c) })
+            : c.role !== c.card ? cardWords(c) : "",
+          out.dead.includes(s.name) ? `✝ ${causeOf(out, s.name) || t("end.dead_tag")}` : "",
+          out.winners.includes(s.name) ? `★ ${t("end.winner_tag")}` : ""].filter(Boolean).join(" · ");
+          return h("li", { class: [out.winners.includes(s.name) ? "winner" : "", out.dead.includes(s.name) ? "dead" : "",
+            ghost ? "ghost" : ""].join(" "), "data-ghost": ghost ? "yes" : null },
+          h("span", { class: "name" }, s.name), c.role ? miniCard(c.role, caption) : null);
+        })))));
+    parts.push(renderEnd(obs, view.players).slice(1));
+    return parts;
   }
 
   // Lupus: two or more died at dawn; the host, as the Master, names the last to die.
@@ -122,32 +301,5 @@ export function runScreen({ host }) {
         class: s === last ? "choice picked" : "choice", "data-testid": "last", "data-seat": s,
         onclick: () => net.send({ type: "last_to_die", seat: s }),
       }, players[s]))));
-  }
-
-  function renderLobby() {
-    const join = lobby.join_url || `${location.origin}/play/${code}`;
-    const parts = [
-      h("div", { class: "join" },
-        h("img", { class: "qr", src: `/api/rooms/${code}/qr.svg`, alt: t("lobby.qr", { url: join }), "data-testid": "qr" }),
-        h("div", {}, h("p", {}, t("lobby.scan")), h("p", { class: "url" }, join),
-          h("p", {}, t("lobby.code")), h("p", { class: "code", "data-testid": "code" }, code))),
-      h("h2", {}, t("lobby.seats", { title: lobby.title, taken: lobby.seats.length, seats: lobby.settings.seats })),
-      renderSeats(lobby),
-    ];
-    if (host) {
-      parts.push(h("div", { class: "buttons" },
-        h("button", { onclick: () => net.send({ type: "add_bot" }) }, t("host.add_bot")),
-        h("button", { class: "primary", "data-testid": "deal",
-          onclick: () => net.send({ type: "start" }) },
-        lobby.seats.length < lobby.settings.seats ? t("host.deal_bots") : t("host.deal"))));
-      if (lobby.seats.length) {
-        parts.push(h("div", { class: "kick" }, `${t("lobby.kick")} `, lobby.seats.map((s) => h("button", {
-          class: "quiet", onclick: () => net.send({ type: "kick", seat: s.seat }),
-        }, s.name))));
-      }
-    } else {
-      parts.push(h("p", { class: "hint" }, t("watching")));
-    }
-    return parts;
   }
 }

@@ -49,6 +49,9 @@ export function translatePage() {
 
 export function stageName(stage) { return t(`stage.${stage}`); }
 
+// Is there a word for this key (in English at least)?
+export function hasText(key) { return Boolean(ENGLISH[key]); }
+
 // A refusal from the server: our words for its code, else the server's own sentence.
 export function errorText(msg) {
   return ENGLISH[`err.${msg.code}`] ? t(`err.${msg.code}`) : msg.message;
@@ -121,7 +124,11 @@ export function eventText(e, players, me) {
   switch (e.kind) {
     case "deal":
       return e.seat !== undefined ? t("ev.deal", { role: roleName(e.card) }) : null;
-    case "call": return t("ev.call", { role: roleName(e.role || e.call) });
+    case "call": {
+      // Group calls ("vampires", "tokens"...) have their own sentence; a role is "Called: X".
+      const call = e.role || e.call;
+      return ENGLISH[`ev.call.${call}`] ? t(`ev.call.${call}`) : t("ev.call", { role: roleName(call) });
+    }
     case "wolves":
       if (e.seats.length === 1 && e.seats[0] === me) return t("ev.wolves.one");
       if (e.dream_wolves && e.dream_wolves.length) {
@@ -135,13 +142,21 @@ export function eventText(e, players, me) {
       return e.bitten !== undefined
         ? t("ev.vampires_bitten", { names: names(players, e.seats), bitten: p(e.bitten) })
         : t("ev.vampires", { names: names(players, e.seats) });
-    case "saw": return t("ev.saw", { where: where(players, e), role: roleName(e.card) });
+    case "saw":
+      if (e.seat !== undefined && e.seat === me) return t("ev.saw_own", { role: roleName(e.card) });
+      return t("ev.saw", { where: where(players, e), role: roleName(e.card) });
     case "saw_token": return t("ev.saw_token", { name: p(e.seat), token: tokenName(e.token) });
     case "became": return t("ev.became", { role: roleName(e.role) });
     case "swapped":
       if (e.extra) return t("ev.swapped_extra", { name: p(e.seats[0]) });
-      if (e.center !== undefined && e.seats) return t("ev.swapped_center_seat", { center: centerName(e.center), name: p(e.seats[0]) });
+      if (e.center !== undefined && e.seats) {
+        if (e.seats[0] === me) return t("ev.swapped_center_mine", { center: centerName(e.center) });
+        return t("ev.swapped_center_seat", { center: centerName(e.center), name: p(e.seats[0]) });
+      }
       if (e.center !== undefined) return t("ev.swapped_center", { center: centerName(e.center) });
+      if (me !== null && e.seats.includes(me)) {  // your own card: "your card", not your name
+        return t("ev.swapped_mine", { name: p(e.seats[0] === me ? e.seats[1] : e.seats[0]) });
+      }
       return t("ev.swapped_two", { name: p(e.seats[0]), other: p(e.seats[1]) });
     case "swapped_tokens": return t("ev.swapped_tokens", { name: p(e.seats[0]), other: p(e.seats[1]) });
     case "gave_token":

@@ -1,0 +1,87 @@
+"""Reasoning-bot games per CPU second at 10 (and 5) players, against a baseline tree.
+
+Every seat is the One Night reasoning bot (``normal`` or ``hard``); each run first
+plays ``--warm`` games (seed 7) so that the belief caches hold what a long
+simulation would, then times the next games (seed 1) in CPU seconds of the process.
+With ``--baseline DIR`` the same runs are made on the code in ``DIR/src`` (PYTHONPATH),
+alternating with this tree, ``--repeat`` times each.
+
+    python benchmarks/reasoning_bots.py [--baseline /work/base] [--repeat 3] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+# (bot, players, warm-up games, timed games)
+CASES = [("reasoning", 10, 300, 300), ("reasoning:hard", 10, 10, 20),
+         ("reasoning", 5, 300, 600), ("reasoning:hard", 5, 10, 40)]
+
+
+def child(spec: str, players: int, warm: int, games: int) -> float:
+    from nightcall.rulesets.onuw.game import ONUW
+    from nightcall.sim.runner import Setup, run_games
+
+    setup = Setup("onuw", players, tuple(ONUW.recommended_deck(players)), spec, spec)
+    run_games(setup, 7, 0, warm)
+    t0 = time.process_time()
+    run_games(setup, 1, 10_000, games)
+    return games / (time.process_time() - t0)
+
+
+def run(src: Path, case: tuple[str, int, int, int]) -> float:
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    done = subprocess.run([sys.executable, __file__, "--child", *map(str, case)], env=env,
+                          capture_output=True, text=True, check=True)
+    return float(done.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--baseline", type=Path, default=None)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--players", type=int, default=None, help="only this table size")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        spec, players, warm, games = args.child
+        print(child(spec, int(players), int(warm), int(games)))
+        return
+    trees = {"new": HERE.parent / "src"}
+    if args.baseline is not None:
+        trees["old"] = args.baseline / "src"
+    rows: dict[str, Any] = {}
+    for case in CASES:
+        if args.players and case[1] != args.players:
+            continue
+        rates: dict[str, list[float]] = {k: [] for k in trees}
+        for _ in range(args.repeat):
+            for key, src in trees.items():  # alternate the trees
+                rates[key].append(run(src, case))
+        row: dict[str, Any] = {k: [round(x, 1) for x in v] for k, v in rates.items()}
+        if "old" in rates:
+            row["new_over_old_median"] = round(
+                statistics.median(rates["new"]) / statistics.median(rates["old"]), 2)
+        rows[f"{case[0]} {case[1]} players"] = row
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    if args.json:
+        print(json.dumps({"load_average": load, "games_per_cpu_second": rows}, indent=2))
+        return
+    print(f"load average {load}; games per CPU second")
+    for name, row in rows.items():
+        print(f"{name}: {row}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,122 @@
+"""The glossary (locales/glossary/<lang>.json): one place per language for the role names,
+their gender, plural and articles; every role named in a line must agree with it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from nightcall.engine.ruleset import all_rulesets
+from nightcall.narration.locale import LANGUAGES, load
+
+RULESETS = ("onuw", "epic", "lupus")
+
+
+def ruleset_of(key: str) -> tuple[str, ...]:
+    """The rulesets whose role names a line may use, from its key."""
+    parts = key.split(".")
+    for part in parts[:2]:
+        if part in RULESETS:
+            return (part,)
+    if parts[0] == "master":
+        return ("lupus",)
+    return RULESETS
+
+
+def allowed_articles(lang: str, gender: str, plural: bool) -> set[str]:
+    arts = load(lang).glossary["articles"]
+    if lang == "it":
+        if gender == "pl":
+            return set(arts["pl_m"]) | set(arts["pl_f"])
+        if plural:
+            return set(arts["pl_m" if gender == "m" else "pl_f"])
+        return set(arts[gender]) | set(arts["m_or_f"])
+    if gender == "pl" or plural:
+        return set(arts["pl"])
+    return set(arts[gender])
+
+
+def every_article(lang: str) -> set[str]:
+    return {a for group in load(lang).glossary["articles"].values() for a in group}
+
+
+def test_every_role_has_a_name_gender_and_plural_in_every_language() -> None:
+    for lang in LANGUAGES:
+        glossary = load(lang).glossary["roles"]
+        for rid, ruleset in all_rulesets().items():
+            for role in ruleset.role_ids:
+                entry = glossary[rid][role]
+                assert entry["name"] and entry["gender"] in ("m", "f", "n", "pl"), (lang, role)
+                assert entry.get("plural"), (lang, rid, role)
+
+
+def test_the_locale_role_names_are_the_glossarys() -> None:
+    for lang in LANGUAGES:
+        loc = load(lang)
+        for rid, entries in loc.glossary["roles"].items():
+            for role, entry in entries.items():
+                assert loc.role(rid, role) == entry["name"]
+
+
+@pytest.mark.parametrize("lang", ["it", "de"])
+def test_no_line_names_a_role_in_english(lang: str) -> None:
+    """An English role name that is not also this language's word (the German lines once
+    said "Der Doppelgänger" for the Doppelgängerin)."""
+    loc, en = load(lang), load("en")
+    own = {form for entries in loc.glossary["roles"].values() for e in entries.values()
+           for form in (e["name"], e.get("plural", ""))}
+    english = {form for entries in en.glossary["roles"].values() for e in entries.values()
+               for form in (e["name"], e.get("plural", "")) if form and form not in own
+               and "(" not in form}
+    bad = []
+    for key, line in loc.lines.items():
+        for name in english:
+            if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line):
+                bad.append((key, name, line))
+    assert not bad, bad
+
+
+def misused_articles(lang: str, lines: dict[str, str]) -> list[tuple[str, str, str, str]]:
+    """(key, role form, article, line) for each article that does not fit the role named
+    after it. A form two roles share (German "Freimaurer" is one and many; Italian
+    "Veggente" is the Seer and part of "Lupo Veggente") is right if any reading fits."""
+    loc = load(lang)
+    articles = every_article(lang)
+    bad = []
+    for key, line in lines.items():
+        forms: dict[str, set[str]] = {}
+        for rid in ruleset_of(key):
+            for entry in loc.glossary["roles"][rid].values():
+                for form, plural in ((entry["name"], False), (entry.get("plural"), True)):
+                    if form and form.split()[0].lower() not in articles:  # not "Das Ding"
+                        forms.setdefault(form, set()).update(
+                            allowed_articles(lang, entry["gender"], plural))
+        for form, ok in forms.items():
+            for m in re.finditer(rf"(?:^|(?<=[\s(«„“\"]))([\w']+?)(\s|(?<='))"
+                                 rf"{re.escape(form)}(?!\w)", line):
+                word = m.group(1).lower()
+                if word in articles and word not in ok:
+                    bad.append((key, form, word, line))
+    return bad
+
+
+@pytest.mark.parametrize("lang", ["it", "de"])
+def test_every_role_named_after_an_article_agrees_with_the_glossary(lang: str) -> None:
+    """"il Veggente", "la Doppelgänger", "die Seherin", "der Werwolf": the article before a
+    role name fits the role's gender and number."""
+    bad = misused_articles(lang, load(lang).lines)
+    assert not bad, bad
+
+
+def test_the_check_catches_the_defects_the_issue_names() -> None:
+    """The checks, on wrong lines like those issue 19 quotes."""
+    wrong_it = {"onuw.x": "Notte: viene chiamato di nuovo il Doppelgänger.",
+                "lupus.y": "La Veggente indica un giocatore."}
+    assert [(k, f, w) for k, f, w, _ in misused_articles("it", wrong_it)] == [
+        ("onuw.x", "Doppelgänger", "il"), ("lupus.y", "Veggente", "la")]
+    wrong_de = {"onuw.x": "Die Werwolf erwacht.", "epic.y": "Der Hexe zeigt auf jemanden."}
+    assert sorted(f for _, f, _, _ in misused_articles("de", wrong_de)) == ["Werwolf"]
+    # "der Hexe" is a right dative; "Die Werwolf" is wrong in any case.
+    right = {"onuw.z": "Die Doppelgängerin kopiert, der Werwolf schläft, die Werwölfe wachen."}
+    assert misused_articles("de", right) == []
