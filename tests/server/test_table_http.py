@@ -53,7 +53,7 @@ def play(client: TestClient, code: str, host_token: str, names: tuple[str, ...])
 
 
 def test_a_finished_game_is_kept_at_its_table(client: TestClient) -> None:
-    token, key = new_table(client)
+    token, _ = new_table(client)
     code, host_token = make_room(client, seats=5, language="it", table=token)
     # The lobby (what every phone and spectator gets) never shows the table's token.
     assert token not in client.get(f"/api/rooms/{code}").text
@@ -106,7 +106,7 @@ def test_wrong_tokens_are_slowed_down(db_path: Path) -> None:
     app = create_app(SQLiteStore(db_path), limits=Limits(wrong_token_burst=3,
                                                          wrong_tokens_per_minute=0.1))
     with TestClient(app) as client:
-        token, key = new_table(client)
+        token, _ = new_table(client)
         codes = [client.get(f"/api/tables/{'z' * 40}{i}").status_code for i in range(5)]
         assert codes == [404, 404, 404, 429, 429]
         # The real link still opens (a server-made token is not guessable).
