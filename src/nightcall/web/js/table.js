@@ -47,18 +47,18 @@ function when(seconds) {
 
 // Plot 1: each person's wins and losses as one bar, wins first.
 function winsPlot(players) {
-  const row = 26, left = 110, width = 560, top = 8;
+  const row = 28, left = 90, width = 420, top = 8;
   const most = Math.max(1, ...players.map((p) => p.games));
   const scale = (width - left - 40) / most;
   const svg = s("svg", { class: "plot", viewBox: `0 0 ${width} ${top * 2 + row * players.length + 20}`,
     role: "img", "aria-label": t("table_history.plot_wins") });
   players.forEach((p, i) => {
     const y = top + i * row;
-    svg.append(s("text", { x: left - 8, y: y + 16, "text-anchor": "end" }, p.name));
+    svg.append(s("text", { x: left - 8, y: y + 18, "text-anchor": "end" }, p.name));
     svg.append(s("rect", { x: left, y: y + 3, width: p.wins * scale, height: row - 8, fill: "#5bd68a", rx: 3 }));
     svg.append(s("rect", { x: left + p.wins * scale, y: y + 3, width: p.losses * scale,
       height: row - 8, fill: "#ff6b6b", rx: 3 }));
-    svg.append(s("text", { x: left + p.games * scale + 6, y: y + 16, class: "muted" },
+    svg.append(s("text", { x: left + p.games * scale + 6, y: y + 18, class: "muted" },
       `${p.wins}/${p.games}`));
   });
   return svg;
@@ -67,7 +67,7 @@ function winsPlot(players) {
 // Plot 2: each person's running total of wins, game after game (oldest on the left).
 function timelinePlot(stats) {
   const games = [...stats.list].reverse();
-  const width = 560, height = 220, left = 30, right = 12, top = 10, bottom = 26;
+  const width = 420, height = 200, left = 30, right = 12, top = 12, bottom = 26;
   const people = stats.players.slice(0, COLORS.length);
   const runs = people.map((p) => {
     let wins = 0;
