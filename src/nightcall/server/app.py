@@ -57,6 +57,7 @@ from nightcall.server.ops import (
 from nightcall.server.room import Room, RoomError, Sink, same_token
 from nightcall.server.samples import Samples
 from nightcall.server.store import Store
+from nightcall.server.table_routes import table_routes
 
 if TYPE_CHECKING:
     from nightcall.server.cluster import Node
@@ -599,6 +600,7 @@ async def create_room(request: Request) -> Response:
     try:
         settings = m.decode_create(await request.body())
         request.app.state.creations.take(address(request))
+        hub.check_table(settings)
         if hub.node is not None:  # (its Redis round trips without blocking the loop)
             room = await hub.node.create(settings, server_base(request))
         else:
@@ -742,6 +744,7 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
         Route("/host/{code}", page("host.html")),
         Route("/play/{code}", page("play.html")),
         Route("/watch/{code}", page("watch.html")),
+        Route("/t/{token}", page("table.html")),
         Route("/favicon.ico", favicon),
         Route("/api/rulesets", rulesets),
         Route("/healthz", healthz),
@@ -751,6 +754,7 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/qr.svg", room_qr),
         Route("/api/rooms/{code}/record", room_record),
+        *table_routes(),
         WebSocketRoute("/ws/{code}", websocket_endpoint),
         WebSocketRoute("/ws/{code}/agent", agent_endpoint),
         Mount("/static", StaticFiles(directory=web_dir()), name="static"),

@@ -18,6 +18,7 @@ from nightcall.server.room import Room, RoomError
 from nightcall.server.samples import Samples
 from nightcall.server.saving import TurnSaver
 from nightcall.server.store import Store
+from nightcall.server.tables import NO_TABLE, tables_of
 
 if TYPE_CHECKING:
     from nightcall.server.cluster import Node
@@ -103,6 +104,10 @@ class Hub:
         self.scale = scale
         self.public_url = public_url.rstrip("/")
         self.rooms: dict[str, Room] = {}
+        # The table histories in the same store (issue 20), and the rooms served here
+        # that were not over yet: a game is kept at its table when it ends (Hub.save).
+        self.tables = tables_of(store)
+        self.unfinished: set[str] = set()
         # Where changes go before their updates: the node's Redis batches in a cluster,
         # else this process's own group commit; both take save, hold and flush.
         self.saver: TurnSaver | Node = node if node is not None else TurnSaver(store)
@@ -148,8 +153,30 @@ class Hub:
         log.info("room %s created (%s, %d seats)", code, settings.ruleset, settings.seats)
         return room
 
+    def check_table(self, settings: CreateRoom) -> None:
+        """A new room may only be linked to a table that exists (POST /api/rooms; the
+        next game of a deleted table's room is simply not kept)."""
+        if settings.table is None:
+            return
+        if self.tables is None:
+            raise RoomError("no_tables", "this server's store keeps no tables")
+        if not self.tables.exists(settings.table):
+            raise RoomError("no_table", NO_TABLE)
+
+    def keep_at_table(self, room: Room) -> None:
+        """The game just ended: keep it at its table. Never fails the room's save."""
+        if room.settings.table is None or self.tables is None:
+            return
+        try:
+            if not self.tables.record(room.settings.table, room):
+                log.info("room %s: its table is gone, the game is not kept", room.code)
+        except Exception:
+            log.exception("room %s: cannot keep the game at its table", room.code)
+
     def _attach(self, room: Room) -> None:
         room.on_change = self.save
+        if room.status != "over":
+            self.unfinished.add(room.code)
         self.rooms[room.code] = room
         self.clocks[room.code] = RoomClock(room, self.scale)
 
@@ -221,6 +248,7 @@ class Hub:
             if now - room.active_at < (IDLE_OVER if room.status == "over" else IDLE_LOBBY):
                 continue
             del self.rooms[code]
+            self.unfinished.discard(code)
             clock = self.clocks.pop(code, None)
             if clock is not None:
                 clock.stop()
@@ -250,6 +278,9 @@ class Hub:
         the change is broadcast (``Room.changed``): the updates to local sockets are
         held (:meth:`hold`) until the save is written."""
         self.saver.save(room)
+        if room.status == "over" and room.code in self.unfinished:
+            self.unfinished.discard(room.code)
+            self.keep_at_table(room)
 
     def hold(self, sink: Any, data: bytes) -> None:
         """An update for a local socket: out once the saves before it are written."""

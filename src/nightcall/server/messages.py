@@ -16,6 +16,7 @@ import msgspec
 
 from nightcall import protocol
 from nightcall.protocol import ActionMessage
+from nightcall.server.tables import MAX_TABLE_TOKEN, MIN_TABLE_TOKEN, TOKEN_PATTERN
 
 # --- client -> server ----------------------------------------------------------
 
@@ -200,6 +201,10 @@ OptionValue = bool | Annotated[int, msgspec.Meta(ge=-(2**53), le=2**53)] | Word 
     list[Word], msgspec.Meta(max_length=64)]
 
 
+TableToken = Annotated[str, msgspec.Meta(min_length=MIN_TABLE_TOKEN, max_length=MAX_TABLE_TOKEN,
+                                        pattern=TOKEN_PATTERN)]
+
+
 class CreateRoom(msgspec.Struct, forbid_unknown_fields=True):
     """POST /api/rooms: a new room. Times are seconds; ``roles`` empty = recommended deck."""
 
@@ -217,6 +222,9 @@ class CreateRoom(msgspec.Struct, forbid_unknown_fields=True):
     defense_seconds: float = 30.0
     # Who takes the empty seats: "reasoning" (optionally ":easy"/":hard") or "random".
     bots: Annotated[str, msgspec.Meta(max_length=32)] = "reasoning"
+    # The table whose history keeps this room's finished games (server/tables.py): the
+    # token of its link. Never shown in the lobby.
+    table: TableToken | None = None
 
 
 _create_decoder = msgspec.json.Decoder(CreateRoom)

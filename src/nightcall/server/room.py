@@ -718,6 +718,7 @@ class Room:
                 "vote_seconds": self.settings.vote_seconds,
                 "defense_seconds": self.settings.defense_seconds,
                 "bots": self.settings.bots,
+                "table": self.settings.table,
             },
             "host_token": self.host_token,
             "seats": [{"name": s.name, "token": s.token, "bot": s.bot, "chosen": s.chosen}

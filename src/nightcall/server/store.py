@@ -60,6 +60,7 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self._docs: dict[str, tuple[str, bool]] = {}
+        self._tables: dict[str, tuple[dict[str, Any], dict[str, str]]] = {}
 
     def save(self, code: str, doc: dict[str, Any], finished: bool) -> None:
         self._docs[code] = (msgspec.json.encode(doc).decode(), finished)
@@ -81,6 +82,37 @@ class MemoryStore:
     def close(self) -> None:
         self._docs.clear()
 
+    # --- tables (issue 20: a group's history, :mod:`nightcall.server.tables`) -------
+    def table_create(self, key: str, meta: dict[str, Any]) -> None:
+        self._tables[key] = (dict(meta), {})
+
+    def table_meta(self, key: str) -> dict[str, Any] | None:
+        got = self._tables.get(key)
+        return None if got is None else dict(got[0])
+
+    def table_update(self, key: str, meta: dict[str, Any]) -> bool:
+        if key not in self._tables:
+            return False
+        self._tables[key] = (dict(meta), self._tables[key][1])
+        return True
+
+    def table_add_game(self, key: str, game_id: str, game: dict[str, Any]) -> bool:
+        if key not in self._tables:
+            return False
+        self._tables[key][1][game_id] = msgspec.json.encode(game).decode()
+        return True
+
+    def table_games(self, key: str) -> list[dict[str, Any]]:
+        got = self._tables.get(key)
+        return [] if got is None else [json.loads(g) for g in got[1].values()]
+
+    def table_delete_game(self, key: str, game_id: str) -> bool:
+        got = self._tables.get(key)
+        return got is not None and got[1].pop(game_id, None) is not None
+
+    def table_delete(self, key: str) -> bool:
+        return self._tables.pop(key, None) is not None
+
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -90,6 +122,17 @@ CREATE TABLE IF NOT EXISTS rooms (
     updated REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS rooms_unfinished ON rooms (finished, updated);
+CREATE TABLE IF NOT EXISTS tables (
+    key TEXT PRIMARY KEY,
+    doc TEXT NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS table_games (
+    key TEXT NOT NULL,
+    game TEXT NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (key, game)
+);
 """
 
 
@@ -200,6 +243,67 @@ class SQLiteStore:
                     raise
                 self._db.execute("COMMIT")
         return len(codes)
+
+    # --- tables (issue 20: a group's history, :mod:`nightcall.server.tables`) -------
+    # Rows are keyed by a hash of the table's link (tables.table_key), never the link.
+    def table_create(self, key: str, meta: dict[str, Any]) -> None:
+        with self._lock:
+            self._db.execute("INSERT INTO tables (key, doc, updated) VALUES (?, ?, ?)",
+                             (key, msgspec.json.encode(meta).decode(), time.time()))
+
+    def table_meta(self, key: str) -> dict[str, Any] | None:
+        with self._lock:
+            row = self._db.execute("SELECT doc FROM tables WHERE key = ?", (key,)).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def table_update(self, key: str, meta: dict[str, Any]) -> bool:
+        with self._lock:
+            cur = self._db.execute("UPDATE tables SET doc = ?, updated = ? WHERE key = ?",
+                                   (msgspec.json.encode(meta).decode(), time.time(), key))
+        return cur.rowcount > 0
+
+    def table_add_game(self, key: str, game_id: str, game: dict[str, Any]) -> bool:
+        """Kept only while the table is (a game ending after its deletion is not)."""
+        with self._lock:
+            cur = self._db.execute(
+                "INSERT OR REPLACE INTO table_games (key, game, doc) SELECT ?, ?, ? "
+                "WHERE EXISTS (SELECT 1 FROM tables WHERE key = ?)",
+                (key, game_id, msgspec.json.encode(game).decode(), key))
+        return cur.rowcount > 0
+
+    def table_games(self, key: str) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute("SELECT doc FROM table_games WHERE key = ?",
+                                    (key,)).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def table_delete_game(self, key: str, game_id: str) -> bool:
+        return self._forget("DELETE FROM table_games WHERE key = ? AND game = ?",
+                            (key, game_id)) > 0
+
+    def table_delete(self, key: str) -> bool:
+        return self._forget("DELETE FROM table_games WHERE key = ?", (key,),
+                            "DELETE FROM tables WHERE key = ?") > 0
+
+    def _forget(self, sql: str, args: tuple[str, ...], *more: str) -> int:
+        """Delete for good: with secure_delete the freed pages are zeroed, so the names
+        do not linger in the file (the WAL's copies go at the next checkpoint). The
+        rows of the last statement counted."""
+        with self._lock:
+            self._db.execute("PRAGMA secure_delete = ON")
+            self._db.execute("BEGIN")
+            try:
+                count = self._db.execute(sql, args).rowcount
+                for extra in more:
+                    count = self._db.execute(extra, args).rowcount
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            finally:
+                if self._db.in_transaction:
+                    self._db.execute("COMMIT")
+                self._db.execute("PRAGMA secure_delete = OFF")
+        return int(count)
 
     def journal_mode(self) -> str:
         with self._lock:

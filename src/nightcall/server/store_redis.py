@@ -7,7 +7,10 @@ Layout, all under one prefix (default ``nightcall``):
   time of their last save, so :meth:`unfinished` lists them oldest first like SQLite;
 - ``<prefix>:playing``: the same for games in play only: what a cluster's sweep adopts
   when their owner is gone (lobbies wait for a client to ask for them);
-- ``<prefix>:lease:<code>``: which process owns the room now (:mod:`.cluster`).
+- ``<prefix>:lease:<code>``: which process owns the room now (:mod:`.cluster`);
+- ``<prefix>:table:<key>`` and ``<prefix>:table:<key>:games``: a table's settings and
+  its finished games, a hash of game id -> entry (issue 20, :mod:`.tables`); ``key`` is
+  a hash of the table's link. A table never expires; deleting it deletes both keys.
 
 A lobby's document expires :data:`LOBBY_TTL_MS` after its last save (an abandoned
 lobby does not stay forever), a finished room's :data:`FINISHED_TTL_MS` after its end;
@@ -68,6 +71,20 @@ return 1
 """
 
 
+# KEYS: the table's settings, its games; ARGV: game id, entry. Only while the table is.
+ADD_GAME = """
+if redis.call('exists', KEYS[1]) == 0 then return 0 end
+redis.call('hset', KEYS[2], ARGV[1], ARGV[2])
+return 1
+"""
+# KEYS: the table's settings; ARGV: the new settings. Only while the table is.
+UPDATE_TABLE = """
+if redis.call('exists', KEYS[1]) == 0 then return 0 end
+redis.call('set', KEYS[1], ARGV[1])
+return 1
+"""
+
+
 def save_args(store: RedisStore, code: str, doc: dict[str, Any], status: str, now: float,
               owner: str) -> tuple[list[str], list[Any]]:
     """The keys and arguments of one :data:`FENCED_SAVE` (the store's and the node's)."""
@@ -91,6 +108,8 @@ class RedisStore:
         self.playing_key = f"{prefix}:playing"
         self.owner = owner  # set by the cluster: saves are fenced by the room's lease
         self._fenced = client.register_script(FENCED_SAVE)
+        self._add_game = client.register_script(ADD_GAME)
+        self._update_table = client.register_script(UPDATE_TABLE)
 
     @property
     def client(self) -> redis.Redis:
@@ -167,6 +186,37 @@ class RedisStore:
         if gone:
             self._r.zrem(self._index, *gone)
         return [json.loads(_as_bytes(raw)) for raw in raws if raw is not None]
+
+    # --- tables (issue 20: a group's history, :mod:`nightcall.server.tables`) -------
+    def table_key(self, key: str) -> str:
+        return f"{self.prefix}:table:{key}"
+
+    def table_create(self, key: str, meta: dict[str, Any]) -> None:
+        self._r.set(self.table_key(key), msgspec.json.encode(meta))
+
+    def table_meta(self, key: str) -> dict[str, Any] | None:
+        raw = self._r.get(self.table_key(key))
+        return None if raw is None else dict(json.loads(_as_bytes(raw)))
+
+    def table_update(self, key: str, meta: dict[str, Any]) -> bool:
+        return bool(self._update_table(keys=[self.table_key(key)],
+                                       args=[msgspec.json.encode(meta)]))
+
+    def table_add_game(self, key: str, game_id: str, game: dict[str, Any]) -> bool:
+        table = self.table_key(key)
+        return bool(self._add_game(keys=[table, f"{table}:games"],
+                                   args=[game_id, msgspec.json.encode(game)]))
+
+    def table_games(self, key: str) -> list[dict[str, Any]]:
+        raws = self._r.hvals(f"{self.table_key(key)}:games")
+        return [json.loads(_as_bytes(raw)) for raw in raws]
+
+    def table_delete_game(self, key: str, game_id: str) -> bool:
+        return bool(self._r.hdel(f"{self.table_key(key)}:games", game_id))
+
+    def table_delete(self, key: str) -> bool:
+        table = self.table_key(key)
+        return bool(self._r.delete(table, f"{table}:games"))
 
     def ping(self) -> bool:
         return bool(self._r.ping())
