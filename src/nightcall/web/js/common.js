@@ -3,9 +3,10 @@ import { h } from "./dom.js";
 import { causeName, currentLanguage, list, roleName, t, teamName } from "./text.js";
 import { icon, roleIcon, teamOf } from "./roles.js";
 
-// A bot's name already says "(bot)": the icon marks it, the words are not repeated.
+// A bot has a plain name (the server refuses any that looks like one): the icon marks
+// it, with the word for a screen reader.
 function seatName(s) {
-  return [s.bot ? icon("bot", { cls: "icon tiny", label: /\(bot\)$/i.test(s.name) ? null : t("tag.bot") }) : null,
+  return [s.bot ? icon("bot", { cls: "icon tiny", label: t("tag.bot") }) : null,
     h("span", { class: "name" }, s.name)];
 }
 

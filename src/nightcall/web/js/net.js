@@ -37,7 +37,8 @@ export function connect(code, hello, onMessage, onStatus = () => {}) {
       onMessage(msg);
     };
     sock.onclose = (e) => {
-      onStatus("offline");
+      // Held back for a while (not refused): the page stays "waiting" until it tries again.
+      onStatus(RETRY.has(refusal) && !closed ? "waiting" : "offline");
       if (closed || sock !== ws) return;
       // Final only when the server said why and closed with 4000 (a taken name, a
       // full table, a seat that is gone); anything else: try again.
