@@ -187,7 +187,8 @@ def test_the_host_names_the_last_to_die(browser: Any, tmp_path: Path, shots: Any
         assert f"{NAMES[chosen]} conta come l'ultima vittima." in \
             host.inner_text("[data-testid=last-choice]")
         # The narrator says it, and the accusations now start at the chosen one's left.
-        wait_for(lambda: f"{NAMES[chosen]} conta come l'ultimo a morire" in
+        # (said without a gender: "l'ultima morte è quella di ...", issue 17 item 8)
+        wait_for(lambda: f"l'ultima morte è quella di {NAMES[chosen]}" in
                  host.inner_text("[data-testid=narration]"), what="the narration")
         table = host.locator("[data-testid=table] li").all_inner_texts()
         # The board lists the newest first: the order as it stands now is the first one.
