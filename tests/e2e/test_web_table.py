@@ -28,7 +28,7 @@ def test_a_full_room_refuses_one_more_player_in_its_language(browser: Any, serve
     table = Table(browser, server.url, ("Ada", "Bruno", "Carla"), ruleset="onuw", seats=3,
                   language="it")
     extra = phone(browser, server.url, table.code, "Dario", table.errors)
-    extra.wait_for_function("document.querySelector('[data-testid=join-error]').textContent")
+    extra.wait_for_function("() => document.querySelector('[data-testid=join-error]').textContent")
     assert extra.inner_text("[data-testid=join-error]").startswith("Il tavolo è al completo")
     assert extra.locator("[data-testid=seats]").count() == 0  # not seated
     lobby = httpx.get(f"{server.url}/api/rooms/{table.code}").json()
@@ -116,14 +116,15 @@ def test_a_mistyped_code_is_said_at_once_and_the_favicon_is_there(browser: Any,
     front.goto(server.url + "/")
     front.fill("#join-code", "ZZZZ")
     front.click("[data-t='front.join_button']")
-    front.wait_for_function("document.querySelector('[data-testid=front-join-error]').textContent")
+    front.wait_for_function(
+        "() => document.querySelector('[data-testid=front-join-error]').textContent")
     assert "ZZZZ" in front.inner_text("[data-testid=front-join-error]")
     assert front.url.rstrip("/") == server.url  # still on the front page
     # Straight to a player page of no room: told before typing a name.
     page = browser.new_context(**PHONE).new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{server.url}/play/ZZZZ")
-    page.wait_for_function("document.querySelector('[data-testid=join-error]').textContent")
+    page.wait_for_function("() => document.querySelector('[data-testid=join-error]').textContent")
     assert "ZZZZ" in page.inner_text("[data-testid=join-error]")
     assert not page.is_visible("#name")
     icon = httpx.get(f"{server.url}/favicon.ico")
