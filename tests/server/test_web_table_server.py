@@ -4,6 +4,8 @@ opens with a dusk of its own, and the host can give the talk one more minute."""
 
 from __future__ import annotations
 
+import time
+
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -88,6 +90,7 @@ def test_the_host_pauses_the_talk_and_starts_it_again(client: TestClient) -> Non
         paused = host.until(lambda m: m["type"] == "observation"
                             and m["clock"]["ends_at"] is None)["clock"]
         assert paused["stage"] == "discussion"
+        time.sleep(0.05)  # a pause of some length (a sub-millisecond one moves nothing)
         host.send(type="pause")  # again: the clock runs on with what was left
         going = host.until(lambda m: m["type"] == "observation"
                            and m["clock"]["ends_at"] is not None)["clock"]
