@@ -5,7 +5,6 @@ opens with a dusk of its own, and the host can give the talk one more minute."""
 from __future__ import annotations
 
 import time
-
 from typing import Any
 
 from starlette.testclient import TestClient
