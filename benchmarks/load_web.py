@@ -250,6 +250,8 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
                   else [port] if args.workers == 1 else [])
     cmd = [sys.executable, "-m", "nightcall.cli", "serve", "--host", "127.0.0.1",
            "--port", str(port)]
+    if not old:  # every room comes from this one address (older versions had no limit)
+        cmd += ["--room-burst", str(args.rooms + 10)]
     if args.pin:  # the server alone on core 0, as if the phones were on other machines
         cmd = ["taskset", "-c", "0", *cmd]
     if args.redis:

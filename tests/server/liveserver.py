@@ -21,8 +21,10 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, db: Path, port: int | None = None, time_scale: float = 1.0) -> None:
+    def __init__(self, db: Path, port: int | None = None, time_scale: float = 1.0,
+                 extra: tuple[str, ...] = ()) -> None:
         self.db = db
+        self.extra = extra
         self.port = port or free_port()
         self.time_scale = time_scale
         self.proc: subprocess.Popen[bytes] | None = None
@@ -35,7 +37,7 @@ class LiveServer:
     def start(self) -> LiveServer:
         cmd = [sys.executable, "-m", "nightcall.cli", "serve", "--host", "127.0.0.1",
                "--port", str(self.port), "--db", str(self.db), "--public-url", self.url,
-               "--time-scale", str(self.time_scale)]
+               "--time-scale", str(self.time_scale), *self.extra]
         out = self.log.open("ab")
         self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1"})

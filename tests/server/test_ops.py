@@ -230,3 +230,24 @@ def test_sigterm_saves_closes_with_1012_and_exits_within_5_s(tmp_path: Path) -> 
     votes = [(seat, a) for seat, a in doc["actions"] if a["kind"] == "vote"]
     assert votes == [(0, {"kind": "vote", "a": 1}), (1, {"kind": "vote", "a": 0})]
     assert "Traceback" not in server.log.read_text()
+
+
+def test_room_burst_lets_one_address_open_a_room_at_every_table(tmp_path: Path) -> None:
+    """A venue's tables all sit behind one router: ``--room-burst`` raises how many rooms
+    that one address may open at once; past it the limit answers 429, as by default."""
+    server = LiveServer(tmp_path / "rooms.sqlite3", extra=("--room-burst", "35")).start()
+    try:
+        made = [httpx.post(f"{server.url}/api/rooms", json={"seats": 5}).status_code
+                for _ in range(36)]
+    finally:
+        server.stop()
+    assert made[:35] == [201] * 35  # the default (30) would refuse the 31st
+    assert made[35] == 429
+
+
+def test_room_burst_below_one_is_refused_with_a_reason() -> None:
+    done = subprocess.run([sys.executable, "-m", "nightcall.cli", "serve", "--room-burst", "0"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "--room-burst must be at least 1" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -71,6 +71,11 @@ def serve(
         float, typer.Option(help="Days a finished game's record is kept in the SQLite "
                             "file (0: for ever). Lobbies nobody started go after a day.")
     ] = 30.0,
+    room_burst: Annotated[
+        int, typer.Option(help="New rooms one address may open at once, before the limit "
+                          "of 6 a minute applies (a venue with many tables behind one "
+                          "router: raise it to the number of tables).")
+    ] = 30,
 ) -> None:
     """Serve the web app: create a room on the big screen, join with phones."""
     import json
@@ -86,6 +91,9 @@ def serve(
         raise typer.Exit(2)
     if log_format not in ("text", "json"):
         typer.echo("--log-format is text or json", err=True)
+        raise typer.Exit(2)
+    if room_burst < 1:
+        typer.echo("--room-burst must be at least 1", err=True)
         raise typer.Exit(2)
     if keep_days < 0:
         typer.echo("--keep-days is 0 (for ever) or more", err=True)
@@ -112,7 +120,7 @@ def serve(
     config = {"db": str(db or default_db()), "redis": redis, "scale": time_scale,
               "public_url": public_url, "lease_seconds": lease_seconds,
               "log_format": log_format, "allow_origins": list(allow_origin or []),
-              "keep_days": keep_days}
+              "keep_days": keep_days, "room_burst": room_burst}
     if workers > 1:
         typer.echo(f"{workers} processes on ports {port} to {port + workers - 1}: "
                    f"phones open {public_url}")
@@ -223,21 +231,23 @@ def app_from_env(metrics_token: str = "") -> Any:
     import json
 
     from nightcall.server.app import create_app
+    from nightcall.server.limits import Limits
     from nightcall.server.store import SQLiteStore
 
     config = json.loads(os.environ[CONFIG_ENV])
+    limits = Limits(room_burst=config.get("room_burst", Limits.room_burst))
     if config["redis"]:
         from nightcall.server.cluster import Node
 
         node = Node.from_url(config["redis"], lease_seconds=config["lease_seconds"])
         app = create_app(node.store, scale=config["scale"], public_url=config["public_url"],
                          node=node, metrics_token=metrics_token,
-                         allow_origins=config.get("allow_origins", []))
+                         allow_origins=config.get("allow_origins", []), limits=limits)
     else:
         store = SQLiteStore(config["db"], keep_days=config.get("keep_days", 30.0))
         app = create_app(store, scale=config["scale"], public_url=config["public_url"],
                          metrics_token=metrics_token,
-                         allow_origins=config.get("allow_origins", []))
+                         allow_origins=config.get("allow_origins", []), limits=limits)
     tune_gc()
     return app
 
