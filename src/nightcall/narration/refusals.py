@@ -1,0 +1,47 @@
+"""The rules' refusals and warnings in the reader's language.
+
+The rules stay free of languages: a refusal is raised, and a warning returned, as an
+English sentence. Where the sentence is a :class:`Said`, it also carries a locale key
+and its values, so a command run with ``--lang it`` or a page in German says it in
+that language (locale key ``refusal.<key>``). Values named ``role`` or ``roles`` are
+role ids, named in the reader's language; ``game`` is a ruleset id.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nightcall.narration.locale import Locale
+
+
+class Said(str):
+    """An English sentence that knows its locale key and values."""
+
+    key: str
+    values: dict[str, Any]
+
+    def __new__(cls, text: str, key: str, **values: Any) -> Said:
+        self = super().__new__(cls, text)
+        self.key = key
+        self.values = values
+        return self
+
+
+def said(loc: Locale, what: BaseException | str) -> str:
+    """``what`` (an error or a warning) in ``loc``'s language, or as it is when it has
+    no key (or the language lacks the line)."""
+    text = what.args[0] if isinstance(what, BaseException) and what.args else what
+    if not isinstance(text, Said):
+        return str(what)
+    key = f"refusal.{text.key}"
+    if key not in loc.lines:
+        return str(text)
+    game = str(text.values.get("game", text.key.split(".")[0]))
+    values = dict(text.values)
+    for name in ("role", "roles"):
+        value = values.get(name)
+        if isinstance(value, str):
+            values[name] = loc.role(game, value)
+        elif isinstance(value, list | tuple):
+            values[name] = ", ".join(loc.role(game, r) for r in value)
+    return loc.line(key, **values)
