@@ -45,6 +45,7 @@ from nightcall.server.limits import (
     refusal,
     unread,
 )
+from nightcall.server.narrator_routes import narrator_routes
 from nightcall.server.ops import (
     SERVER_SEND,
     KeepServerSend,
@@ -58,7 +59,6 @@ from nightcall.server.room import Room, RoomError, Sink, same_token
 from nightcall.server.samples import Samples
 from nightcall.server.store import Store
 from nightcall.server.table_routes import table_routes
-from nightcall.server.narrator_routes import narrator_routes
 
 if TYPE_CHECKING:
     from nightcall.server.cluster import Node
