@@ -5,6 +5,7 @@ the judge at the end and the Lupus Master, through the real app. Bad input gets 
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -215,8 +216,8 @@ def test_the_master_is_replayed_from_the_answers_and_each_call_is_timed_the_same
     # Every accusation is echoed back with who accused whom.
     assert any(i["kind"] == "tell" and i["text"].startswith("✓ ") for i in items)
     # A call's pause is the same whether its holder is alive or dead.
-    pauses = {i["seconds"] for prev, i in zip(items, items[1:], strict=False)
-              if i["kind"] == "pause" and prev["key" if "key" in prev else "kind"] in
+    pauses = {i["seconds"] for prev, i in pairwise(items)
+              if i["kind"] == "pause" and prev.get("key") in
               ("lupus.werewolf.wake", "lupus.seer.wake")}
     assert pauses == {10.0}
     # The same answers give the same game: a shorter list gives its prefix.

@@ -240,7 +240,7 @@ function renderSetup() {
           ["slow", "normal", "fast"].map((s) => h("option", { value: s, selected: s === state.speed }, t(`narrator.speed.${s}`))))),
       h("label", {}, h("span", {}, t("front.discussion_minutes")), " ",
         h("input", { id: "minutes", type: "number", min: 0, max: 60, step: 0.5, value: state.minutes ?? "",
-          placeholder: t("narrator.rulebook"), onchange: change((el) => { state.minutes = el.value === "" ? null : Number(el.value); }) }))),
+          placeholder: state.setup ? String(state.setup.timing.discussion / 60) : "", onchange: change((el) => { state.minutes = el.value === "" ? null : Number(el.value); }) }))),
     h("div", { id: "preview", "aria-live": "polite" }));
   renderPreview();
 }
@@ -479,7 +479,7 @@ function renderLupusDeal() {
         roles.map((role) => h("button", { type: "button", class: `chip${deal[i] === role ? " on" : ""}`, "aria-pressed": String(deal[i] === role),
           "data-testid": `card-${role}`, disabled: deal[i] !== role && left(role) <= 0,
           onclick: () => { deal[i] = role; renderLupusDeal(); } },
-        roleIcon(role, { cls: "icon tiny" }), roleName(role)))))),
+        roleIcon(role, { cls: "icon tiny" }), roleName(role))))))),
     h("p", { class: "error", role: "alert", "data-testid": "deal-error" }, state.dealError || ""),
     h("button", { type: "button", class: "primary big", "data-testid": "master-start", onclick: () => {
       if (deal.includes(null)) { state.dealError = t("narrator.missing_cards", { names: names.filter((_, i) => !deal[i]).join(", ") }); renderLupusDeal(); return; }
