@@ -575,7 +575,11 @@ function askMaster(data) {
   const g = state.lupus;
   const q = $("#question");
   const w = data.waiting;
-  const answer = (a) => { g.answers.push(a); g.played = data.items.length; lupusStep(); };
+  const answer = (a) => {
+    q.dataset.kind = "sent";  // (no second tap on the same question)
+    mount(q);
+    g.answers.push(a); g.played = data.items.length; lupusStep();
+  };
   const back = g.answers.length ? h("button", { type: "button", class: "quiet", "data-testid": "undo", onclick: () => {
     g.answers.pop(); g.played = 0; lupusStep();
   } }, t("narrator.undo")) : null;
