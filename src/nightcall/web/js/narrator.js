@@ -119,7 +119,7 @@ function clockText(s) {
 const runner = { steps: [], i: 0, timer: null, paused: false, done: null, active: false };
 
 function playSteps(steps, done) {
-  Object.assign(runner, { steps, i: 0, timer: null, paused: false, done, active: true });
+  Object.assign(runner, { steps, i: 0, timer: null, paused: false, done, active: true, master: false });
   lockScreen(true);
   if (prefs.ambience) setAmbience(true);
   nextStep();
@@ -170,7 +170,7 @@ function showLine(step) {
   const role = step.role;
   $("#narration").textContent = step.text;
   mount($("#caller"), role ? [roleIcon(role, { cls: "icon big" }), h("span", {}, roleName(role))] : null);
-  $("#progress").textContent = t("narrator.progress", { n: runner.i + 1, of: runner.steps.length });
+  if (!runner.master) $("#progress").textContent = t("narrator.progress", { n: runner.i + 1, of: runner.steps.length });
 }
 
 function narrationPanel(extra = null) {
@@ -208,6 +208,8 @@ async function refreshSetup() {
 
 function renderSetup() {
   const r = info();
+  useRuleset(r);  // the role help and sides of this game
+  setRoleNames(r.role_names ? r.role_names[lang()] : null);
   const n = state.players;
   const scenarios = r.scenarios.filter((s) => !s.min_players || (n >= s.min_players && n <= s.max_players));
   if (!scenarios.some((s) => s.id === state.scenario)) state.scenario = "";
@@ -567,6 +569,7 @@ function playItems(data, from) {
     }
   };
   runner.active = true;
+  runner.master = true;
   runner.steps = items;
   next();
 }
