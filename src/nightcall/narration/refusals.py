@@ -11,20 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from nightcall.engine.errors import Said
 from nightcall.narration.locale import Locale
 
-
-class Said(str):
-    """An English sentence that knows its locale key and values."""
-
-    key: str
-    values: dict[str, Any]
-
-    def __new__(cls, text: str, key: str, **values: Any) -> Said:
-        self = super().__new__(cls, text)
-        self.key = key
-        self.values = values
-        return self
+__all__ = ["Said", "said"]
 
 
 def said(loc: Locale, what: BaseException | str) -> str:
@@ -45,3 +35,20 @@ def said(loc: Locale, what: BaseException | str) -> str:
         elif isinstance(value, list | tuple):
             values[name] = ", ".join(loc.role(game, r) for r in value)
     return loc.line(key, **values)
+
+
+def refused_in(lang: str, key: str, english: str, what: BaseException | str) -> str:
+    """"Deck refused: <the reason>" (``refusal.<key>``) in ``lang``, the reason too."""
+    from nightcall.narration.locale import LANGUAGES, load
+
+    if lang not in LANGUAGES:
+        return f"{english}: {what}"
+    return load(lang).line(f"refusal.{key}", reason=said_in(lang, what))
+
+
+def said_in(lang: str, what: BaseException | str) -> str:
+    """:func:`said` for a language code; as it is when the language is unknown (the
+    error may be about the language itself)."""
+    from nightcall.narration.locale import LANGUAGES, load
+
+    return said(load(lang), what) if lang in LANGUAGES else str(what)

@@ -160,7 +160,8 @@ def judge(request: Mapping[str, Any]) -> dict[str, Any]:
     try:
         outcome = module.judge(table)
     except NightcallError as exc:
-        raise TableModeError(loc.line("judge.refused", reason=str(exc).rstrip("."))) from None
+        raise TableModeError(loc.line("judge.refused", reason=said(loc, exc).rstrip("."))) \
+            from None
     names = list(table["players"])
     result: dict[str, Any] = outcome.to_json(names)
     result["explanation"] = list(outcome.explain(lang))
