@@ -309,7 +309,7 @@ def judge(
                     if not questions.fix(said(loc, exc).rstrip(".")):
                         raise typer.Exit(EXIT_REFUSED) from None
     except (NightcallError, ValueError, OSError) as exc:
-        err.print(loc.line("judge.refused", reason=said(loc, exc).rstrip(".")),
+        err.print(loc.line("refusal.cannot_judge", reason=said(loc, exc)),
                   style="bold red", highlight=False, markup=False)
         raise typer.Exit(EXIT_REFUSED) from None
     except (typer.Abort, EOFError, KeyboardInterrupt):

@@ -9,8 +9,6 @@ role ids, named in the reader's language; ``game`` is a ruleset id.
 
 from __future__ import annotations
 
-from typing import Any
-
 from nightcall.engine.errors import Said
 from nightcall.narration.locale import Locale
 
@@ -21,7 +19,8 @@ def said(loc: Locale, what: BaseException | str) -> str:
     """``what`` (an error or a warning) in ``loc``'s language, or as it is when it has
     no key (or the language lacks the line)."""
     text = what.args[0] if isinstance(what, BaseException) and what.args else what
-    if not isinstance(text, Said):
+    if not isinstance(text, Said) or loc.lang == "en":
+        # English is the rules' own sentence (the en lines are the translators' source)
         return str(what)
     key = f"refusal.{text.key}"
     if key not in loc.lines:

@@ -70,7 +70,7 @@ def validate(players: int, roles: Sequence[str], extra: str | None = None) -> li
     if count[FREEMASON] == 1:
         raise DeckError(Said("the Freemasons come into play together: the deck needs both "
                              "or neither", "epic.freemasons"))
-    warnings = []
+    warnings: list[str] = []
     if count[INSOMNIAC] and not any(count[r] for r in _CARD_MOVERS):
         warnings.append(Said("the Insomniac is meant to be played with the Robber, Witch, "
                              "Alpha Wolf or Goblin: without them her card cannot change",

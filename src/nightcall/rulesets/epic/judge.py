@@ -501,5 +501,5 @@ def _by_name(table: Mapping[str, Any], key: str, names: tuple[str, ...],
         if missing:
             raise DeckError(Said(f"'{key}' has nothing for {', '.join(missing)}",
                                  "judge.no_card" if key == "cards" else "judge.nothing_for",
-                                 key=key, names=", ".join(missing)))
+                                 field=key, names=", ".join(missing)))
     return dict(value)

@@ -63,7 +63,7 @@ def validate(players: int, roles: Sequence[str]) -> list[str]:
         if count[role] > 1:
             raise DeckError(Said(f"there is only one {role} card, the deck has {count[role]}",
                                  "onuw.single", role=role, k=count[role]))
-    warnings = []
+    warnings: list[str] = []
     if count[INSOMNIAC] and not (count[ROBBER] or count[TROUBLEMAKER]):
         warnings.append(Said(
             "the Insomniac is meant to be played with the Robber or the Troublemaker: "
