@@ -293,7 +293,7 @@ def test_the_lupus_master_from_the_deal_to_the_end_in_italian(
                 page.click("[data-testid=clock-end]", timeout=2000)
             continue
         saw_note = saw_note or page.locator("[data-testid=notes] li").count() > 0
-        saw_echo = saw_echo or "✓" in page.inner_text("[data-testid=log]")
+        saw_echo = saw_echo or page.locator("[data-testid=log] li").count() > 0
         if kind == "over":
             break
         if answered == 1:
@@ -307,6 +307,8 @@ def test_the_lupus_master_from_the_deal_to_the_end_in_italian(
         answered += 1
     assert page.get_attribute("[data-testid=question]", "data-kind") == "over"
     assert saw_note and saw_echo
+    # Every accusation of the game is echoed back, in the room's language.
+    assert "accusa" in page.inner_text("[data-testid=log]")
     said = [s["text"] for s in spoken(page)]
     assert said[0].startswith("Sul villaggio scende la notte")
     assert any("sospettati" in s.lower() for s in said)

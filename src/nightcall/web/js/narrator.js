@@ -4,7 +4,7 @@
 // /api/narrator/*; this page shows it big, speaks it, and keeps the time.
 import { h, mount, $ } from "./dom.js";
 import { currentLanguage, roleName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
-import { loadRulesets, renderDeck, roleIcon, useRuleset } from "./roles.js";
+import { loadRulesets, renderDeck, roleIcon, teamOf, useRuleset } from "./roles.js";
 import { chooseVoice, chosenVoice, onVoices, speak, voicesFor } from "./speech.js";
 import { chime, prefs, resumeOnTap, setAmbience, setChime, setVolume } from "./sound.js";
 
@@ -169,6 +169,7 @@ function stopSteps() {
 function showLine(step) {
   const role = step.role;
   $("#narration").textContent = step.text;
+  $("#caller").className = `caller team-${role ? teamOf(role) : "unknown"}`;
   mount($("#caller"), role ? [roleIcon(role, { cls: "icon big" }), h("span", {}, roleName(role))] : null);
   if (!runner.master) $("#progress").textContent = t("narrator.progress", { n: runner.i + 1, of: runner.steps.length });
 }
@@ -526,7 +527,7 @@ function renderMaster() {
         h("h2", { id: "notes-title" }, t("narrator.for_master")),
         h("ul", { id: "notes", "data-testid": "notes" })),
       h("section", { class: "panel", id: "question", "data-testid": "question", "aria-live": "polite" }),
-      h("section", { class: "panel log" }, h("h2", {}, t("narrator.log")), h("ol", { id: "log", "data-testid": "log" }))));
+      h("section", { class: "panel log" }, h("h2", {}, t("narrator.log")), h("ul", { id: "log", "data-testid": "log" }))));
 }
 
 // The Master's items in order from ``from``: lines to say, pauses, notes to show, echoes.
@@ -541,6 +542,11 @@ function playItems(data, from) {
   };
   // What was already played shows its notes again, the newest first.
   for (const it of items.slice(Math.max(0, from - 12), from)) if (it.kind === "note") note(it.text, "old");
+  const echo = (it) => {
+    const log = $("#log");
+    if (log && it.kind === "tell" && it.text.startsWith("✓")) log.prepend(h("li", {}, it.text.replace(/^✓\s*/, "")));
+  };
+  items.slice(0, from).forEach(echo);
   let i = from;
   const next = () => {
     if (runner.paused) { runner.resume = next; return; }
@@ -563,8 +569,9 @@ function playItems(data, from) {
       note(it.text, "new");
       next();
     } else {
-      const log = $("#log");
-      if (log) log.prepend(h("li", {}, it.text));
+      // An accusation echoed back ("Ada accuses Bruno"); the closing explanation is
+      // shown with the end instead.
+      echo(it);
       next();
     }
   };
@@ -589,6 +596,7 @@ function askMaster(data) {
   $("#timer").textContent = "";
   if (!w) {
     lockScreen(false);
+    if ($("#pause")) $("#pause").hidden = true;
     try { localStorage.removeItem(LUPUS); } catch { /* nothing kept */ }
     const tail = data.items.slice(data.items.map((x) => x.kind).lastIndexOf("say") + 1).filter((x) => x.kind === "tell");
     mount(q, h("h2", {}, t("narrator.lupus_over")),
