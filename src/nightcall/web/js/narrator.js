@@ -58,7 +58,8 @@ function sayThen(text, done) {
   let finished = false;
   const go = () => { if (!finished) { finished = true; done(); } };
   const spoken = $("#voice-on").checked && speak(text, lang(), { onend: go });
-  if (!spoken) { go(); return; }
+  // Without a voice the table reads the line: give it about the time to read it.
+  if (!spoken) { setTimeout(go, Math.min(4000, 40 * text.length) * SCALE); return; }
   // A stuck synthesizer: about what a voice needs to say this line, then go on anyway.
   setTimeout(go, Math.min(12000, 1500 + 70 * text.length) * SCALE);
 }
