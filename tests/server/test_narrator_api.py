@@ -255,3 +255,25 @@ def test_the_master_refuses_a_wrong_deal_or_answer_with_the_reason(
     r = post(client, "lupus", body)
     assert r.status_code == 400, r.text
     assert words in r.json()["message"], r.json()["message"]
+
+
+def test_epic_asks_for_tokens_and_artifacts_only_when_the_deck_can_move_them(
+        client: TestClient) -> None:
+    plain = post(client, "setup", {"ruleset": "epic", "players": 5}).json()
+    assert plain["tokens"] == [] and plain["artifacts"] == []
+    deck = ["werewolf", "vampire", "the_count", "seer", "curator", "villager", "villager",
+            "villager"]
+    s = post(client, "setup", {"ruleset": "epic", "players": 5, "roles": deck}).json()
+    assert "bat" in s["tokens"] and "mask_of_silence" in s["artifacts"]
+    names = ["A", "B", "C", "D", "E"]
+    table = {"players": names, "cards": dict(zip(names, deck, strict=False)),
+             "tokens": dict.fromkeys(names, "certainty"),
+             "artifacts": {"C": "claw_of_the_werewolf"},
+             "votes": {"A": "C", "B": "C", "C": "A", "D": "C", "E": "C"}}
+    v = post(client, "judge", {"ruleset": "epic", "lang": "en", "deck": deck, "table": table})
+    assert v.status_code == 200, v.text
+    from nightcall.rulesets.epic import judge as epic_judge
+
+    same = epic_judge.judge(normalize("epic", table)).to_json(names)
+    assert v.json()["dead"] == same["dead"] and v.json()["winners"] == same["winners"]
+    assert "C" in v.json()["dead"]

@@ -94,9 +94,12 @@ def setup(request: Mapping[str, Any]) -> dict[str, Any]:
         later = ruleset.night_calls(list(deck), 2) if ruleset.id == "lupus" else []
     except (NightcallError, ValueError) as exc:
         raise TableModeError(said(loc, exc)) from None
+    tokens, artifacts = _epic_extras(ruleset.id, deck)
     return {
         "ruleset": ruleset.id,
         "title": ruleset.title,
+        "tokens": tokens,  # Epic: the symbol tokens to ask at the end (none: all Certainty)
+        "artifacts": artifacts,  # Epic with the Curator: the artifacts one may lie on
         "players": players,
         "deck": deck,
         "role_names": {r: loc.role(ruleset.id, r) for r in ruleset.role_ids},
@@ -108,6 +111,17 @@ def setup(request: Mapping[str, Any]) -> dict[str, Any]:
         "timing": {"action": timing.action, "gap": timing.gap,
                    "discussion": timing.discussion, "count": timing.count},
     }
+
+
+def _epic_extras(ruleset_id: str, deck: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The tokens and artifacts that can lie on the table at the end of this deck."""
+    if ruleset_id != "epic":
+        return [], []
+    from nightcall.rulesets.epic.roles import ARTIFACTS, TOKEN_ROLES, TOKENS
+
+    tokens = list(TOKENS) if any(r in TOKEN_ROLES for r in deck) else []
+    artifacts = list(ARTIFACTS) if "curator" in deck else []
+    return tokens, artifacts
 
 
 def _sorted_with_cards(ruleset: Any, deck: Sequence[str], given: Sequence[str | None]

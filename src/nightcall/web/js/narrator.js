@@ -4,7 +4,7 @@
 // /api/narrator/*; this page shows it big, speaks it, and keeps the time.
 import { h, mount, $ } from "./dom.js";
 import { currentLanguage, roleName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
-import { loadRulesets, renderDeck, roleIcon, teamOf, useRuleset } from "./roles.js";
+import { loadRulesets, renderDeck, roleIcon, teamOf, tokenIcon, useRuleset } from "./roles.js";
 import { chooseVoice, chosenVoice, onVoices, speak, voicesFor } from "./speech.js";
 import { chime, prefs, resumeOnTap, setAmbience, setChime, setVolume } from "./sound.js";
 
@@ -383,7 +383,8 @@ function renderEnd() {
   document.body.dataset.stage = "end";
   const names = players();
   if (!state.table || state.table.names.length !== names.length) {
-    state.table = { names, cards: names.map(() => null), votes: names.map(() => null), copied: null };
+    state.table = { names, cards: names.map(() => null), votes: names.map(() => null), copied: null,
+      tokens: names.map(() => "certainty"), artifacts: names.map(() => "") };
   }
   const tb = state.table;
   const roles = [...new Set(s.deck)].filter((r) => r !== "mimic");
@@ -408,7 +409,16 @@ function renderEnd() {
         h("div", { class: "chips votes", role: "group", "aria-label": t("narrator.vote_of", { name }) },
           h("span", { class: "hint" }, t("narrator.points_at")),
           tb.names.map((other, j) => (j === i ? null : chip(other, tb.votes[i] === j, () => { tb.votes[i] = j; again(); }, { "data-testid": "vote" }))),
-          chip(t("narrator.nobody"), tb.votes[i] === -1, () => { tb.votes[i] = -1; again(); }, { "data-testid": "vote-nobody" }))))),
+          chip(t("narrator.nobody"), tb.votes[i] === -1, () => { tb.votes[i] = -1; again(); }, { "data-testid": "vote-nobody" })),
+        s.tokens.length ? h("div", { class: "chips", role: "group", "aria-label": t("narrator.token_of", { name }) },
+          h("span", { class: "hint" }, t("narrator.token")),
+          s.tokens.map((k) => chip([tokenIcon(k, { cls: "icon tiny" }), t(`token.${k}`)], tb.tokens[i] === k,
+            () => { tb.tokens[i] = k; again(); }, { "data-testid": `token-${k}` }))) : null,
+        s.artifacts.length ? h("div", { class: "chips", role: "group", "aria-label": t("narrator.artifact_of", { name }) },
+          h("span", { class: "hint" }, t("narrator.artifact")),
+          chip(t("narrator.none"), !tb.artifacts[i], () => { tb.artifacts[i] = ""; again(); }),
+          s.artifacts.map((a) => chip(t(`artifact.${a}`), tb.artifacts[i] === a,
+            () => { tb.artifacts[i] = a; again(); }, { "data-testid": `artifact-${a}` }))) : null))),
       tb.cards.includes("doppelganger") && s.ruleset === "onuw" ? h("div", { class: "chips", role: "group", "aria-label": t("narrator.copied") },
         h("span", {}, t("narrator.copied")),
         roles.filter((r) => r !== "doppelganger").map((role) => chip(roleName(role), tb.copied === role, () => { tb.copied = role; again(); }, { "data-testid": `copied-${role}` }))) : null,
@@ -428,6 +438,10 @@ async function judge() {
     if (tb.votes[i] !== null && tb.votes[i] >= 0) table.votes[name] = tb.names[tb.votes[i]];
   });
   if (tb.copied) table.doppelganger = tb.copied;
+  if (s.tokens.length) table.tokens = Object.fromEntries(tb.names.map((n, i) => [n, tb.tokens[i] || "certainty"]));
+  if (s.artifacts.length) {
+    table.artifacts = Object.fromEntries(tb.names.map((n, i) => [n, tb.artifacts[i]]).filter(([, a]) => a));
+  }
   const { data, error } = await post("judge", { ruleset: s.ruleset, lang: lang(), deck: s.deck, table });
   if (error) { state.judgeError = error; renderEnd(); return; }
   state.judgeError = "";
