@@ -57,7 +57,7 @@ def open_table(browser: Any, url: str, lang: str = "en", phone: bool = False,
     if errors is not None:
         page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{url}/table?scale={SCALE}")
-    page.wait_for_selector("[data-testid=start]")
+    page.wait_for_selector("[data-testid=start]", timeout=60000)  # (a busy CI machine)
     return page
 
 
