@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from e2ehelpers import PHONE, axe_violations, wait_for
+from e2ehelpers import PHONE, PHONE_360, axe_violations, wait_for
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.timeout(240)
@@ -47,9 +47,10 @@ RECORDER = """
 LOCALE = {"en": "en-US", "it": "it-IT", "de": "de-DE"}
 
 
-def open_table(browser: Any, url: str, lang: str = "en", phone: bool = False,
+def open_table(browser: Any, url: str, lang: str = "en", phone: Any = False,
                errors: list[str] | None = None) -> Any:
-    ctx = browser.new_context(**PHONE) if phone else browser.new_context(
+    size = PHONE_360 if phone == 360 else PHONE
+    ctx = browser.new_context(**size) if phone else browser.new_context(
         viewport={"width": 1920, "height": 1080})
     ctx.add_init_script(RECORDER % LOCALE[lang])
     ctx.add_init_script(f"localStorage.setItem('nightcall:language', '{lang}');")
@@ -319,15 +320,19 @@ def test_the_lupus_master_from_the_deal_to_the_end_in_italian(
     assert not errors, errors
 
 
-def test_a_lupus_game_survives_a_reload(browser: Any, server: Any) -> None:
-    page = open_table(browser, server.url, lang="en")
+def test_a_lupus_game_survives_a_reload_on_a_small_phone(browser: Any, server: Any,
+                                                         shots: Any) -> None:
+    page = open_table(browser, server.url, lang="de", phone=360)
     choose(page, "lupus", 8)
-    api = setup_of(server.url, {"ruleset": "lupus", "players": 8, "lang": "en"})
+    api = setup_of(server.url, {"ruleset": "lupus", "players": 8, "lang": "de"})
+    check_look(page, shots, "lupus-setup-360")
     page.click("[data-testid=start]")
     for i, role in enumerate(api["deck"]):
         page.locator("[data-testid=deal-seat]").nth(i).locator(f"[data-testid=card-{role}]").click()
+    check_look(page, shots, "lupus-deal-360")
     page.click("[data-testid=master-start]")
     page.wait_for_selector("[data-testid=choice]", timeout=60000)
+    check_look(page, shots, "lupus-question-360")
     first = page.locator("[data-testid=choice]").first.inner_text()
     page.locator("[data-testid=choice]").first.click()
     wait_for(lambda: json.loads(page.evaluate(

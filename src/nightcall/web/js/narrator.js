@@ -538,10 +538,11 @@ function renderMaster() {
   mount($("#main"),
     h("div", { class: "master" },
       narrationPanel(),
+      // (on a phone the question comes right under the line; on a laptop, beside it)
+      h("section", { class: "panel", id: "question", "data-testid": "question", "aria-live": "polite" }),
       h("section", { class: "panel notes", "aria-labelledby": "notes-title" },
         h("h2", { id: "notes-title" }, t("narrator.for_master")),
         h("ul", { id: "notes", "data-testid": "notes" })),
-      h("section", { class: "panel", id: "question", "data-testid": "question", "aria-live": "polite" }),
       h("section", { class: "panel log" }, h("h2", {}, t("narrator.log")), h("ul", { id: "log", "data-testid": "log" }))));
 }
 
