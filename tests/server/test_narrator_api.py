@@ -277,3 +277,17 @@ def test_epic_asks_for_tokens_and_artifacts_only_when_the_deck_can_move_them(
     same = epic_judge.judge(normalize("epic", table)).to_json(names)
     assert v.json()["dead"] == same["dead"] and v.json()["winners"] == same["winners"]
     assert "C" in v.json()["dead"]
+
+
+def test_typed_playing_cards_are_pulled_as_typed_and_the_alpha_wolfs_extra_card_stays(
+        client: TestClient) -> None:
+    s = post(client, "setup", {"ruleset": "onuw", "players": 3,
+                               "roles": ["2♠", "A♠", "K♥", "A♣", "J♣", "Q♣"]}).json()
+    assert dict(zip(s["cards"], s["deck"], strict=True))["2♠"] == "villager"
+    assert sorted(s["cards"]) == sorted(["2♠", "A♠", "K♥", "A♣", "J♣", "Q♣"])
+    deck = ["alpha_wolf", "werewolf", "seer", "robber", "villager", "villager", "villager",
+            "dream_wolf"]
+    epic = post(client, "setup", {"ruleset": "epic", "players": 4, "roles": deck})
+    assert epic.status_code == 200, epic.text
+    assert epic.json()["deck"] == deck  # the extra card beside the center, last
+    assert "alpha_wolf" in [c["id"] for c in epic.json()["calls"]]

@@ -86,7 +86,8 @@ def setup(request: Mapping[str, Any]) -> dict[str, Any]:
     speed = request.get("speed", "normal")
     try:
         deck, given, warnings = choose_deck_cards(ruleset, players, scenario, roles)
-        deck, given = _sorted_with_cards(ruleset, deck, given)
+        if ruleset.id != "epic":  # (an Epic deck keeps the Alpha Wolf's extra card last)
+            deck, given = _sorted_with_cards(ruleset, deck, given)
         pulls = cards_to_pull(ruleset, deck, given)
         timing = timing_for(ruleset.id, str(speed), discussion)
         steps = build_script(ruleset.id, deck, night=night, lang=lang, timing=timing)
