@@ -159,7 +159,8 @@ def narrate(
 
     console = Console()
     for warning in warnings:
-        console.print(f"[yellow]warning[/]: {said_in(lang, warning)}", highlight=False)
+        console.print(locale.line("deck.warning", text=said_in(lang, warning)),
+                      style="yellow", highlight=False, markup=False)
     if wav_dir is not None:
         if not voice.available():
             err.print("[bold red]cannot write WAV files[/]: espeak-ng is not installed",
