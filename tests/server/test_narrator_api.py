@@ -220,6 +220,11 @@ def test_the_master_is_replayed_from_the_answers_and_each_call_is_timed_the_same
               if i["kind"] == "pause" and prev.get("key") in
               ("lupus.werewolf.wake", "lupus.seer.wake")}
     assert pauses == {10.0}
+    # After every "close your eyes", a breath of a second and a half.
+    gaps = [after for line, after in pairwise(items)
+            if line.get("key", "").endswith(".sleep")]
+    assert gaps and all(g == {"kind": "pause", "seconds": 1.5, "label": "pause"}
+                        for g in gaps), gaps
     # The same answers give the same game: a shorter list gives its prefix.
     r = post(client, "lupus", {"lang": "en", "deck": lupus_deck(), "names": NAMES,
                                "cards": lupus_deck(), "answers": answers[:3]}).json()
