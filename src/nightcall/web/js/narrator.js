@@ -530,7 +530,6 @@ async function lupusStep() {
   }
   g.over = data.over;
   keepLupus();
-  renderMaster();
   playItems(data, g.played || 0);
 }
 
@@ -556,13 +555,18 @@ function playItems(data, from) {
     ul.prepend(h("li", { class: cls }, text));
     while (ul.children.length > 6) ul.lastChild.remove();
   };
-  // What was already played shows its notes again, the newest first.
-  for (const it of items.slice(Math.max(0, from - 12), from)) if (it.kind === "note") note(it.text, "old");
   const echo = (it) => {
     const log = $("#log");
     if (log && it.kind === "tell" && it.text.startsWith("✓")) log.prepend(h("li", {}, it.text.replace(/^✓\s*/, "")));
   };
-  items.slice(0, from).forEach(echo);
+  // The Master's screen again, with what was already played: the recent notes (the
+  // newest first) and every accusation so far.
+  const redraw = (upto) => {
+    renderMaster();
+    for (const it of items.slice(Math.max(0, upto - 12), upto)) if (it.kind === "note") note(it.text, "old");
+    items.slice(0, upto).forEach(echo);
+  };
+  redraw(from);
   let i = from;
   const next = () => {
     if (runner.paused) { runner.resume = next; return; }
@@ -580,7 +584,7 @@ function playItems(data, from) {
       });
       if (runner.paused) runner.timer.paused = true;
     } else if (it.kind === "discussion") {
-      dayTimer(it.seconds, t("narrator.discussion"), () => { renderMaster(); next(); });
+      dayTimer(it.seconds, t("narrator.discussion"), () => { redraw(i); next(); });
     } else if (it.kind === "note") {
       note(it.text, "new");
       next();
