@@ -3,7 +3,7 @@
 // pull, the night's lines and pauses, who won, the Lupus Master's game) through
 // /api/narrator/*; this page shows it big, speaks it, and keeps the time.
 import { h, mount, $ } from "./dom.js";
-import { currentLanguage, roleName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
+import { currentLanguage, list, roleName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
 import { loadRulesets, renderDeck, roleIcon, teamOf, tokenIcon, useRuleset } from "./roles.js";
 import { chooseVoice, chosenVoice, onVoices, speak, voicesFor } from "./speech.js";
 import { chime, prefs, resumeOnTap, setAmbience, setChime, setVolume } from "./sound.js";
@@ -451,7 +451,6 @@ async function judge() {
 function renderVerdict(v) {
   state.stage = "verdict";
   document.body.dataset.stage = "verdict";
-  const list = (names) => names.join(", ");
   mount($("#main"), h("section", { class: "panel outcome", "data-testid": "verdict" },
     h("h2", {}, v.winners.length ? t("end.winners", { names: list(v.winners) }) : t("end.nobody_wins")),
     h("p", { "data-testid": "dead" }, v.dead.length
