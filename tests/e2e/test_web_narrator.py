@@ -115,6 +115,9 @@ def test_the_setup_shows_the_cards_to_pull_the_order_and_the_warnings(
     for role in ("robber", "troublemaker"):
         while page.inner_text(f"[data-testid=count-{role}]") != "0":
             page.click(f"[aria-label='One {role.title()} less']")
+    # Each role's help is one tap from its name.
+    page.click("[data-testid=help-insomniac]")
+    assert "Insomniac" in page.inner_text("[data-testid=role-help]")
     page.click("[data-testid=more-insomniac]")
     page.click("[data-testid=more-villager]")
     wait_for(lambda: page.locator("[data-testid=warnings]").count() == 1, what="a warning")
@@ -122,8 +125,9 @@ def test_the_setup_shows_the_cards_to_pull_the_order_and_the_warnings(
     check_look(page, shots, "setup-warning")
     page.click("[aria-label='One Villager less']")
     page.click("[data-testid=more-mason]")
-    wait_for(lambda: page.locator("[data-testid=setup-error]").count() == 1, what="refusal")
-    assert "Mason" in page.inner_text("[data-testid=setup-error]")
+    # (one card short in between: that refusal shows first, then the Mason's)
+    wait_for(lambda: page.locator("[data-testid=setup-error]").count() == 1
+             and "Mason" in page.inner_text("[data-testid=setup-error]"), what="refusal")
     assert page.locator("[data-testid=start]").count() == 0
 
     # Epic names its scenario's cards and says the Epic box is needed.

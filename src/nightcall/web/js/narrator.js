@@ -4,7 +4,7 @@
 // /api/narrator/*; this page shows it big, speaks it, and keeps the time.
 import { h, mount, $ } from "./dom.js";
 import { currentLanguage, list, roleName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
-import { loadRulesets, renderDeck, roleIcon, teamOf, tokenIcon, useRuleset } from "./roles.js";
+import { loadRulesets, renderDeck, renderHelp, roleIcon, teamOf, tokenIcon, useRuleset } from "./roles.js";
 import { chooseVoice, chosenVoice, onVoices, speak, voicesFor } from "./speech.js";
 import { chime, prefs, resumeOnTap, setAmbience, setChime, setVolume } from "./sound.js";
 
@@ -262,10 +262,15 @@ function renderPicker(r) {
     state.counts[role] = Math.max(0, Math.min(30, (state.counts[role] || 0) + d));
     keep(); renderSetup(); refreshSetup();
   };
+  // A role's name opens its help (what it does, its side, how it wins) above the list.
+  const help = (role) => () => { state.help = state.help === role ? null : role; renderSetup(); };
   return h("div", { class: "picker" },
     h("p", { class: "hint", "data-testid": "pick-total" }, t("narrator.pick_total", { n: total, need })),
+    state.help && r.roles.includes(state.help) ? renderHelp(state.help) : null,
     h("ul", { class: "pick-list" }, r.roles.map((role) => h("li", { class: `team-${r.teams[role] || "unknown"}` },
-      roleIcon(role), h("span", { class: "pick-name" }, roleName(role)),
+      roleIcon(role),
+      h("button", { type: "button", class: "quiet pick-name", "aria-expanded": String(state.help === role),
+        "data-testid": `help-${role}`, onclick: help(role) }, roleName(role)),
       h("button", { type: "button", class: "quiet", "aria-label": t("narrator.less", { role: roleName(role) }), onclick: step(role, -1) }, "−"),
       h("b", { "data-testid": `count-${role}` }, String(state.counts[role] || 0)),
       h("button", { type: "button", class: "quiet", "aria-label": t("narrator.more", { role: roleName(role) }), "data-testid": `more-${role}`, onclick: step(role, 1) }, "+")))));
@@ -292,6 +297,8 @@ function renderPreview() {
     return;
   }
   setRoleNames(s.role_names);
+  const minutes = $("#minutes");
+  if (minutes) minutes.placeholder = String(s.timing.discussion / 60);  // the rulebook's
   mount(el,
     s.warnings.length ? h("section", { class: "panel warnings", "data-testid": "warnings" },
       h("h2", {}, t("narrator.warnings")),
