@@ -114,11 +114,16 @@ def timeline(ruleset: Any, state: Any, language: str) -> list[str]:
     account takes no language gives its own (English) one, reasoning included."""
     import importlib
 
+    name = f"nightcall.rulesets.{ruleset.id}.account"
     try:
-        module = importlib.import_module(f"nightcall.rulesets.{ruleset.id}.account")
-        return list(module.account(state, language, explain=True))
-    except (ImportError, AttributeError, TypeError):
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:  # the account exists but something it imports does not
+            raise
         return list(ruleset.account(state))
+    # (no except around the account itself: a missing line is a bug to see, not to hide
+    # behind the English account)
+    return list(module.account(state, language, explain=True))
 
 
 def _names(view: dict[str, Any], seats: Sequence[int]) -> list[str]:
