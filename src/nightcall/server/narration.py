@@ -110,20 +110,10 @@ def dusk_seconds(text: str, call_seconds: float) -> float:
 def timeline(ruleset: Any, state: Any, language: str) -> list[str]:
     """The end-of-game account in the room's language, ending with the judge's
     reasoning in that language too: its last ``len(outcome.explanation)`` lines, one
-    per reason (the end screen shows those under the winners). A ruleset whose
-    account takes no language gives its own (English) one, reasoning included."""
-    import importlib
+    per reason (the end screen shows those under the winners)."""
+    from nightcall.narration.telling import tell
 
-    name = f"nightcall.rulesets.{ruleset.id}.account"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:  # the account exists but something it imports does not
-            raise
-        return list(ruleset.account(state))
-    # (no except around the account itself: a missing line is a bug to see, not to hide
-    # behind the English account)
-    return list(module.account(state, language, explain=True))
+    return tell(ruleset, state, language)
 
 
 def _names(view: dict[str, Any], seats: Sequence[int]) -> list[str]:
