@@ -95,9 +95,9 @@ class _Branch:
 
     def clone(self) -> _Branch:
         b = _Branch.__new__(_Branch)  # every slot is set below: no __init__ to undo
-        b.fixed = dict(self.fixed)
-        b.remaining = dict(self.remaining)
-        b.src = list(self.src)
+        b.fixed = self.fixed.copy()
+        b.remaining = self.remaining.copy()
+        b.src = self.src.copy()
         b.anon_seats = self.anon_seats
         b.anon_center = self.anon_center
         b.excl = self.excl
