@@ -57,6 +57,7 @@ from nightcall.server.ops import (
 from nightcall.server.room import Room, RoomError, Sink, same_token
 from nightcall.server.samples import Samples
 from nightcall.server.store import Store
+from nightcall.server.replay_routes import replay_routes
 from nightcall.server.table_routes import table_routes
 
 if TYPE_CHECKING:
@@ -755,6 +756,7 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
         Route("/api/rooms/{code}/qr.svg", room_qr),
         Route("/api/rooms/{code}/record", room_record),
         *table_routes(),
+        *replay_routes(page),
         WebSocketRoute("/ws/{code}", websocket_endpoint),
         WebSocketRoute("/ws/{code}/agent", agent_endpoint),
         Mount("/static", StaticFiles(directory=web_dir()), name="static"),
