@@ -181,7 +181,8 @@ class _Table:
 def _only(audience: Any) -> int | None:
     """The one seat an event was for, if it was for exactly one."""
     if isinstance(audience, frozenset) and len(audience) == 1:
-        return next(iter(audience))
+        seat: int = next(iter(audience))
+        return seat
     return None
 
 

@@ -54,10 +54,10 @@ from nightcall.server.ops import (
     metrics,
     readyz,
 )
+from nightcall.server.replay_routes import replay_routes
 from nightcall.server.room import Room, RoomError, Sink, same_token
 from nightcall.server.samples import Samples
 from nightcall.server.store import Store
-from nightcall.server.replay_routes import replay_routes
 from nightcall.server.table_routes import table_routes
 
 if TYPE_CHECKING:
