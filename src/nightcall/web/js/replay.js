@@ -109,6 +109,8 @@ export function mountReplay(root, data, { seat = null, tv = false } = {}) {
   const first = button("replay.first", "replay-first", () => go(0));
   const prev = button("replay.prev", "replay-prev", () => go(at - 1));
   const play = button("replay.play", "replay-play", () => toggle());
+  play.removeAttribute("aria-label");  // its words are its name: "Play", "Pause"
+  play.setAttribute("aria-pressed", "false");
   const next = button("replay.next", "replay-next", () => go(at + 1));
   const last = button("replay.last", "replay-last", () => go(total));
   const nextMine = seat !== null ? h("button", { type: "button", class: "rp-button wide",
@@ -141,14 +143,14 @@ export function mountReplay(root, data, { seat = null, tv = false } = {}) {
     if (at >= total) go(0);
     timer = setInterval(() => { if (at >= total) stop(); else go(at + 1); }, AUTO_MS);
     play.textContent = t("replay.pause.short");
-    play.setAttribute("aria-label", t("replay.pause"));
+    play.title = t("replay.pause");
     play.setAttribute("aria-pressed", "true");
   }
   function stop() {
     clearInterval(timer);
     timer = null;
     play.textContent = t("replay.play.short");
-    play.setAttribute("aria-label", t("replay.play"));
+    play.title = t("replay.play");
     play.setAttribute("aria-pressed", "false");
   }
 
