@@ -19,6 +19,7 @@ from starlette.routing import Route
 
 from nightcall.engine.errors import NightcallError
 from nightcall.engine.replay_steps import replay_steps
+from nightcall.engine.ruleset import get_ruleset
 from nightcall.server.guard import ORIGIN_REFUSED, Guards
 from nightcall.server.hub import LANGUAGES, Hub
 from nightcall.server.limits import lookup, refusal
@@ -52,24 +53,10 @@ def steps_of(record: Any) -> dict[str, Any]:
     except Exception as exc:  # a shape no check foresaw: refused, and logged for us
         log.warning("a record could not be replayed", exc_info=True)
         raise ValueError(f"this record cannot be replayed ({type(exc).__name__})") from None
-    roles = sorted({c for c in out["start"]["cards"]} | set(_copied(out)))
+    roles = get_ruleset(out["ruleset"]).role_ids
     out["role_names"] = {lang: {r: role_name(out["ruleset"], r, lang) for r in roles}
                          for lang in LANGUAGES}
     return out
-
-
-def _copied(out: dict[str, Any]) -> list[str]:
-    """Roles a step names without a card of them on the table (a copy, an imitation)."""
-    names: list[str] = []
-    for step in out["steps"]:
-        e = step["event"] or {}
-        for key in ("role", "becomes"):
-            if isinstance(e.get(key), str):
-                names.append(e[key])
-        if step["call"]:
-            names.append(step["call"])
-    names += [r for r in out["outcome"]["final"].get("roles", {}).values()]
-    return names
 
 
 async def replay_record(request: Request) -> Response:

@@ -4,7 +4,7 @@
 // the engine worked out which card moved where and what each look showed; this file
 // only draws it, and the sentences are the timeline's own (text.js eventText).
 import { h, mount } from "./dom.js";
-import { eventText, list, roleName, t, tokenName, artifactName } from "./text.js";
+import { artifactName, eventText, list, t, tokenName } from "./text.js";
 import { miniCard } from "./common.js";
 import { roleIcon } from "./roles.js";
 
@@ -200,8 +200,9 @@ export function mountReplay(root, data, { seat = null, tv = false } = {}) {
     } else {
       const phase = step.phase === "night" ? t("replay.night", { night: step.night })
         : step.phase === "day" ? t("replay.day", { night: step.night }) : t("replay.end");
+      // The call as the timeline says it ("Called: Seer.", "The vampires wake up.").
       mount(when, phase, step.call && step.phase === "night"
-        ? [" · ", roleIcon(step.call), " ", roleName(step.call)] : null);
+        ? [" · ", roleIcon(step.call), " ", eventText({ kind: "call", role: step.call }, players, null)] : null);
       const seats = seatsOf(step);
       const me = mine(step) ? seat : seats.length === 1 ? seats[0] : null;
       who.textContent = mine(step) ? t("replay.yours")
