@@ -16,8 +16,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2ehelpers import HOST_TV, PHONE_360, Table, act_if_called, axe_violations, sideways, \
-    stage, wait_for
+from e2ehelpers import (
+    HOST_TV,
+    PHONE_360,
+    Table,
+    act_if_called,
+    axe_violations,
+    sideways,
+    stage,
+    wait_for,
+)
 
 from nightcall.engine.replay_steps import replay_steps
 
@@ -131,8 +139,10 @@ def test_a_dropped_record_opens_and_a_bad_one_is_refused(browser: Any, server: A
         page.evaluate("""([name, text]) => {
             const dt = new DataTransfer();
             dt.items.add(new File([text], name, { type: "application/json" }));
-            document.body.dispatchEvent(new DragEvent("dragover", { dataTransfer: dt, bubbles: true }));
-            document.body.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true }));
+            for (const kind of ["dragover", "drop"]) {
+                const ev = new DragEvent(kind, { dataTransfer: dt, bubbles: true });
+                document.body.dispatchEvent(ev);
+            }
         }""", [name, text])
 
     bad = record_of(CASES["onuw"])

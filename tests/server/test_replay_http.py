@@ -84,7 +84,8 @@ JSONISH = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.text
                            c, max_size=3), max_leaves=8)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(where=st.sampled_from(["cards", "center", "players", "steps", "options", "extra", "step"]),
        value=JSONISH, ruleset=st.sampled_from(["onuw-example-round.json",
                                                "epic-alpha-mimic-curator.json",
