@@ -103,16 +103,16 @@ export function mountReplay(root, data, { seat = null, tv = false } = {}) {
   const say = h("section", { class: "rp-say", "aria-live": "polite", "data-testid": "replay-say" },
     counter, when, who, said);
 
-  const button = (key, testid, onclick, label = null) => h("button", { type: "button",
-    class: "rp-button", "data-testid": testid, "aria-label": label || t(key), title: t(key), onclick },
-  t(`${key}.short`));
-  const first = button("replay.first", "replay-first", () => go(0));
-  const prev = button("replay.prev", "replay-prev", () => go(at - 1));
-  const play = button("replay.play", "replay-play", () => toggle());
-  play.removeAttribute("aria-label");  // its words are its name: "Play", "Pause"
-  play.setAttribute("aria-pressed", "false");
-  const next = button("replay.next", "replay-next", () => go(at + 1));
-  const last = button("replay.last", "replay-last", () => go(total));
+  // Arrows on the buttons, their words for screen readers and as a tooltip.
+  const button = (key, testid, onclick, symbol) => h("button", { type: "button",
+    class: "rp-button", "data-testid": testid, "aria-label": t(key), title: t(key), onclick },
+  symbol);
+  const first = button("replay.first", "replay-first", () => go(0), "«");
+  const prev = button("replay.prev", "replay-prev", () => go(at - 1), "◀");
+  const play = h("button", { type: "button", class: "rp-button", "data-testid": "replay-play",
+    title: t("replay.play"), "aria-pressed": "false", onclick: () => toggle() }, t("replay.play.short"));
+  const next = button("replay.next", "replay-next", () => go(at + 1), "▶");
+  const last = button("replay.last", "replay-last", () => go(total), "»");
   const nextMine = seat !== null ? h("button", { type: "button", class: "rp-button wide",
     "data-testid": "replay-next-mine", onclick: () => {
       const k = data.steps.findIndex((s, i) => i >= at && mine(s));
