@@ -132,8 +132,10 @@ def test_a_dropped_record_opens_and_a_bad_one_is_refused(browser: Any, server: A
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{server.url}/replay")
+    page.goto(f"{server.url}/replay?lang=de")
     page.wait_for_selector("[data-testid=replay-drop]")
+    wait_for(lambda: "Aufzeichnung auswählen" in page.inner_text("[data-testid=replay-drop]"),
+             what="the page in German")
 
     def drop(name: str, text: str) -> None:
         page.evaluate("""([name, text]) => {
@@ -150,9 +152,10 @@ def test_a_dropped_record_opens_and_a_bad_one_is_refused(browser: Any, server: A
     drop("bad.json", json.dumps(bad))
     page.wait_for_selector("[data-testid=replay-error]:not([hidden])")
     said = page.inner_text("[data-testid=replay-error]")
+    assert said.startswith("Diese Aufzeichnung lässt sich nicht abspielen:"), said
     assert "step 2" in said and "'Zeno' is not seated at this table" in said, said
     drop("notes.txt", "this is not a record")
-    wait_for(lambda: "not valid JSON" in page.inner_text("[data-testid=replay-error]"),
+    wait_for(lambda: "kein gültiges JSON" in page.inner_text("[data-testid=replay-error]"),
              what="the not-JSON refusal")
     assert page.locator("[data-testid=replay-table]").count() == 0
 
@@ -162,6 +165,17 @@ def test_a_dropped_record_opens_and_a_bad_one_is_refused(browser: Any, server: A
     assert page.is_hidden("[data-testid=replay-error]")
     assert page.inner_text("[data-testid=replay-source]") == "epic.json"
     page.screenshot(path=str(artifacts("dropped") / "epic-dropped.png"))
+    assert page.inner_text("[data-testid=replay-counter]").strip() == "Die Verteilung"
+    # By itself: the steps go on with nobody tapping, until paused.
+    page.click("[data-testid=replay-play]")
+    wait_for(lambda: int(page.get_attribute("#rp-view", "data-step") or 0) >= 2, timeout=10,
+             what="two steps played by themselves")
+    assert page.get_attribute("[data-testid=replay-play]", "aria-pressed") == "true"
+    page.click("[data-testid=replay-play]")
+    paused = page.get_attribute("#rp-view", "data-step")
+    page.wait_for_timeout(3000)
+    assert page.get_attribute("#rp-view", "data-step") == paused
+    assert page.inner_text("[data-testid=replay-counter]").startswith("Schritt ")
     assert errors == []
     ctx.close()
 
