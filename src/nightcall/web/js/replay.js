@@ -64,6 +64,12 @@ function seatsOf(step) {
   return Array.isArray(step.seen_by) ? step.seen_by : [];
 }
 
+// Who acted in a public step (a Lupus accusation): marked on the table, no phone line.
+function actorsOf(step) {
+  const e = step.event || {};
+  return seatsOf(step).length ? seatsOf(step) : e.kind === "accuse" ? [e.seat] : [];
+}
+
 // Build the replay inside ``root``. ``seat``: the phone's own seat (its steps marked).
 export function mountReplay(root, data, { seat = null, tv = false } = {}) {
   const players = data.players;
@@ -180,7 +186,7 @@ export function mountReplay(root, data, { seat = null, tv = false } = {}) {
       el.classList.toggle("hit", where.has(s) && shape !== "look");
       el.classList.toggle("dead", state.dead.includes(s));
       el.classList.toggle("me", s === seat);
-      el.classList.toggle("actor", Boolean(step && seatsOf(step).includes(s)));
+      el.classList.toggle("actor", Boolean(step && actorsOf(step).includes(s)));
       const marks = [];
       if (state.tokens && state.tokens[s]) {
         marks.push(h("span", { class: `rp-token${where.has(s) && shape === "token" ? " arrived" : ""}`,
