@@ -60,7 +60,7 @@ def serve(redis_url: str, *extra: str, env: dict[str, str] | None = None
                 return proc, url
         except httpx.HTTPError:
             time.sleep(0.1)
-    proc.kill()
+    kill(proc)  # (its whole group: nothing it started outlives the failed start)
     raise AssertionError("server did not start")
 
 
