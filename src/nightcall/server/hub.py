@@ -232,10 +232,6 @@ class Hub:
             raise RoomError("no_room", f"there is no room {code}")
         return self.adopt(code)
 
-    def peek(self, code: str) -> Room:
-        """The room to read (HTTP), wherever it is served."""
-        return readable(self.get(code))
-
     def adopt(self, code: str, doc: dict[str, Any] | None = None) -> Room:
         """Load a room from the store (unless given its ``doc``) and run it here, its
         clock where it stood."""
