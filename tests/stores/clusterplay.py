@@ -22,6 +22,17 @@ import httpx
 import websockets
 
 
+async def served_here(node: Any, settings: Any) -> Any:
+    """A new room in a cluster (``Hub.acreate``, no blocking Redis call), then served by
+    this node: the first lookup of a free lease adopts it."""
+    from nightcall.server.room import Room
+
+    created = await node.hub.acreate(settings)
+    found = (await node.getter(created.code))(created.code)
+    assert isinstance(found, Room), found
+    return found
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -49,7 +60,7 @@ def serve(redis_url: str, *extra: str, env: dict[str, str] | None = None
                 return proc, url
         except httpx.HTTPError:
             time.sleep(0.1)
-    proc.kill()
+    kill(proc)  # (its whole group: nothing it started outlives the failed start)
     raise AssertionError("server did not start")
 
 

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from processes import ProcessGroups
 
 REDIS_BIN = os.environ.get("NIGHTCALL_REDIS_SERVER") or shutil.which("redis-server")
 
@@ -123,3 +124,13 @@ def servers() -> Iterator[list[subprocess.Popen[bytes]]]:
     yield procs
     for p in procs:
         kill(p)
+
+
+@pytest.fixture
+def groups(request: pytest.FixtureRequest) -> ProcessGroups:
+    """Processes the test starts (servers and their workers, nginx), each in a group of
+    its own: all killed by a finalizer, whether the test passed, failed, or failed
+    while starting them."""
+    started = ProcessGroups()
+    request.addfinalizer(started.stop_all)
+    return started

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import httpx
+from processes import ProcessGroups
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -62,7 +63,8 @@ http {{
 
 
 class Nginx:
-    def __init__(self, tmp: Path, site_text: str) -> None:
+    def __init__(self, tmp: Path, site_text: str, groups: ProcessGroups | None = None
+                 ) -> None:
         if NGINX is None:
             raise RuntimeError("nginx not found")
         self.tmp = tmp
@@ -72,6 +74,7 @@ class Nginx:
         self.conf = tmp / "nginx.conf"
         self.conf.write_text(main_config(tmp, self.site))
         self.proc: subprocess.Popen[bytes] | None = None
+        self.groups = groups  # (then the test's finalizer kills it, master and workers)
 
     def command(self, *extra: str) -> list[str]:
         assert NGINX is not None
@@ -83,8 +86,12 @@ class Nginx:
         return subprocess.run(self.command("-t"), capture_output=True, text=True, timeout=30)
 
     def start(self, probe: str) -> None:
-        self.proc = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE)
+        if self.groups is not None:
+            self.proc = self.groups.popen(self.command(), stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.PIPE)
+        else:
+            self.proc = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.PIPE)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

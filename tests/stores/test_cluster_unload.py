@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import redis
+from clusterplay import served_here
 
 from nightcall.server.cluster import Node
 from nightcall.server.hub import Hub
@@ -30,7 +31,7 @@ def test_an_unloaded_lobby_is_not_adopted_again_by_the_sweep(
         hub = Hub(node.store, node=node)
         await node.start(hub)
         try:
-            lobby = hub.create(CreateRoom(seats=5))
+            lobby = await served_here(node, CreateRoom(seats=5))
             lobby.join("Ann")
             await asyncio.sleep(0.1)  # saved with the turn
             assert hub.unload_idle(now=time.monotonic() + 10 * 3600) == [lobby.code]

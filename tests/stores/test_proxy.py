@@ -13,7 +13,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ import pytest
 import redis
 import websockets
 from clusterplay import Phone, create_room, free_port
+from processes import ProcessGroups, members
 from proxy import DEPLOY, NGINX, Nginx, site
 
 from nightcall.engine import records
@@ -63,20 +63,24 @@ def metric(port: int, name: str) -> float:
 class Stack:
     """A supervisor of two workers, nginx in front of them."""
 
-    def __init__(self, tmp: Path, redis_url: str, workers: int = 2) -> None:
+    def __init__(self, tmp: Path, redis_url: str, groups: ProcessGroups,
+                 workers: int = 2, proxy_port: int = 0) -> None:
+        self.groups = groups
         self.first = free_port()
         while any(_busy(self.first + i) for i in range(workers)):
             self.first = free_port()
         self.ports = [self.first + i for i in range(workers)]
-        self.proxy_port = free_port()
+        self.proxy_port = proxy_port or free_port()
         self.url = f"http://127.0.0.1:{self.proxy_port}"
         self.nginx = Nginx(tmp / "nginx", site((DEPLOY / "nginx.conf").read_text(),
-                                                {80: self.proxy_port}, self.ports))
-        self.proc = subprocess.Popen(
+                                                {80: self.proxy_port}, self.ports),
+                           groups)
+        # Registered as it starts: a start that fails below still has it killed.
+        self.proc = groups.popen(
             [sys.executable, "-m", "nightcall.cli", "serve", "--host", "127.0.0.1",
              "--port", str(self.first), "--workers", str(workers), "--redis", redis_url,
              "--public-url", self.url, "--lease-seconds", "1"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             env={**os.environ, "NIGHTCALL_METRICS_TOKEN": TOKEN, "PYTHONUNBUFFERED": "1"})
         self.wait_ready(self.ports)
         self.nginx.start(self.url + "/healthz")
@@ -96,11 +100,6 @@ class Stack:
                 assert time.monotonic() < deadline, f"no worker on port {port}"
                 time.sleep(0.1)
 
-    def close(self) -> None:
-        self.nginx.stop()
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
 
 
 def _busy(port: int) -> bool:
@@ -111,11 +110,10 @@ def _busy(port: int) -> bool:
 
 
 @pytest.fixture
-def stack(durable_redis: RedisServer, tmp_path: Path) -> Iterator[Stack]:
+def stack(durable_redis: RedisServer, tmp_path: Path, groups: ProcessGroups) -> Stack:
+    """Two workers behind nginx; ``groups`` kills them all at the end (see processes.py)."""
     _need_nginx()
-    s = Stack(tmp_path, durable_redis.url)
-    yield s
-    s.close()
+    return Stack(tmp_path, durable_redis.url, groups)
 
 
 def _doc(redis_url: str, code: str) -> dict[str, Any]:
@@ -170,7 +168,9 @@ def test_two_workers_behind_nginx_lose_nothing_when_one_is_killed_mid_game(
         for phones, _ in tables:
             before[phones[0].code] = _doc(durable_redis.url, phones[0].code)
         pids = workers_of(stack.proc.pid)
-        killed["pid"] = pids[stack.ports[0]]
+        # The worker running most rooms (the hash may have put all four on one).
+        port = max(stack.ports, key=lambda p: metric(p, "nightcall_rooms"))
+        killed["pid"], killed["port"] = pids[port], port
         os.kill(killed["pid"], signal.SIGKILL)  # no goodbye: its leases run out
 
     asyncio.run(_play_rooms(tables, kill_mid_game))
@@ -197,10 +197,10 @@ def test_two_workers_behind_nginx_lose_nothing_when_one_is_killed_mid_game(
         if any(p.connections > 1 for p in phones):
             moved += 1
             assert all(p.connections > 1 for p in phones)  # the whole table moved
-    assert moved >= 1  # (the hash put at least one of four rooms on the killed one)
+    assert moved >= 1  # (the killed worker ran at least one of the four rooms)
     # The supervisor started the killed worker again, on its port.
     stack.wait_ready(stack.ports, timeout=20)
-    assert workers_of(stack.proc.pid)[stack.ports[0]] != killed["pid"]
+    assert workers_of(stack.proc.pid)[killed["port"]] != killed["pid"]
 
 
 def test_a_room_created_through_the_proxy_is_served_where_its_phones_are(
@@ -277,7 +277,8 @@ def test_sigterm_stops_every_worker_within_5_s_and_tells_the_phones(
     assert [r.get(f"nightcall:lease:{code}") for code, _ in rooms] == [None] * 4
 
 
-def test_a_worker_that_keeps_dying_stops_the_service(durable_redis: RedisServer) -> None:
+def test_a_worker_that_keeps_dying_stops_the_service(durable_redis: RedisServer,
+                                                     groups: ProcessGroups) -> None:
     """Its port is taken: the supervisor starts it again a few times, then stops every
     worker and exits with status 1 (for systemd to report), rather than loop forever."""
     import socket
@@ -288,16 +289,92 @@ def test_a_worker_that_keeps_dying_stops_the_service(durable_redis: RedisServer)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", first + 1))
         taken.listen()
-        proc = subprocess.Popen(
+        proc = groups.popen(
             [sys.executable, "-m", "nightcall.cli", "serve", "--host", "127.0.0.1",
              "--port", str(first), "--workers", "2", "--redis", durable_redis.url],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-        try:
-            _, err = proc.communicate(timeout=90)
-        finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(10)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, err = proc.communicate(timeout=90)
     assert proc.returncode == 1
     assert "worker 1 keeps exiting" in err.decode()
     assert not _busy(first)  # worker 0 was stopped too
+
+
+def test_servers_that_fail_to_start_are_stopped_with_their_workers(
+    durable_redis: RedisServer, tmp_path: Path,
+) -> None:
+    """The teardown of every test here: a stack whose start fails after its supervisor
+    and workers are up (nginx cannot take its port) leaves no process behind, nor does
+    one whose supervisor died first and left its workers running."""
+    import socket
+
+    _need_nginx()
+    groups = ProcessGroups()
+    try:
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            with pytest.raises(RuntimeError, match="nginx exited"):
+                Stack(tmp_path / "a", durable_redis.url, groups,
+                      proxy_port=int(taken.getsockname()[1]))
+        assert len(groups.procs) == 2  # the supervisor (its workers were up) and nginx
+    finally:
+        leaders = [p.pid for p in groups.procs]
+        groups.stop_all()
+    assert leaders and not [g for g in leaders if members(g)]
+
+    groups = ProcessGroups()
+    s = Stack(tmp_path / "b", durable_redis.url, groups)
+    workers = list(workers_of(s.proc.pid).values())
+    assert len(workers) == 2
+    os.kill(s.proc.pid, signal.SIGKILL)  # the supervisor dies; its workers run on
+    s.proc.wait(10)
+    assert all(Path(f"/proc/{w}").exists() for w in workers)
+    groups.stop_all()
+    assert not members(s.proc.pid) and not members(s.nginx.proc.pid if s.nginx.proc else 0)
+    assert not [w for w in workers if Path(f"/proc/{w}").exists()
+                and "zombie" not in Path(f"/proc/{w}/status").read_text()]
+
+
+def test_a_room_is_linked_to_a_table_from_any_worker(
+    stack: Stack, durable_redis: RedisServer
+) -> None:
+    """POST /api/rooms/CODE/table changes the room where it runs, whichever process
+    the request reaches (the proxy's pick, or the other one after a failover): the
+    room's owner checks the host's token, saves, and only then is the answer sent."""
+    code, token = create_room(stack.url)
+    owner, other = (f"http://127.0.0.1:{p}" for p in stack.ports)
+    made = httpx.post(f"{stack.url}/api/tables", json={"language": "en"}, timeout=10)
+    assert made.status_code == 201, made.text
+    table = made.json()["token"]
+
+    def link(base: str, host_token: str, to: str | None) -> httpx.Response:
+        return httpx.post(f"{base}/api/rooms/{code}/table", timeout=10,
+                          json={"host_token": host_token, "table": to})
+
+    async def go() -> None:
+        # The host screen on the first worker: that process owns the room now.
+        async with websockets.connect(f"{owner.replace('http', 'ws')}/ws/{code}") as host:
+            await host.send(json.dumps({"type": "hello", "as": "host", "token": token}))
+            assert json.loads(await asyncio.wait_for(host.recv(), 10))["type"] == "welcome"
+            assert metric(stack.ports[0], "nightcall_rooms") == 1
+            # From the process that does not run it: asked of the owner, saved there.
+            r = await asyncio.to_thread(link, other, token, table)
+            assert r.status_code == 200, r.text
+            assert r.json() == {"room": code, "table": True}
+            assert _doc(durable_redis.url, code)["settings"]["table"] == table
+            # Through nginx, wherever it sends the request; then the link undone.
+            r = await asyncio.to_thread(link, stack.url, token, None)
+            assert r.status_code == 200, r.text
+            assert _doc(durable_redis.url, code)["settings"]["table"] is None
+            r = await asyncio.to_thread(link, other, token, table)
+            assert r.status_code == 200 and r.json()["table"] is True
+            # A wrong host token changes nothing, from either process.
+            for base in (owner, other):
+                r = await asyncio.to_thread(link, base, "x" * len(token), None)
+                assert r.status_code == 403, r.text
+                assert r.json()["code"] == "bad_token"
+            assert _doc(durable_redis.url, code)["settings"]["table"] == table
+            # Still served by its owner alone: the request was not a takeover.
+            assert metric(stack.ports[1], "nightcall_rooms") == 0
+
+    asyncio.run(go())

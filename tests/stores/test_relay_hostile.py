@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 import redis.asyncio as aredis
+from clusterplay import served_here
 
 from nightcall.server.cluster import Envelope, Node, _encode
 from nightcall.server.hub import Hub
@@ -34,7 +35,7 @@ def test_a_deeply_nested_relayed_frame_spoils_nothing_for_the_others(
         pubsub = listen.pubsub()
         await pubsub.subscribe(node.channel_of("edge"))  # the relaying process's channel
         try:
-            room = hub.create(CreateRoom(seats=5))
+            room = await served_here(node, CreateRoom(seats=5))
             code = room.code
             opens = [Envelope("open", code, conn, "edge", b'{"type":"hello","name":"%s"}'
                               % name.encode()) for conn, name in (("a", "Ann"), ("b", "Bob"))]

@@ -26,17 +26,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from nightcall import protocol
 from nightcall.server import messages as m
-from nightcall.server.guard import (
-    ORIGIN_REFUSED,
-    Caller,
-    Guards,
-    SecurityHeaders,
-    server_base,
-)
-from nightcall.server.hub import Elsewhere, Hub
+from nightcall.server.guard import ORIGIN_REFUSED, Guards, SecurityHeaders, server_base
+from nightcall.server.hub import Found, Hub
 from nightcall.server.limits import (
     Limits,
-    SlowDown,
     address,
     install,
     lookup,
@@ -53,7 +46,20 @@ from nightcall.server.ops import (
     finder,
     healthz,
     metrics,
+    reader,
     readyz,
+)
+from nightcall.server.pipeline import (
+    Caller,
+    SlowDown,
+    agent_error,
+    agent_hello_seat,
+    agent_seat,
+    error,
+    hello_token,
+    on_frame,
+    sink_error,
+    web_hello,
 )
 from nightcall.server.replay_routes import replay_routes
 from nightcall.server.room import Room, RoomError, Sink, same_token
@@ -66,7 +72,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("nightcall.server")
 HELLO_TIMEOUT = 30.0
-MAX_MESSAGE = 4096
 SEND_QUEUE = 256
 
 
@@ -231,164 +236,8 @@ def _resume(resumed: asyncio.Future[None], _: object) -> None:
         resumed.set_result(None)
 
 
-# The agent protocol's in-game codes, which a browser gets as ``error`` too; the ones
-# about the connection itself a browser gets as a ``room_error`` (and an agent as an
-# ``error``: _agent_error).
-CONNECTION_CODES = frozenset({"too_long", "slow_down", "refused"})
-PROTOCOL_CODES = frozenset(c.value for c in protocol.ErrorCode) - CONNECTION_CODES
-
-
-def _error(code: str, message: str) -> bytes:
-    """In-game refusals are the agent protocol's ``error``; lobby ones are ``room_error``."""
-    if code in PROTOCOL_CODES:
-        return m.encode(protocol.Error(protocol.ErrorCode(code), message))
-    return m.encode(m.RoomErrorMessage(code=code, message=message))
-
-
-def _decode_error(exc: Exception) -> bytes:
-    if isinstance(exc, msgspec.ValidationError):  # (a subclass of DecodeError)
-        if "`$.type`" in str(exc):
-            return _error("unknown_type", f"unknown message type: {exc}")
-        return _error("bad_message", str(exc))
-    return _error("bad_json", f"not valid JSON: {exc}")
-
-
-def error_bytes(code: str, message: str, agent: bool = False) -> bytes:
-    """A refusal; for an agent, always an agent-protocol ``error``."""
-    return _agent_error(code, message) if agent else _error(code, message)
-
-
-def _agent_error(code: str, message: str) -> bytes:
-    """An agent hears nothing but its protocol: a lobby or room refusal becomes an
-    ``error`` (``too_long``, ``slow_down``, or ``refused`` with the reason said)."""
-    if code not in PROTOCOL_CODES and code not in CONNECTION_CODES:
-        code = "refused"
-    return m.encode(protocol.Error(protocol.ErrorCode(code), message))
-
-
-def sink_error(sink: Sink, code: str, message: str) -> bytes:
-    return error_bytes(code, message, agent=sink.role == "agent")
-
-
 async def _send_now(ws: WebSocket, data: bytes) -> None:
     await ws.send_text(data.decode())
-
-
-PONG = m.encode(m.Pong())
-
-
-def _hello(room: Room, hello: m.Hello, strict: bool = False
-           ) -> tuple[str, int | None, m.Welcome]:
-    """Who this connection is: a seat (new or rejoining), the host, or a spectator.
-    ``strict``: this address sent too many wrong tokens; only the server's own are
-    checked (limits.TokenGuard)."""
-    if hello.as_ == "host":
-        if hello.token is None or not same_token(room.host_token, hello.token):
-            raise RoomError("bad_token", "only the host's screen can open this page as host")
-        return "host", None, m.Welcome(room=room.code, role="host", token=room.host_token)
-    if hello.as_ == "spectator":
-        return "spectator", None, m.Welcome(room=room.code, role="spectator")
-    if hello.token:
-        seat = room.seat_of_token(hello.token, strict)
-    elif hello.name is not None:
-        seat, _ = room.join(hello.name)
-    else:
-        raise RoomError("bad_hello", "give a name to take a seat, or your seat's token")
-    s = room.seats[seat]
-    return "player", seat, m.Welcome(
-        room=room.code, role="player", seat=seat, name=s.name, token=s.token
-    )
-
-
-def web_hello(room: Room, raw: str, caller: Caller | None = None
-              ) -> tuple[str, int | None, bytes] | bytes:
-    """A browser's first frame, wherever its socket is: (role, seat, the welcome to
-    send), or the refusal to send before closing. ``caller``: the client's address
-    and the wrong-token limit (a connection relayed from another process has none)."""
-    strict = False
-    try:
-        if len(raw) > MAX_MESSAGE:
-            raise RoomError("too_long", "that message is too long")
-        hello = m.decode(raw)
-        if not isinstance(hello, m.Hello):
-            raise RoomError("bad_hello", "the first message must be a hello")
-        strict = caller is not None and caller.strict()
-        role, viewer, welcome = _hello(room, hello, strict)
-    except RoomError as exc:
-        if exc.code == "bad_token" and caller is not None:
-            if strict:
-                exc = caller.slow_down()
-            caller.wrong_token()
-        return _error(exc.code, exc.message)
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        return _decode_error(exc)
-    return role, viewer, m.encode(welcome)
-
-
-def agent_seat(room: Room, token: str | None, name: str | None,
-               caller: Caller | None = None) -> int | None:
-    """An agent's seat from its address: its own token, or a new seat by name; None
-    when it must say hello first."""
-    strict = caller is not None and caller.strict()
-    if token:
-        with contextlib.suppress(RoomError):
-            return room.seat_of_token(token, strict)
-    if name:
-        try:
-            return room.join(name, token)[0]
-        except RoomError:
-            if token and caller is not None:  # a token that opened nothing
-                caller.wrong_token()
-                if strict:
-                    raise caller.slow_down() from None
-            raise
-    if token and strict:  # (no name: its own token it must be, and it is not tried now)
-        assert caller is not None
-        raise caller.slow_down()
-    return None
-
-
-def agent_hello_seat(room: Room, raw: str, token: str | None) -> int:
-    if len(raw) > MAX_MESSAGE:
-        raise RoomError("too_long", "that message is too long")
-    hello = protocol.decode_agent(raw)
-    if not isinstance(hello, protocol.Hello) or not hello.name:
-        raise RoomError("bad_hello", "say hello with a name to take a seat")
-    return room.join(hello.name, token)[0]
-
-
-def _handle(hub: Hub, room: Room, sink: Sink, msg: m.ClientMessage) -> None:
-    """One client message through the pipeline; raises RoomError to refuse it."""
-    if isinstance(msg, m.Ping):  # at once: a pong tells nothing, so waits for no save
-        getattr(sink, "deliver", sink.send)(PONG)
-        return
-    if isinstance(msg, protocol.ActionMessage):
-        if sink.role not in ("player", "agent") or sink.viewer is None or sink.viewer < 0:
-            raise RoomError("not_a_player", "only a seated player can act")
-        room.submit(sink.viewer, msg.action.to_action(), msg.state_id)
-        return
-    if isinstance(msg, m.Hello):
-        raise RoomError("already_seated", "this connection already said hello")
-    if sink.role != "host":
-        raise RoomError("not_host", "only the host's screen can do that")
-    if isinstance(msg, m.Start):
-        hub.start(room, msg.seats)
-    elif isinstance(msg, m.AddBot):
-        room.add_bot()
-    elif isinstance(msg, m.Kick):
-        room.kick(msg.seat)
-    elif isinstance(msg, m.Arrange):
-        room.arrange(msg.order)
-    elif isinstance(msg, m.Advance):
-        hub.clock(room).advance()
-    elif isinstance(msg, m.Extend):
-        hub.clock(room).extend()
-    elif isinstance(msg, m.Pause):
-        hub.clock(room).pause()
-    elif isinstance(msg, m.LastToDie):
-        room.choose_last(msg.seat)
-    elif isinstance(msg, m.PlayAgain):
-        hub.play_again(room)
 
 
 # Refusals that are not final: the client may try again (the page reconnects after a
@@ -418,33 +267,24 @@ def _origin_refused(ws: WebSocket) -> bool:
     return not guards.origin_ok(ws)
 
 
-def _hello_token(raw: str) -> str | None:
-    """The token a browser's hello brings (None when it brings none, or is no hello)."""
-    try:
-        hello = m.decode(raw) if len(raw) <= MAX_MESSAGE else None
-    except (msgspec.ValidationError, msgspec.DecodeError):
-        return None
-    return hello.token if isinstance(hello, m.Hello) and hello.token else None
-
-
-def _past_the_guard(hub: Hub, code: str, token: str | None, refused: SlowDown) -> Room:
+async def _past_the_guard(hub: Hub, conn: WebSocket, token: str | None,
+                          refused: SlowDown) -> Found:
     """An address over the code-guessing limit may still come back with a token of
-    the room (its own seat's, the host's): the room, or the same refusal as any other
-    lookup from there (which tells nothing of whether the room exists)."""
+    the room (its own seat's, the host's): what the lookup found, or the same refusal
+    as any other lookup from there (which tells nothing of whether the room exists)."""
     if not token:
         raise refused
     try:
-        room = hub.get(code)
-    except Elsewhere:
-        doc = hub.store.load(code.upper())
-        if doc is not None and _doc_opens(doc, token):
-            raise
-        raise refused from None
+        found = (await finder(hub, conn))(str(conn.path_params["code"]))
     except RoomError:
         raise refused from None
-    if not room.opens(token):
+    if isinstance(found, Room):
+        opens = found.opens(token)
+    else:
+        opens = found.doc is not None and _doc_opens(found.doc, token)
+    if not opens:
         raise refused
-    return room
+    return found
 
 
 def _doc_opens(doc: dict[str, Any], token: str) -> bool:
@@ -460,36 +300,35 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     hub: Hub = ws.app.state.hub
     await ws.accept()
     if _origin_refused(ws):
-        await _refuse(ws, _error("bad_origin", ORIGIN_REFUSED))
+        await _refuse(ws, error("bad_origin", ORIGIN_REFUSED))
         return
-    code = str(ws.path_params["code"])
     try:
         refused = ws.app.state.guard.blocked(address(ws))
         if refused is None:
-            room = lookup(ws, await finder(hub, ws))
-            raw = await asyncio.wait_for(receive(ws), HELLO_TIMEOUT)
+            found = lookup(ws, await finder(hub, ws))
         else:
             raw = await asyncio.wait_for(receive(ws), HELLO_TIMEOUT)
             unread(ws, raw)  # (read again by whoever serves the hello: here, or the relay)
-            room = _past_the_guard(hub, code, _hello_token(raw), refused)
-            raw = await receive(ws)
-        answer = web_hello(room, raw, _caller(ws))
-    except Elsewhere as exc:  # another process runs the room: pass frames both ways
-        assert hub.node is not None
-        await hub.node.relay(ws, exc.code, exc.owner)
-        return
+            found = await _past_the_guard(hub, ws, hello_token(raw), refused)
+        if isinstance(found, Room):
+            raw = await asyncio.wait_for(receive(ws), HELLO_TIMEOUT)
+            answer = web_hello(found, raw, _caller(ws))
     except RoomError as exc:
-        await _refuse(ws, _error(exc.code, exc.message), exc.code)
+        await _refuse(ws, error(exc.code, exc.message), exc.code)
         return
     except (TimeoutError, WebSocketDisconnect):
         with contextlib.suppress(Exception):
             await ws.close()
         return
+    if not isinstance(found, Room):  # another process runs the room: frames both ways
+        assert hub.node is not None
+        await hub.node.relay(ws, found.code, found.owner)
+        return
     if isinstance(answer, bytes):
         await _refuse(ws, answer)
         return
     role, viewer, welcome = answer
-    await _serve(ws, hub, room, WsSink(ws, role, viewer, hub.send_timings), welcome)
+    await _serve(ws, hub, found, WsSink(ws, role, viewer, hub.send_timings), welcome)
 
 
 async def agent_endpoint(ws: WebSocket) -> None:
@@ -499,27 +338,23 @@ async def agent_endpoint(ws: WebSocket) -> None:
     hub: Hub = ws.app.state.hub
     await ws.accept()
     if _origin_refused(ws):
-        await _refuse(ws, _agent_error("refused", ORIGIN_REFUSED))
+        await _refuse(ws, agent_error("refused", ORIGIN_REFUSED))
         return
     token = ws.query_params.get("token")
     caller = _caller(ws)
     try:
         refused = ws.app.state.guard.blocked(address(ws))
         if refused is None:
-            room = lookup(ws, await finder(hub, ws))
+            found = lookup(ws, await finder(hub, ws))
         else:
-            room = _past_the_guard(hub, str(ws.path_params["code"]), token, refused)
-        seat = agent_seat(room, token, ws.query_params.get("name"), caller)
-        if seat is None:
-            raw = await asyncio.wait_for(receive(ws), HELLO_TIMEOUT)
-            seat = agent_hello_seat(room, raw, token)
-    except Elsewhere as exc:
-        assert hub.node is not None
-        query = {k: ws.query_params[k] for k in ("token", "name") if k in ws.query_params}
-        await hub.node.relay(ws, exc.code, exc.owner, agent=True, query=query)
-        return
+            found = await _past_the_guard(hub, ws, token, refused)
+        if isinstance(found, Room):
+            seat = agent_seat(found, token, ws.query_params.get("name"), caller)
+            if seat is None:
+                raw = await asyncio.wait_for(receive(ws), HELLO_TIMEOUT)
+                seat = agent_hello_seat(found, raw, token)
     except RoomError as exc:
-        await _refuse(ws, _agent_error(exc.code, exc.message), exc.code)
+        await _refuse(ws, agent_error(exc.code, exc.message), exc.code)
         return
     except protocol.ProtocolError as exc:
         await _refuse(ws, m.encode(exc.error))
@@ -528,7 +363,12 @@ async def agent_endpoint(ws: WebSocket) -> None:
         with contextlib.suppress(Exception):
             await ws.close()
         return
-    await _serve(ws, hub, room, WsSink(ws, "agent", seat, hub.send_timings), None)
+    if not isinstance(found, Room):
+        assert hub.node is not None
+        query = {k: ws.query_params[k] for k in ("token", "name") if k in ws.query_params}
+        await hub.node.relay(ws, found.code, found.owner, agent=True, query=query)
+        return
+    await _serve(ws, hub, found, WsSink(ws, "agent", seat, hub.send_timings), None)
 
 
 def _left(room: Room, sink: WsSink) -> None:
@@ -570,22 +410,6 @@ async def _serve(ws: WebSocket, hub: Hub, room: Room, sink: WsSink, first: bytes
         room.broadcast()
 
 
-def on_frame(hub: Hub, room: Room, sink: Sink, raw: str) -> None:
-    """One frame from a seated client (here or relayed): a refusal goes to it alone."""
-    try:
-        if len(raw) > MAX_MESSAGE:
-            raise RoomError("too_long", "that message is too long")
-        started = time.perf_counter()
-        msg = m.decode(raw)
-        _handle(hub, room, sink, msg)
-        if isinstance(msg, protocol.ActionMessage):
-            hub.timings.append(time.perf_counter() - started)
-    except RoomError as exc:
-        sink.send(sink_error(sink, exc.code, exc.message))
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        sink.send(_decode_error(exc))
-
-
 # --- HTTP ----------------------------------------------------------------------------
 
 
@@ -603,10 +427,7 @@ async def create_room(request: Request) -> Response:
         settings = m.decode_create(await request.body())
         request.app.state.creations.take(address(request))
         hub.check_table(settings)
-        if hub.node is not None:  # (its Redis round trips without blocking the loop)
-            room = await hub.node.create(settings, server_base(request))
-        else:
-            room = hub.create(settings, server_base(request))
+        room = await hub.acreate(settings, server_base(request))
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         return _json({"code": "bad_message", "message": str(exc)}, 400)
     except SlowDown as exc:
@@ -625,7 +446,7 @@ async def create_room(request: Request) -> Response:
 async def room_info(request: Request) -> Response:
     hub: Hub = request.app.state.hub
     try:
-        room = lookup(request, await finder(hub, request, peek=True))
+        room = lookup(request, await reader(hub, request))
     except RoomError as exc:
         return refusal(exc)
     return _json(room.lobby())
@@ -636,7 +457,7 @@ async def room_qr(request: Request) -> Response:
 
     hub: Hub = request.app.state.hub
     try:
-        room = lookup(request, await finder(hub, request, peek=True))
+        room = lookup(request, await reader(hub, request))
     except RoomError as exc:
         return refusal(exc)
     url = room.join_url or hub.join_url(room.code, server_base(request))
@@ -650,7 +471,7 @@ async def room_record(request: Request) -> Response:
     """The game record, once the game is over (before that it holds every secret)."""
     hub: Hub = request.app.state.hub
     try:
-        room = lookup(request, await finder(hub, request, peek=True))
+        room = lookup(request, await reader(hub, request))
     except RoomError as exc:
         return refusal(exc)
     if room.status != "over":

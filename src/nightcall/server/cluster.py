@@ -46,10 +46,11 @@ import redis
 import redis.asyncio as aredis
 
 from nightcall import protocol
-from nightcall.server.guard import Caller
-from nightcall.server.hub import Elsewhere, candidate_codes, check_settings
+from nightcall.server import pipeline
+from nightcall.server.hub import Elsewhere, Found, candidate_codes, check_settings
 from nightcall.server.messages import CreateRoom, encode
-from nightcall.server.room import Room, RoomError, Sink
+from nightcall.server.pipeline import Caller
+from nightcall.server.room import Room, RoomError, Sink, same_token
 from nightcall.server.store_redis import FENCED_SAVE, RedisStore, save_args
 
 if TYPE_CHECKING:
@@ -69,6 +70,9 @@ PING, PONG = '{"type":"ping"}', b'{"type":"pong"}'
 # Seconds a Redis reply may take while serving before the call counts as failed.
 REDIS_TIMEOUT = 2.0
 
+# The owner's answers to a table link asked by another process (Node.link_table).
+LINK_DONE, LINK_REFUSED, LINK_NOT_HERE = 1, 2, 3
+
 # KEYS: leases; ARGV: owner, milliseconds. Returns the 1-based indexes of lost leases.
 RENEW = """
 local lost = {}
@@ -86,8 +90,9 @@ return 0
 
 class Envelope(msgspec.Struct, array_like=True, omit_defaults=True):
     """One message between processes. To the owner: ``open`` (``data``: the hello
-    frame, or for an agent its query as JSON), ``msg`` (a frame), ``gone``. To the
-    process holding the socket: ``send`` (bytes for that client) and ``close``."""
+    frame, or for an agent its query as JSON), ``msg`` (a frame), ``gone``, and
+    ``table`` (a table link, JSON). To the process holding the socket: ``send`` (bytes
+    for that client) and ``close``; to the one that asked for a link: ``linked``."""
 
     kind: str
     room: str
@@ -192,6 +197,7 @@ class Node:
         self.aclient: aredis.Redis | None = None
         self.remotes: dict[tuple[str, str], Remote] = {}
         self.relayed: dict[str, Relayed] = {}
+        self.asked: dict[str, asyncio.Future[int]] = {}  # link_table answers awaited
         self.tasks: list[asyncio.Task[None]] = []
         self.background: set[asyncio.Task[Any]] = set()
         self.sub_client: aredis.Redis | None = None
@@ -274,15 +280,15 @@ class Node:
                                                self.lease_ms))
         return [codes[int(i) - 1] for i in lost]
 
-    async def getter(self, code: str) -> Callable[[str], Room]:
-        """Before a room lookup (``Hub.get``): its Redis round trips, made here without
-        blocking; the returned function then decides with what they found. A room
-        whose lease was free is ours (adopted) at once."""
+    async def getter(self, code: str) -> Callable[[str], Found]:
+        """A cluster's room lookup: its Redis round trips, made here without blocking;
+        the returned function then says what they found (the room, adopted here at once
+        if its lease was free, or where it lives), or refuses (``no_room``)."""
         hub = self.hub
         assert hub is not None
         code = code.upper()
         if code in hub.rooms:
-            return hub.get
+            return _here(hub)
         try:
             raw = await self._call(self._a().get(self.store.room_key(code)))
             owner = None if raw is None else await self.atry_own(code)
@@ -298,21 +304,22 @@ class Node:
                 self.release(code)
                 return _unavailable
 
-        def get(asked: str) -> Room:
+        def get(asked: str) -> Found:
             asked = asked.upper()
             room = hub.rooms.get(asked)
             if room is not None:
                 return room
             if doc is None or asked != code:
                 raise RoomError("no_room", f"there is no room {asked}")
-            raise Elsewhere(code, owner or "", doc)
+            return Elsewhere(code, owner or "", doc)
 
         return get
 
-    async def create(self, settings: CreateRoom, base_url: str = "") -> Room:
-        """A new room, saved before the answer (the next request for it may reach any
-        process) and not run here: its code is taken with its lease (SET NX), which
-        goes once the room is saved."""
+    async def create(self, settings: CreateRoom, base_url: str = "",
+                     prepare: Callable[[Room], None] | None = None) -> Room:
+        """A new room (``Hub.acreate``), saved before the answer (the next request for
+        it may reach any process) and not run here: its code is taken with its lease
+        (SET NX), which goes once the room is saved. ``prepare`` sets it up first."""
         hub = self.hub
         assert hub is not None
         check_settings(settings)
@@ -325,6 +332,8 @@ class Node:
                     continue
                 room = Room(code, settings)
                 room.join_url = hub.join_url(code, base_url)
+                if prepare is not None:
+                    prepare(room)
                 keys, args = save_args(self.store, room.code, room.to_doc(), room.status,
                                        time.time(), self.id)
                 if not await self._call(self._a().eval(FENCED_SAVE, len(keys), *keys, *args)):
@@ -575,7 +584,46 @@ class Node:
             if relayed.owner == worker:
                 relayed.put(RESTART)
 
+    async def link_table(self, where: Elsewhere, host_token: str, table: str | None) -> bool:
+        """Link a room another process serves to a table (POST /api/rooms/CODE/table):
+        asked of its owner, which checks the host's token again, changes the room and
+        answers once the change is saved. False when no owner answered in time."""
+        conn = secrets.token_hex(8)
+        answer: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self.asked[conn] = answer
+        data = json.dumps({"host_token": host_token, "table": table}).encode()
+        self.post(where.owner, Envelope("table", where.code, conn, self.id, data))
+        try:
+            code = await asyncio.wait_for(answer, 2 * REDIS_TIMEOUT)
+        except TimeoutError:
+            return False
+        finally:
+            self.asked.pop(conn, None)
+        if code == LINK_REFUSED:
+            raise RoomError("bad_token", "only the host's screen can do that")
+        return code == LINK_DONE
+
+    def _link_table(self, hub: Hub, env: Envelope) -> None:
+        """The owner's side of :meth:`link_table`: the answer goes with the batch that
+        saves the change (saves before publishes), so it is never ahead of it."""
+        room = hub.rooms.get(env.room)
+        answer = LINK_NOT_HERE
+        if room is not None:
+            asked = json.loads(env.data)
+            table = asked.get("table")
+            if not same_token(room.host_token, str(asked.get("host_token", ""))):
+                answer = LINK_REFUSED
+            else:
+                hub.link_table(room, None if table is None else str(table))
+                answer = LINK_DONE
+        self.post(env.src, Envelope("linked", env.room, env.conn, code=answer))
+
     def dispatch(self, env: Envelope) -> None:
+        if env.kind == "linked":
+            waiting = self.asked.get(env.conn)
+            if waiting is not None and not waiting.done():
+                waiting.set_result(env.code)
+            return
         if env.kind in ("send", "close"):
             relayed = self.relayed.get(env.conn)
             if relayed is not None:
@@ -588,6 +636,9 @@ class Node:
             remote = self.remotes.get(key)
             if remote is not None:
                 self._forget(key, remote)
+            return
+        if env.kind == "table":
+            self._link_table(hub, env)
             return
         room = hub.rooms.get(env.room)
         if room is None:  # not ours (any more): the client must find the new owner
@@ -602,8 +653,6 @@ class Node:
 
     # --- the owner's side of relayed clients ------------------------------------------------
     def _open(self, hub: Hub, room: Room, env: Envelope) -> None:
-        from nightcall.server import app
-
         remote = Remote(room, env.src, env.conn)
         self.remotes[(env.src, env.conn)] = remote
         # The address the relaying process saw: its wrong tokens count here, as a local
@@ -614,14 +663,14 @@ class Node:
             query = json.loads(env.data or b"{}")
             remote.token = query.get("token")
             try:
-                seat = app.agent_seat(room, query.get("token"), query.get("name"), caller)
+                seat = pipeline.agent_seat(room, query.get("token"), query.get("name"), caller)
             except RoomError as exc:
-                self._refuse(remote, app.error_bytes(exc.code, exc.message, agent=True))
+                self._refuse(remote, pipeline.error_bytes(exc.code, exc.message, agent=True))
                 return
             if seat is not None:
                 self._seat(room, remote, "agent", seat, None)
             return
-        outcome = app.web_hello(room, env.data.decode(errors="replace"), caller)
+        outcome = pipeline.web_hello(room, env.data.decode(errors="replace"), caller)
         if isinstance(outcome, bytes):
             self._refuse(remote, outcome)
             return
@@ -643,20 +692,18 @@ class Node:
         self.post(remote.worker, Envelope("close", remote.room.code, remote.conn, code=4000))
 
     def _frame(self, hub: Hub, remote: Remote, raw: str) -> None:
-        from nightcall.server import app
-
         if remote.sink is None:  # an agent without a name in its address says hello first
             try:
-                seat = app.agent_hello_seat(remote.room, raw, remote.token)
+                seat = pipeline.agent_hello_seat(remote.room, raw, remote.token)
             except RoomError as exc:
-                self._refuse(remote, app.error_bytes(exc.code, exc.message, agent=True))
+                self._refuse(remote, pipeline.error_bytes(exc.code, exc.message, agent=True))
                 return
             except protocol.ProtocolError as exc:
                 self._refuse(remote, encode(exc.error))
                 return
             self._seat(remote.room, remote, "agent", seat, None)
             return
-        app.on_frame(hub, remote.room, remote.sink, raw)
+        pipeline.on_frame(hub, remote.room, remote.sink, raw)
 
     def _forget(self, key: tuple[str, str], remote: Remote) -> None:
         del self.remotes[key]
@@ -671,7 +718,6 @@ class Node:
         The message rate is held here, where the socket is, as for a local client."""
         from starlette.websockets import WebSocketDisconnect
 
-        from nightcall.server.app import error_bytes
         from nightcall.server.limits import address, rate_of, receive
 
         conn = secrets.token_hex(8)
@@ -694,7 +740,7 @@ class Node:
                     relayed.put(1008)
                     break
                 if verdict == "slow_down":
-                    relayed.put(error_bytes("slow_down", rate.advice(), agent))
+                    relayed.put(pipeline.error_bytes("slow_down", rate.advice(), agent))
                     continue
                 if PING in raw and raw.replace(" ", "") == PING:
                     relayed.put(PONG)
@@ -726,6 +772,18 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def _unavailable(code: str) -> Room:
+def _here(hub: Hub) -> Callable[[str], Found]:
+    """The lookup of a room served here (no Redis needed)."""
+
+    def get(asked: str) -> Found:
+        room = hub.rooms.get(asked.upper())
+        if room is None:
+            raise RoomError("no_room", f"there is no room {asked.upper()}")
+        return room
+
+    return get
+
+
+def _unavailable(code: str) -> Found:
     raise RoomError("unavailable", "the server cannot reach its store right now: "
                                    "try again in a moment")

@@ -24,8 +24,6 @@ from urllib.parse import urlsplit
 import msgspec
 from starlette.requests import HTTPConnection
 
-from nightcall.server.limits import SlowDown, TokenGuard
-
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -105,27 +103,6 @@ class Guards:
         return bool(given) and given == own and _literal_host(host)
 
 
-@dataclass(frozen=True)
-class Caller:
-    """Who sent a hello, for the wrong-token limit (limits.TokenGuard)."""
-
-    address: str | None
-    tokens: TokenGuard
-
-    def strict(self) -> bool:
-        return self.tokens.strict(self.address)
-
-    def wrong_token(self) -> None:
-        self.tokens.wrong(self.address)
-
-    def slow_down(self) -> SlowDown:
-        """The answer to a token that matched nothing the server made, from an address
-        over the limit (an agent's own token may be right: it is not checked now)."""
-        seconds = max(1, self.tokens.addresses.wait(self.address))
-        return SlowDown(f"too many wrong tokens from your address: try again in {seconds} s",
-                        seconds)
-
-
 def server_base(conn: HTTPConnection) -> str:
     """The address this server listens on, as the connection reached it (the socket's
     own address, never the Host header a client may set to anything)."""
@@ -200,5 +177,5 @@ class SecurityHeaders:
         await self.app(scope, replay, send_with_headers)
 
 
-__all__ = ["CSP", "MAX_BODY", "ORIGIN_REFUSED", "Caller", "Guards", "SecurityHeaders",
+__all__ = ["CSP", "MAX_BODY", "ORIGIN_REFUSED", "Guards", "SecurityHeaders",
            "origin_of", "server_base"]

@@ -3,10 +3,12 @@ and bringing back the unfinished ones after a restart."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from nightcall.engine.errors import DeckError
@@ -86,14 +88,29 @@ def check_settings(settings: CreateRoom) -> None:
         raise RoomError("bad_deck", str(exc)) from None
 
 
-class Elsewhere(Exception):
-    """The room is owned by another process (cluster mode): relay to ``owner``."""
+@dataclass(frozen=True)
+class Elsewhere:
+    """Where a room lives when another process owns it (cluster mode): its clients are
+    relayed to ``owner``; ``doc`` is the room as saved, when the lookup read it."""
 
-    def __init__(self, code: str, owner: str, doc: dict[str, Any] | None = None) -> None:
-        super().__init__(f"room {code} is served by {owner}")
-        self.code = code
-        self.owner = owner
-        self.doc = doc  # the room as saved, when the lookup read it
+    code: str
+    owner: str
+    doc: dict[str, Any] | None = None
+
+
+# What a room lookup finds: the room, served here, or where it is served.
+Found = Room | Elsewhere
+
+
+def readable(found: Found) -> Room:
+    """A room to read (HTTP) from what a lookup found: ours, or a copy rebuilt from the
+    store that nothing here runs."""
+    if isinstance(found, Room):
+        return found
+    if found.doc is None:
+        raise RoomError("unavailable", "the server cannot read that room right now: "
+                                       "try again in a moment")
+    return Room.from_doc(found.doc)
 
 
 class Hub:
@@ -112,6 +129,9 @@ class Hub:
         # else this process's own group commit; both take save, hold and flush.
         self.saver: TurnSaver | Node = node if node is not None else TurnSaver(store)
         self.clocks: dict[str, RoomClock] = {}
+        # Finished rooms whose next room is being made (play again, in a cluster).
+        self.making_next: set[str] = set()
+        self.background: set[asyncio.Task[None]] = set()
         # Server-side latencies, for the metrics: handling a move; an update's wait to go out.
         self.timings = Samples(20_000)
         self.send_timings = Samples(50_000)
@@ -128,30 +148,38 @@ class Hub:
         """A code nobody uses. Longer codes once the short ones are mostly taken; a
         bounded number of tries in all (a full space must not hang the event loop)."""
         for code in candidate_codes():
-            if code in self.rooms or self.store.load(code) is not None:
-                continue
-            if self.node is not None and self.node.try_own(code) != self.node.id:
-                continue
-            return code
+            if code not in self.rooms and self.store.load(code) is None:
+                return code
         raise RoomError("busy", "no room code is free now: try again later")
 
-    def create(self, settings: CreateRoom, base_url: str = "") -> Room:
+    def create(self, settings: CreateRoom, base_url: str = "",
+               prepare: Callable[[Room], None] | None = None) -> Room:
+        """A new room, served here (one process; a cluster creates rooms with
+        :meth:`acreate`, whose Redis calls do not block). ``prepare`` sets it up
+        before it is first saved (play again: the seat order and the bots)."""
+        if self.node is not None:
+            raise RuntimeError("in a cluster, rooms are created with await Hub.acreate")
         check_settings(settings)
         code = self.free_code()
         room = Room(code, settings)
         room.join_url = self.join_url(code, base_url)
-        # Written before the answer (even in a cluster): the next request for this code
-        # may reach another process, which must find the room. Written before the room
-        # is served, too: a save that fails (a full disk) leaves nothing behind.
-        try:
-            self.store.save(code, room.to_doc(), finished=False)
-        except Exception:
-            if self.node is not None:
-                self.node.release(code)
-            raise
+        if prepare is not None:
+            prepare(room)
+        # Written before the room is served: a save that fails (a full disk) leaves
+        # nothing behind.
+        self.store.save(code, room.to_doc(), finished=False)
         self._attach(room)
         log.info("room %s created (%s, %d seats)", code, settings.ruleset, settings.seats)
         return room
+
+    async def acreate(self, settings: CreateRoom, base_url: str = "",
+                      prepare: Callable[[Room], None] | None = None) -> Room:
+        """A new room (POST /api/rooms, play again): in a cluster, saved in Redis
+        without blocking the event loop and served by the first process asked for it
+        (Node.create); in one process, served here (:meth:`create`)."""
+        if self.node is not None:
+            return await self.node.create(settings, base_url, prepare)
+        return self.create(settings, base_url, prepare)
 
     def check_table(self, settings: CreateRoom) -> None:
         """A new room may only be linked to a table that exists (POST /api/rooms; the
@@ -162,6 +190,14 @@ class Hub:
             raise RoomError("no_tables", "this server's store keeps no tables")
         if not self.tables.exists(settings.table):
             raise RoomError("no_table", NO_TABLE)
+
+    def link_table(self, room: Room, table: str | None) -> None:
+        """Keep a room's games at ``table`` from now on (None: no more); a game already
+        over is kept at once (POST /api/rooms/CODE/table, on the room's own process)."""
+        room.settings.table = table
+        self.save(room)  # (a room over now is not kept by Hub.save: it was over before)
+        if room.status == "over" and table is not None:
+            self.keep_at_table(room)
 
     def keep_at_table(self, room: Room) -> None:
         """The game just ended: keep it at its table. Never fails the room's save."""
@@ -180,31 +216,21 @@ class Hub:
         self.rooms[room.code] = room
         self.clocks[room.code] = RoomClock(room, self.scale)
 
-    def get(self, code: str) -> Room:
-        """The room, served here. In a cluster, a room nobody owns becomes ours; one
-        that another process owns raises :class:`Elsewhere`."""
+    def get(self, code: str) -> Found:
+        """What there is of room ``code``: the room, served here (loaded from the store
+        if need be), or a ``no_room`` refusal. In a cluster only the rooms served here
+        are known without asking Redis: the others are looked up with
+        ``await node.getter(code)`` (cluster.py), which never blocks."""
         code = code.upper()
         room = self.rooms.get(code)
         if room is not None:
             return room
+        if self.node is not None:
+            raise RuntimeError("in a cluster, a room not served here is found through "
+                               "Node.getter")
         if self.store.load(code) is None:
             raise RoomError("no_room", f"there is no room {code}")
-        if self.node is not None:
-            owner = self.node.try_own(code)
-            if owner != self.node.id:
-                raise Elsewhere(code, owner)
         return self.adopt(code)
-
-    def peek(self, code: str) -> Room:
-        """The room to read (HTTP), wherever it is served: ours, or a copy rebuilt
-        from the store that nothing here runs."""
-        try:
-            return self.get(code)
-        except Elsewhere as exc:
-            doc = exc.doc if exc.doc is not None else self.store.load(code.upper())
-            if doc is None:
-                raise RoomError("no_room", f"there is no room {code.upper()}") from None
-            return Room.from_doc(doc)
 
     def adopt(self, code: str, doc: dict[str, Any] | None = None) -> Room:
         """Load a room from the store (unless given its ``doc``) and run it here, its
@@ -290,21 +316,47 @@ class Hub:
         room.start(seats)
         self.clock(room).begin()
 
-    def play_again(self, room: Room) -> Room:
+    def play_again(self, room: Room,
+                   failed: Callable[[RoomError], None] = lambda exc: None) -> None:
         """After the end: a new room with the same settings and as many bots; everyone
         in the old room is told to move there (players rejoin by name). Asking twice
-        gives the same new room."""
+        gives the same new room. In a cluster the new room is made in the background
+        (its Redis calls do not block the event loop); ``failed`` hears why it could
+        not be made, there as here, and asking again tries again."""
         if room.status != "over":
             raise RoomError("not_over", "the next game starts once this one is over")
-        if room.next_code is not None:
-            return self.get(room.next_code)
+        if room.next_code is not None or room.code in self.making_next:
+            return
         base = room.join_url.rsplit("/play/", 1)[0]
-        new = self.create(room.settings, base)
-        new.order = [s.name.casefold() for s in room.seats]  # everyone back in their seat
-        for _ in range(sum(1 for s in room.seats if s.bot)):
-            new.add_bot()
-        room.send_next(new.code, new.host_token)
-        return new
+        order = [s.name.casefold() for s in room.seats]  # everyone back in their seat
+        bots = sum(1 for s in room.seats if s.bot)
+
+        def prepare(new: Room) -> None:
+            new.order = order
+            for _ in range(bots):
+                new.add_bot()
+
+        if self.node is None:
+            new = self.create(room.settings, base, prepare)
+            room.send_next(new.code, new.host_token)
+            return
+        self.making_next.add(room.code)
+        task = asyncio.get_running_loop().create_task(
+            self._play_again(room, base, prepare, failed))
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    async def _play_again(self, room: Room, base: str, prepare: Callable[[Room], None],
+                          failed: Callable[[RoomError], None]) -> None:
+        try:
+            new = await self.acreate(room.settings, base, prepare)
+        except RoomError as exc:
+            failed(exc)
+            return
+        finally:
+            self.making_next.discard(room.code)
+        if self.rooms.get(room.code) is room:  # (else another process took the old room)
+            room.send_next(new.code, new.host_token)
 
     def resume_all(self) -> int:
         """Load every game in play and restart its clock where it stood (in a cluster,

@@ -21,6 +21,7 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from nightcall.server.pipeline import SlowDown
 from nightcall.server.room import RoomError
 
 Now = Callable[[], float]
@@ -97,14 +98,6 @@ class Bucket:
     def full(self, now: float) -> bool:
         self._refill(now)
         return self.tokens >= self.burst
-
-
-class SlowDown(RoomError):
-    """Refused by a rate limit; ``retry_after`` is in seconds (HTTP 429's Retry-After)."""
-
-    def __init__(self, message: str, retry_after: float) -> None:
-        super().__init__("slow_down", message)
-        self.retry_after = retry_after
 
 
 class PerAddress:

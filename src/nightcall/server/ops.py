@@ -24,7 +24,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.websockets import WebSocketDisconnect
 
-from nightcall.server.hub import Elsewhere
+from nightcall.server.hub import Found, readable
 from nightcall.server.room import Room
 
 if TYPE_CHECKING:
@@ -37,25 +37,21 @@ Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
 
 
-async def finder(hub: Hub, conn: HTTPConnection, peek: bool = False) -> Callable[[str], Room]:
-    """The function a room lookup calls (``limits.lookup``): ``hub.get`` (or
-    ``hub.peek`` to read), after a cluster's Redis round trips were made without
-    blocking the event loop (``Node.getter``)."""
+async def finder(hub: Hub, conn: HTTPConnection) -> Callable[[str], Found]:
+    """The function a room lookup calls (``limits.lookup``): ``hub.get`` in one
+    process; in a cluster, what ``Node.getter`` made of its Redis round trips, made
+    without blocking the event loop. Either says what it found (the room, or where it
+    lives) or refuses."""
     if hub.node is None:
-        return hub.peek if peek else hub.get
-    get = await hub.node.getter(str(conn.path_params.get("code", "")))
-    if not peek:
-        return get
+        return hub.get
+    return await hub.node.getter(str(conn.path_params.get("code", "")))
 
-    def read(code: str) -> Room:
-        try:
-            return get(code)
-        except Elsewhere as exc:  # served by another process: a copy to read
-            if exc.doc is None:
-                raise
-            return Room.from_doc(exc.doc)
 
-    return read
+async def reader(hub: Hub, conn: HTTPConnection) -> Callable[[str], Room]:
+    """The same, for a request that only reads the room: a room another process
+    serves is read from its saved copy."""
+    get = await finder(hub, conn)
+    return lambda code: readable(get(code))
 
 
 async def healthz(request: Request) -> Response:

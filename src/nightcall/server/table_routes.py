@@ -19,10 +19,12 @@ from starlette.routing import Route
 
 from nightcall.history import table_csv, table_stats
 from nightcall.server.guard import ORIGIN_REFUSED, Guards
-from nightcall.server.hub import Elsewhere, Hub
-from nightcall.server.limits import SlowDown, TokenGuard, address, lookup
+from nightcall.server.hub import Hub
+from nightcall.server.limits import TokenGuard, address, lookup
 from nightcall.server.messages import TableToken
-from nightcall.server.room import RoomError, same_token
+from nightcall.server.ops import finder
+from nightcall.server.pipeline import SlowDown
+from nightcall.server.room import Room, RoomError, same_token
 from nightcall.server.tables import TableError, Tables
 
 KEY_HEADER = "x-table-key"  # the host's key, never in a URL (URLs end up in logs)
@@ -63,7 +65,7 @@ def _refused(request: Request, exc: TableError | RoomError) -> Response:
     """A refusal; a wrong token or key is counted, and past the limit slowed down."""
     status = {"no_table": 404, "not_host": 403, "no_game": 404, "no_player": 400,
               "same_player": 400, "no_tables": 404, "bad_token": 403,
-              "no_room": 404}.get(exc.code, 400)
+              "no_room": 404, "unavailable": 503}.get(exc.code, 400)
     if exc.code in ("no_table", "not_host", "bad_token"):
         guard: TokenGuard = request.app.state.tokens
         wait = guard.addresses.wait(address(request))
@@ -199,31 +201,34 @@ async def table_delete(request: Request) -> Response:
 
 async def link_room(request: Request) -> Response:
     """POST /api/rooms/CODE/table from the host screen: keep this room's games at a table
-    (a game already over is kept at once). The room must be served by this process."""
+    (a game already over is kept at once). Any process may be asked: a room another
+    one serves is changed there (Node.link_table), and the answer waits for its save."""
     refused = _origin_refused(request)
     if refused is not None:
         return refused
     hub: Hub = request.app.state.hub
     try:
         link = msgspec.json.decode(await request.body(), type=LinkRoom)
-        room = lookup(request, hub.get)  # (through the code-guessing limit)
-        if not same_token(room.host_token, link.host_token):
+        found = lookup(request, await finder(hub, request))  # (through the guessing limit)
+        host_token = found.host_token if isinstance(found, Room) else \
+            str((found.doc or {}).get("host_token", ""))
+        if not same_token(host_token, link.host_token):
             raise RoomError("bad_token", "only the host's screen can do that")
         tables = _tables(request)
-        if link.table is not None and not tables.exists(link.table):
+        if link.table is not None and not await run_in_threadpool(tables.exists, link.table):
             raise TableError("no_table", "there is no such table (it may have been deleted)")
+        if isinstance(found, Room):
+            hub.link_table(found, link.table)
+        else:
+            assert hub.node is not None
+            if not await hub.node.link_table(found, link.host_token, link.table):
+                raise RoomError("unavailable", "the room is changing hands: try again in a "
+                                               "moment")
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         return _bad(exc)
-    except Elsewhere:
-        return _json({"code": "unavailable", "message": "this room is served by another "
-                      "process: try again from the host screen"}, 503)
     except (TableError, RoomError) as exc:
         return _refused(request, exc)
-    room.settings.table = link.table
-    hub.save(room)  # (a room over now is not kept by Hub.save: it was over before)
-    if room.status == "over" and link.table is not None:
-        hub.keep_at_table(room)
-    return _json({"room": room.code, "table": link.table is not None})
+    return _json({"room": found.code, "table": link.table is not None})
 
 
 def table_routes() -> list[Route]:
