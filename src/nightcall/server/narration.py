@@ -101,10 +101,11 @@ def dusk_line(ruleset: str, language: str, roles: Sequence[str] = ()) -> str:
     return f"{LOOK_AT_CARD.get(language, LOOK_AT_CARD['en'])} {opening}".strip()
 
 
-def dusk_seconds(text: str, call_seconds: float) -> float:
+def dusk_seconds(text: str, call_seconds: float, reading_scale: float = 1.0) -> float:
     """Time to hear the opening read out (about 2.5 words a second) and to look at a
-    card (as long as a night call)."""
-    return len(text.split()) / 2.5 + call_seconds
+    card (as long as a night call). ``reading_scale`` shortens the reading alone
+    (``serve --dusk-scale``: test games need no time to listen)."""
+    return reading_scale * len(text.split()) / 2.5 + call_seconds
 
 
 def timeline(ruleset: Any, state: Any, language: str) -> list[str]:
