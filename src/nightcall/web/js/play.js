@@ -239,7 +239,7 @@ function renderCard(view, players, compact = false) {
     const chips = [];
     if (s.token) chips.push(h("span", { class: "chip", "data-testid": "token" }, tokenIcon(s.token), t("card.token", { token: tokenName(s.token) })));
     for (const a of s.artifacts) chips.push(h("span", { class: "chip", "data-testid": "artifact-chip" }, icon("artifact"), t("card.artifact", { artifact: artifactName(a) })));
-    for (const x of s.seen) chips.push(h("span", { class: `chip seen team-${teamOf(x.card)}` }, roleIcon(x.card), `${x.where}: ${roleName(x.card)}`));
+    for (const x of s.seen) chips.push(h("span", { class: `chip seen team-${teamOf(x.card)}` }, roleIcon(x.card), `${upFirst(x.where)}: ${roleName(x.card)}`));
     if (chips.length) parts.push(h("div", { class: "chips", "data-testid": "card-extras" }, chips));
     parts.push(h("button", { type: "button", class: "help-button", "data-testid": "help-button",
       "aria-expanded": String(helpShown), "aria-controls": "role-help",
@@ -249,6 +249,9 @@ function renderCard(view, players, compact = false) {
   }
   return h("div", { class: compact ? "card-area compact" : "card-area" }, parts);
 }
+
+// "Center card 2: Seer" at the start of a chip.
+function upFirst(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
 function soundToggle() {
   return h("label", { class: "toggle" }, h("input", { type: "checkbox", checked: prefs.chime,

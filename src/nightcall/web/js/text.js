@@ -73,7 +73,11 @@ function named(prefix, id) {
   return ENGLISH[key] ? t(key) : String(id).replace(/_/g, " ");
 }
 
-export function centerName(i) { return named("center", i); }
+// One name for a center card on every page, the same as the end's account and the
+// narrator say: "center card 2" (numbered from 1; Epic's Alpha card is the extra one).
+export function centerName(i) {
+  return Number.isInteger(Number(i)) && Number(i) < 3 ? t("center.n", { n: Number(i) + 1 }) : t("center.extra");
+}
 
 // A card position in claims: a seat 0..n-1 or the center n+i.
 export function positionName(players, p) {
@@ -99,7 +103,7 @@ export function actionLabel(action, players) {
   switch (k) {
     case "look_center":
       return action.b === undefined ? t("act.look_center", { center: centerName(action.a) })
-        : t("act.look_center_two", { center: centerName(action.a), other: centerName(action.b) });
+        : t("act.look_center_two", { a: Math.min(action.a, action.b) + 1, b: Math.max(action.a, action.b) + 1 });
     case "take_center": case "copy_center":
       return t(`act.${k}`, { center: centerName(action.a) });
     default:
