@@ -2,7 +2,7 @@
 // called, claim, vote, and at the end read your own story.
 import { h, mount, $, countdown } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { actionLabel, artifactName, centerName, errorText, eventText, positionName, roleName, setLanguage, setRoleNames, stageName, t, tokenName, translatePage } from "./text.js";
+import { actionLabel, artifactName, centerName, errorText, eventText, positionName, preferredLanguage, roleName, setLanguage, setRoleNames, stageName, t, tokenName, translatePage } from "./text.js";
 import { causeOf, finalCards, renderEnd, renderSeats } from "./common.js";
 import { icon, loadRulesets, renderDeck, renderHelp, roleIcon, teamLabel, teamOf, tokenIcon, useRuleset } from "./roles.js";
 import { chime, prefs, setChime } from "./sound.js";
@@ -428,9 +428,15 @@ localStorage.removeItem(rejoinKey);
 fetch(`/api/rooms/${encodeURIComponent(code)}`).then((res) => {
   if (res.status === 404) {
     if (token || rejoin) return null;
-    $("#join-form").hidden = true;
-    $("#join-error").textContent = t("join.no_room", { code });
-    $("#join-back").hidden = false;
+    // No room, so no room's language: the one picked on the front page, or the browser's.
+    const say = () => {
+      translatePage();
+      $("#join-form").hidden = true;
+      $("#join-error").textContent = t("join.no_room", { code });
+      $("#join-back").hidden = false;
+    };
+    setLanguage(preferredLanguage(), say);
+    say();
     return null;
   }
   return res.ok ? res.json() : null;

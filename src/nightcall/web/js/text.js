@@ -20,7 +20,7 @@ let language = "en";
 
 // Switch to the room's language; ``then`` runs once its words are in (to re-render).
 export function setLanguage(lang, then = () => {}) {
-  const want = ["en", "it", "de"].includes(lang) ? lang : "en";
+  const want = LANGUAGES.includes(lang) ? lang : "en";
   if (want === language && loaded[want]) return;
   language = want;
   document.documentElement.lang = want;
@@ -32,6 +32,23 @@ export function setLanguage(lang, then = () => {}) {
 }
 
 export function currentLanguage() { return language; }
+
+export const LANGUAGES = ["en", "it", "de"];
+export const PICKED = "nightcall:language";  // the language picked on the front page
+
+// Before there is a room to follow: the language picked on the front page, else the
+// first of the browser's languages we have words for, else English.
+export function preferredLanguage() {
+  let stored = null;
+  try { stored = localStorage.getItem(PICKED); } catch { /* private mode */ }
+  if (LANGUAGES.includes(stored)) return stored;
+  const tags = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+  for (const tag of tags) {
+    const base = String(tag || "").toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "en";
+}
 
 export function t(key, values = {}) {
   const text = words[key] || ENGLISH[key] || key;
