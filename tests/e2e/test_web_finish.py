@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from e2ehelpers import PHONE_360, HOST_TV, Table, axe_violations, sideways, wait_for
+from e2ehelpers import HOST_TV, PHONE_360, axe_violations, sideways, wait_for
 
 from nightcall.narration.locale import load
 
