@@ -150,6 +150,7 @@ class RoomClock:
             return
         room = self.room
         c = room.clock
+        room.pack.commit(room)  # Lupus: the wolves' last picks count when time is up
         # Whoever the engine still waits on at this call (or an earlier one) gets the default.
         for _ in range(MAX_DEFAULTS):
             if room.engine_phase() != "night" or room.engine_slot() > c.slot:

@@ -310,12 +310,29 @@ function renderNight(view, players) {
       roleIcon("card-back", { cls: "icon sleep-moon" }),
       h("p", {}, t("sleep")), h("p", { class: "hint" }, t("sleep.hint")), h("p", { class: "hint" }, t("sleep.buzz")));
   }
+  const pack = view.pack_picks || null;
+  const mine = pack ? pack[String(me.seat)] : undefined;
   return h("div", { class: "prompt awake turn", "data-testid": "choices" },
     h("p", { class: "call" }, roleIcon(obs.clock.call, { cls: "icon tiny" }), " ", t("turn", { role: roleName(obs.clock.call) })),
-    renderChoices(legal, players));
+    pack ? renderPack(view, pack, players) : null,
+    renderChoices(legal, players, mine));
 }
 
-function renderChoices(legal, players) {
+// Lupus: the werewolves agree on one victim. Each wolf's pick as it stands (yours
+// too); a pick can change until they all point at the same player.
+function renderPack(view, pack, players) {
+  const wolves = (view.events.filter((e) => e.kind === "wolves").pop() || {}).seats || Object.keys(pack).map(Number);
+  return h("div", { class: "pack", "data-testid": "pack" },
+    h("p", { class: "hint" }, t("pack.hint")),
+    h("ul", { "aria-label": t("pack.title") }, wolves.map((s) => {
+      const who = s === me.seat ? t("pack.you") : players[s];
+      const target = pack[String(s)];
+      return h("li", { "data-testid": "pack-pick", "data-seat": s }, target === undefined
+        ? t("pack.none", { name: who }) : t("pack.pick", { name: who, target: players[target] }));
+    })));
+}
+
+function renderChoices(legal, players, chosen = undefined) {
   const out = [];
   const kinds = [...new Set(legal.filter((a) => PAIRS.has(a.kind)).map((a) => a.kind))];
   for (const kind of kinds) {
@@ -339,7 +356,9 @@ function renderChoices(legal, players) {
   }
   const others = legal.filter((a) => !PAIRS.has(a.kind));
   out.push(h("div", { class: "choices" }, others.map((a) => h("button", {
-    class: a.kind === "skip" || a.kind === "abstain" ? "choice quiet" : "choice",
+    class: [a.kind === "skip" || a.kind === "abstain" ? "choice quiet" : "choice",
+      chosen !== undefined && a.a === chosen ? "picked" : ""].join(" ").trim(),
+    "aria-pressed": chosen !== undefined ? String(a.a === chosen) : null,
     "data-testid": "choice", "data-kind": a.kind,
     onclick: () => act(a),
   }, actionLabel(a, players)))));
