@@ -20,6 +20,7 @@ let helpShown = false;
 let net = null;
 let callKey = "";     // the call the phone last buzzed for
 let turnKey = "";     // the call this phone last announced as "your turn"
+let wokenKey = "";    // the call whose prompt last played its wake-up animation
 const claim = {};     // the claim form's picks, kept while others claim
 // Two-seat choices drawn as a grid of names (two taps), not a list of every pair.
 const PAIRS = new Set(["swap_two", "swap_tokens", "token_two"]);
@@ -312,7 +313,12 @@ function renderNight(view, players) {
   }
   const pack = view.pack_picks || null;
   const mine = pack ? pack[String(me.seat)] : undefined;
-  return h("div", { class: "prompt awake turn", "data-testid": "choices" },
+  // The prompt wakes up (a short zoom) once per call, not at every re-render: a tap
+  // on the first name of a pair must not make the buttons jump.
+  const key = `${obs.clock.night}/${obs.clock.call}`;
+  const fresh = key !== wokenKey;
+  wokenKey = key;
+  return h("div", { class: fresh ? "prompt awake turn wake" : "prompt awake turn", "data-testid": "choices" },
     h("p", { class: "call" }, roleIcon(obs.clock.call, { cls: "icon tiny" }), " ", t("turn", { role: roleName(obs.clock.call) })),
     pack ? renderPack(view, pack, players) : null,
     renderChoices(legal, players, mine));
