@@ -194,7 +194,7 @@ export function eventText(e, players, me) {
       return t("ev.revealed", { cards: Object.entries(e.cards || {})
         .map(([s, c]) => t("ev.card", { name: p(Number(s)), role: roleName(c) })).join(", ") });
     case "claim": {
-      const who = p(e.seat);
+      const who = me !== null && e.seat === me ? t("you.speaker") : p(e.seat);  // not your own name
       if (e.saw !== undefined) return t("ev.claim.saw", { name: who, where: positionName(players, e.saw), role: roleName(e.role) });
       if (e.swapped) return t("ev.claim.swapped", { name: who, first: positionName(players, e.swapped[0]), second: positionName(players, e.swapped[1]) });
       return t("ev.claim.am", { name: who, role: roleName(e.role) });
