@@ -22,8 +22,11 @@ def free_port() -> int:
 
 class LiveServer:
     def __init__(self, db: Path, port: int | None = None, time_scale: float = 1.0,
-                 extra: tuple[str, ...] = ()) -> None:
+                 extra: tuple[str, ...] = (), dusk_scale: float = 0.05) -> None:
         self.db = db
+        # The dusk's reading time, which nobody listens to here (about 10 s a game
+        # at full length); its look at the card still lasts one call.
+        self.dusk_scale = dusk_scale
         self.extra = extra
         self.port = port or free_port()
         self.time_scale = time_scale
@@ -37,7 +40,8 @@ class LiveServer:
     def start(self) -> LiveServer:
         cmd = [sys.executable, "-m", "nightcall.cli", "serve", "--host", "127.0.0.1",
                "--port", str(self.port), "--db", str(self.db), "--public-url", self.url,
-               "--time-scale", str(self.time_scale), *self.extra]
+               "--time-scale", str(self.time_scale), "--dusk-scale", str(self.dusk_scale),
+               *self.extra]
         out = self.log.open("ab")
         self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1"})

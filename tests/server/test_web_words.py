@@ -15,7 +15,7 @@ from nightcall.server.app import web_dir
 LANGS = ("en", "it", "de")
 # Keys that are only placeholders and punctuation: the same in every language.
 FORMAT_ONLY = {"ev.vote", "ev.card", "ev.died.one", "act.other", "ev.other", "tag.bot",
-               "end.dealt_final"}
+               "end.dealt_final", "pack.pick"}
 
 
 def words(lang: str) -> dict[str, str]:

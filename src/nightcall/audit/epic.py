@@ -23,7 +23,8 @@ Knowledge, by the rules:
   only the artifact's holder learns at dawn what it is;
 - the seat with the Panic token does not wake from the night on;
 - at dawn the cards the Enlightener turned up are public; the ballots once everybody
-  voted; everything once the game is over.
+  voted; everything once the game is over;
+- claims (talk, by day) are public as they are made, in order, and are no votes.
 """
 
 from __future__ import annotations
@@ -44,6 +45,9 @@ from nightcall.audit.base import (
     seats,
 )
 from nightcall.engine.actions import Action
+from nightcall.rulesets.epic.roles import ROLE_IDS  # (a table of names: claims say role ids)
+
+TALK = frozenset({"claim", "claim_saw", "claim_swap"})
 
 WOLF_CARDS = frozenset({"werewolf", "alpha_wolf", "sight_wolf", "dream_wolf"})
 WAKING_WOLVES = frozenset({"werewolf", "alpha_wolf", "sight_wolf"})
@@ -113,6 +117,7 @@ class EpicModel:
         self.ghost_first = -1
         self.tracker_first = -1
         self.votes: dict[int, int | None] = {}
+        self.claims: list[dict[str, Any]] = []
         self.over = False
         self.paced = False  # on the wire: the view may lag the engine (see audit.wire)
         self.day = False
@@ -146,7 +151,16 @@ class EpicModel:
 
     # --- following the game ---------------------------------------------------------
     def step(self, seat: int, action: Action, before: Snap, state: Any) -> None:
-        if before.call is None:
+        if action.kind in TALK:
+            data: dict[str, Any] = {"seat": seat}
+            if action.kind == "claim":
+                data["role"] = ROLE_IDS[action.a]
+            elif action.kind == "claim_saw":
+                data["saw"], data["role"] = action.a, ROLE_IDS[action.b]
+            else:
+                data["swapped"] = [action.a, action.b]
+            self.claims.append(data)
+        elif before.call is None:
             self.votes[seat] = action.a if action.kind == "vote" else None
             self.over = len(self.votes) == self.n
         else:
@@ -319,6 +333,11 @@ class EpicModel:
                                 "the seat's own artifact"))
         out.extend(self.k.compare(viewer, got))
         out.extend(self._check_legal(viewer, view))
+        claims = [{k: v for k, v in e.items() if k != "kind"}
+                  for e in view.get("events", []) if e.get("kind") == "claim"]
+        if (claims != self.claims[: len(claims)]) if self.paced else claims != self.claims:
+            out.append(("leak" if len(claims) > len(self.claims) else "missing",
+                        f"claims shown {claims} differ from the claims made {self.claims}"))
         return out
 
     def _check_legal(self, viewer: Viewer, view: dict[str, Any]) -> Problems:
@@ -408,6 +427,12 @@ class EpicModel:
             return exact_keys(e, "call")
         if kind == "dawn":
             return exact_keys(e)
+        if kind == "claim":  # (compared in order with the claims made: check())
+            if "swapped" in e:
+                return exact_keys(e, "seat", "swapped")
+            if "saw" in e:
+                return exact_keys(e, "seat", "saw", "role")
+            return exact_keys(e, "seat", "role")
         if kind == "revealed":
             want = {str(s): c for s, c in sorted(self.revealed.items())}
             if g("cards") != want:

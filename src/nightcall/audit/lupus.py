@@ -196,7 +196,11 @@ class LupusModel:
 
     # --- checking a view --------------------------------------------------------------
     def check(self, viewer: Viewer, view: dict[str, Any]) -> Problems:
-        out = check_top(view, viewer, PUBLIC_FIELDS, SEAT_FIELDS)
+        pack = view.get("pack_picks")
+        out: Problems = self._check_pack(viewer, view, pack) if pack is not None else []
+        if pack is not None:
+            view = {k: v for k, v in view.items() if k != "pack_picks"}
+        out += check_top(view, viewer, PUBLIC_FIELDS, SEAT_FIELDS)
         if ("outcome" in view) != self.over:
             out.append(("leak" if not self.over else "missing",
                         "outcome before the end" if not self.over else "no outcome at the end"))
@@ -220,6 +224,19 @@ class LupusModel:
         out.extend(self.k.compare(viewer, got))
         out.extend(self._check_legal(viewer, view))
         return out
+
+    def _check_pack(self, viewer: Viewer, view: dict[str, Any], pack: Any) -> Problems:
+        """The server's werewolves' picks (server/pack.py): only to a living werewolf at
+        the wolves' call, naming living werewolves who point at living players."""
+        wolves = {s for s in range(self.n) if self.roles[s] == "werewolf"
+                  and (self.alive[s] or self.paced)}
+        if (viewer not in wolves or view.get("phase") != "night"
+                or view.get("call") != "werewolf" or not isinstance(pack, dict)):
+            return [("leak", f"'pack_picks' {pack!r} shown to seat {viewer} outside the "
+                             "werewolves' call")]
+        bad = {k: v for k, v in pack.items() if not (k.isdigit() and int(k) in wolves
+               and isinstance(v, int) and 0 <= v < self.n)}
+        return [("leak", f"'pack_picks' names more than the pack's picks: {bad}")] if bad else []
 
     def _read(self, e: dict[str, Any], got: Counter[Fact], extra: list[Any]) -> str | None:
         kind = e.get("kind")

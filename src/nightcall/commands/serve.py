@@ -41,6 +41,10 @@ def serve(
     time_scale: Annotated[
         float, typer.Option(help="Multiply every timer (0.1: ten times faster; for testing).")
     ] = 1.0,
+    dusk_scale: Annotated[
+        float, typer.Option(help="Multiply the time the dusk leaves for reading the opening "
+                            "aloud (0.1 for tests; the card's own look keeps a call's length).")
+    ] = 1.0,
     redis: Annotated[
         str | None,
         typer.Option(help="Keep rooms in Redis at this URL (redis://host:port/0) instead of "
@@ -129,6 +133,7 @@ def serve(
         path = db or default_db()
         typer.echo(f"rooms are kept in {path}")
     config = {"db": str(db or default_db()), "redis": redis, "scale": time_scale,
+              "dusk_scale": dusk_scale,
               "public_url": public_url, "lease_seconds": lease_seconds,
               "log_format": log_format, "allow_origins": list(allow_origin or []),
               "keep_days": keep_days, "room_burst": room_burst}
@@ -251,12 +256,14 @@ def app_from_env(metrics_token: str = "") -> Any:
         from nightcall.server.cluster import Node
 
         node = Node.from_url(config["redis"], lease_seconds=config["lease_seconds"])
-        app = create_app(node.store, scale=config["scale"], public_url=config["public_url"],
+        app = create_app(node.store, scale=config["scale"],
+                         dusk_scale=config.get("dusk_scale", 1.0), public_url=config["public_url"],
                          node=node, metrics_token=metrics_token,
                          allow_origins=config.get("allow_origins", []), limits=limits)
     else:
         store = SQLiteStore(config["db"], keep_days=config.get("keep_days", 30.0))
-        app = create_app(store, scale=config["scale"], public_url=config["public_url"],
+        app = create_app(store, scale=config["scale"],
+                         dusk_scale=config.get("dusk_scale", 1.0), public_url=config["public_url"],
                          metrics_token=metrics_token,
                          allow_origins=config.get("allow_origins", []), limits=limits)
     tune_gc()

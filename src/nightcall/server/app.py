@@ -530,7 +530,7 @@ async def favicon(request: Request) -> Response:
 
 def create_app(store: Store, scale: float = 1.0, public_url: str = "",
                node: Node | None = None, *, limits: Limits | None = None,
-               metrics_token: str = "",
+               metrics_token: str = "", dusk_scale: float = 1.0,
                allow_origins: tuple[str, ...] | list[str] = ()) -> Starlette:
     """The app. ``scale`` multiplies every timer (tests run the clock fast). With a
     ``node`` (Redis), rooms are shared with every other process on the same Redis.
@@ -539,7 +539,7 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
     ``metrics_token`` configured and given (ops.py)."""
     from nightcall.server.metrics import registry_for
 
-    hub = Hub(store, scale, public_url, node)
+    hub = Hub(store, scale, public_url, node, dusk_scale=dusk_scale)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -26,9 +26,10 @@ MAX_DEFAULTS = 64  # guard: defaults applied at one deadline
 
 
 class RoomClock:
-    def __init__(self, room: Room, scale: float = 1.0) -> None:
+    def __init__(self, room: Room, scale: float = 1.0, dusk_scale: float = 1.0) -> None:
         self.room = room
         self.scale = scale
+        self.dusk_scale = dusk_scale
         self.gen = 0  # bumped at every stage change; stale callbacks check it
         self.handles: list[asyncio.TimerHandle] = []
         self.pending: set[int] = set()
@@ -97,7 +98,8 @@ class RoomClock:
         c.calls = list(room.ruleset.night_calls(room.roles, 1))
         c.slot = 0
         line = dusk_line(room.ruleset.id, room.settings.language, room.roles)
-        seconds = self._seconds(dusk_seconds(line, room.settings.call_seconds))
+        seconds = self._seconds(dusk_seconds(line, room.settings.call_seconds,
+                                                 self.dusk_scale))
         gen = self._new_stage("dusk", seconds)
         room.changed()
         self._later(seconds, self.end_dusk, gen)
@@ -148,6 +150,7 @@ class RoomClock:
             return
         room = self.room
         c = room.clock
+        room.pack.commit(room)  # Lupus: the wolves' last picks count when time is up
         # Whoever the engine still waits on at this call (or an earlier one) gets the default.
         for _ in range(MAX_DEFAULTS):
             if room.engine_phase() != "night" or room.engine_slot() > c.slot:

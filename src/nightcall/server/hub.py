@@ -115,8 +115,9 @@ def readable(found: Found) -> Room:
 
 class Hub:
     def __init__(self, store: Store, scale: float = 1.0, public_url: str = "",
-                 node: Node | None = None) -> None:
+                 node: Node | None = None, *, dusk_scale: float = 1.0) -> None:
         self.store = store
+        self.dusk_scale = dusk_scale  # the dusk's reading time alone (tests read fast)
         self.node = node  # set when several processes share the rooms (Redis)
         self.scale = scale
         self.public_url = public_url.rstrip("/")
@@ -214,7 +215,7 @@ class Hub:
         if room.status != "over":
             self.unfinished.add(room.code)
         self.rooms[room.code] = room
-        self.clocks[room.code] = RoomClock(room, self.scale)
+        self.clocks[room.code] = RoomClock(room, self.scale, self.dusk_scale)
 
     def get(self, code: str) -> Found:
         """What there is of room ``code``: the room, served here (loaded from the store

@@ -47,6 +47,107 @@ def _line(language: str, key: str, **values: Any) -> str | None:
         return None
 
 
+# Where the narrator's script says "point" (or "show me", "watch me"), the players of a
+# room choose on their phones: the host screen says that instead. The table narrator
+# (``nightcall narrate``, the /table page) keeps the script's words.
+ON_PHONES: dict[str, dict[str, str]] = {
+    "en": {
+        "onuw.vote.ready": "Time is up. Vote on your phone: tap the player who should die.",
+        "onuw.vote.now": "Nobody sees a vote until they are all shown together.",
+        "epic.vote.ready": "Time to vote. Tap another player on your phone.",
+        "epic.vote.now": "The votes are shown all at once, when everyone has voted.",
+        "epic.renfield.point": "Vampires, keep your eyes shut: your phones have told Renfield "
+                               "whom you marked.",
+        "epic.renfield.wake": "Renfield, open your eyes: your phone shows who the vampires "
+                              "are and whom they marked, and gives you the Bat token.",
+        "lupus.harlot.wake": "Harlot, wake up. Choose on your phone whose house you visit "
+                             "tonight, or nobody to stay at home.",
+        "lupus.werewolf.wake": "Werewolves, wake up and choose tonight's victim together on "
+                               "your phones: you can change your pick until you agree.",
+        "lupus.seer.wake": "Seer, wake up and choose on your phone the player you want to "
+                           "know about.",
+        "lupus.owl.wake": "Owl, wake up and choose a player on your phone.",
+        "lupus.mythomaniac.wake": "Mythomaniac, wake up and choose a living player on your "
+                                  "phone.",
+        "lupus.bodyguard.wake": "Bodyguard, wake up and choose on your phone whom you guard "
+                                "tonight.",
+        "lupus.medium.wake": "Medium, wake up and read your phone.",
+        "lupus.day.accuse": "Accusations, starting from {name} and going clockwise: when "
+                            "your phone says it is your turn, accuse a player on it. The "
+                            "ghosts accuse too.",
+        "lupus.day.execute": "Every living player who is not a suspect now votes on the "
+                             "phone for the suspect to execute.",
+    },
+    "it": {
+        "onuw.vote.ready": "Il tempo è scaduto. Votate sul telefono: toccate il giocatore "
+                           "che deve morire.",
+        "onuw.vote.now": "Nessuno vede un voto finché non vengono mostrati tutti insieme.",
+        "epic.vote.ready": "Si vota. Toccate un altro giocatore sul telefono.",
+        "epic.vote.now": "I voti si vedono tutti insieme, quando hanno votato tutti.",
+        "epic.renfield.point": "Vampiri, tenete gli occhi chiusi: i telefoni hanno già "
+                               "mostrato a Renfield chi avete marchiato.",
+        "epic.renfield.wake": "Renfield, apri gli occhi: il telefono ti mostra chi sono i "
+                              "vampiri e chi hanno marchiato, e ti dà il Pipistrello.",
+        "lupus.harlot.wake": "Meretrice, svegliati. Scegli sul telefono da chi passi la "
+                             "notte, oppure nessuno per restare a casa.",
+        "lupus.werewolf.wake": "Lupi Mannari, svegliatevi e scegliete insieme sui telefoni "
+                               "la vittima di stanotte: potete cambiare scelta finché non "
+                               "siete d'accordo.",
+        "lupus.seer.wake": "Veggente, svegliati e scegli sul telefono il giocatore su cui "
+                           "vuoi sapere la verità.",
+        "lupus.owl.wake": "Gufo, svegliati e scegli un giocatore sul telefono.",
+        "lupus.mythomaniac.wake": "Mitomane, svegliati e scegli sul telefono un giocatore "
+                                  "vivo.",
+        "lupus.bodyguard.wake": "Guardia del Corpo, svegliati e scegli sul telefono chi "
+                                "proteggere stanotte.",
+        "lupus.medium.wake": "Medium, svegliati e leggi il telefono.",
+        "lupus.day.accuse": "Accuse, a partire da {name} e in senso orario: quando il "
+                            "telefono vi dice che tocca a voi, accusate un giocatore. "
+                            "Accusano anche i fantasmi.",
+        "lupus.day.execute": "Ora chi è vivo e non è tra i sospettati vota sul telefono il "
+                             "sospettato da mandare al rogo.",
+    },
+    "de": {
+        "onuw.vote.ready": "Die Zeit ist um. Stimmt auf dem Handy ab: tippt auf den "
+                           "Spieler, der sterben soll.",
+        "onuw.vote.now": "Niemand sieht eine Stimme, bis alle zusammen gezeigt werden.",
+        "epic.vote.ready": "Abstimmung. Tippt auf dem Handy auf einen anderen Spieler.",
+        "epic.vote.now": "Die Stimmen erscheinen alle auf einmal, sobald alle abgestimmt "
+                         "haben.",
+        "epic.renfield.point": "Vampire, lasst die Augen zu: eure Handys haben Renfield "
+                               "schon gezeigt, wen ihr markiert habt.",
+        "epic.renfield.wake": "Renfield, öffne die Augen: dein Handy zeigt dir, wer die "
+                              "Vampire sind und wen sie markiert haben, und gibt dir die "
+                              "Fledermaus.",
+        "lupus.harlot.wake": "Kurtisane, wach auf. Wähl auf dem Handy, bei wem du heute "
+                             "Nacht bist, oder niemanden, um daheim zu bleiben.",
+        "lupus.werewolf.wake": "Werwölfe, wacht auf und wählt auf euren Handys gemeinsam das "
+                               "Opfer dieser Nacht: ihr könnt eure Wahl ändern, bis ihr euch "
+                               "einig seid.",
+        "lupus.seer.wake": "Seherin, wach auf und wähl auf dem Handy den Spieler, über den "
+                           "du die Wahrheit wissen willst.",
+        "lupus.owl.wake": "Eule, wach auf und wähl auf dem Handy einen Spieler.",
+        "lupus.mythomaniac.wake": "Mythomane, wach auf und wähl auf dem Handy einen "
+                                  "lebenden Spieler.",
+        "lupus.bodyguard.wake": "Leibwächter, wach auf und wähl auf dem Handy, wen du heute "
+                                "Nacht beschützt.",
+        "lupus.medium.wake": "Medium, wach auf und lies dein Handy.",
+        "lupus.day.accuse": "Anklagen, beginnend bei {name} und im Uhrzeigersinn: wenn dein "
+                            "Handy sagt, dass du dran bist, klag dort einen Spieler an. Auch "
+                            "die Geister klagen an.",
+        "lupus.day.execute": "Jetzt stimmt jeder Lebende, der nicht verdächtig ist, auf dem "
+                             "Handy ab, welcher Verdächtige hingerichtet wird.",
+    },
+}
+
+
+def _phone_line(language: str, key: str, **values: Any) -> str | None:
+    """The room's own line for ``key`` (players choose on their phones), else the
+    narrator's."""
+    text = ON_PHONES.get(language, {}).get(key)
+    return text.format(**values) if text is not None else _line(language, key, **values)
+
+
 @lru_cache(maxsize=512)
 def _call_lines(ruleset: str, roles: tuple[str, ...], night: int, language: str
                 ) -> dict[str | None, str]:
@@ -67,7 +168,8 @@ def _call_lines(ruleset: str, roles: tuple[str, ...], night: int, language: str
         seen_call = seen_call or step.role is not None
         if step.key.endswith(".sleep"):
             continue
-        out.setdefault(step.role, []).append(step.text)
+        phone = ON_PHONES.get(language, {}).get(step.key)
+        out.setdefault(step.role, []).append(phone if phone is not None else step.text)
     return {k: " ".join(v) for k, v in out.items()}
 
 
@@ -101,10 +203,11 @@ def dusk_line(ruleset: str, language: str, roles: Sequence[str] = ()) -> str:
     return f"{LOOK_AT_CARD.get(language, LOOK_AT_CARD['en'])} {opening}".strip()
 
 
-def dusk_seconds(text: str, call_seconds: float) -> float:
+def dusk_seconds(text: str, call_seconds: float, reading_scale: float = 1.0) -> float:
     """Time to hear the opening read out (about 2.5 words a second) and to look at a
-    card (as long as a night call)."""
-    return len(text.split()) / 2.5 + call_seconds
+    card (as long as a night call). ``reading_scale`` shortens the reading alone
+    (``serve --dusk-scale``: test games need no time to listen)."""
+    return reading_scale * len(text.split()) / 2.5 + call_seconds
 
 
 def timeline(ruleset: Any, state: Any, language: str) -> list[str]:
@@ -141,11 +244,12 @@ def stage_line(ruleset: str, stage: str, language: str, view: dict[str, Any] | N
         minutes = _minutes(discussion_seconds, lang)
         parts.append(_line(lang, f"{ruleset}.day.discussion", minutes=minutes))
     elif stage == "vote":
-        parts += [_line(lang, f"{ruleset}.vote.ready"), _line(lang, f"{ruleset}.vote.now")]
+        parts += [_phone_line(lang, f"{ruleset}.vote.ready"),
+                  _phone_line(lang, f"{ruleset}.vote.now")]
     elif stage == "accuse":
         order = _names(view, (_last(view, "accusation") or {}).get("order", []))
         if order:
-            parts.append(_line(lang, "lupus.day.accuse", name=order[0]))
+            parts.append(_phone_line(lang, "lupus.day.accuse", name=order[0]))
     elif stage == "defense":
         suspects = _names(view, (_last(view, "suspects") or {}).get("seats", []))
         if len(suspects) == 2:
@@ -153,7 +257,7 @@ def stage_line(ruleset: str, stage: str, language: str, view: dict[str, Any] | N
                                second=suspects[1]))
         parts.append(_line(lang, "lupus.day.defense"))
     elif stage == "execute":
-        parts.append(_line(lang, "lupus.day.execute"))
+        parts.append(_phone_line(lang, "lupus.day.execute"))
     elif stage == "lobby":
         parts.append(_line(lang, "host.lobby"))
     elif stage == "over":

@@ -22,6 +22,7 @@ from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.ruleset import Ruleset, get_ruleset
 from nightcall.server import pacing
 from nightcall.server.messages import Clock, CreateRoom, Lobby, Observation, SeatInfo
+from nightcall.server.pack import PackDraft
 
 MAX_NAME = 24
 MIN_TOKEN = 16
@@ -142,6 +143,7 @@ class Room:
         self.state: Any = None
         self.actions: list[tuple[int, Action]] = []
         self.clock = ClockState()
+        self.pack = PackDraft()  # Lupus: the wolves' picks until they agree (pack.py)
         # State ids from an earlier process (before a restart) do not match new ones.
         self.epoch = secrets.randbelow(1 << 20) * 10_000
         self.sinks: set[Sink] = set()
@@ -353,7 +355,8 @@ class Room:
                 raise RoomError("illegal_action", "you have just said exactly that")
         elif action.to_json() not in self.seat_view(seat).get("legal", []):
             raise RoomError("not_your_turn", "that is not one of your choices now")
-        self.apply_move(seat, action)
+        if not self.pack.holds(self, seat, action):
+            self.apply_move(seat, action)
 
     def last_move(self, seat: int) -> Action | None:
         return next((a for s, a in reversed(self.actions) if s == seat), None)
@@ -530,7 +533,7 @@ class Room:
 
     def snapshot(self, viewer: int | None) -> dict[str, Any]:
         """The viewer's view now; a new state id whenever its choices or the stage change."""
-        view = self.seat_view(viewer)
+        view = self.pack.show(self, viewer, self.seat_view(viewer))
         key = (self.clock.stage, self.clock.slot, self.clock.night,
                repr(view.get("legal")), view.get("phase"))
         turn, last = self._turn.get(viewer, (0, None))

@@ -113,7 +113,19 @@ def account(st: EpicState, say: Words, explain: bool = True) -> list[str]:
                            for s, c in d["cards"].items())
             lines.append("  " + say("epic.revealed", cards=up))
         elif k == "claim":
-            lines.append("  " + say("claim_am", who=names[d["seat"]], role=role(d["role"])))
+            speaker = names[d["seat"]]
+
+            def place(p: int) -> str:
+                return names[p] if p < n else say("center_card", n=p - n + 1)
+
+            if "saw" in d:
+                lines.append("  " + say("claim_saw", who=speaker, where=place(d["saw"]),
+                                        role=role(d["role"])))
+            elif "swapped" in d:
+                a, b = (place(p) for p in d["swapped"])
+                lines.append("  " + say("claim_swapped", who=speaker, a=a, b=b))
+            else:
+                lines.append("  " + say("claim_am", who=speaker, role=role(d["role"])))
         elif k == "votes":
             votes = ", ".join(say("vote_pair", name=names[s], target=names[v])
                               for s, v in enumerate(d["votes"]) if v is not None)

@@ -2,6 +2,9 @@
 
 Source: epic-battle-rulebook.txt, "Day", "Vote", the Curator's "Day phase".
 Action kinds: ``vote`` (a=seat, a fellow player), ``abstain`` (does not point).
+Talk, as in One Night ("You may claim anything"): ``claim`` (a=role index),
+``claim_saw`` (a=position, b=role index), ``claim_swap`` (a, b=positions), where a
+position is a seat 0..n-1 or n+i for center card i.
 Who dies and who wins is :mod:`nightcall.rulesets.epic.judge`.
 """
 
@@ -11,11 +14,33 @@ from nightcall.engine.actions import Action
 from nightcall.engine.events import EVERYONE, Event
 from nightcall.rulesets.epic.common import ONLY
 from nightcall.rulesets.epic.judge import NO_VOTE, EndOfNight, decide
-from nightcall.rulesets.epic.roles import ARTIFACT_INSTRUCTION
+from nightcall.rulesets.epic.roles import ARTIFACT_INSTRUCTION, ROLE_IDS
 from nightcall.rulesets.epic.state import DAY, NOT_VOTED, OVER, EpicState
-from nightcall.rulesets.onuw.day import vote_options  # the same vote: a fellow player or none
+from nightcall.rulesets.onuw.day import (
+    MAX_CLAIMS_PER_SEAT,
+    claim_options_for,
+    vote_options,  # the same vote: a fellow player or none
+)
 
-__all__ = ["cast_vote", "end_of_night", "resolve", "start_day", "vote_options"]
+__all__ = ["MAX_CLAIMS_PER_SEAT", "cast_vote", "claim_options", "end_of_night",
+           "record_claim", "resolve", "start_day", "vote_options"]
+
+
+def claim_options(n: int, roles: tuple[str, ...]) -> tuple[Action, ...]:
+    """Everything a seat may say: a role of the deck, a card it saw, a swap it made."""
+    return claim_options_for(ROLE_IDS, n, roles)
+
+
+def record_claim(st: EpicState, seat: int, action: Action) -> None:
+    data: dict[str, object] = {"seat": seat}
+    if action.kind == "claim":
+        data["role"] = ROLE_IDS[action.a]
+    elif action.kind == "claim_saw":
+        data["saw"] = action.a
+        data["role"] = ROLE_IDS[action.b]
+    else:
+        data["swapped"] = [action.a, action.b]
+    st.log.append(Event("claim", EVERYONE, data))
 
 
 

@@ -39,6 +39,7 @@ from nightcall.rulesets.epic.roles import (
 from nightcall.rulesets.epic.state import DAY, NIGHT, NOT_VOTED, OVER, PHASE_NAMES, EpicState
 
 DEFAULT_OPTIONS: dict[str, Any] = {"seed": 0, "artifacts": list(ARTIFACTS)}
+TALK = frozenset({"claim", "claim_saw", "claim_swap"})
 
 
 def split_deck(players: int, roles: Sequence[str]) -> tuple[list[str], str | None]:
@@ -177,8 +178,31 @@ class EpicBattle(Ruleset):
             return day.vote_options(st.n, seat)
         return ()
 
+    def legal_claims(self, state: EpicState, seat: int) -> Sequence[Action]:
+        """What ``seat`` may say during the day ("You may claim anything"): roles in
+        the deck, a card seen, a swap made. Talk, not moves: the vote is unchanged."""
+        if state.phase != DAY or not 0 <= seat < state.n:
+            return ()
+        return day.claim_options(state.n, tuple(sorted(set(state.deck))))
+
+    def _check_claim(self, st: EpicState, seat: int, action: Action) -> None:
+        if st.phase != DAY:
+            raise IllegalAction(str(action), "claims are made during the day")
+        if not 0 <= seat < st.n:
+            raise IllegalAction(str(action), f"there is no seat {seat}")
+        if action not in self.legal_claims(st, seat):
+            raise IllegalAction(
+                str(action), "a claim names a role in the deck and seats or center cards")
+        said = sum(1 for e in st.log if e.kind == "claim" and e.data["seat"] == seat)
+        if said >= day.MAX_CLAIMS_PER_SEAT:
+            raise IllegalAction(str(action), "too many claims from this seat")
+
     def apply(self, state: EpicState, seat: int, action: Action) -> None:
         st = state
+        if action.kind in TALK:
+            self._check_claim(st, seat, action)
+            day.record_claim(st, seat, action)
+            return
         if action not in self.legal_actions(st, seat):
             raise IllegalAction(str(action), self._why_illegal(st, seat, action))
         if st.phase == NIGHT:

@@ -22,6 +22,7 @@ from nightcall.engine.errors import DeckError, IllegalAction, RecordError
 from nightcall.engine.events import EVERYONE, Event
 from nightcall.rulesets.epic.common import SKIP
 from nightcall.rulesets.epic.day import end_of_night
+from nightcall.rulesets.epic.day import record_claim as claim_event
 from nightcall.rulesets.epic.judge import identities
 from nightcall.rulesets.epic.night import CALLS
 from nightcall.rulesets.epic.roles import (
@@ -322,6 +323,14 @@ class _Replay:
             if role not in ROLE_IDS:
                 raise RecordError(f"{who} claims {role!r}, which is not an Epic Battle role", i)
             st.log.append(Event("claim", EVERYONE, {"seat": seat, "role": role}))
+        # claims_detail is free-form in the spec: a card seen or a swap made is replayed
+        # (the phones' claims), anything else is kept as text only.
+        detail = step.get("claims_detail")
+        if isinstance(detail, list):
+            for entry in detail:
+                action = _detail_action(st, entry)
+                if action is not None:
+                    claim_event(st, st.names.index(entry["player"]), action)
 
     def votes(self, i: int, step: Mapping[str, Any]) -> None:
         st = self.st
@@ -442,6 +451,34 @@ def _fields(st: EpicState, call: str, actions: list[Action]) -> dict[str, Any]:
     return out
 
 
+def _pos_json(st: EpicState, pos: int) -> Any:
+    return st.names[pos] if pos < st.n else {"center": pos - st.n}
+
+
+def _position(st: EpicState, value: Any) -> int | None:
+    if isinstance(value, str) and value in st.names:
+        return st.names.index(value)
+    if isinstance(value, dict) and value.get("center") in (0, 1, 2):
+        return st.n + int(value["center"])
+    return None
+
+
+def _detail_action(st: EpicState, entry: Any) -> Action | None:
+    """A structured claims_detail entry as the claim it records, else None."""
+    if not isinstance(entry, dict) or entry.get("player") not in st.names:
+        return None
+    if "saw" in entry and entry.get("role") in ROLE_IDS:
+        pos = _position(st, entry["saw"])
+        if pos is not None:
+            return Action("claim_saw", pos, ROLE_IDS.index(entry["role"]))
+    swapped = entry.get("swapped")
+    if isinstance(swapped, list) and len(swapped) == 2:
+        a, b = (_position(st, x) for x in swapped)
+        if a is not None and b is not None and a != b:
+            return Action("claim_swap", min(a, b), max(a, b))
+    return None
+
+
 def to_record(ruleset: EpicBattle, st: EpicState) -> dict[str, Any]:
     names = st.names
     n = st.n
@@ -460,8 +497,17 @@ def to_record(ruleset: EpicBattle, st: EpicState) -> dict[str, Any]:
         steps.append({"call": RECORD_CALL.get(call, call), "player": names[seat],
                       **_fields(st, call, actions)})
     for e in st.log:
-        if e.kind == "claim":
-            steps.append({"claims": {names[e.data["seat"]]: e.data["role"]}})
+        if e.kind != "claim":
+            continue
+        d = e.data
+        if "saw" not in d and "swapped" not in d:
+            steps.append({"claims": {names[d["seat"]]: d["role"]}})
+        elif "saw" in d:
+            steps.append({"claims_detail": [{"player": names[d["seat"]],
+                                             "saw": _pos_json(st, d["saw"]), "role": d["role"]}]})
+        else:
+            steps.append({"claims_detail": [{"player": names[d["seat"]], "swapped": [
+                _pos_json(st, p) for p in d["swapped"]]}]})
     if st.phase == OVER:
         steps.append({"votes": {names[s]: names[v] for s, v in enumerate(st.votes) if v >= 0}})
     out: dict[str, Any] = {

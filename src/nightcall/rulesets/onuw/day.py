@@ -45,7 +45,14 @@ def vote_options(n: int, seat: int) -> tuple[Action, ...]:
 @cache
 def claim_options(n: int, roles: tuple[str, ...]) -> tuple[Action, ...]:
     """Everything a seat may say: its role, a card it saw, a swap it made."""
-    idx = [ROLE_IDS.index(r) for r in roles]
+    return claim_options_for(ROLE_IDS, n, roles)
+
+
+@cache
+def claim_options_for(role_ids: tuple[str, ...], n: int, roles: tuple[str, ...]
+                      ) -> tuple[Action, ...]:
+    """The claims over a ruleset's role ids (Epic Battle talks the same way)."""
+    idx = [role_ids.index(r) for r in roles]
     positions = range(n + 3)
     return (
         *(Action("claim", i) for i in idx),

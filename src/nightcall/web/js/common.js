@@ -40,7 +40,7 @@ export function renderCircle(lobby, { ghosts = [], dead = [], mark = null, onArr
         dead.includes(s.name) ? "dead" : "", mark === s.name ? "marked" : ""].join(" "),
       "data-ghost": ghosts.includes(s.name) ? "yes" : null,
       "data-seat": s.seat,
-      draggable: onArrange ? "true" : null,
+      "data-drag": onArrange ? "yes" : null,
     }, seatName(s), s.connected ? null : h("span", { class: "sr-only" }, ` ${t("conn.offline")}`),
     ghosts.includes(s.name) ? h("em", {}, ` ${t("tag.ghost")}`) : null,
     extra(s),
@@ -51,19 +51,52 @@ export function renderCircle(lobby, { ghosts = [], dead = [], mark = null, onArr
         onclick: () => move(s.seat, (k + 1) % n) }, "›")) : null);
     li.style.left = `${50 + 40 * Math.cos(angle)}%`;
     li.style.top = `${50 + 40 * Math.sin(angle)}%`;
-    if (onArrange) {
-      li.addEventListener("dragstart", (e) => { e.dataTransfer.setData("text/plain", String(s.seat)); });
-      li.addEventListener("dragover", (e) => { e.preventDefault(); li.classList.add("over"); });
-      li.addEventListener("dragleave", () => li.classList.remove("over"));
-      li.addEventListener("drop", (e) => {
-        e.preventDefault();
-        const from = Number(e.dataTransfer.getData("text/plain"));
-        if (Number.isInteger(from) && from !== s.seat) move(from, k);
-      });
-    }
+    if (onArrange) dragWith(li, k, s.seat, move);
     return li;
   }));
   return h("div", { class: "table-circle" }, h("div", { class: "felt", "aria-hidden": "true" }), ul);
+}
+
+// Drag a seat onto another with a finger, a pen or a mouse (pointer events: one
+// code for all; the arrows stay for keyboards and screen readers). The name follows
+// the finger; where it is let go decides, and a tap that hardly moved does nothing.
+function dragWith(li, k, seat, move) {
+  let start = null;
+  const under = (e) => document.elementsFromPoint(e.clientX, e.clientY)
+    .map((el) => el.closest("li[data-drag]")).find((el) => el && el !== li) || null;
+  const clear = () => {
+    for (const el of document.querySelectorAll("li[data-drag].over")) el.classList.remove("over");
+  };
+  li.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0 || e.target.closest("button")) return;  // the arrows are buttons
+    start = { x: e.clientX, y: e.clientY, moved: false };
+    li.setPointerCapture(e.pointerId);
+  });
+  li.addEventListener("pointermove", (e) => {
+    if (!start) return;
+    const dx = e.clientX - start.x, dy = e.clientY - start.y;
+    if (!start.moved && Math.hypot(dx, dy) < 8) return;
+    start.moved = true;
+    li.classList.add("dragging");
+    li.style.translate = `${dx}px ${dy}px`;
+    clear();
+    const target = under(e);
+    if (target) target.classList.add("over");
+  });
+  const end = (e, drop) => {
+    if (!start) return;
+    const target = drop && start.moved ? under(e) : null;
+    start = null;
+    li.classList.remove("dragging");
+    li.style.translate = "";
+    clear();
+    if (target) {
+      const to = [...target.parentNode.children].indexOf(target);
+      if (to >= 0 && to !== k) move(seat, to);
+    }
+  };
+  li.addEventListener("pointerup", (e) => end(e, true));
+  li.addEventListener("pointercancel", (e) => end(e, false));
 }
 
 // A role as a small face-up card (the end screen, the deck).

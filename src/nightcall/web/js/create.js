@@ -2,26 +2,10 @@
 // room yet, so the page speaks the browser's language (or the one picked here, kept
 // for the next visit), and a new room starts in that language too.
 import { h, mount, $ } from "./dom.js";
-import { currentLanguage, errorText, hasText, roleName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
+import { LANGUAGES, PICKED, currentLanguage, errorText, hasText, preferredLanguage, roleName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
 import { loadRulesets, renderDeck, roleIcon, useRuleset } from "./roles.js";
 
-const LANGUAGES = ["en", "it", "de"];
-const PICKED = "nightcall:language";
 let rulesets = [];
-
-// The first of the browser's languages we have words for; English otherwise.
-function browserLanguage() {
-  const tags = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
-  for (const tag of tags) {
-    const base = String(tag || "").toLowerCase().split("-")[0];
-    if (LANGUAGES.includes(base)) return base;
-  }
-  return "en";
-}
-
-function storedLanguage() {
-  try { return localStorage.getItem(PICKED); } catch { return null; }
-}
 
 function useLanguage(lang) {
   $("#page-language").value = lang;
@@ -43,8 +27,7 @@ async function load() {
   $("#ruleset").addEventListener("change", refresh);
   $("#seats").addEventListener("change", refresh);
   $("#deck-mode").addEventListener("change", refresh);
-  const stored = storedLanguage();
-  useLanguage(LANGUAGES.includes(stored) ? stored : browserLanguage());
+  useLanguage(preferredLanguage());
 }
 
 // An option's label: our words when we have them, else its id made readable.

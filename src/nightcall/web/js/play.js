@@ -2,7 +2,7 @@
 // called, claim, vote, and at the end read your own story.
 import { h, mount, $, countdown } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { actionLabel, artifactName, centerName, errorText, eventText, positionName, roleName, setLanguage, setRoleNames, stageName, t, tokenName, translatePage } from "./text.js";
+import { actionLabel, artifactName, centerName, errorText, eventText, positionName, preferredLanguage, roleName, setLanguage, setRoleNames, stageName, t, tokenName, translatePage } from "./text.js";
 import { causeOf, finalCards, renderEnd, renderSeats } from "./common.js";
 import { icon, loadRulesets, renderDeck, renderHelp, roleIcon, teamLabel, teamOf, tokenIcon, useRuleset } from "./roles.js";
 import { chime, prefs, setChime } from "./sound.js";
@@ -21,6 +21,7 @@ let helpShown = false;
 let net = null;
 let callKey = "";     // the call the phone last buzzed for
 let turnKey = "";     // the call this phone last announced as "your turn"
+let wokenKey = "";    // the call whose prompt last played its wake-up animation
 const claim = {};     // the claim form's picks, kept while others claim
 // Two-seat choices drawn as a grid of names (two taps), not a list of every pair.
 const PAIRS = new Set(["swap_two", "swap_tokens", "token_two"]);
@@ -240,7 +241,7 @@ function renderCard(view, players, compact = false) {
     const chips = [];
     if (s.token) chips.push(h("span", { class: "chip", "data-testid": "token" }, tokenIcon(s.token), t("card.token", { token: tokenName(s.token) })));
     for (const a of s.artifacts) chips.push(h("span", { class: "chip", "data-testid": "artifact-chip" }, icon("artifact"), t("card.artifact", { artifact: artifactName(a) })));
-    for (const x of s.seen) chips.push(h("span", { class: `chip seen team-${teamOf(x.card)}` }, roleIcon(x.card), `${x.where}: ${roleName(x.card)}`));
+    for (const x of s.seen) chips.push(h("span", { class: `chip seen team-${teamOf(x.card)}` }, roleIcon(x.card), `${upFirst(x.where)}: ${roleName(x.card)}`));
     if (chips.length) parts.push(h("div", { class: "chips", "data-testid": "card-extras" }, chips));
     parts.push(h("button", { type: "button", class: "help-button", "data-testid": "help-button",
       "aria-expanded": String(helpShown), "aria-controls": "role-help",
@@ -250,6 +251,9 @@ function renderCard(view, players, compact = false) {
   }
   return h("div", { class: compact ? "card-area compact" : "card-area" }, parts);
 }
+
+// "Center card 2: Seer" at the start of a chip.
+function upFirst(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
 function soundToggle() {
   return h("label", { class: "toggle" }, h("input", { type: "checkbox", checked: prefs.chime,
@@ -308,12 +312,34 @@ function renderNight(view, players) {
       roleIcon("card-back", { cls: "icon sleep-moon" }),
       h("p", {}, t("sleep")), h("p", { class: "hint" }, t("sleep.hint")), h("p", { class: "hint" }, t("sleep.buzz")));
   }
-  return h("div", { class: "prompt awake turn", "data-testid": "choices" },
+  const pack = view.pack_picks || null;
+  const mine = pack ? pack[String(me.seat)] : undefined;
+  // The prompt wakes up (a short zoom) once per call, not at every re-render: a tap
+  // on the first name of a pair must not make the buttons jump.
+  const key = `${obs.clock.night}/${obs.clock.call}`;
+  const fresh = key !== wokenKey;
+  wokenKey = key;
+  return h("div", { class: fresh ? "prompt awake turn wake" : "prompt awake turn", "data-testid": "choices" },
     h("p", { class: "call" }, roleIcon(obs.clock.call, { cls: "icon tiny" }), " ", t("turn", { role: roleName(obs.clock.call) })),
-    renderChoices(legal, players));
+    pack ? renderPack(view, pack, players) : null,
+    renderChoices(legal, players, mine));
 }
 
-function renderChoices(legal, players) {
+// Lupus: the werewolves agree on one victim. Each wolf's pick as it stands (yours
+// too); a pick can change until they all point at the same player.
+function renderPack(view, pack, players) {
+  const wolves = (view.events.filter((e) => e.kind === "wolves").pop() || {}).seats || Object.keys(pack).map(Number);
+  return h("div", { class: "pack", "data-testid": "pack" },
+    h("p", { class: "hint" }, t("pack.hint")),
+    h("ul", { "aria-label": t("pack.title") }, wolves.map((s) => {
+      const who = s === me.seat ? t("pack.you") : players[s];
+      const target = pack[String(s)];
+      return h("li", { "data-testid": "pack-pick", "data-seat": s }, target === undefined
+        ? t("pack.none", { name: who }) : t("pack.pick", { name: who, target: players[target] }));
+    })));
+}
+
+function renderChoices(legal, players, chosen = undefined) {
   const out = [];
   const kinds = [...new Set(legal.filter((a) => PAIRS.has(a.kind)).map((a) => a.kind))];
   for (const kind of kinds) {
@@ -337,7 +363,9 @@ function renderChoices(legal, players) {
   }
   const others = legal.filter((a) => !PAIRS.has(a.kind));
   out.push(h("div", { class: "choices" }, others.map((a) => h("button", {
-    class: a.kind === "skip" || a.kind === "abstain" ? "choice quiet" : "choice",
+    class: [a.kind === "skip" || a.kind === "abstain" ? "choice quiet" : "choice",
+      chosen !== undefined && a.a === chosen ? "picked" : ""].join(" ").trim(),
+    "aria-pressed": chosen !== undefined ? String(a.a === chosen) : null,
     "data-testid": "choice", "data-kind": a.kind,
     onclick: () => act(a),
   }, actionLabel(a, players)))));
@@ -426,9 +454,15 @@ localStorage.removeItem(rejoinKey);
 fetch(`/api/rooms/${encodeURIComponent(code)}`).then((res) => {
   if (res.status === 404) {
     if (token || rejoin) return null;
-    $("#join-form").hidden = true;
-    $("#join-error").textContent = t("join.no_room", { code });
-    $("#join-back").hidden = false;
+    // No room, so no room's language: the one picked on the front page, or the browser's.
+    const say = () => {
+      translatePage();
+      $("#join-form").hidden = true;
+      $("#join-error").textContent = t("join.no_room", { code });
+      $("#join-back").hidden = false;
+    };
+    setLanguage(preferredLanguage(), say);
+    say();
     return null;
   }
   return res.ok ? res.json() : null;

@@ -20,7 +20,7 @@ let language = "en";
 
 // Switch to the room's language; ``then`` runs once its words are in (to re-render).
 export function setLanguage(lang, then = () => {}) {
-  const want = ["en", "it", "de"].includes(lang) ? lang : "en";
+  const want = LANGUAGES.includes(lang) ? lang : "en";
   if (want === language && loaded[want]) return;
   language = want;
   document.documentElement.lang = want;
@@ -32,6 +32,23 @@ export function setLanguage(lang, then = () => {}) {
 }
 
 export function currentLanguage() { return language; }
+
+export const LANGUAGES = ["en", "it", "de"];
+export const PICKED = "nightcall:language";  // the language picked on the front page
+
+// Before there is a room to follow: the language picked on the front page, else the
+// first of the browser's languages we have words for, else English.
+export function preferredLanguage() {
+  let stored = null;
+  try { stored = localStorage.getItem(PICKED); } catch { /* private mode */ }
+  if (LANGUAGES.includes(stored)) return stored;
+  const tags = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+  for (const tag of tags) {
+    const base = String(tag || "").toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "en";
+}
 
 export function t(key, values = {}) {
   const text = words[key] || ENGLISH[key] || key;
@@ -73,7 +90,11 @@ function named(prefix, id) {
   return ENGLISH[key] ? t(key) : String(id).replace(/_/g, " ");
 }
 
-export function centerName(i) { return named("center", i); }
+// One name for a center card on every page, the same as the end's account and the
+// narrator say: "center card 2" (numbered from 1; Epic's Alpha card is the extra one).
+export function centerName(i) {
+  return Number.isInteger(Number(i)) && Number(i) < 3 ? t("center.n", { n: Number(i) + 1 }) : t("center.extra");
+}
 
 // A card position in claims: a seat 0..n-1 or the center n+i.
 export function positionName(players, p) {
@@ -99,7 +120,7 @@ export function actionLabel(action, players) {
   switch (k) {
     case "look_center":
       return action.b === undefined ? t("act.look_center", { center: centerName(action.a) })
-        : t("act.look_center_two", { center: centerName(action.a), other: centerName(action.b) });
+        : t("act.look_center_two", { a: Math.min(action.a, action.b) + 1, b: Math.max(action.a, action.b) + 1 });
     case "take_center": case "copy_center":
       return t(`act.${k}`, { center: centerName(action.a) });
     default:
@@ -173,7 +194,7 @@ export function eventText(e, players, me) {
       return t("ev.revealed", { cards: Object.entries(e.cards || {})
         .map(([s, c]) => t("ev.card", { name: p(Number(s)), role: roleName(c) })).join(", ") });
     case "claim": {
-      const who = p(e.seat);
+      const who = me !== null && e.seat === me ? t("you.speaker") : p(e.seat);  // not your own name
       if (e.saw !== undefined) return t("ev.claim.saw", { name: who, where: positionName(players, e.saw), role: roleName(e.role) });
       if (e.swapped) return t("ev.claim.swapped", { name: who, first: positionName(players, e.swapped[0]), second: positionName(players, e.swapped[1]) });
       return t("ev.claim.am", { name: who, role: roleName(e.role) });

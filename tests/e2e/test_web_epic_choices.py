@@ -1,0 +1,136 @@
+"""Epic Battle's own choices on phones (360 px), in a room saved at dusk with a known
+deal: Venus gives two players the Love tokens (a two-tap grid), the Instigator gives
+one player the Traitor token (a list), the Goblin swaps two players' tokens (its
+second grid, beside the card swap). Each phone then tells its player what they did.
+By day a phone claims a role, as in One Night, and the host's board shows it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from e2ehelpers import PHONE_360, axe_violations, sideways, stage, wait_for
+
+pytestmark = pytest.mark.timeout(240)
+
+NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve", "Fay"]
+ROLES = ["the_count", "the_master", "renfield", "venus", "goblin", "instigator", "villager",
+         "werewolf", "robber"]
+
+
+def saved_room(db: Path) -> tuple[str, str, list[str]]:
+    """A 6-seat English Epic room at dusk, nobody connected yet: Ada is dealt the
+    Goblin, Bea Venus, Cy the Instigator. Returns the code, host token, seat tokens."""
+    from nightcall.engine.ruleset import get_ruleset
+    from nightcall.server.messages import CreateRoom
+    from nightcall.server.room import ClockState, Room, Seat
+    from nightcall.server.store import SQLiteStore
+
+    epic = get_ruleset("epic")
+    seed = next(s for s in range(5000)
+                if tuple(epic.deal(NAMES, ROLES, s, {}).start[:3])
+                == ("goblin", "venus", "instigator"))
+    settings = CreateRoom(ruleset="epic", seats=6, language="en", roles=ROLES,
+                          call_seconds=8, discussion_seconds=120, vote_seconds=60)
+    room = Room("EPIC", settings)
+    tokens = [f"seat-token-{i:08d}" for i in range(6)]
+    room.seats = [Seat(name, tokens[i]) for i, name in enumerate(NAMES)]
+    room.status, room.seed, room.roles, room.actions = "playing", seed, ROLES, []
+    room.clock = ClockState("dusk", 1, 0, 0, list(epic.night_calls(ROLES, 1)))
+    room.rebuild()
+    store = SQLiteStore(db)
+    store.save(room.code, room.to_doc(), finished=False)
+    store.close()
+    return room.code, room.host_token, tokens
+
+
+def phone(browser: Any, url: str, code: str, token: str, errors: list[str]) -> Any:
+    ctx = browser.new_context(**PHONE_360)
+    ctx.add_init_script(f"localStorage.setItem('nightcall:seat:{code}', {json.dumps(token)})")
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{url}/play/{code}")
+    return page
+
+
+def pick_pair(page: Any, kind: str, first: str, second: str, shot: Any = None) -> None:
+    """Two taps on a grid of names; between them (the first name picked, the names it
+    cannot pair with disabled) the screen is photographed and checked."""
+    grid = page.locator(f"[data-testid=pick][data-kind={kind}]")
+    grid.filter(has_text=first).click()
+    page.locator(f"[data-testid=pick][data-kind={kind}].picked").wait_for()
+    if shot is not None:
+        shot(page)
+        assert sideways(page) == 0 and axe_violations(page) == []
+    grid.filter(has_text=second).click()
+
+
+def known(page: Any) -> str:
+    return str(page.inner_text("[data-testid=known]"))
+
+
+def test_venus_the_instigator_and_the_goblin_choose_on_their_phones(
+        browser: Any, tmp_path: Path, shots: Any) -> None:
+    from liveserver import LiveServer
+
+    db = tmp_path / "rooms.sqlite3"
+    code, host_token, tokens = saved_room(db)
+    server = LiveServer(db).start()  # it picks the saved room up at dusk
+    errors: list[str] = []
+    try:
+        host = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+        host.on("pageerror", lambda e: errors.append(str(e)))
+        host.goto(f"{server.url}/host/{code}#{host_token}")
+        ada, bea, cy = (phone(browser, server.url, code, tokens[i], errors) for i in range(3))
+        for page, role in ((ada, "Goblin"), (bea, "Venus"), (cy, "Instigator")):
+            page.wait_for_selector("[data-testid=card]")
+            page.click("[data-testid=card]")
+            wait_for(lambda p=page, r=role: r in p.inner_text("[data-testid=card]"),
+                     what=f"the {role} card")
+            page.click("[data-testid=card]")  # face down again
+
+        # Venus: two taps on the grid give Dan and Eve the Love tokens.
+        bea.wait_for_selector("[data-testid=pick][data-kind=token_two]", timeout=40_000)
+        assert bea.locator("[data-testid=pick][data-kind=token_two]").count() == 6
+        pick_pair(bea, "token_two", "Dan", "Eve",
+                  lambda p: shots(p, "epic-choices-01-venus-360"))
+        wait_for(lambda: "You gave Dan and Eve the Love token." in known(bea),
+                 what="Venus's own line")
+
+        # The Instigator: one tap, one player gets the Traitor token.
+        cy.wait_for_selector("[data-testid=choice][data-kind=token]", timeout=20_000)
+        shots(cy, "epic-choices-02-instigator-360")
+        cy.locator("[data-testid=choice][data-kind=token]").filter(has_text="Fay").click()
+        wait_for(lambda: "You gave Fay the Traitor token." in known(cy),
+                 what="the Instigator's own line")
+
+        # The Goblin: two grids (cards, tokens); it swaps Bea's and Cy's tokens.
+        ada.wait_for_selector("[data-testid=pick][data-kind=swap_tokens]", timeout=90_000)
+        assert ada.locator("[data-testid=pick][data-kind=swap_two]").count() == 6
+        assert ada.locator("[data-testid=pick][data-kind=swap_tokens]").count() == 6
+        pick_pair(ada, "swap_tokens", "Bea", "Cy",
+                  lambda p: shots(p, "epic-choices-03-goblin-360"))
+        wait_for(lambda: "You swapped Bea's and Cy's tokens." in known(ada),
+                 what="the Goblin's own line")
+
+        # By day, Ada claims a role with her phone and the host's board shows it.
+        wait_for(lambda: stage(ada) == "discussion", what="the day", timeout=60)
+        ada.wait_for_selector("#claim-role")
+        options = ada.locator("#claim-role option").all_inner_texts()
+        assert "Villager" in options and "Goblin" in options and "Seer" not in options
+        ada.select_option("#claim-role", label="Villager")
+        ada.click("[data-testid=claim]")
+        wait_for(lambda: "Ada: “I am the Villager.”" in host.inner_text("[data-testid=table]"),
+                 what="the claim on the host's board")
+        ada.select_option("#saw-pos", label="Bea")
+        ada.select_option("#saw-role", label="Venus")
+        ada.click("[data-testid=claim-saw]")
+        wait_for(lambda: "Bea" in host.locator("[data-testid=table] li").first.inner_text(),
+                 what="the second claim, newest first")
+        shots(ada, "epic-choices-04-claims-360")
+        assert sideways(ada) == 0 and axe_violations(ada) == []
+        assert not errors, errors
+    finally:
+        server.stop()

@@ -1,0 +1,62 @@
+"""The host screen says "vote on your phone" where the players choose on phones;
+the table narrator (the script, ``nightcall narrate``) keeps "point"."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from nightcall.engine.ruleset import get_ruleset
+from nightcall.narration.locale import load, placeholders
+from nightcall.server.narration import ON_PHONES, call_line, stage_line
+
+POINT = {"en": ("point",), "it": ("indica", "indicate", "indichi"), "de": ("zeig",)}
+PHONE = {"en": "phone", "it": "telefon", "de": "handy"}
+LUPUS = ["werewolf", "werewolf", "seer", "medium", "owl", "harlot", "bodyguard",
+         "mythomaniac", "villager", "werehamster", "possessed", "freemason", "freemason"]
+VIEW = {"players": ["Ada", "Bea", "Cy"], "events": [
+    {"kind": "accusation", "order": [1, 2, 0]}, {"kind": "suspects", "seats": [0, 1]}]}
+
+
+def says_point(text: str, lang: str) -> bool:
+    # (word starts only: "gezeigt", shown, is not "zeigt", points)
+    return any(re.search(rf"\b{w}", text.lower()) for w in POINT[lang])
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+def test_every_vote_and_accusation_says_to_use_the_phone(lang: str) -> None:
+    for ruleset, stage in (("onuw", "vote"), ("epic", "vote"), ("lupus", "accuse"),
+                           ("lupus", "execute")):
+        line = stage_line(ruleset, stage, lang, VIEW)
+        assert PHONE[lang] in line.lower(), (ruleset, stage, line)
+        assert not says_point(line, lang), (ruleset, stage, line)
+    assert "Bea" in stage_line("lupus", "accuse", lang, VIEW)  # who starts, still said
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+def test_no_lupus_night_call_asks_to_point(lang: str) -> None:
+    rs = get_ruleset("lupus")
+    for night in (1, 2):
+        for call in rs.night_calls(LUPUS, night):
+            line = call_line("lupus", call, lang, LUPUS, night)
+            assert not says_point(line, lang), (call, line)
+    wolves = call_line("lupus", "werewolf", lang, LUPUS, 1)
+    assert PHONE[lang] in wolves.lower()
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+def test_the_table_narrator_keeps_pointing(lang: str) -> None:
+    words = load(lang)
+    for key in ("onuw.vote.ready", "lupus.werewolf.wake", "lupus.day.execute"):
+        assert says_point(words.line(key, name="Ada"), lang), key
+
+
+def test_each_phone_line_replaces_a_narrator_line_with_the_same_blanks() -> None:
+    assert set(ON_PHONES) == {"en", "it", "de"}
+    assert set(ON_PHONES["it"]) == set(ON_PHONES["en"]) == set(ON_PHONES["de"])
+    for lang, lines in ON_PHONES.items():
+        script = load(lang).lines
+        for key, text in lines.items():
+            assert key in script, (lang, key)
+            assert placeholders(text) == placeholders(script[key]), (lang, key)
