@@ -23,7 +23,7 @@ from nightcall.engine.ruleset import get_ruleset
 from nightcall.server.guard import ORIGIN_REFUSED, Guards
 from nightcall.server.hub import LANGUAGES, Hub
 from nightcall.server.limits import lookup, refusal
-from nightcall.server.ops import finder
+from nightcall.server.ops import reader
 from nightcall.server.room import RoomError
 
 log = logging.getLogger(__name__)
@@ -81,7 +81,7 @@ async def room_replay(request: Request) -> Response:
     record, which holds every secret)."""
     hub: Hub = request.app.state.hub
     try:
-        room = lookup(request, await finder(hub, request, peek=True))
+        room = lookup(request, await reader(hub, request))
     except RoomError as exc:
         return refusal(exc)
     if room.status != "over":
