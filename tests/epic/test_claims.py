@@ -13,7 +13,7 @@ from hypothesis import strategies as hs
 
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import IllegalAction
-from nightcall.rulesets.epic.account import account
+from nightcall.narration.telling import tell
 from nightcall.rulesets.epic.game import EPIC
 from nightcall.rulesets.epic.roles import ROLE_IDS
 from nightcall.rulesets.epic.scenarios import SCENARIOS, build_deck
@@ -57,7 +57,7 @@ def test_claims_name_the_decks_roles_seats_and_center_cards_and_only_by_day() ->
     EPIC.apply(st, 2, Action("claim_saw", 6, ROLE_IDS.index(st.deck[1])))
     EPIC.apply(st, 2, Action("claim_swap", 0, 1))
     assert st.votes == before and EPIC.waiting_for(st) == tuple(range(5))  # talk only
-    lines = account(st, "en")
+    lines = tell(EPIC, st, "en")
     assert any(line.strip().startswith("P2") and "center card 2" in line for line in lines)
     events = [e for e in EPIC.view(st, None)["events"] if e["kind"] == "claim"]
     assert events == [{"kind": "claim", "seat": 2, "saw": 6, "role": st.deck[1]},
