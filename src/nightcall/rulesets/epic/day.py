@@ -13,7 +13,7 @@ from nightcall.rulesets.epic.common import ONLY
 from nightcall.rulesets.epic.judge import NO_VOTE, EndOfNight, decide
 from nightcall.rulesets.epic.roles import ARTIFACT_INSTRUCTION
 from nightcall.rulesets.epic.state import DAY, NOT_VOTED, OVER, EpicState
-from nightcall.rulesets.onuw.day import vote_options  # the same vote: a fellow player or none
+from nightcall.rulesets.onenight import vote_options  # the same vote: a fellow player or none
 
 __all__ = ["cast_vote", "end_of_night", "resolve", "start_day", "vote_options"]
 

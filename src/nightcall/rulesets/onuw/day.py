@@ -18,6 +18,8 @@ from itertools import combinations
 from nightcall.engine.actions import Action
 from nightcall.engine.events import EVERYONE, Event, new_event
 from nightcall.engine.outcome import Death, Outcome, Reason, Term, why
+from nightcall.rulesets.onenight import ABSTAIN_ACTION as ABSTAIN_ACTION
+from nightcall.rulesets.onenight import vote_options as vote_options
 from nightcall.rulesets.onuw.roles import (
     DOPPELGANGER,
     HUNTER,
@@ -34,12 +36,6 @@ from nightcall.rulesets.onuw.state import ABSTAIN, DAY, NOT_VOTED, OVER, OneNigh
 
 MAX_CLAIMS_PER_SEAT = 40
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level constructor
-ABSTAIN_ACTION = Action("abstain")
-
-
-@cache
-def vote_options(n: int, seat: int) -> tuple[Action, ...]:
-    return (*(Action("vote", x) for x in range(n) if x != seat), ABSTAIN_ACTION)
 
 
 @cache

@@ -23,6 +23,10 @@ from itertools import combinations
 
 from nightcall.engine.actions import Action
 from nightcall.engine.events import EVERYONE, Event, new_event
+from nightcall.rulesets.onenight import ONLY as ONLY  # re-exported for onuw modules
+from nightcall.rulesets.onenight import SKIP as SKIP
+from nightcall.rulesets.onenight import robber_options as robber_options
+from nightcall.rulesets.onenight import seer_options as seer_options
 from nightcall.rulesets.onuw.roles import (
     ACTS_AT_ONCE,
     DOPPELGANGER,
@@ -38,29 +42,12 @@ from nightcall.rulesets.onuw.roles import (
 )
 from nightcall.rulesets.onuw.state import NIGHT, OneNightState
 
-SKIP = Action("skip")
-# One frozenset per seat, built once: audiences are on the hot path.
-ONLY = tuple(frozenset({i}) for i in range(64))
-
-
 # --- option lists, cached per (players, seat) ---------------------------------
 
 
 @cache
 def copy_options(n: int, seat: int) -> tuple[Action, ...]:
     return tuple(Action("copy", x) for x in range(n) if x != seat)
-
-
-@cache
-def seer_options(n: int, seat: int) -> tuple[Action, ...]:
-    players = [Action("look", x) for x in range(n) if x != seat]
-    pairs = [Action("look_center", a, b) for a, b in combinations(range(3), 2)]
-    return (*players, *pairs, SKIP)
-
-
-@cache
-def robber_options(n: int, seat: int) -> tuple[Action, ...]:
-    return (*(Action("swap", x) for x in range(n) if x != seat), SKIP)
 
 
 @cache
