@@ -40,14 +40,14 @@ def seat_names(players: int) -> list[str]:
     return [f"player_{i}" for i in range(players)]
 
 
-def legal_talk(ruleset: Ruleset, state: Any, seat: int) -> Sequence[Action]:
+def legal_talk(ruleset: Ruleset[Any], state: Any, seat: int) -> Sequence[Action]:
     """What ``seat`` may say now, for rulesets that have talk (One Night's claims)."""
     claims = getattr(ruleset, "legal_claims", None)
     return claims(state, seat) if callable(claims) else ()
 
 
 class Table:
-    def __init__(self, ruleset: Ruleset, state: Any, *, masks: bool = False) -> None:
+    def __init__(self, ruleset: Ruleset[Any], state: Any, *, masks: bool = False) -> None:
         self.ruleset = ruleset
         self.state = state
         self.moves = 0  # actions applied, for the game master only

@@ -274,7 +274,8 @@ class LLMSeat(ProtocolSeat):
 # --- a game ------------------------------------------------------------------------
 
 
-def play_game(t: Tournament, g: Game, ctx: Context, rs: Ruleset | None = None) -> dict[str, Any]:
+def play_game(t: Tournament, g: Game, ctx: Context,
+              rs: Ruleset[Any] | None = None) -> dict[str, Any]:
     """Play game ``g`` of ``t``; return its result line."""
     rs = rs or get_ruleset(t.ruleset)
     n = t.players
@@ -299,7 +300,7 @@ def play_game(t: Tournament, g: Game, ctx: Context, rs: Ruleset | None = None) -
     return result
 
 
-def _play_with_protocol(t: Tournament, g: Game, ctx: Context, rs: Ruleset, state: Any
+def _play_with_protocol(t: Tournament, g: Game, ctx: Context, rs: Ruleset[Any], state: Any
                         ) -> dict[str, Any]:
     table = Table(rs, state)
     bots: dict[int, Any] = {}
@@ -323,7 +324,7 @@ def _play_with_protocol(t: Tournament, g: Game, ctx: Context, rs: Ruleset, state
     return {str(s): seat.stats for s, seat in agents.items()}
 
 
-def _loop(rs: Ruleset, table: Table, bots: dict[int, Any], agents: dict[int, ProtocolSeat]
+def _loop(rs: Ruleset[Any], table: Table, bots: dict[int, Any], agents: dict[int, ProtocolSeat]
           ) -> None:
     """The simulator's loop (every waiting seat in turn, the bots' claims at dawn), with
     protocol seats asked through the protocol."""

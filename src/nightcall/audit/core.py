@@ -232,7 +232,7 @@ def epic_configs(rng: random.Random) -> Iterator[GameConfig]:
         rng.shuffle(plans)
         for sid, players in plans:
             seed = rng.randrange(2**31)
-            roles = rs.scenario_deck(sid, players, seed)  # type: ignore[attr-defined]
+            roles = rs.scenario_deck(sid, players, seed)
             yield GameConfig("epic", players, roles, seed, f"epic/{sid}")
 
 

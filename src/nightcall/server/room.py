@@ -131,7 +131,7 @@ class Room:
     def __init__(self, code: str, settings: CreateRoom, host_token: str | None = None) -> None:
         self.code = code
         self.settings = settings
-        self.ruleset: Ruleset = get_ruleset(settings.ruleset)
+        self.ruleset: Ruleset[Any] = get_ruleset(settings.ruleset)
         self.host_token = host_token or secrets.token_urlsafe(16)
         self.seats: list[Seat] = []
         # Play again: the last game's order of names (casefolded) that new seats follow.

@@ -16,10 +16,10 @@ from nightcall.engine.cards import CardMap
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
-from nightcall.engine.ruleset import Ruleset, register
+from nightcall.engine.ruleset import MasterChoice, Ruleset, register
 from nightcall.rulesets.lupus import account, day, deck, night, record
 from nightcall.rulesets.lupus import night as night_mod
-from nightcall.rulesets.lupus.roles import CARD_MAP, DISPLAY_NAME, ROLE_IDS
+from nightcall.rulesets.lupus.roles import CARD_MAP, DISPLAY_NAME, ROLE_IDS, side_of
 from nightcall.rulesets.lupus.state import (
     ACCUSE,
     DAY,
@@ -32,7 +32,7 @@ from nightcall.rulesets.lupus.state import (
 )
 
 
-class Lupus(Ruleset):
+class Lupus(Ruleset[LupusState], MasterChoice[LupusState]):
     id: ClassVar[str] = "lupus"
     title: ClassVar[str] = "Lupus in Tabula"
     min_players: ClassVar[int] = deck.MIN_PLAYERS
@@ -42,8 +42,16 @@ class Lupus(Ruleset):
     # Timing is the narrator's and the server's (the rules core keeps no clock): about
     # three minutes of discussion ("Gameplay", Discussion), a short defense speech for
     # each Suspect (rulings: 30 seconds).
-    discussion_seconds: ClassVar[int] = 180
+    discussion_seconds: ClassVar[float] = 180
     defense_seconds: ClassVar[int] = 30
+    call_seconds: ClassVar[float] = 10.0
+    reasoning_bot: ClassVar[str | None] = "nightcall.bots.lupus_bot:LupusBot"
+    audit_model: ClassVar[str | None] = "nightcall.audit.lupus:LupusModel"
+    narration_script: ClassVar[str | None] = "nightcall.narration.lines:LUPUS"
+    action_space: ClassVar[str | None] = "nightcall.agents.action_space:lupus_actions"
+
+    def side_of(self, role: str) -> str:
+        return side_of(role)
 
     # --- setting up -------------------------------------------------------
     def validate_deck(

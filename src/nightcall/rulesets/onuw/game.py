@@ -12,7 +12,7 @@ from nightcall.engine.cards import CardMap
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, new_event, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
-from nightcall.engine.ruleset import Ruleset, register
+from nightcall.engine.ruleset import Ruleset, Talk, register
 from nightcall.rulesets.onuw import account, day, deck, night, record
 from nightcall.rulesets.onuw import night as night_mod
 from nightcall.rulesets.onuw.roles import (
@@ -24,6 +24,7 @@ from nightcall.rulesets.onuw.roles import (
     ROBBER,
     ROLE_IDS,
     SEER,
+    TEAM,
     TROUBLEMAKER,
     WEREWOLF,
 )
@@ -82,7 +83,7 @@ def _same_as_random() -> bool:
 _SAME_AS_RANDOM = _same_as_random()
 
 
-class OneNight(Ruleset):
+class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
     id: ClassVar[str] = "onuw"
     title: ClassVar[str] = "One Night Ultimate Werewolf"
     min_players: ClassVar[int] = deck.MIN_PLAYERS
@@ -90,6 +91,14 @@ class OneNight(Ruleset):
     role_ids: ClassVar[tuple[str, ...]] = ROLE_IDS
     card_map: ClassVar[CardMap | None] = CARD_MAP
     call_order: ClassVar[tuple[str, ...]] = CALL_ORDER
+    default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
+    call_seconds: ClassVar[float] = 10.0
+    discussion_seconds: ClassVar[float] = 300.0
+    reasoning_bot: ClassVar[str | None] = "nightcall.bots.onuw.bot:OneNightBot"
+    audit_model: ClassVar[str | None] = "nightcall.audit.onuw:OnuwModel"
+    narration_script: ClassVar[str | None] = "nightcall.narration.lines:ONUW"
+    judge: ClassVar[str | None] = "nightcall.rulesets.onuw.judge"
+    action_space: ClassVar[str | None] = "nightcall.agents.action_space:onuw_actions"
 
     def __init__(self) -> None:
         self._schedules: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -117,6 +126,9 @@ class OneNight(Ruleset):
 
     def night_calls(self, roles: Sequence[str], night: int = 1) -> list[str]:
         return list(night_mod.schedule_for(tuple(sorted(roles)), self.call_order))
+
+    def side_of(self, role: str) -> str:
+        return str(TEAM.get(role, ""))
 
     def options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         if not options:
