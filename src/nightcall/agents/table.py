@@ -22,7 +22,7 @@ from typing import Any
 from nightcall.agents.action_space import ActionSpace, action_space
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import IllegalAction
-from nightcall.engine.ruleset import Ruleset, get_ruleset
+from nightcall.engine.ruleset import Ruleset, Talk, get_ruleset
 from nightcall.protocol import (
     ActionJSON,
     ActionMessage,
@@ -42,8 +42,7 @@ def seat_names(players: int) -> list[str]:
 
 def legal_talk(ruleset: Ruleset[Any], state: Any, seat: int) -> Sequence[Action]:
     """What ``seat`` may say now, for rulesets that have talk (One Night's claims)."""
-    claims = getattr(ruleset, "legal_claims", None)
-    return claims(state, seat) if callable(claims) else ()
+    return ruleset.legal_claims(state, seat) if isinstance(ruleset, Talk) else ()
 
 
 class Table:

@@ -192,7 +192,7 @@ class Master:
 
     def call_lines(self, call: str) -> tuple[list[str], list[str]]:
         """The wake lines and the sleep lines of a call."""
-        script = L.SCRIPTS["lupus"].calls.get(call, L.GENERIC)
+        script = L.LUPUS.calls.get(call, L.GENERIC)  # (the Master narrates Lupus only)
         keys = [line.key for line in script if line.applies(self.deck, {})]
         return keys[:-1], keys[-1:]
 
