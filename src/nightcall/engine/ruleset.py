@@ -53,6 +53,7 @@ class Ruleset(ABC, Generic[S]):
     # :func:`load` only by the layer that uses them (so the engine imports nothing above).
     reasoning_bot: ClassVar[str | None] = None  # a class called with (seed, difficulty)
     audit_model: ClassVar[str | None] = None  # nightcall.audit's Model, called with a state
+    audit_games: ClassVar[str | None] = None  # the audit's deck mix, (rng) -> GameConfigs
     narration_script: ClassVar[str | None] = None  # a nightcall.narration.lines.Script
     judge: ClassVar[str | None] = None  # a module with the `nightcall judge` questions
     action_space: ClassVar[str | None] = None  # every action a seat could ever take: (n) ->
@@ -189,6 +190,10 @@ class MasterChoice(ABC, Generic[S]):
     @abstractmethod
     def last_to_die(self, state: S) -> int | None:
         """The seat now counted as the last to die (None before the first death)."""
+
+    @abstractmethod
+    def may_choose_last(self, state: S) -> bool:
+        """Whether this is the moment the master may name the last to die."""
 
     @abstractmethod
     def choose_last(self, state: S, seat: int) -> None:

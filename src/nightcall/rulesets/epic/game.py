@@ -61,6 +61,7 @@ class EpicBattle(Ruleset[EpicState]):
     discussion_seconds: ClassVar[float] = 300.0
     reasoning_bot: ClassVar[str | None] = "nightcall.bots.epic.bot:EpicBot"
     audit_model: ClassVar[str | None] = "nightcall.audit.epic:EpicModel"
+    audit_games: ClassVar[str | None] = "nightcall.audit.core:epic_configs"
     narration_script: ClassVar[str | None] = "nightcall.narration.lines:EPIC"
     judge: ClassVar[str | None] = "nightcall.rulesets.epic.judge"
     action_space: ClassVar[str | None] = "nightcall.agents.action_space:epic_actions"

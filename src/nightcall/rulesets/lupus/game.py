@@ -47,6 +47,7 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState]):
     call_seconds: ClassVar[float] = 10.0
     reasoning_bot: ClassVar[str | None] = "nightcall.bots.lupus_bot:LupusBot"
     audit_model: ClassVar[str | None] = "nightcall.audit.lupus:LupusModel"
+    audit_games: ClassVar[str | None] = "nightcall.audit.core:lupus_configs"
     narration_script: ClassVar[str | None] = "nightcall.narration.lines:LUPUS"
     action_space: ClassVar[str | None] = "nightcall.agents.action_space:lupus_actions"
 
@@ -181,11 +182,14 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState]):
     def last_to_die(self, state: LupusState) -> int | None:
         return state.last if state.last >= 0 else None
 
+    def may_choose_last(self, state: LupusState) -> bool:
+        return state.phase == DAY and state.stage == ACCUSE and state.accuse_i == 0
+
     def choose_last(self, state: LupusState, seat: int) -> None:
         """Let the Master name which of this dawn's deaths counts as the last to die,
         before anyone accuses. By default the app names the last one announced."""
         st = state
-        if st.phase != DAY or st.stage != ACCUSE or st.accuse_i > 0:
+        if not self.may_choose_last(st):
             raise IllegalAction(
                 f"(last {seat})", "the last to die is named at dawn, before the accusations"
             )

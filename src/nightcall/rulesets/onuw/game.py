@@ -96,6 +96,7 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
     discussion_seconds: ClassVar[float] = 300.0
     reasoning_bot: ClassVar[str | None] = "nightcall.bots.onuw.bot:OneNightBot"
     audit_model: ClassVar[str | None] = "nightcall.audit.onuw:OnuwModel"
+    audit_games: ClassVar[str | None] = "nightcall.audit.core:onuw_configs"
     narration_script: ClassVar[str | None] = "nightcall.narration.lines:ONUW"
     judge: ClassVar[str | None] = "nightcall.rulesets.onuw.judge"
     action_space: ClassVar[str | None] = "nightcall.agents.action_space:onuw_actions"
