@@ -58,7 +58,7 @@ def deck(
         pull = cards_to_pull(ruleset, cards, given)
         calls = ruleset.night_calls(cards, 1)
         # Lupus: the Medium and the Bodyguard wake from the second night on.
-        later = ruleset.night_calls(cards, 2) if ruleset.id == "lupus" else None
+        later = ruleset.night_calls(cards, 2) if ruleset.nights is None else None
         scenario_name = _scenario_name(ruleset, players, scenario, bool(roles))
     except (NightcallError, LocaleError) as exc:
         err.print(f"[bold red]deck refused[/]: {exc}", highlight=False)

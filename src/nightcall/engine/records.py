@@ -36,7 +36,10 @@ def load(path: str | Path) -> dict[str, Any]:
 def ruleset_of(record: Mapping[str, Any]) -> Ruleset[Any]:
     rid = record.get("ruleset")
     if not isinstance(rid, str):
-        raise RecordError("the record needs a 'ruleset': \"onuw\", \"epic\" or \"lupus\"")
+        from nightcall.engine.ruleset import all_rulesets
+
+        known = ", ".join(f'"{r}"' for r in sorted(all_rulesets()))
+        raise RecordError(f"the record needs a 'ruleset': one of {known}")
     try:
         return get_ruleset(rid)
     except DeckError as exc:

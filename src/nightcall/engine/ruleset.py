@@ -43,6 +43,8 @@ class Ruleset(ABC, Generic[S]):
     card_map: ClassVar[CardMap | None] = None
 
     # --- declared extras (the defaults say "this ruleset has none") --------------
+    # How many nights a game has (None: night and day alternate until the game ends).
+    nights: ClassVar[int | None] = 1
     # The options a game takes and their defaults (the room's settings start from these).
     default_options: ClassVar[Mapping[str, Any]] = {}
     # Seconds for a night call (per call where one differs) and for the day's talk.

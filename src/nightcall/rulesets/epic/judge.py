@@ -417,6 +417,14 @@ def decide(end: EndOfNight, explain_now: bool = True) -> Outcome:
 # --- a real table ---------------------------------------------------------------------
 
 
+def copies_allowed(role: str) -> int | None:
+    """How many players can hold ``role`` at the end (None: no limit), from the box."""
+    from nightcall.rulesets.epic.roles import MAX_COPIES
+
+    limit = MAX_COPIES.get(role, 1)
+    return None if limit >= 99 else limit
+
+
 def judge(table: Mapping[str, Any]) -> Outcome:
     """Judge a real table: ``{"players", "cards": {name: final role}, "center",
     "tokens": {name: token}, "artifacts": {name: artifact}, "votes": {name: name}}``.

@@ -45,6 +45,7 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState]):
     discussion_seconds: ClassVar[float] = 180
     defense_seconds: ClassVar[int] = 30
     call_seconds: ClassVar[float] = 10.0
+    nights: ClassVar[int | None] = None
     reasoning_bot: ClassVar[str | None] = "nightcall.bots.lupus_bot:LupusBot"
     audit_model: ClassVar[str | None] = "nightcall.audit.lupus:LupusModel"
     audit_games: ClassVar[str | None] = "nightcall.audit.core:lupus_configs"

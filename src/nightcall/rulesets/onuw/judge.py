@@ -111,6 +111,13 @@ def _votes(raw: Any, names: tuple[str, ...]) -> list[int]:
     return votes
 
 
+def copies_allowed(role: str) -> int | None:
+    """How many players can hold ``role`` at the end (None: no limit), from the box."""
+    from nightcall.rulesets.onuw.roles import SINGLE
+
+    return 1 if role in SINGLE else 2 if role in ("werewolf", "mason") else None
+
+
 def judge(table: Mapping[str, Any]) -> Outcome:
     """Deaths, winners and the check as sentences, for a real table's end of game."""
     st = build_state(table)
