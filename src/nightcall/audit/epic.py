@@ -110,8 +110,6 @@ class EpicModel:
         self.revealed: dict[int, str] = {}
         self.artifacts: dict[int, str] = {}
         self.witch_pick = -1
-        self.ghost_first = -1
-        self.tracker_first = -1
         self.votes: dict[int, int | None] = {}
         self.over = False
         self.paced = False  # on the wire: the view may lag the engine (see audit.wire)

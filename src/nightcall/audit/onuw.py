@@ -165,18 +165,6 @@ class OnuwModel:
         elif call == "doppelganger_insomniac" and self.copy == "insomniac":
             self.k.tell(self.doppel, "saw", "seat", self.doppel, cards[self.doppel])
 
-    def actor_now(self, state: Any) -> set[int]:
-        """Who the rules ask to choose now, worked out from the cards dealt."""
-        call = state.call
-        if call is None:
-            return set() if self.over else {s for s in range(self.n) if s not in self.votes}
-        if call == "doppelganger":
-            return {self.doppel}
-        if call == "werewolf":
-            wolves = self.holders("werewolf")
-            return set(wolves) if len(wolves) == 1 and self.lone_wolf else set()
-        return set(self.holders(call)) if call in MOVES else set()
-
     # --- checking a view --------------------------------------------------------------
     def check(self, viewer: Viewer, view: dict[str, Any]) -> Problems:
         out = check_top(view, viewer, PUBLIC_FIELDS, SEAT_FIELDS)

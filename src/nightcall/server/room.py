@@ -703,10 +703,7 @@ class Room:
         # rebuild it, and writing it at every move was a third of a save's cost.
         record = None
         if self.state is not None and self.status == "over":
-            try:
-                record = self.ruleset.to_record(self.state)
-            except Exception:  # a ruleset still being built must not lose the room
-                record = None
+            record = self.ruleset.to_record(self.state)
         c = self.clock
         return {
             "code": self.code,
