@@ -22,7 +22,7 @@ from typing import Any
 from nightcall.agents.action_space import ActionSpace, action_space
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import IllegalAction
-from nightcall.engine.ruleset import Ruleset, Talk, get_ruleset
+from nightcall.engine.ruleset import Ruleset, S, Talk, get_ruleset
 from nightcall.protocol import (
     ActionJSON,
     ActionMessage,
@@ -40,7 +40,7 @@ def seat_names(players: int) -> list[str]:
     return [f"player_{i}" for i in range(players)]
 
 
-def legal_talk(ruleset: Ruleset[Any], state: Any, seat: int) -> Sequence[Action]:
+def legal_talk(ruleset: Ruleset[S], state: S, seat: int) -> Sequence[Action]:
     """What ``seat`` may say now, for rulesets that have talk (One Night's claims)."""
     return ruleset.legal_claims(state, seat) if isinstance(ruleset, Talk) else ()
 

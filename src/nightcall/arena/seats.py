@@ -31,7 +31,7 @@ from nightcall.arena.config import Entrant, Tournament
 from nightcall.arena.schedule import Game, bot_seed
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import IllegalAction
-from nightcall.engine.ruleset import Ruleset, get_ruleset
+from nightcall.engine.ruleset import Ruleset, S, get_ruleset
 from nightcall.protocol import Error, ErrorCode, Hello, ProtocolError, decode_agent
 from nightcall.sim.runner import dealt_roles
 from nightcall.sim.runner import play as play_bots
@@ -300,7 +300,7 @@ def play_game(t: Tournament, g: Game, ctx: Context,
     return result
 
 
-def _play_with_protocol(t: Tournament, g: Game, ctx: Context, rs: Ruleset[Any], state: Any
+def _play_with_protocol(t: Tournament, g: Game, ctx: Context, rs: Ruleset[S], state: S
                         ) -> dict[str, Any]:
     table = Table(rs, state)
     bots: dict[int, Any] = {}

@@ -44,6 +44,7 @@ from nightcall.audit.base import (
     seats,
 )
 from nightcall.engine.actions import Action
+from nightcall.rulesets.epic.state import EpicState
 
 WOLF_CARDS = frozenset({"werewolf", "alpha_wolf", "sight_wolf", "dream_wolf"})
 WAKING_WOLVES = frozenset({"werewolf", "alpha_wolf", "sight_wolf"})
@@ -87,7 +88,7 @@ class Snap:
 
 
 class EpicModel:
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: EpicState) -> None:
         st = state
         self.n: int = st.n
         self.names = list(st.names)
@@ -118,10 +119,10 @@ class EpicModel:
         self.reader = EventReader()
         self._catch_up(state)
 
-    def snapshot(self, state: Any) -> Snap:
+    def snapshot(self, state: EpicState) -> Snap:
         return Snap(tuple(state.cards), state.call)
 
-    def master_step(self, name: str, before: Any, state: Any) -> None:
+    def master_step(self, name: str, before: Snap, state: EpicState) -> None:
         raise AssertionError("Epic Battle has no master moves")
 
     # --- the rules' bookkeeping -----------------------------------------------------
@@ -143,7 +144,7 @@ class EpicModel:
         self.tokens[seat] = token
 
     # --- following the game ---------------------------------------------------------
-    def step(self, seat: int, action: Action, before: Snap, state: Any) -> None:
+    def step(self, seat: int, action: Action, before: Snap, state: EpicState) -> None:
         if before.call is None:
             self.votes[seat] = action.a if action.kind == "vote" else None
             self.over = len(self.votes) == self.n
@@ -234,7 +235,7 @@ class EpicModel:
         else:
             raise AssertionError(f"the model has no rule for {kind} in the {call} call")
 
-    def _catch_up(self, state: Any) -> None:
+    def _catch_up(self, state: EpicState) -> None:
         reached = state.call_i + 1 if state.call is not None else len(self.schedule)
         while self.begun < reached:
             self._begin(self.schedule[self.begun], state)
@@ -242,10 +243,13 @@ class EpicModel:
         if state.call is None and not self.day:
             self.day = True
             for s in self.artifacts:  # dawn: each holder learns what lies on its card
-                self.artifacts[s] = state.artifacts[s]
-                self.k.tell(s, "artifact", self.artifacts[s])
+                placed = state.artifacts[s]
+                if placed is None:
+                    raise AssertionError(f"seat {s} was given an artifact the state lacks")
+                self.artifacts[s] = placed
+                self.k.tell(s, "artifact", placed)
 
-    def _begin(self, call: str, state: Any) -> None:
+    def _begin(self, call: str, state: EpicState) -> None:
         cards, tell, n = state.cards, self.k.tell, self.n
         if call == "vampires":
             self.vampires = self.holders(VAMPIRE_CARDS)

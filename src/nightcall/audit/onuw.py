@@ -34,6 +34,7 @@ from nightcall.audit.base import (
     seats,
 )
 from nightcall.engine.actions import Action
+from nightcall.rulesets.onuw.state import OneNightState
 
 ROLE_IDS = ("doppelganger", "werewolf", "minion", "mason", "seer", "robber",
             "troublemaker", "drunk", "insomniac", "hunter", "tanner", "villager")
@@ -56,7 +57,7 @@ class Snap:
 
 
 class OnuwModel:
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: OneNightState) -> None:
         st = state
         self.n: int = st.n
         self.names = list(st.names)
@@ -78,10 +79,10 @@ class OnuwModel:
         self._catch_up(state)
 
     # --- following the game ---------------------------------------------------------
-    def snapshot(self, state: Any) -> Snap:
+    def snapshot(self, state: OneNightState) -> Snap:
         return Snap(tuple(state.cards), state.call, state.stage)
 
-    def master_step(self, name: str, before: Any, state: Any) -> None:
+    def master_step(self, name: str, before: Snap, state: OneNightState) -> None:
         raise AssertionError("One Night has no master moves")
 
     def holders(self, role: str) -> list[int]:
@@ -91,7 +92,7 @@ class OnuwModel:
             out.append(self.doppel)
         return out
 
-    def step(self, seat: int, action: Action, before: Snap, state: Any) -> None:
+    def step(self, seat: int, action: Action, before: Snap, state: OneNightState) -> None:
         if action.kind in TALK:
             self._claim(seat, action)
         elif before.call is None:
@@ -141,7 +142,7 @@ class OnuwModel:
         else:
             raise AssertionError(f"the model has no rule for {kind} in the {call} call")
 
-    def _catch_up(self, state: Any) -> None:
+    def _catch_up(self, state: OneNightState) -> None:
         """Play the beginnings of the calls the night has reached (they need no choice)."""
         reached = state.call_i + 1 if state.call is not None else len(self.schedule)
         while self.begun < reached:

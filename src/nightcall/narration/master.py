@@ -36,7 +36,7 @@ from rich.text import Text
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import NightcallError
 from nightcall.engine.events import MASTER
-from nightcall.engine.ruleset import Ruleset
+from nightcall.engine.ruleset import Ruleset, S
 from nightcall.narration import lines as L
 from nightcall.narration.deckspec import role_lookup
 from nightcall.narration.locale import Locale
@@ -75,7 +75,7 @@ class SavedGame:
     lang: str = "en"
     moves: list[tuple[int, Action]] = field(default_factory=list)
 
-    def document(self, ruleset: Ruleset[Any], state: Any) -> dict[str, Any]:
+    def document(self, ruleset: Ruleset[S], state: S) -> dict[str, Any]:
         record = ruleset.to_record(state)
         record["master"] = {
             "format": SAVE_FORMAT,
@@ -85,7 +85,7 @@ class SavedGame:
         }
         return record
 
-    def write(self, path: Path, ruleset: Ruleset[Any], state: Any) -> None:
+    def write(self, path: Path, ruleset: Ruleset[S], state: S) -> None:
         """Write atomically: a closed terminal mid-write leaves the last good save."""
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp")
