@@ -131,10 +131,10 @@ def _scenario_name(ruleset: Any, players: int, scenario: str | None,
                    from_roles: bool) -> tuple[str, str] | None:
     """The scenario the deck comes from (id, name): the one asked for, or the one the
     ruleset picks by default (Epic Battle); None for a deck given with --roles."""
-    listing = getattr(ruleset, "scenarios", None)
-    if from_roles or not callable(listing):
+    listing = ruleset.scenarios()
+    if from_roles or not listing:
         return None
-    known = {s["id"]: s for s in listing()}
+    known = {s["id"]: s for s in listing}
     from nightcall.engine.errors import DeckError
 
     if scenario is None:
