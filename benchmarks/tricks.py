@@ -5,7 +5,13 @@ replaces) and the same games are played as with it on, alternating on and off ru
 so that a busy machine weighs on both alike. The figure is CPU seconds per game,
 with the trick off over on: 1.10 means the trick saves 10% of that whole benchmark.
 
-    python benchmarks/tricks.py [--games N] [--rounds R] [--json]
+    python benchmarks/tricks.py [--games N] [--rounds R] [--json] [--src DIR]
+                                [--instructions] [--only TRICK ...]
+
+``--src`` is the source tree to measure (default: this one's; the shuffle and the
+inline draws were removed in issue #13, so measure them on the starting commit's,
+``--src /work/base/src``). ``--instructions`` counts machine instructions per game
+with valgrind (callgrind) instead of CPU time: a busy machine does not move it.
 
 The tricks (issue #13):
 
@@ -29,13 +35,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-TRICKS = ("shuffle", "randbelow", "new_event", "caches")
+TRICKS = ("shuffle", "randbelow", "new_event", "new_event_frame", "caches")
 WORKLOADS = ("onuw5", "onuw10", "epic10", "lupus12", "sim5")
 
 
@@ -46,6 +53,8 @@ def switch_off(trick: str) -> None:
     if trick == "shuffle":
         from nightcall.rulesets.onuw import game
 
+        if not hasattr(game, "_SAME_AS_RANDOM"):
+            raise SystemExit("this tree has no inlined shuffle: use --src /work/base/src")
         game._SAME_AS_RANDOM = False
     elif trick == "randbelow":
         from nightcall.sim import runner
@@ -61,15 +70,22 @@ def switch_off(trick: str) -> None:
                         apply(state, seat, choice(options))
 
         runner.play_random = plain
-    elif trick == "new_event":
+    elif trick in ("new_event", "new_event_frame"):
         import importlib
 
         def plain_new(cls, fields):  # type: ignore[no-untyped-def]
             return cls(*fields)
 
+        def framed_new(cls, fields):  # type: ignore[no-untyped-def]
+            return tuple.__new__(cls, fields)
+
+        # "off" calls the constructor through one Python frame more than the plain
+        # ``Event(...)`` at each call site would; "new_event_frame" is that frame alone
+        # (the trick's own work behind it), so off minus frame is the plain code's cost.
+        plain = plain_new if trick == "new_event" else framed_new
         for name in ("nightcall.rulesets.onuw.night", "nightcall.rulesets.onuw.day",
                      "nightcall.rulesets.onuw.game"):
-            importlib.import_module(name).new_event = plain_new
+            importlib.import_module(name).new_event = plain
     elif trick == "caches":
         from nightcall.rulesets.epic.game import EPIC
         from nightcall.rulesets.onuw.game import ONUW
@@ -119,13 +135,32 @@ def workload(name: str, games: int) -> float:
     return (time.process_time() - t0) / games
 
 
-def child(trick: str | None, name: str, games: int) -> float:
+def child(trick: str | None, name: str, games: int, src: str) -> float:
     cmd = [sys.executable, __file__, "--child", name, "--games", str(games)]
     if trick:
         cmd += ["--off", trick]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True,
-                         env={**os.environ, "PYTHONHASHSEED": "0"})
+                         env={**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": src})
     return float(out.stdout)
+
+
+def counted(trick: str | None, name: str, games: int, src: str) -> float:
+    """Instructions per game under callgrind: ``games`` games less none (the imports,
+    the warm-up), divided by ``games``."""
+    counts = []
+    for n in (0, games):
+        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+               sys.executable, __file__, "--child", name, "--games", str(n)]
+        if trick:
+            cmd += ["--off", trick]
+        err = subprocess.run(cmd, capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": "0",
+                                  "PYTHONPATH": src}).stderr
+        found = re.search(r"Collected : (\d+)", err)
+        if found is None:
+            raise SystemExit(f"callgrind gave no count:\n{err[-2000:]}")
+        counts.append(int(found.group(1)))
+    return (counts[1] - counts[0]) / games
 
 
 def main() -> None:
@@ -135,26 +170,38 @@ def main() -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--child", help=argparse.SUPPRESS)
     p.add_argument("--off", help=argparse.SUPPRESS)
+    p.add_argument("--only", nargs="*", default=None, help="these tricks only")
+    p.add_argument("--src", default=str(HERE.parent / "src"), help="the source tree")
+    p.add_argument("--instructions", action="store_true", help="count with callgrind")
     args = p.parse_args()
     if args.child:
         if args.off:
             switch_off(args.off)
-        workload(args.child, max(1, args.games // 10))  # warm the caches and the imports
-        print(workload(args.child, args.games))
+        workload(args.child, 100)  # warm the caches and the imports
+        if args.games:
+            print(workload(args.child, args.games))
         return
     # Which workloads each trick is on the path of.
     serves = {"shuffle": ("onuw5", "onuw10", "sim5"), "randbelow": ("sim5",),
-              "new_event": ("onuw5", "onuw10", "sim5"), "caches": ("onuw5", "onuw10", "epic10", "sim5")}
+              "new_event": ("onuw5", "onuw10", "sim5"),
+              "new_event_frame": ("onuw5", "onuw10", "sim5"),
+              "caches": ("onuw5", "onuw10", "epic10", "sim5")}
     results: dict[str, dict[str, float]] = {}
-    for trick in TRICKS:
+    base: dict[str, float] = {}
+    for trick in args.only or TRICKS:
         results[trick] = {}
         for name in serves[trick]:
-            ratios = []
-            for _ in range(args.rounds):  # on, off, on, off: the load weighs on both
-                on = child(None, name, args.games)
-                off = child(trick, name, args.games)
-                ratios.append(off / on)
-            results[trick][name] = statistics.median(ratios)
+            if args.instructions:  # exact: one count each
+                if name not in base:
+                    base[name] = counted(None, name, args.games, args.src)
+                results[trick][name] = counted(trick, name, args.games, args.src) / base[name]
+            else:
+                ratios = []
+                for _ in range(args.rounds):  # on, off, on, off: the load weighs on both
+                    on = child(None, name, args.games, args.src)
+                    off = child(trick, name, args.games, args.src)
+                    ratios.append(off / on)
+                results[trick][name] = statistics.median(ratios)
             if not args.json:
                 print(f"{trick:10} {name:8} off/on = {results[trick][name]:.3f}", flush=True)
     if args.json:

@@ -116,9 +116,9 @@ def play_game(
 
 def play_random(rs: Ruleset[S], state: S, rng: random.Random) -> None:
     """Every seat a random bot: ``rng.choice`` among the legal moves, as RandomBot
-    does, its draws inline (tests/sim/test_simulate.py checks they are the same)."""
+    does (tests/sim/test_simulate.py checks they play the same games)."""
     legal, apply, waiting_for, is_over = rs.legal_actions, rs.apply, rs.waiting_for, rs.is_over
-    bits = rng.getrandbits
+    choice = rng.choice
     rounds = 0
     while not is_over(state):
         rounds += 1
@@ -127,12 +127,7 @@ def play_random(rs: Ruleset[S], state: S, rng: random.Random) -> None:
         for seat in waiting_for(state):
             options = legal(state, seat)
             if options:
-                n = len(options)
-                k = n.bit_length()
-                j = bits(k)
-                while j >= n:  # random's _randbelow(n)
-                    j = bits(k)
-                apply(state, seat, options[j])
+                apply(state, seat, choice(options))
 
 
 def play(rs: Ruleset[S], state: S, bots: Sequence[Bot]) -> None:

@@ -47,42 +47,6 @@ def _seats(n: int) -> tuple[int, ...]:
     return tuple(range(n))
 
 
-@cache
-def _shuffle_steps(size: int) -> tuple[tuple[int, int], ...]:
-    return tuple((i, (i + 1).bit_length()) for i in reversed(range(1, size)))
-
-
-def _inlined_shuffle(cards: list[str], rng: random.Random) -> None:
-    """``rng.shuffle(cards)`` with the very same draws and result.
-
-    random.shuffle makes a Python call per card (``_randbelow``); inlining the draws
-    saves about 10k instructions per simulated deal. Used only for a plain
-    ``random.Random`` on an interpreter whose shuffle was checked to match at import.
-    """
-    bits = rng.getrandbits
-    for i, k in _shuffle_steps(len(cards)):
-        j = bits(k)
-        while j > i:  # the rejection loop of random's _randbelow
-            j = bits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-
-
-def _same_as_random() -> bool:
-    """Does the inlined shuffle draw exactly like this interpreter's random.shuffle?"""
-    for size in range(1, 15):
-        for seed in range(10):
-            mine, theirs = [str(x) for x in range(size)], [str(x) for x in range(size)]
-            a, b = random.Random(seed), random.Random(seed)
-            _inlined_shuffle(mine, a)
-            b.shuffle(theirs)
-            if mine != theirs or a.random() != b.random():
-                return False
-    return True
-
-
-_SAME_AS_RANDOM = _same_as_random()
-
-
 class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
     id: ClassVar[str] = "onuw"
     title: ClassVar[str] = "One Night Ultimate Werewolf"
@@ -154,12 +118,11 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
     ) -> OneNightState:
         cards = list(roles)
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-        if type(rng) is random.Random and _SAME_AS_RANDOM:
-            _inlined_shuffle(cards, rng)
-        else:
-            rng.shuffle(cards)
+        rng.shuffle(cards)
         # The sorted deck (``state.deck``) of the roles as given: sorting costs more than
-        # a look-up, and a simulation deals the same roles millions of times.
+        # a look-up, and a simulation deals the same roles millions of times. (This and
+        # the two caches of ``_start`` are worth 1.37-1.60x a whole engine benchmark:
+        # benchmarks/tricks.py, docs/benchmarks.md.)
         order = tuple(roles)
         key = self._sorted.get(order)
         if key is None:
