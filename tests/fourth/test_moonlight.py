@@ -25,6 +25,7 @@ from nightcall.engine.ruleset import all_rulesets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from liveserver import LiveServer
+from test_restart import read_until as _read_until
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -121,14 +122,6 @@ def test_the_leak_audit_catches_a_planted_leak(moonlight: Any,
     cfg = next(default_configs("moonlight", random.Random(2)))
     found = audit_game(cfg).leaks
     assert found and any("deal" in f.what or "look" in f.what for f in found)
-
-
-async def _read_until(ws: Any, pred: Any, timeout: float = 30) -> dict[str, Any]:
-    async with asyncio.timeout(timeout):
-        while True:
-            msg = json.loads(await ws.recv())
-            if pred(msg):
-                return msg
 
 
 def test_a_real_server_plays_it_over_websockets(moonlight: Any, tmp_path: Path) -> None:

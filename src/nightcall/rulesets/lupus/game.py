@@ -44,7 +44,6 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState]):
     # each Suspect (rulings: 30 seconds).
     discussion_seconds: ClassVar[float] = 180
     defense_seconds: ClassVar[int] = 30
-    call_seconds: ClassVar[float] = 10.0
     nights: ClassVar[int | None] = None
     reasoning_bot: ClassVar[str | None] = "nightcall.bots.lupus_bot:LupusBot"
     audit_model: ClassVar[str | None] = "nightcall.audit.lupus:LupusModel"

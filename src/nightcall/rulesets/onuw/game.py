@@ -56,8 +56,7 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
     card_map: ClassVar[CardMap | None] = CARD_MAP
     call_order: ClassVar[tuple[str, ...]] = CALL_ORDER
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
-    call_seconds: ClassVar[float] = 10.0
-    discussion_seconds: ClassVar[float] = 300.0
+    # (the default timings: 10 seconds a call, 5 minutes of talk)
     reasoning_bot: ClassVar[str | None] = "nightcall.bots.onuw.bot:OneNightBot"
     audit_model: ClassVar[str | None] = "nightcall.audit.onuw:OnuwModel"
     audit_games: ClassVar[str | None] = "nightcall.audit.core:onuw_configs"
