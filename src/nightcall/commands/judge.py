@@ -81,7 +81,7 @@ class _Questions:
     def card(self, player: str) -> Any:
         def check(raw: str) -> str:
             role = self.role(raw)
-            if self.rid == "epic" and role == "mimic":
+            if role in self.module.NOT_A_FINAL_CARD:
                 raise ValueError(self.t("mimic"))
             limit = self.module.copies_allowed(role)
             holders = [p for p, c in self.table["cards"].items()
@@ -144,7 +144,7 @@ class _Questions:
         for p in players:
             self.ask_player(p)
         self.ask_copy()
-        if self.rid == "epic":
+        if self.module.ASKS_TOKENS:
             self.say(self.t("tokens"))
             table["tokens"] = {p: self.ask(f"  {p}", self.token, default="")
                                for p in players}
@@ -158,7 +158,7 @@ class _Questions:
 
     def ask_copy(self) -> None:
         table = self.table
-        if self.rid != "onuw":
+        if not self.module.ASKS_COPY:
             return
         if any(self.role(c) == "doppelganger" for c in table["cards"].values()):
             table["doppelganger"] = self.ask(self.t("doppelganger"), self.copied)
@@ -191,7 +191,7 @@ class _Questions:
             return False
         self.ask_player(name)
         self.ask_copy()
-        if self.rid == "epic":
+        if self.module.ASKS_TOKENS:
             self.table["tokens"][name] = self.ask(self.t("token_of", name=name), self.token,
                                                   default="")
             art = self.ask(self.t("artifact_of", name=name), self.artifact, default="")

@@ -417,6 +417,13 @@ def decide(end: EndOfNight, explain_now: bool = True) -> Outcome:
 # --- a real table ---------------------------------------------------------------------
 
 
+# What `nightcall judge` asks at this table (commands/judge.py): each player's symbol
+# token and artifact; the Mimic is never a final card (it has become what it copied).
+ASKS_COPY = False
+ASKS_TOKENS = True
+NOT_A_FINAL_CARD = frozenset({"mimic"})
+
+
 def copies_allowed(role: str) -> int | None:
     """How many players can hold ``role`` at the end (None: no limit), from the box."""
     from nightcall.rulesets.epic.roles import MAX_COPIES
