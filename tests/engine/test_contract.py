@@ -65,10 +65,10 @@ def test_load_names_a_missing_attribute() -> None:
 
 
 def test_no_caller_guesses_a_rulesets_capabilities() -> None:
-    """No ``getattr`` on a ruleset or its module, no ``sys.modules`` lookup of one, no
-    test of ``ruleset.id`` against a built-in id, outside the rulesets."""
+    """No ``getattr`` or ``hasattr`` on a ruleset, no ``sys.modules`` lookup of one's
+    module, no test of ``ruleset.id`` against a built-in id, outside the rulesets."""
     pattern = re.compile(
-        r"getattr\((rs|ruleset|room\.ruleset|self\.ruleset)\b"
+        r"(getattr|hasattr)\((rs|ruleset|room\.ruleset|self\.ruleset)\b"
         r"|sys\.modules\.get\(type\("
         r"|\b(rs|ruleset|self\.ruleset)\.id\s*[!=]=\s*[\"'](onuw|epic|lupus)[\"']")
     # Still to do: the Alpha Wolf's extra card wants a declared field (docs/architecture.md).
