@@ -8,9 +8,10 @@ with the trick off over on: 1.10 means the trick saves 10% of that whole benchma
     python benchmarks/tricks.py [--games N] [--rounds R] [--json] [--src DIR]
                                 [--instructions] [--only TRICK ...]
 
-``--src`` is the source tree to measure (default: this one's; the shuffle and the
-inline draws were removed in issue #13, so measure them on the starting commit's,
-``--src /work/base/src``). ``--instructions`` counts machine instructions per game
+``--src`` is the source tree to measure (default: this one's). Issue #13 removed the
+shuffle, the inline draws and ``new_event``: measure them on a tree that has them
+(``--src /work/main/src`` for all four, ``/work/base/src`` for all but the draws).
+``--instructions`` counts machine instructions per game
 with valgrind (callgrind) instead of CPU time: a busy machine does not move it.
 
 The tricks (issue #13):
@@ -59,6 +60,9 @@ def switch_off(trick: str) -> None:
     elif trick == "randbelow":
         from nightcall.sim import runner
 
+        if "getrandbits" not in runner.play_random.__code__.co_names:
+            raise SystemExit("this tree draws with rng.choice: use --src /work/main/src")
+
         def plain(rs, state, rng):  # type: ignore[no-untyped-def]
             legal, apply, waiting_for, is_over = (rs.legal_actions, rs.apply,
                                                   rs.waiting_for, rs.is_over)
@@ -83,6 +87,10 @@ def switch_off(trick: str) -> None:
         # ``Event(...)`` at each call site would; "new_event_frame" is that frame alone
         # (the trick's own work behind it), so off minus frame is the plain code's cost.
         plain = plain_new if trick == "new_event" else framed_new
+        from nightcall.engine import events
+
+        if not hasattr(events, "new_event"):
+            raise SystemExit("this tree builds events plainly: use --src /work/main/src")
         for name in ("nightcall.rulesets.onuw.night", "nightcall.rulesets.onuw.day",
                      "nightcall.rulesets.onuw.game"):
             importlib.import_module(name).new_event = plain
@@ -171,6 +179,7 @@ def main() -> None:
     p.add_argument("--child", help=argparse.SUPPRESS)
     p.add_argument("--off", help=argparse.SUPPRESS)
     p.add_argument("--only", nargs="*", default=None, help="these tricks only")
+    p.add_argument("--workloads", nargs="*", default=None, help="these workloads only")
     p.add_argument("--src", default=str(HERE.parent / "src"), help="the source tree")
     p.add_argument("--instructions", action="store_true", help="count with callgrind")
     args = p.parse_args()
@@ -191,6 +200,8 @@ def main() -> None:
     for trick in args.only or TRICKS:
         results[trick] = {}
         for name in serves[trick]:
+            if args.workloads and name not in args.workloads:
+                continue
             if args.instructions:  # exact: one count each
                 if name not in base:
                     base[name] = counted(None, name, args.games, args.src)

@@ -16,7 +16,7 @@ from functools import cache, partial
 from itertools import combinations
 
 from nightcall.engine.actions import Action
-from nightcall.engine.events import EVERYONE, Event, new_event
+from nightcall.engine.events import EVERYONE, Event
 from nightcall.engine.outcome import Death, Outcome, Reason, Term, why
 from nightcall.rulesets.onenight import ABSTAIN_ACTION as ABSTAIN_ACTION
 from nightcall.rulesets.onenight import vote_options as vote_options
@@ -83,7 +83,7 @@ def resolve(st: OneNightState) -> None:
         shown: list[int | None] = [v if v >= 0 else None for v in votes]
     else:
         shown = [*votes]
-    log.append(new_event(Event, ("votes", EVERYONE, {"votes": shown})))
+    log.append(Event("votes", EVERYONE, {"votes": shown}))
     names, cards, copy = st.names, st.cards, st.copy
     # decide(..., explain_now=False), inlined: this runs once per simulated game.
     outcome = _Check(names, cards, votes, copy, False).run(
@@ -91,8 +91,8 @@ def resolve(st: OneNightState) -> None:
     died = []
     for d in outcome.deaths:
         died.append([*d])
-    log.append(new_event(Event, ("died", EVERYONE, {"deaths": died})))
-    log.append(new_event(Event, ("reveal", EVERYONE, {"cards": cards.copy(), "copy": copy})))
+    log.append(Event("died", EVERYONE, {"deaths": died}))
+    log.append(Event("reveal", EVERYONE, {"cards": cards.copy(), "copy": copy}))
     st.outcome = outcome
     st.phase = OVER
 

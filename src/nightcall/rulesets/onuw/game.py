@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
 from nightcall.engine.errors import DeckError, IllegalAction
-from nightcall.engine.events import MASTER, Event, Viewer, new_event, visible_json, visible_to
+from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.ruleset import Ruleset, Talk, register
 from nightcall.rulesets.onuw import account, day, deck, night, record
@@ -161,7 +161,7 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
         log = st.log
         # The deal is one master-only event; each seat's look at its own card is added
         # by view() from ``start`` (cheaper than n more events in every simulated game).
-        log.append(new_event(Event, ("deal", MASTER, {"cards": cards.copy()})))
+        log.append(Event("deal", MASTER, {"cards": cards.copy()}))
         night.advance(st, day.start_day)
         return st
 

@@ -22,7 +22,7 @@ from functools import cache
 from itertools import combinations
 
 from nightcall.engine.actions import Action
-from nightcall.engine.events import EVERYONE, Event, new_event
+from nightcall.engine.events import EVERYONE, Event
 from nightcall.rulesets.onenight import ONLY as ONLY  # re-exported for onuw modules
 from nightcall.rulesets.onenight import SKIP as SKIP
 from nightcall.rulesets.onenight import robber_options as robber_options
@@ -73,12 +73,12 @@ def role_options(role: str, n: int, seat: int) -> tuple[Action, ...]:
 
 
 # --- helpers -------------------------------------------------------------------
-# Events are built inline as ``new_event(Event, (kind, ONLY[seat], {...}))``: a helper
+# Events are built inline as ``Event(kind, ONLY[seat], {...})``: a helper
 # taking ``**data`` cost one more call and one more dict per fact, on the hot path.
 
 
 def _tell(st: OneNightState, who: int, kind: str, **data: object) -> None:
-    st.log.append(new_event(Event, (kind, ONLY[who], data)))
+    st.log.append(Event(kind, ONLY[who], data))
 
 
 def holders(st: OneNightState, role: str) -> list[int]:
@@ -110,12 +110,12 @@ def _seer_act(st: OneNightState, seat: int, action: Action) -> bool:
     kind = action.kind
     if kind == "look":
         x = action.a
-        st.log.append(new_event(Event, ("saw", ONLY[seat], {"seat": x, "card": st.cards[x]})))
+        st.log.append(Event("saw", ONLY[seat], {"seat": x, "card": st.cards[x]}))
     elif kind == "look_center":
         cards, n, log, who = st.cards, st.n, st.log, ONLY[seat]
         a, b = action.a, action.b
-        log.append(new_event(Event, ("saw", who, {"center": a, "card": cards[n + a]})))
-        log.append(new_event(Event, ("saw", who, {"center": b, "card": cards[n + b]})))
+        log.append(Event("saw", who, {"center": a, "card": cards[n + a]}))
+        log.append(Event("saw", who, {"center": b, "card": cards[n + b]}))
     return True
 
 
@@ -123,8 +123,8 @@ def _robber_act(st: OneNightState, seat: int, action: Action) -> bool:
     if action.kind == "swap":
         cards, log, who, x = st.cards, st.log, ONLY[seat], action.a
         cards[seat], cards[x] = cards[x], cards[seat]
-        log.append(new_event(Event, ("swapped", who, {"seats": [seat, x]})))
-        log.append(new_event(Event, ("saw", who, {"seat": seat, "card": cards[seat]})))
+        log.append(Event("swapped", who, {"seats": [seat, x]}))
+        log.append(Event("saw", who, {"seat": seat, "card": cards[seat]}))
     return True
 
 
@@ -132,7 +132,7 @@ def _troublemaker_act(st: OneNightState, seat: int, action: Action) -> bool:
     if action.kind == "swap_two":
         cards, a, b = st.cards, action.a, action.b
         cards[a], cards[b] = cards[b], cards[a]
-        st.log.append(new_event(Event, ("swapped", ONLY[seat], {"seats": [a, b]})))
+        st.log.append(Event("swapped", ONLY[seat], {"seats": [a, b]}))
     return True
 
 
@@ -141,7 +141,7 @@ def _drunk_act(st: OneNightState, seat: int, action: Action) -> bool:
         cards, c = st.cards, action.a
         i = st.n + c
         cards[seat], cards[i] = cards[i], cards[seat]
-        st.log.append(new_event(Event, ("swapped", ONLY[seat], {"seat": seat, "center": c})))
+        st.log.append(Event("swapped", ONLY[seat], {"seat": seat, "center": c}))
     return True
 
 
@@ -149,7 +149,7 @@ def _wolves_act(st: OneNightState, seat: int, action: Action) -> bool:
     if action.kind == "look_center":
         c = action.a
         card = st.cards[st.n + c]
-        st.log.append(new_event(Event, ("saw", ONLY[seat], {"center": c, "card": card})))
+        st.log.append(Event("saw", ONLY[seat], {"center": c, "card": card}))
     return True
 
 
@@ -213,13 +213,13 @@ def _wolves_begin(st: OneNightState) -> int:
         return -1
     if len(wolves) == 1:
         wolf = wolves[0]
-        st.log.append(new_event(Event, ("wolves", ONLY[wolf], {"seats": wolves})))
+        st.log.append(Event("wolves", ONLY[wolf], {"seats": wolves}))
         if st.options.get("lone_wolf", True):
             st.stage = 1
             st.choices = LONE_WOLF_OPTIONS
             return wolf
         return -1
-    st.log.append(new_event(Event, ("wolves", frozenset(wolves), {"seats": wolves})))
+    st.log.append(Event("wolves", frozenset(wolves), {"seats": wolves}))
     return -1
 
 
