@@ -30,7 +30,7 @@ class _Questions:
 
         self.rid = ruleset_id
         self.ruleset = get_ruleset(ruleset_id)
-        self.module = _judge_module(ruleset_id)
+        self.module = judge_module(ruleset_id)
         self.loc = load(lang)
         self.lookup = role_lookup(self.ruleset)
         self.table: dict[str, Any] = {"players": [], "cards": {}, "votes": {}}
@@ -202,7 +202,7 @@ class _Questions:
         return True
 
 
-def _judge_module(ruleset_id: str) -> Any:
+def judge_module(ruleset_id: str) -> Any:
     """The module of the ruleset's end-of-game check (``Ruleset.judge``), or None."""
     from nightcall.engine.errors import DeckError
     from nightcall.engine.ruleset import get_ruleset
@@ -280,6 +280,7 @@ def judge(
 
     from nightcall.engine.errors import NightcallError
     from nightcall.narration.locale import LocaleError, load
+    from nightcall.narration.refusals import said
 
     err = Console(stderr=True)
     try:
@@ -287,7 +288,7 @@ def judge(
     except LocaleError as exc:
         err.print(f"[bold red]cannot judge[/]: {exc}", highlight=False)
         raise typer.Exit(EXIT_REFUSED) from None
-    module = _judge_module(ruleset_id)
+    module = judge_module(ruleset_id)
     if module is None:
         err.print(f"[bold red]cannot judge[/]: {ruleset_id!r} has no end-of-game check here "
                   f"(known: {', '.join(_judged())}); Lupus ends inside `nightcall narrate "
@@ -305,10 +306,11 @@ def judge(
                     outcome = module.judge(normalize(ruleset_id, table))
                     break
                 except NightcallError as exc:
-                    if not questions.fix(str(exc)):
+                    if not questions.fix(said(loc, exc).rstrip(".")):
                         raise typer.Exit(EXIT_REFUSED) from None
     except (NightcallError, ValueError, OSError) as exc:
-        err.print(f"[bold red]cannot judge this table[/]: {exc}", highlight=False)
+        err.print(loc.line("refusal.cannot_judge", reason=said(loc, exc)),
+                  style="bold red", highlight=False, markup=False)
         raise typer.Exit(EXIT_REFUSED) from None
     except (typer.Abort, EOFError, KeyboardInterrupt):
         err.print("\n" + loc.line("ui.stopped"), highlight=False)

@@ -30,6 +30,7 @@ from nightcall.engine.cards import CardMap
 from nightcall.engine.errors import DeckError, RecordError
 from nightcall.engine.events import Viewer
 from nightcall.engine.outcome import Outcome
+from nightcall.engine.words import Words
 
 S = TypeVar("S")
 
@@ -145,8 +146,10 @@ class Ruleset(ABC, Generic[S]):
         """Everything ``viewer`` may know now; nothing else."""
 
     @abstractmethod
-    def account(self, state: S) -> list[str]:
-        """The whole game as plain sentences, in order (the master's account)."""
+    def account(self, state: S, say: Words) -> list[str]:
+        """The whole game as plain sentences, in order (the master's account), in the
+        words of ``say`` (``nightcall.narration.telling.tell`` gives them in a language),
+        ending with the judges' reasons (``say.explain``)."""
 
     # --- records ----------------------------------------------------------
     @abstractmethod

@@ -30,6 +30,7 @@ from nightcall.engine.events import EVERYONE, MASTER, Event, visible_json, visib
 from nightcall.engine.events import Viewer as EngineViewer
 from nightcall.engine.outcome import Death, Outcome, why
 from nightcall.engine.ruleset import Ruleset
+from nightcall.engine.words import Words
 
 WEREWOLF, SEER, VILLAGER = "werewolf", "seer", "villager"
 ROLE_IDS = (WEREWOLF, SEER, VILLAGER)
@@ -195,16 +196,18 @@ class Moonlight(Ruleset[MoonState]):
             out["outcome"] = {**st.outcome.to_json(st.names), "cards": list(st.start)}
         return out
 
-    def account(self, state: MoonState) -> list[str]:
+    def account(self, state: MoonState, say: Words) -> list[str]:
+        """The game in English sentences (role names and the judges' reasons in the
+        language of ``say``): a test ruleset ships no lines of its own."""
         st = state
-        lines = [f"{p} was dealt the {r}." for p, r in zip(st.names, st.start, strict=True)]
+        lines = [f"{p}: {say.role(r)}." for p, r in zip(st.names, st.start, strict=True)]
         for step in st.steps:
             if "look" in step:
                 lines.append(f"{step['player']} looked at {step['look']}'s card.")
             elif "votes" in step:
                 lines += [f"{a} voted for {b}." for a, b in step["votes"].items()]
         if st.outcome is not None:
-            lines += list(st.outcome.explanation)
+            lines += say.explain(st.outcome.reasons)
         return lines
 
     # --- records -----------------------------------------------------------------

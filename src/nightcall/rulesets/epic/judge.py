@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from nightcall.engine.errors import DeckError
+from nightcall.engine.errors import DeckError, Said
 from nightcall.engine.outcome import Death, Outcome, Reason, Term, why
 from nightcall.rulesets.epic.roles import (
     ARTIFACT_ROLE,
@@ -445,16 +445,18 @@ def judge(table: Mapping[str, Any]) -> Outcome:
         raise DeckError("'players' must be a non-empty list of names")
     names = tuple(players)
     if len(set(names)) != len(names):
-        raise DeckError("two players have the same name")
+        raise DeckError(Said("two players have the same name", "judge.same_name"))
     cards = _by_name(table, "cards", names, required=True)
     roles: list[str] = []
     for p in names:
         role = cards[p]
         if role not in ROLE_IDS:
-            raise DeckError(f"{p}'s card {role!r} is not an Epic Battle role")
+            raise DeckError(Said(f"{p}'s card {role!r} is not an Epic Battle role",
+                                 "epic.not_a_role", name=p, card=str(role)))
         if role == MIMIC:
-            raise DeckError(f"{p} holds the Mimic: give the role it copied instead "
-                            "(villager if the Mimic card started in the center)")
+            raise DeckError(Said(f"{p} holds the Mimic: give the role it copied instead "
+                                 "(villager if the Mimic card started in the center)",
+                                 "epic.mimic", name=p))
         roles.append(role)
     center = table.get("center", [])
     if not isinstance(center, list) or any(c not in ROLE_IDS for c in center):
@@ -486,9 +488,11 @@ def judge(table: Mapping[str, Any]) -> Outcome:
         if target is None:
             votes.append(NO_VOTE)
         elif target not in names:
-            raise DeckError(f"{p} points at {target!r}, who is not seated at this table")
+            raise DeckError(Said(f"{p} points at {target!r}, who is not seated at this table",
+                                 "judge.target_not_seated", name=p, target=str(target)))
         elif target == p:
-            raise DeckError(f"{p} points at themselves; everyone points at a fellow player")
+            raise DeckError(Said(f"{p} points at themselves; everyone points at a fellow "
+                                 "player", "judge.self_vote", name=p))
         else:
             votes.append(names.index(target))
     return decide(EndOfNight(names, tuple(roles), tuple(tokens), tuple(artifacts),
@@ -504,9 +508,13 @@ def _by_name(table: Mapping[str, Any], key: str, names: tuple[str, ...],
         raise DeckError(f"'{key}' must map player names to values")
     unknown = [k for k in value if k not in names]
     if unknown:
-        raise DeckError(f"'{key}' names people not seated: {', '.join(map(str, unknown))}")
+        raise DeckError(Said(f"'{key}' names people not seated: "
+                             f"{', '.join(map(str, unknown))}", "judge.strangers",
+                             names=", ".join(map(str, unknown))))
     if required:
         missing = [p for p in names if p not in value]
         if missing:
-            raise DeckError(f"'{key}' has nothing for {', '.join(missing)}")
+            raise DeckError(Said(f"'{key}' has nothing for {', '.join(missing)}",
+                                 "judge.no_card" if key == "cards" else "judge.nothing_for",
+                                 field=key, names=", ".join(missing)))
     return dict(value)

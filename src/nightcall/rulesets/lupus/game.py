@@ -17,6 +17,7 @@ from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.ruleset import MasterChoice, Ruleset, register
+from nightcall.engine.words import Words
 from nightcall.rulesets.lupus import account, day, deck, night, record
 from nightcall.rulesets.lupus import night as night_mod
 from nightcall.rulesets.lupus.roles import CARD_MAP, DISPLAY_NAME, ROLE_IDS, side_of
@@ -248,8 +249,8 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState]):
             out["outcome"] = {**st.outcome.to_json(names), "final": record.final_json(st)}
         return out
 
-    def account(self, state: LupusState) -> list[str]:
-        return account.account(state)
+    def account(self, state: LupusState, say: Words) -> list[str]:
+        return account.account(state, say)
 
     # --- records ----------------------------------------------------------
     def replay(self, record_: Mapping[str, Any]) -> LupusState:
