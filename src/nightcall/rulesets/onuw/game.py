@@ -121,8 +121,8 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
         rng.shuffle(cards)
         # The sorted deck (``state.deck``) of the roles as given: sorting costs more than
         # a look-up, and a simulation deals the same roles millions of times. (This and
-        # the two caches of ``_start`` are worth 1.37-1.60x a whole engine benchmark:
-        # benchmarks/tricks.py, docs/benchmarks.md.)
+        # the two caches of ``_start`` are worth 1.21x the instructions of a whole
+        # 10-player engine benchmark, 1.37-1.60x its CPU time: benchmarks/tricks.py.)
         order = tuple(roles)
         key = self._sorted.get(order)
         if key is None:
