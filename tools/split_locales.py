@@ -1,5 +1,5 @@
 """Move a ruleset's own narration lines out of the shared locale files into the
-ruleset's folder: ``RID.*``, ``account.RID.*`` and ``why.RID.*`` from
+ruleset's folder: ``RID.*``, ``account.RID.*``, ``why.RID.*`` and ``refusal.RID.*`` from
 src/nightcall/narration/locales/<lang>.json to src/nightcall/rulesets/RID/locales/<lang>.json
 (kept in their order; lines already there stay). The shared files are edited line by
 line, so the rest of them (blank lines, order) is unchanged. Running it again moves
@@ -22,7 +22,7 @@ ENTRY = re.compile(r'^    "([^"]+)": ')
 
 def owner(key: str, ids: set[str]) -> str | None:
     parts = key.split(".")
-    first = parts[1] if parts[0] in ("account", "why") and len(parts) > 1 else parts[0]
+    first = parts[1] if parts[0] in ("account", "why", "refusal") and len(parts) > 1 else parts[0]
     return first if first in ids and len(parts) > 1 else None
 
 
