@@ -9,8 +9,9 @@ with the trick off over on: 1.10 means the trick saves 10% of that whole benchma
                                 [--instructions] [--only TRICK ...]
 
 ``--src`` is the source tree to measure (default: this one's). Issue #13 removed the
-shuffle, the inline draws and ``new_event``: measure them on a tree that has them
-(``--src /work/main/src`` for all four, ``/work/base/src`` for all but the draws).
+shuffle and ``new_event``: measure them on a tree that has them (``--src
+/work/main/src`` before the merge of issue #13 has all four, ``/work/base/src`` all but
+the draws).
 ``--instructions`` counts machine instructions per game
 with valgrind (callgrind) instead of CPU time: a busy machine does not move it.
 

@@ -116,9 +116,11 @@ def play_game(
 
 def play_random(rs: Ruleset[S], state: S, rng: random.Random) -> None:
     """Every seat a random bot: ``rng.choice`` among the legal moves, as RandomBot
-    does (tests/sim/test_simulate.py checks they play the same games)."""
+    does, its draws inline (tests/sim/test_simulate.py checks they are the same).
+    The inline draws are worth 1.12x the instructions of the simulator's random 5-player
+    games (benchmarks/tricks.py --only randbelow, docs/benchmarks.md)."""
     legal, apply, waiting_for, is_over = rs.legal_actions, rs.apply, rs.waiting_for, rs.is_over
-    choice = rng.choice
+    bits = rng.getrandbits
     rounds = 0
     while not is_over(state):
         rounds += 1
@@ -127,7 +129,12 @@ def play_random(rs: Ruleset[S], state: S, rng: random.Random) -> None:
         for seat in waiting_for(state):
             options = legal(state, seat)
             if options:
-                apply(state, seat, choice(options))
+                n = len(options)
+                k = n.bit_length()
+                j = bits(k)
+                while j >= n:  # random's _randbelow(n)
+                    j = bits(k)
+                apply(state, seat, options[j])
 
 
 def play(rs: Ruleset[S], state: S, bots: Sequence[Bot]) -> None:
