@@ -4,6 +4,7 @@ outside this folder knows it exists."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +22,8 @@ def moonlight(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """The installed ruleset, found through its entry point (in this process, and in
     any process started with this environment: PYTHONPATH carries the site folder)."""
     monkeypatch.syspath_prepend(str(SITE))
-    monkeypatch.setenv("PYTHONPATH", str(SITE))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        p for p in (str(SITE), os.environ.get("PYTHONPATH", "")) if p))
     try:
         yield registry.get_ruleset("moonlight")
     finally:
