@@ -55,6 +55,7 @@ from nightcall.server.ops import (
     metrics,
     readyz,
 )
+from nightcall.server.replay_routes import replay_routes
 from nightcall.server.room import Room, RoomError, Sink, same_token
 from nightcall.server.samples import Samples
 from nightcall.server.store import Store
@@ -758,6 +759,7 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
         Route("/api/rooms/{code}/record", room_record),
         *table_routes(),
         *narrator_routes(),
+        *replay_routes(page),
         WebSocketRoute("/ws/{code}", websocket_endpoint),
         WebSocketRoute("/ws/{code}/agent", agent_endpoint),
         Mount("/static", StaticFiles(directory=web_dir()), name="static"),
