@@ -253,11 +253,12 @@ def test_action_space_holds_every_legal_action_and_claim(players: int) -> None:
 
 
 def test_unknown_ruleset_space_is_a_clear_error() -> None:
-    class Fake:
+    class Fake:  # a ruleset that declares no action space
         id = "chess"
+        action_space = None
 
     with pytest.raises(ValueError, match="no action space is known for ruleset 'chess'"):
-        action_space(Fake(), 4)
+        action_space(Fake(), 4)  # type: ignore[arg-type]
 
 
 def test_render_ansi_is_the_masters_account() -> None:

@@ -2,9 +2,10 @@
 
 Learning code wants the same action numbers in every state of a game: the space
 is enumerated once per (ruleset, player count) and ``mask(legal)`` marks the
-legal ones with 1. A ruleset may provide ``all_actions(players, talk)`` itself;
-otherwise the enumeration below, written from each ruleset's documented action
-kinds, is used. An action outside the space is a bug in the enumeration, and
+legal ones with 1. A ruleset declares its enumeration as an import path in
+``Ruleset.action_space``: a function ``(players, talk) -> actions`` (the built-in
+rulesets' enumerations are below, written from their documented action kinds).
+An action outside the space is a bug in the enumeration, and
 :meth:`ActionSpace.mask` says so rather than dropping it silently.
 """
 
@@ -15,6 +16,7 @@ from itertools import combinations
 from typing import Any
 
 from nightcall.engine.actions import Action
+from nightcall.engine.ruleset import Ruleset, load
 
 CENTER = 3  # center cards in One Night
 
@@ -116,20 +118,14 @@ def lupus_actions(players: int, talk: bool) -> list[Action]:
 
 
 Enumerator = Callable[[int, bool], Sequence[Action]]
-ENUMERATORS: dict[str, Enumerator] = {
-    "onuw": onuw_actions, "epic": epic_actions, "lupus": lupus_actions,
-}
 
 
-def action_space(ruleset: Any, players: int, talk: bool = False) -> ActionSpace:
+def action_space(ruleset: Ruleset[Any], players: int, talk: bool = False) -> ActionSpace:
     """The action space of ``ruleset`` for ``players`` seats; with ``talk``, claims too."""
-    own = getattr(ruleset, "all_actions", None)
-    if callable(own):
-        return ActionSpace(own(players, talk))
-    enumerate_ = ENUMERATORS.get(ruleset.id)
-    if enumerate_ is None:
+    if ruleset.action_space is None:
         raise ValueError(
-            f"no action space is known for ruleset {ruleset.id!r}: give the ruleset an "
-            "all_actions(players, talk) method or add it to nightcall.agents.action_space"
+            f"no action space is known for ruleset {ruleset.id!r}: declare one in its "
+            "action_space field (an import path of a (players, talk) -> actions function)"
         )
+    enumerate_: Enumerator = load(ruleset.action_space)
     return ActionSpace(enumerate_(players, talk))

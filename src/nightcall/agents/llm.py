@@ -22,6 +22,7 @@ from typing import IO, Any
 
 from nightcall.agents.render import Names, describe_action, describe_view
 from nightcall.engine.actions import Action
+from nightcall.engine.ruleset import get_ruleset
 from nightcall.protocol import Observation, Welcome
 
 SYSTEM_PROMPT = (
@@ -30,9 +31,6 @@ SYSTEM_PROMPT = (
     "Answer with the number of exactly one of the options, then, after a dash, "
     "one short sentence saying why."
 )
-TITLES = {"onuw": "One Night Ultimate Werewolf", "epic": "One Night Ultimate Werewolf: "
-          "Epic Battle", "lupus": "Lupus in Tabula"}
-
 
 class LLMPlayer:
     def __init__(
@@ -79,7 +77,7 @@ class LLMPlayer:
         lines.append("")
         lines.append("Your options now:")
         lines += [f"{i}. {describe_action(a, self.names)}" for i, a in enumerate(options, 1)]
-        title = TITLES.get(self.ruleset, self.ruleset)
+        title = get_ruleset(self.ruleset).title
         return [
             {"role": "system", "content": SYSTEM_PROMPT.format(title=title)},
             {"role": "user", "content": "\n".join(lines)},

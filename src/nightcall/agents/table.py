@@ -22,7 +22,7 @@ from typing import Any
 from nightcall.agents.action_space import ActionSpace, action_space
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import IllegalAction
-from nightcall.engine.ruleset import Ruleset, get_ruleset
+from nightcall.engine.ruleset import Ruleset, S, Talk, get_ruleset
 from nightcall.protocol import (
     ActionJSON,
     ActionMessage,
@@ -40,14 +40,13 @@ def seat_names(players: int) -> list[str]:
     return [f"player_{i}" for i in range(players)]
 
 
-def legal_talk(ruleset: Ruleset, state: Any, seat: int) -> Sequence[Action]:
+def legal_talk(ruleset: Ruleset[S], state: S, seat: int) -> Sequence[Action]:
     """What ``seat`` may say now, for rulesets that have talk (One Night's claims)."""
-    claims = getattr(ruleset, "legal_claims", None)
-    return claims(state, seat) if callable(claims) else ()
+    return ruleset.legal_claims(state, seat) if isinstance(ruleset, Talk) else ()
 
 
 class Table:
-    def __init__(self, ruleset: Ruleset, state: Any, *, masks: bool = False) -> None:
+    def __init__(self, ruleset: Ruleset[Any], state: Any, *, masks: bool = False) -> None:
         self.ruleset = ruleset
         self.state = state
         self.moves = 0  # actions applied, for the game master only

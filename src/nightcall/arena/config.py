@@ -23,7 +23,7 @@ import shlex
 import sys
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -393,5 +393,3 @@ def _check_entrant(e: Entrant, ruleset_id: str) -> Entrant:
     return e
 
 
-def with_factory(entrant: Entrant, factory: Callable[[str, int], Any]) -> Entrant:
-    return replace(entrant, factory=factory)

@@ -31,7 +31,7 @@ from nightcall.arena.config import Entrant, Tournament
 from nightcall.arena.schedule import Game, bot_seed
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import IllegalAction
-from nightcall.engine.ruleset import Ruleset, get_ruleset
+from nightcall.engine.ruleset import Ruleset, S, get_ruleset
 from nightcall.protocol import Error, ErrorCode, Hello, ProtocolError, decode_agent
 from nightcall.sim.runner import dealt_roles
 from nightcall.sim.runner import play as play_bots
@@ -274,7 +274,8 @@ class LLMSeat(ProtocolSeat):
 # --- a game ------------------------------------------------------------------------
 
 
-def play_game(t: Tournament, g: Game, ctx: Context, rs: Ruleset | None = None) -> dict[str, Any]:
+def play_game(t: Tournament, g: Game, ctx: Context,
+              rs: Ruleset[Any] | None = None) -> dict[str, Any]:
     """Play game ``g`` of ``t``; return its result line."""
     rs = rs or get_ruleset(t.ruleset)
     n = t.players
@@ -299,7 +300,7 @@ def play_game(t: Tournament, g: Game, ctx: Context, rs: Ruleset | None = None) -
     return result
 
 
-def _play_with_protocol(t: Tournament, g: Game, ctx: Context, rs: Ruleset, state: Any
+def _play_with_protocol(t: Tournament, g: Game, ctx: Context, rs: Ruleset[S], state: S
                         ) -> dict[str, Any]:
     table = Table(rs, state)
     bots: dict[int, Any] = {}
@@ -323,7 +324,7 @@ def _play_with_protocol(t: Tournament, g: Game, ctx: Context, rs: Ruleset, state
     return {str(s): seat.stats for s, seat in agents.items()}
 
 
-def _loop(rs: Ruleset, table: Table, bots: dict[int, Any], agents: dict[int, ProtocolSeat]
+def _loop(rs: Ruleset[Any], table: Table, bots: dict[int, Any], agents: dict[int, ProtocolSeat]
           ) -> None:
     """The simulator's loop (every waiting seat in turn, the bots' claims at dawn), with
     protocol seats asked through the protocol."""

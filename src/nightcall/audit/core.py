@@ -14,8 +14,8 @@ from typing import Any, Protocol
 
 from nightcall.bots.random_bot import RandomBot
 from nightcall.engine.actions import Action
-from nightcall.engine.errors import DeckError
-from nightcall.engine.ruleset import get_ruleset
+from nightcall.engine.errors import DeckError, IllegalAction
+from nightcall.engine.ruleset import MasterChoice, Talk, get_ruleset, load
 
 # Who looks: a seat, or None for a spectator (the host screen shows the same).
 Viewer = int | None
@@ -68,10 +68,11 @@ ModelFactory = Callable[[Any], Model]
 
 
 def model_for(ruleset_id: str) -> ModelFactory:
-    import importlib
-
-    module = importlib.import_module(f"nightcall.audit.{ruleset_id}")
-    factory: ModelFactory = getattr(module, f"{ruleset_id.capitalize()}Model")
+    """The knowledge model the ruleset declares (``Ruleset.audit_model``)."""
+    path = get_ruleset(ruleset_id).audit_model
+    if path is None:
+        raise ValueError(f"ruleset {ruleset_id!r} declares no knowledge model to audit with")
+    factory: ModelFactory = load(path)
     return factory
 
 
@@ -141,24 +142,23 @@ def audit_game(cfg: GameConfig, talk: float = 0.15) -> AuditResult:
 
     start = time.perf_counter()
     check_all()
-    claims = getattr(rs, "legal_claims", None)
     while not rs.is_over(state) and step < MAX_STEPS:
-        if claims is not None and rng.random() < talk:
+        if isinstance(rs, Talk) and rng.random() < talk:
             seat = rng.randrange(cfg.players)
-            options = claims(state, seat)
+            options = rs.legal_claims(state, seat)
             if options:
                 before = model.snapshot(state)
-                action = rng.choice(list(options))
+                claim = rng.choice(list(options))
                 try:
-                    rs.apply(state, seat, action)
-                except Exception:  # too many claims from this seat: fine, talk on
+                    rs.apply(state, seat, claim)
+                except IllegalAction:  # too many claims from this seat: fine, talk on
                     pass
                 else:
                     step += 1
-                    model.step(seat, action, before, state)
+                    model.step(seat, claim, before, state)
                     check_all()
                     continue
-        if cfg.ruleset == "lupus" and _lupus_master_move(rs, state, rng, model):
+        if isinstance(rs, MasterChoice) and _master_move(rs, state, rng, model):
             step += 1
             check_all()
             continue
@@ -183,11 +183,11 @@ def audit_game(cfg: GameConfig, talk: float = 0.15) -> AuditResult:
     return out
 
 
-def _lupus_master_move(rs: Any, state: Any, rng: random.Random, model: Model) -> bool:
+def _master_move(rs: MasterChoice[Any], state: Any, rng: random.Random, model: Model) -> bool:
     """Now and then the Master names the first of two dawn deaths as the last to die."""
     dead = rs.dawn_deaths(state)
-    if (state.phase == 1 and state.stage == 0 and state.accuse_i == 0 and len(dead) > 1
-            and state.last == dead[-1] and rng.random() < 0.5):
+    if (rs.may_choose_last(state) and len(dead) > 1
+            and rs.last_to_die(state) == dead[-1] and rng.random() < 0.5):
         before = model.snapshot(state)
         rs.choose_last(state, dead[0])
         model.master_step("last", before, state)
@@ -232,7 +232,7 @@ def epic_configs(rng: random.Random) -> Iterator[GameConfig]:
         rng.shuffle(plans)
         for sid, players in plans:
             seed = rng.randrange(2**31)
-            roles = rs.scenario_deck(sid, players, seed)  # type: ignore[attr-defined]
+            roles = rs.scenario_deck(sid, players, seed)
             yield GameConfig("epic", players, roles, seed, f"epic/{sid}")
 
 
@@ -250,9 +250,35 @@ def lupus_configs(rng: random.Random, sizes: tuple[int, ...] = LUPUS_SIZES
         yield GameConfig("lupus", players, roles, rng.randrange(2**31), f"lupus/{scenario}")
 
 
-CONFIGS: dict[str, Callable[[random.Random], Iterator[GameConfig]]] = {
-    "onuw": onuw_configs, "epic": epic_configs, "lupus": lupus_configs,
-}
+Configs = Callable[[random.Random], Iterator[GameConfig]]
+
+
+def default_configs(ruleset_id: str, rng: random.Random) -> Iterator[GameConfig]:
+    """For a ruleset that declares no deck mix: its default deck at every player count
+    it has one for, in turn."""
+    rs = get_ruleset(ruleset_id)
+    sizes = []
+    for n in range(rs.min_players, rs.max_players + 1):
+        try:
+            rs.default_deck(n)
+        except DeckError:
+            continue
+        sizes.append(n)
+    if not sizes:
+        raise ValueError(f"ruleset {ruleset_id!r} has no default deck to audit")
+    while True:
+        players = rng.choice(sizes)
+        yield GameConfig(ruleset_id, players, rs.default_deck(players),
+                         rng.randrange(2**31), ruleset_id)
+
+
+def configs_for(ruleset_id: str, rng: random.Random) -> Iterator[GameConfig]:
+    """The games the audit plays for a ruleset (its declared ``audit_games``)."""
+    path = get_ruleset(ruleset_id).audit_games
+    if path is None:
+        return default_configs(ruleset_id, rng)
+    configs: Configs = load(path)
+    return configs(rng)
 
 
 def run_audit(
@@ -262,7 +288,7 @@ def run_audit(
     """Play ``games[ruleset]`` games of each ruleset and check them all."""
     total = AuditResult()
     for ruleset_id, count in games.items():
-        configs = CONFIGS[ruleset_id](random.Random(f"{seed}:{ruleset_id}"))
+        configs = configs_for(ruleset_id, random.Random(f"{seed}:{ruleset_id}"))
         total.merge(audit_configs(itertools.islice(configs, count), progress))
     return total
 

@@ -46,6 +46,7 @@ from nightcall.audit.base import (
 )
 from nightcall.engine.actions import Action
 from nightcall.rulesets.epic.roles import ROLE_IDS  # (a table of names: claims say role ids)
+from nightcall.rulesets.epic.state import EpicState
 
 TALK = frozenset({"claim", "claim_saw", "claim_swap"})
 
@@ -91,7 +92,7 @@ class Snap:
 
 
 class EpicModel:
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: EpicState) -> None:
         st = state
         self.n: int = st.n
         self.names = list(st.names)
@@ -114,8 +115,6 @@ class EpicModel:
         self.revealed: dict[int, str] = {}
         self.artifacts: dict[int, str] = {}
         self.witch_pick = -1
-        self.ghost_first = -1
-        self.tracker_first = -1
         self.votes: dict[int, int | None] = {}
         self.claims: list[dict[str, Any]] = []
         self.over = False
@@ -125,10 +124,10 @@ class EpicModel:
         self.reader = EventReader()
         self._catch_up(state)
 
-    def snapshot(self, state: Any) -> Snap:
+    def snapshot(self, state: EpicState) -> Snap:
         return Snap(tuple(state.cards), state.call)
 
-    def master_step(self, name: str, before: Any, state: Any) -> None:
+    def master_step(self, name: str, before: Snap, state: EpicState) -> None:
         raise AssertionError("Epic Battle has no master moves")
 
     # --- the rules' bookkeeping -----------------------------------------------------
@@ -150,7 +149,7 @@ class EpicModel:
         self.tokens[seat] = token
 
     # --- following the game ---------------------------------------------------------
-    def step(self, seat: int, action: Action, before: Snap, state: Any) -> None:
+    def step(self, seat: int, action: Action, before: Snap, state: EpicState) -> None:
         if action.kind in TALK:
             data: dict[str, Any] = {"seat": seat}
             if action.kind == "claim":
@@ -250,7 +249,7 @@ class EpicModel:
         else:
             raise AssertionError(f"the model has no rule for {kind} in the {call} call")
 
-    def _catch_up(self, state: Any) -> None:
+    def _catch_up(self, state: EpicState) -> None:
         reached = state.call_i + 1 if state.call is not None else len(self.schedule)
         while self.begun < reached:
             self._begin(self.schedule[self.begun], state)
@@ -258,10 +257,13 @@ class EpicModel:
         if state.call is None and not self.day:
             self.day = True
             for s in self.artifacts:  # dawn: each holder learns what lies on its card
-                self.artifacts[s] = state.artifacts[s]
-                self.k.tell(s, "artifact", self.artifacts[s])
+                placed = state.artifacts[s]
+                if placed is None:
+                    raise AssertionError(f"seat {s} was given an artifact the state lacks")
+                self.artifacts[s] = placed
+                self.k.tell(s, "artifact", placed)
 
-    def _begin(self, call: str, state: Any) -> None:
+    def _begin(self, call: str, state: EpicState) -> None:
         cards, tell, n = state.cards, self.k.tell, self.n
         if call == "vampires":
             self.vampires = self.holders(VAMPIRE_CARDS)

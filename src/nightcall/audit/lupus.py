@@ -34,6 +34,7 @@ from nightcall.audit.base import (
     seats,
 )
 from nightcall.engine.actions import Action
+from nightcall.rulesets.lupus.state import LupusState
 
 PUBLIC_FIELDS = {"ruleset", "phase", "night", "day", "stage", "players", "alive", "ghosts",
                  "roles_in_play", "call", "last_to_die", "accusation_order", "accuser",
@@ -75,7 +76,7 @@ class Snap:
 
 
 class LupusModel:
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: LupusState) -> None:
         st = state
         self.n: int = st.n
         self.names = list(st.names)
@@ -102,7 +103,7 @@ class LupusModel:
         self.reader = EventReader()
         self._follow(state)
 
-    def snapshot(self, state: Any) -> Snap:
+    def snapshot(self, state: LupusState) -> Snap:
         return Snap(state.night, state.call_i, state.phase == 0, state.last)
 
     # --- following the game ---------------------------------------------------------
@@ -112,7 +113,7 @@ class LupusModel:
     def living_with(self, role: str) -> list[int]:
         return [s for s in range(self.n) if self.roles[s] == role and self.night_alive[s]]
 
-    def step(self, seat: int, action: Action, before: Snap, state: Any) -> None:
+    def step(self, seat: int, action: Action, before: Snap, state: LupusState) -> None:
         kind = action.kind
         if before.night_phase:
             self.picks.append((seat, action))
@@ -131,7 +132,7 @@ class LupusModel:
             self.ballots[seat] = action.a if kind == "execute" else None
         self._follow(state)
 
-    def master_step(self, name: str, before: Any, state: Any) -> None:
+    def master_step(self, name: str, before: Snap, state: LupusState) -> None:
         self._follow(state)
 
     def _finish(self, call: str, before: Snap) -> None:
@@ -156,7 +157,7 @@ class LupusModel:
             else:
                 self.k.tell(seat, {"bodyguard": "protect", "owl": "mark"}[call], a.a)
 
-    def _follow(self, state: Any) -> None:
+    def _follow(self, state: LupusState) -> None:
         """Deaths, executions, a new night and the beginnings of the calls it reached."""
         for s in range(self.n):
             if self.alive[s] and not state.alive[s]:

@@ -34,6 +34,7 @@ from nightcall.audit.base import (
     seats,
 )
 from nightcall.engine.actions import Action
+from nightcall.rulesets.onuw.state import OneNightState
 
 ROLE_IDS = ("doppelganger", "werewolf", "minion", "mason", "seer", "robber",
             "troublemaker", "drunk", "insomniac", "hunter", "tanner", "villager")
@@ -56,7 +57,7 @@ class Snap:
 
 
 class OnuwModel:
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: OneNightState) -> None:
         st = state
         self.n: int = st.n
         self.names = list(st.names)
@@ -78,10 +79,10 @@ class OnuwModel:
         self._catch_up(state)
 
     # --- following the game ---------------------------------------------------------
-    def snapshot(self, state: Any) -> Snap:
+    def snapshot(self, state: OneNightState) -> Snap:
         return Snap(tuple(state.cards), state.call, state.stage)
 
-    def master_step(self, name: str, before: Any, state: Any) -> None:
+    def master_step(self, name: str, before: Snap, state: OneNightState) -> None:
         raise AssertionError("One Night has no master moves")
 
     def holders(self, role: str) -> list[int]:
@@ -91,7 +92,7 @@ class OnuwModel:
             out.append(self.doppel)
         return out
 
-    def step(self, seat: int, action: Action, before: Snap, state: Any) -> None:
+    def step(self, seat: int, action: Action, before: Snap, state: OneNightState) -> None:
         if action.kind in TALK:
             self._claim(seat, action)
         elif before.call is None:
@@ -141,7 +142,7 @@ class OnuwModel:
         else:
             raise AssertionError(f"the model has no rule for {kind} in the {call} call")
 
-    def _catch_up(self, state: Any) -> None:
+    def _catch_up(self, state: OneNightState) -> None:
         """Play the beginnings of the calls the night has reached (they need no choice)."""
         reached = state.call_i + 1 if state.call is not None else len(self.schedule)
         while self.begun < reached:
@@ -164,18 +165,6 @@ class OnuwModel:
                     self.k.tell(s, "saw", "seat", s, cards[s])
         elif call == "doppelganger_insomniac" and self.copy == "insomniac":
             self.k.tell(self.doppel, "saw", "seat", self.doppel, cards[self.doppel])
-
-    def actor_now(self, state: Any) -> set[int]:
-        """Who the rules ask to choose now, worked out from the cards dealt."""
-        call = state.call
-        if call is None:
-            return set() if self.over else {s for s in range(self.n) if s not in self.votes}
-        if call == "doppelganger":
-            return {self.doppel}
-        if call == "werewolf":
-            wolves = self.holders("werewolf")
-            return set(wolves) if len(wolves) == 1 and self.lone_wolf else set()
-        return set(self.holders(call)) if call in MOVES else set()
 
     # --- checking a view --------------------------------------------------------------
     def check(self, viewer: Viewer, view: dict[str, Any]) -> Problems:

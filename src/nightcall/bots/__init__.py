@@ -25,8 +25,10 @@ class Bot(Protocol):
 
 
 def reasoning_rulesets() -> tuple[str, ...]:
-    """The rulesets that have a reasoning bot."""
-    return ("onuw", "epic", "lupus")
+    """The rulesets that declare a reasoning bot."""
+    from nightcall.engine.ruleset import all_rulesets
+
+    return tuple(rid for rid, rs in all_rulesets().items() if rs.reasoning_bot is not None)
 
 
 def make_bot(name: str, ruleset_id: str, seed: int | None = 0, difficulty: str = "normal") -> Bot:
@@ -38,18 +40,12 @@ def make_bot(name: str, ruleset_id: str, seed: int | None = 0, difficulty: str =
 
         return RandomBot(seed)
     if name == "reasoning":
-        if ruleset_id == "onuw":
-            from nightcall.bots.onuw.bot import OneNightBot
+        from nightcall.engine.ruleset import get_ruleset, load
 
-            return OneNightBot(seed, difficulty)
-        if ruleset_id == "epic":
-            from nightcall.bots.epic.bot import EpicBot
-
-            return EpicBot(seed, difficulty)
-        if ruleset_id == "lupus":
-            from nightcall.bots.lupus_bot import LupusBot
-
-            return LupusBot(seed, difficulty)
+        path = get_ruleset(ruleset_id).reasoning_bot
+        if path is not None:
+            bot: Bot = load(path)(seed, difficulty)
+            return bot
         raise ValueError(
             f"no reasoning bot for {ruleset_id!r} yet (have: {', '.join(reasoning_rulesets())}); "
             "use 'random'"

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -152,7 +153,7 @@ def play(
             channel.writer.close()
             try:
                 proc.wait(timeout=10)
-            except Exception:  # the agent ignored the end of the game
+            except subprocess.TimeoutExpired:  # the agent ignored the end of the game
                 proc.kill()
     _write_record(table, record)
     typer.echo(json.dumps(table.ruleset.outcome_json(table.state), ensure_ascii=False, indent=2))

@@ -59,7 +59,7 @@ def deck(
         pull = cards_to_pull(ruleset, cards, given)
         calls = ruleset.night_calls(cards, 1)
         # Lupus: the Medium and the Bodyguard wake from the second night on.
-        later = ruleset.night_calls(cards, 2) if ruleset.id == "lupus" else None
+        later = ruleset.night_calls(cards, 2) if ruleset.nights is None else None
         scenario_name = _scenario_name(ruleset, players, scenario, bool(roles))
     except (NightcallError, LocaleError) as exc:
         err.print(refused_in(lang, "deck_refused", "deck refused", exc), style="bold red",
@@ -133,10 +133,10 @@ def _scenario_name(ruleset: Any, players: int, scenario: str | None,
                    from_roles: bool) -> tuple[str, str] | None:
     """The scenario the deck comes from (id, name): the one asked for, or the one the
     ruleset picks by default (Epic Battle); None for a deck given with --roles."""
-    listing = getattr(ruleset, "scenarios", None)
-    if from_roles or not callable(listing):
+    listing = ruleset.scenarios()
+    if from_roles or not listing:
         return None
-    known = {s["id"]: s for s in listing()}
+    known = {s["id"]: s for s in listing}
     from nightcall.engine.errors import DeckError
 
     if scenario is None:

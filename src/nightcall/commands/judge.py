@@ -16,10 +16,6 @@ from typing import Annotated, Any
 import typer
 
 EXIT_REFUSED = 2
-JUDGES = {
-    "onuw": "nightcall.rulesets.onuw.judge",
-    "epic": "nightcall.rulesets.epic.judge",
-}
 NOBODY = ("", "-", "nobody", "none")
 
 
@@ -34,6 +30,7 @@ class _Questions:
 
         self.rid = ruleset_id
         self.ruleset = get_ruleset(ruleset_id)
+        self.module = judge_module(ruleset_id)
         self.loc = load(lang)
         self.lookup = role_lookup(self.ruleset)
         self.table: dict[str, Any] = {"players": [], "cards": {}, "votes": {}}
@@ -84,9 +81,9 @@ class _Questions:
     def card(self, player: str) -> Any:
         def check(raw: str) -> str:
             role = self.role(raw)
-            if self.rid == "epic" and role == "mimic":
+            if role in self.module.NOT_A_FINAL_CARD:
                 raise ValueError(self.t("mimic"))
-            limit = copies_allowed(self.rid, role)
+            limit = self.module.copies_allowed(role)
             holders = [p for p, c in self.table["cards"].items()
                        if p != player and self.role(c) == role]
             if limit is not None and len(holders) >= limit:
@@ -147,7 +144,7 @@ class _Questions:
         for p in players:
             self.ask_player(p)
         self.ask_copy()
-        if self.rid == "epic":
+        if self.module.ASKS_TOKENS:
             self.say(self.t("tokens"))
             table["tokens"] = {p: self.ask(f"  {p}", self.token, default="")
                                for p in players}
@@ -161,7 +158,7 @@ class _Questions:
 
     def ask_copy(self) -> None:
         table = self.table
-        if self.rid != "onuw":
+        if not self.module.ASKS_COPY:
             return
         if any(self.role(c) == "doppelganger" for c in table["cards"].values()):
             table["doppelganger"] = self.ask(self.t("doppelganger"), self.copied)
@@ -194,7 +191,7 @@ class _Questions:
             return False
         self.ask_player(name)
         self.ask_copy()
-        if self.rid == "epic":
+        if self.module.ASKS_TOKENS:
             self.table["tokens"][name] = self.ask(self.t("token_of", name=name), self.token,
                                                   default="")
             art = self.ask(self.t("artifact_of", name=name), self.artifact, default="")
@@ -205,18 +202,22 @@ class _Questions:
         return True
 
 
-def copies_allowed(ruleset_id: str, role: str) -> int | None:
-    """How many players can hold ``role`` at the end (None: no limit), from the box."""
-    if ruleset_id == "onuw":
-        from nightcall.rulesets.onuw.roles import SINGLE
+def judge_module(ruleset_id: str) -> Any:
+    """The module of the ruleset's end-of-game check (``Ruleset.judge``), or None."""
+    from nightcall.engine.errors import DeckError
+    from nightcall.engine.ruleset import get_ruleset
 
-        return 1 if role in SINGLE else 2 if role in ("werewolf", "mason") else None
-    if ruleset_id == "epic":
-        from nightcall.rulesets.epic.roles import MAX_COPIES
+    try:
+        path = get_ruleset(ruleset_id).judge
+    except DeckError:
+        return None
+    return None if path is None else importlib.import_module(path)
 
-        limit = MAX_COPIES.get(role, 1)
-        return None if limit >= 99 else limit
-    return None
+
+def _judged() -> list[str]:
+    from nightcall.engine.ruleset import all_rulesets
+
+    return [rid for rid, rs in all_rulesets().items() if rs.judge is not None]
 
 
 def _snake(value: Any) -> Any:
@@ -287,13 +288,12 @@ def judge(
     except LocaleError as exc:
         err.print(f"[bold red]cannot judge[/]: {exc}", highlight=False)
         raise typer.Exit(EXIT_REFUSED) from None
-    module_name = JUDGES.get(ruleset_id)
-    if module_name is None:
+    module = judge_module(ruleset_id)
+    if module is None:
         err.print(f"[bold red]cannot judge[/]: {ruleset_id!r} has no end-of-game check here "
-                  f"(known: {', '.join(JUDGES)}); Lupus ends inside `nightcall narrate lupus`",
-                  highlight=False)
+                  f"(known: {', '.join(_judged())}); Lupus ends inside `nightcall narrate "
+                  "lupus`", highlight=False)
         raise typer.Exit(EXIT_REFUSED)
-    module = importlib.import_module(module_name)
     try:
         if file is not None:
             table = _load_table(file)

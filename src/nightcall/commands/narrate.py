@@ -112,7 +112,7 @@ def narrate(
     from rich.console import Console
 
     from nightcall.engine.errors import NightcallError
-    from nightcall.engine.ruleset import get_ruleset
+    from nightcall.engine.ruleset import MasterChoice, get_ruleset
     from nightcall.narration import speech as voice
     from nightcall.narration.deckspec import choose_deck
     from nightcall.narration.locale import LocaleError, load
@@ -128,19 +128,20 @@ def narrate(
             raise ValueError(f"nights are counted from 1, not {night}")
         locale = load(lang)
         ruleset = get_ruleset(ruleset_id)
-        if night > 1 and ruleset.id != "lupus":
+        master = isinstance(ruleset, MasterChoice)  # a Master runs the game, night by night
+        if ruleset.nights is not None and night > ruleset.nights:
             raise ValueError(f"{ruleset.title} has one night only: --night {night} is for "
-                             "Lupus in Tabula")
-        if ruleset.id != "lupus" and (resume or save is not None):
-            raise ValueError("--save and --resume are for Lupus in Tabula's Master")
+                             "games of many nights (Lupus in Tabula)")
+        if not master and (resume or save is not None):
+            raise ValueError("--save and --resume are for a game Master's many nights "
+                             "(Lupus in Tabula)")
         if players is None:
-            if not (ruleset.id == "lupus" and resume):
+            if not (master and resume):
                 raise ValueError("give --players N (how many players are at the table)")
             players = ruleset.min_players  # the saved game knows its table
         options = _parse_options(option)
-        check_options = getattr(ruleset, "options", None)
-        if options and callable(check_options):
-            check_options(options)  # refuses unknown names and bad values
+        if options:
+            ruleset.options(options)  # refuses unknown names and bad values
         deck, warnings = choose_deck(ruleset, players, scenario, roles)
         timing = timing_for(ruleset.id, speed, discussion)
         steps = build_script(ruleset.id, deck, night=night, lang=lang, timing=timing,
@@ -178,7 +179,7 @@ def narrate(
         return
     speak = _speaker(console, locale.voice, locale) if speech else None
     keys = PauseKey()
-    if ruleset.id == "lupus":
+    if master:
         _run_master(console, err, ruleset, deck, locale, timing, speak, wait, keys, save,
                     resume)
         return

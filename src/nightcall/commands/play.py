@@ -410,13 +410,14 @@ def play_game(
     Returns the outcome as the human's view has it."""
     from nightcall.bots import make_bot
     from nightcall.engine.actions import Action
+    from nightcall.engine.ruleset import Talk
 
     bots = {
         s: make_bot(bot_name, ruleset.id, seed * 100 + s)
         for s in range(len(render.players)) if s != me
     }
     shown = 0
-    legal_claims = getattr(ruleset, "legal_claims", None)
+    talks: Talk[Any] | None = ruleset if isinstance(ruleset, Talk) else None
 
     def show_new() -> None:
         nonlocal shown
@@ -439,8 +440,8 @@ def play_game(
                     ruleset.apply(state, s, said)
         show_new()
         if me in waiting:
-            if claim is not None and callable(legal_claims):
-                options = list(legal_claims(state, me))
+            if claim is not None and talks is not None:
+                options = list(talks.legal_claims(state, me))
                 while options:
                     said = claim(options)
                     if said is None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -31,11 +31,11 @@ def scenarios(
 
     err = Console(stderr=True)
     try:
-        rs: Any = get_ruleset(ruleset)
+        rs = get_ruleset(ruleset)
     except NightcallError as exc:
         err.print(f"error: {exc}", highlight=False, markup=False)
         raise typer.Exit(EXIT_BAD) from None
-    if not hasattr(rs, "scenarios"):
+    if not rs.scenarios():
         err.print(f"{rs.title} has no named scenarios.", highlight=False, markup=False)
         raise typer.Exit(EXIT_BAD)
     if show is not None:

@@ -114,7 +114,7 @@ def simulate(
         locale = load(lang)
         rs = get_ruleset(ruleset)
         n, deck = resolve_deck(rs.id, players, scenario, roles)
-        if vampires is not None and rs.id != "epic":
+        if vampires is not None and not any(rs.side_of(r) == "vampires" for r in rs.role_ids):
             raise ValueError("--vampires is for Epic Battle, where vampires play")
         for spec in (village, wolves, vampires or wolves):
             make_bot(spec, rs.id, 0)

@@ -25,11 +25,6 @@ class Event(NamedTuple):
     data: dict[str, Any]
 
 
-# ``new_event(Event, (kind, audience, data))`` builds an Event without the NamedTuple
-# constructor's extra Python frame: about twice as fast, used on the engine's hot paths.
-new_event = tuple.__new__
-
-
 def visible_to(event: Event, viewer: Viewer) -> bool:
     audience = event.audience
     if audience == EVERYONE:

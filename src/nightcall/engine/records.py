@@ -33,17 +33,20 @@ def load(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def ruleset_of(record: Mapping[str, Any]) -> Ruleset:
+def ruleset_of(record: Mapping[str, Any]) -> Ruleset[Any]:
     rid = record.get("ruleset")
     if not isinstance(rid, str):
-        raise RecordError("the record needs a 'ruleset': \"onuw\", \"epic\" or \"lupus\"")
+        from nightcall.engine.ruleset import all_rulesets
+
+        known = ", ".join(f'"{r}"' for r in sorted(all_rulesets()))
+        raise RecordError(f"the record needs a 'ruleset': one of {known}")
     try:
         return get_ruleset(rid)
     except DeckError as exc:
         raise RecordError(str(exc)) from None
 
 
-def replay(record: Mapping[str, Any]) -> tuple[Ruleset, Any]:
+def replay(record: Mapping[str, Any]) -> tuple[Ruleset[Any], Any]:
     """Replay any record; return its ruleset and final state."""
     ruleset = ruleset_of(record)
     return ruleset, ruleset.replay(record)
@@ -88,7 +91,7 @@ def steps_of(record: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def dealt_cards(
-    ruleset: Ruleset, record: Mapping[str, Any], names: tuple[str, ...], *aliases: str
+    ruleset: Ruleset[Any], record: Mapping[str, Any], names: tuple[str, ...], *aliases: str
 ) -> list[str]:
     """Each seated player's card, as role ids, in seating order. ``cards`` maps names to
     cards (role ids or playing cards); ``aliases`` are other keys accepted for it."""
@@ -106,7 +109,7 @@ def dealt_cards(
     return [ruleset.card_to_role(cards[p], f"card of {p}") for p in names]
 
 
-def center_cards(ruleset: Ruleset, record: Mapping[str, Any]) -> list[str]:
+def center_cards(ruleset: Ruleset[Any], record: Mapping[str, Any]) -> list[str]:
     """The three center cards of a one-night game, left to right, as role ids."""
     center = record.get("center")
     if not isinstance(center, list) or len(center) != 3:

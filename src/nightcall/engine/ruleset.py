@@ -4,6 +4,18 @@ A ruleset is a stateless object of functions over its own state type, in the
 spirit of python-chess variants and OpenSpiel games: ``legal_actions`` is the
 one place that knows legality, ``apply`` is checked and leaves the state
 unchanged when it refuses, ``view`` is the only road from a state to a client.
+
+``Ruleset[S]`` is generic over the ruleset's own state type. What only some rulesets
+have is declared, never guessed with ``getattr`` or by an id:
+
+- fields with a default on :class:`Ruleset` (options, role teams, scenarios, timings,
+  and the import paths of the parts that live above the engine: the reasoning bot,
+  the audit's knowledge model, the narration script, the judge, the action space);
+- the capability classes :class:`Talk` (claims at dawn) and :class:`MasterChoice`
+  (the Lupus Master names the last to die), which a ruleset inherits and callers test
+  with ``isinstance``.
+
+docs/architecture.md lists what a new ruleset provides and where.
 """
 
 from __future__ import annotations
@@ -11,7 +23,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
@@ -20,14 +32,54 @@ from nightcall.engine.events import Viewer
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.words import Words
 
+S = TypeVar("S")
 
-class Ruleset(ABC):
+
+class Ruleset(ABC, Generic[S]):
     id: ClassVar[str]
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     role_ids: ClassVar[tuple[str, ...]]
     card_map: ClassVar[CardMap | None] = None
+
+    # --- declared extras (the defaults say "this ruleset has none") --------------
+    # How many nights a game has (None: night and day alternate until the game ends).
+    nights: ClassVar[int | None] = 1
+    # The options a game takes and their defaults (the room's settings start from these).
+    default_options: ClassVar[Mapping[str, Any]] = {}
+    # Seconds for a night call (per call where one differs) and for the day's talk.
+    call_seconds: ClassVar[float] = 10.0
+    call_seconds_by_call: ClassVar[Mapping[str, float]] = {}
+    discussion_seconds: ClassVar[float] = 300.0
+    # Parts that live above the engine, as "module:attribute" import paths, loaded with
+    # :func:`load` only by the layer that uses them (so the engine imports nothing above).
+    reasoning_bot: ClassVar[str | None] = None  # a class called with (seed, difficulty)
+    audit_model: ClassVar[str | None] = None  # nightcall.audit's Model, called with a state
+    audit_games: ClassVar[str | None] = None  # the audit's deck mix, (rng) -> GameConfigs
+    narration_script: ClassVar[str | None] = None  # a nightcall.narration.lines.Script
+    judge: ClassVar[str | None] = None  # a module with the `nightcall judge` questions
+    action_space: ClassVar[str | None] = None  # every action a seat could ever take: (n) ->
+
+    def options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The game's options: ``default_options`` with ``options`` over them (an unknown
+        option is a DeckError). Rulesets with option values to check override this."""
+        unknown = set(options or {}) - set(self.default_options)
+        if unknown:
+            raise DeckError(f"unknown {self.title} options: {', '.join(sorted(unknown))}")
+        return {**self.default_options, **(options or {})}
+
+    def side_of(self, role: str) -> str:
+        """The side a role's card plays for (its team or party id; "" if it has none)."""
+        return ""
+
+    def scenarios(self) -> list[dict[str, Any]]:
+        """Named scenarios as data (id, name, parties, difficulty, min/max players)."""
+        return []
+
+    def scenario_deck(self, name: str, players: int, seed: int = 0) -> list[str]:
+        """The deck of scenario ``name`` for ``players`` (DeckError if there is none)."""
+        raise DeckError(f"{self.title} has no scenarios")
 
     # --- setting up -------------------------------------------------------
     @abstractmethod
@@ -42,7 +94,7 @@ class Ruleset(ABC):
         players: Sequence[str],
         deal: Sequence[str],
         options: Mapping[str, Any] | None = None,
-    ) -> Any:
+    ) -> S:
         """A game from a known deal: ``deal[i]`` is seat i's card, then any center cards."""
 
     @abstractmethod
@@ -60,7 +112,7 @@ class Ruleset(ABC):
         roles: Sequence[str],
         seed: int | random.Random,
         options: Mapping[str, Any] | None = None,
-    ) -> Any:
+    ) -> S:
         """Shuffle ``roles`` with a seeded RNG and start a game; the deal lands in the record.
 
         ``seed`` may be a ``random.Random`` already seeded (simulations deal many games
@@ -73,42 +125,42 @@ class Ruleset(ABC):
 
     # --- playing ----------------------------------------------------------
     @abstractmethod
-    def legal_actions(self, state: Any, seat: int) -> Sequence[Action]: ...
+    def legal_actions(self, state: S, seat: int) -> Sequence[Action]: ...
 
     @abstractmethod
-    def apply(self, state: Any, seat: int, action: Action) -> None:
+    def apply(self, state: S, seat: int, action: Action) -> None:
         """Apply a legal action or raise IllegalAction, leaving the state unchanged."""
 
     @abstractmethod
-    def waiting_for(self, state: Any) -> tuple[int, ...]:
+    def waiting_for(self, state: S) -> tuple[int, ...]:
         """Seats that have a legal action now (secret: never sent to other seats)."""
 
     @abstractmethod
-    def is_over(self, state: Any) -> bool: ...
+    def is_over(self, state: S) -> bool: ...
 
     @abstractmethod
-    def outcome(self, state: Any) -> Outcome | None: ...
+    def outcome(self, state: S) -> Outcome | None: ...
 
     @abstractmethod
-    def view(self, state: Any, viewer: Viewer) -> dict[str, Any]:
+    def view(self, state: S, viewer: Viewer) -> dict[str, Any]:
         """Everything ``viewer`` may know now; nothing else."""
 
     @abstractmethod
-    def account(self, state: Any, say: Words) -> list[str]:
+    def account(self, state: S, say: Words) -> list[str]:
         """The whole game as plain sentences, in order (the master's account), in the
         words of ``say`` (``nightcall.narration.telling.tell`` gives them in a language),
         ending with the judges' reasons (``say.explain``)."""
 
     # --- records ----------------------------------------------------------
     @abstractmethod
-    def replay(self, record: Mapping[str, Any]) -> Any:
+    def replay(self, record: Mapping[str, Any]) -> S:
         """Build the final state of a record, or raise RecordError naming the step."""
 
     @abstractmethod
-    def to_record(self, state: Any) -> dict[str, Any]: ...
+    def to_record(self, state: S) -> dict[str, Any]: ...
 
     @abstractmethod
-    def outcome_json(self, state: Any) -> dict[str, Any]:
+    def outcome_json(self, state: S) -> dict[str, Any]:
         """The outcome object of game-record.md for a replayed state."""
 
     def card_to_role(self, card: Any, where: str) -> str:
@@ -124,7 +176,47 @@ class Ruleset(ABC):
         raise RecordError(f"{where}: {card!r} is not a {self.id} role or playing card")
 
 
-_REGISTRY: dict[str, Ruleset] = {}
+class Talk(ABC, Generic[S]):
+    """A ruleset whose players make claims at dawn (One Night's "I am the Seer")."""
+
+    @abstractmethod
+    def legal_claims(self, state: S, seat: int) -> Sequence[Action]:
+        """The claims ``seat`` may make now (empty when it may not talk)."""
+
+
+class MasterChoice(ABC, Generic[S]):
+    """A ruleset whose game master decides something the rules leave to the master
+    (Lupus in Tabula: which of the dawn's dead died last, and so speaks last)."""
+
+    @abstractmethod
+    def dawn_deaths(self, state: S) -> tuple[int, ...]:
+        """The seats who died in the night just ended, in the engine's order."""
+
+    @abstractmethod
+    def last_to_die(self, state: S) -> int | None:
+        """The seat now counted as the last to die (None before the first death)."""
+
+    @abstractmethod
+    def may_choose_last(self, state: S) -> bool:
+        """Whether this is the moment the master may name the last to die."""
+
+    @abstractmethod
+    def choose_last(self, state: S, seat: int) -> None:
+        """The master names ``seat`` the last to die; IllegalAction if it may not be."""
+
+
+def load(path: str) -> Any:
+    """The object at a "module:attribute" import path (a ruleset's declared part)."""
+    import importlib
+
+    module_name, _, attribute = path.partition(":")
+    try:
+        return getattr(importlib.import_module(module_name), attribute)
+    except AttributeError:
+        raise ImportError(f"{path!r}: {module_name} has no {attribute!r}") from None
+
+
+_REGISTRY: dict[str, Ruleset[Any]] = {}
 
 # Rulesets are found through this entry-point group, the built-in ones too, so that a
 # ruleset can be published as a package of its own (docs/architecture.md).
@@ -139,13 +231,13 @@ BUILTIN = {
 }
 
 
-def register(ruleset: Ruleset) -> Ruleset:
+def register(ruleset: Ruleset[S]) -> Ruleset[S]:
     """Make ``ruleset`` known by its id (entry points do it; tests may call it directly)."""
     _REGISTRY[ruleset.id] = ruleset
     return ruleset
 
 
-def get_ruleset(ruleset_id: str) -> Ruleset:
+def get_ruleset(ruleset_id: str) -> Ruleset[Any]:
     """The ruleset with this id, importing only its own package on first use."""
     if ruleset_id not in _REGISTRY:
         target = _entry_points().get(ruleset_id)
@@ -158,7 +250,7 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
         raise DeckError(f"unknown ruleset {ruleset_id!r} (known: {known})") from None
 
 
-def all_rulesets() -> dict[str, Ruleset]:
+def all_rulesets() -> dict[str, Ruleset[Any]]:
     """Every ruleset installed, by id."""
     for ruleset_id, target in _entry_points().items():
         if ruleset_id not in _REGISTRY:
@@ -174,10 +266,7 @@ def _entry_points() -> dict[str, str]:
 
 
 def _load(ruleset_id: str, target: str) -> None:
-    import importlib
-
-    module_name, _, attribute = target.partition(":")
-    loaded = getattr(importlib.import_module(module_name), attribute)
+    loaded = load(target)
     if not isinstance(loaded, Ruleset):
         raise TypeError(f"entry point {ruleset_id} = {target!r} is not a Ruleset")
     if loaded.id != ruleset_id:

@@ -55,6 +55,8 @@ class Script:
     closing: tuple[Line, ...]
     day: tuple[Line, ...]
     options: dict[str, object] = field(default_factory=dict)  # defaults of the options used
+    # Other spellings a ruleset may use for the same call (resolved before lookup).
+    aliases: dict[str, str] = field(default_factory=dict)
 
 
 GENERIC: Final = (Line("generic.wake", ACTION), Line("generic.sleep"))
@@ -104,6 +106,7 @@ ONUW: Final = Script(
         Line("onuw.vote.now"),
     ),
     options={"lone_wolf": True},
+    aliases={"werewolves": "werewolf", "masons": "mason"},
 )
 
 # --- Epic Battle (epic-battle-rulebook.txt, "Game Master Sheet") -----------------
@@ -165,6 +168,9 @@ EPIC: Final = Script(
         Line("count.3", COUNT),
         Line("epic.vote.now"),
     ),
+    aliases={"look_at_token": "tokens", "token": "tokens", "twilight_tokens": "tokens",
+             "love": "lovers", "werewolves": "werewolf", "vampires": "vampire",
+             "freemasons": "freemason"},
 )
 
 # --- Lupus in Tabula (lupus-in-tabula.md, "Gameplay" and "The night, what to say") --
@@ -182,30 +188,17 @@ LUPUS: Final = Script(
     },
     closing=(Line("lupus.night.dawn"),),
     day=(Line("lupus.day.discussion", DISCUSSION),),
+    aliases={"werewolves": "werewolf", "freemasons": "freemason"},
 )
 
-SCRIPTS: Final[dict[str, Script]] = {"onuw": ONUW, "epic": EPIC, "lupus": LUPUS}
-
-# Other spellings a ruleset may use for the same call (resolved before lookup).
-ALIASES: Final[dict[str, dict[str, str]]] = {
-    "epic": {
-        "look_at_token": "tokens",
-        "token": "tokens",
-        "twilight_tokens": "tokens",
-        "love": "lovers",
-        "werewolves": "werewolf",
-        "vampires": "vampire",
-        "freemasons": "freemason",
-    },
-    "lupus": {"werewolves": "werewolf", "freemasons": "freemason"},
-    "onuw": {"werewolves": "werewolf", "masons": "mason"},
-}
+# The built-in rulesets declare these by import path (Ruleset.narration_script).
+SCRIPTS: Final[tuple[Script, ...]] = (ONUW, EPIC, LUPUS)
 
 
 def all_keys() -> set[str]:
     """Every locale key a script can use (the locale test checks they all exist)."""
     keys = {line.key for line in GENERIC}
-    for script in SCRIPTS.values():
+    for script in SCRIPTS:
         for part in (script.opening, script.closing, script.day, *script.calls.values()):
             keys.update(line.key for line in part)
     return keys

@@ -36,7 +36,7 @@ from rich.text import Text
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import NightcallError
 from nightcall.engine.events import MASTER
-from nightcall.engine.ruleset import Ruleset
+from nightcall.engine.ruleset import Ruleset, S
 from nightcall.narration import lines as L
 from nightcall.narration.deckspec import role_lookup
 from nightcall.narration.locale import Locale
@@ -75,7 +75,7 @@ class SavedGame:
     lang: str = "en"
     moves: list[tuple[int, Action]] = field(default_factory=list)
 
-    def document(self, ruleset: Ruleset, state: Any) -> dict[str, Any]:
+    def document(self, ruleset: Ruleset[S], state: S) -> dict[str, Any]:
         record = ruleset.to_record(state)
         record["master"] = {
             "format": SAVE_FORMAT,
@@ -85,7 +85,7 @@ class SavedGame:
         }
         return record
 
-    def write(self, path: Path, ruleset: Ruleset, state: Any) -> None:
+    def write(self, path: Path, ruleset: Ruleset[S], state: S) -> None:
         """Write atomically: a closed terminal mid-write leaves the last good save."""
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp")
@@ -115,7 +115,7 @@ class SavedGame:
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"{path} is damaged ({exc})") from None
 
-    def replay(self, ruleset: Ruleset) -> Any:
+    def replay(self, ruleset: Ruleset[Any]) -> Any:
         """The state these answers lead to (the same checked moves as a live game)."""
         state = ruleset.new_game(self.names, self.cards)
         for seat, action in self.moves:
@@ -132,7 +132,7 @@ class Master:
     def __init__(
         self,
         console: Console,
-        ruleset: Ruleset,
+        ruleset: Ruleset[Any],
         state: Any,
         locale: Locale,
         timing: Timing,
@@ -192,7 +192,7 @@ class Master:
 
     def call_lines(self, call: str) -> tuple[list[str], list[str]]:
         """The wake lines and the sleep lines of a call."""
-        script = L.SCRIPTS["lupus"].calls.get(call, L.GENERIC)
+        script = L.LUPUS.calls.get(call, L.GENERIC)  # (the Master narrates Lupus only)
         keys = [line.key for line in script if line.applies(self.deck, {})]
         return keys[:-1], keys[-1:]
 
@@ -426,7 +426,7 @@ class Master:
 
 
 def ask_deal(
-    console: Console, ruleset: Ruleset, deck: Sequence[str], ask: Ask = prompt,
+    console: Console, ruleset: Ruleset[Any], deck: Sequence[str], ask: Ask = prompt,
     locale: Locale | None = None,
 ) -> tuple[list[str], list[str]]:
     """The seating and the card each player was dealt, as the Master saw them. Each
@@ -484,7 +484,7 @@ def ask_deal(
 
 def run_master(
     console: Console,
-    ruleset: Ruleset,
+    ruleset: Ruleset[Any],
     deck: Sequence[str],
     locale: Locale,
     timing: Timing,

@@ -14,7 +14,6 @@ phone or a second device loses nothing.
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -76,7 +75,7 @@ def setup(request: Mapping[str, Any]) -> dict[str, Any]:
                               or not all(isinstance(r, str) for r in roles)):
         raise TableModeError("roles must be a list of role ids or playing cards")
     night = _int(request.get("night", 1), "night", 1, 30)
-    if night > 1 and ruleset.id != "lupus":
+    if ruleset.nights is not None and night > ruleset.nights:
         raise TableModeError(loc.line("tablemode.one_night", title=ruleset.title))
     discussion = request.get("discussion")
     if discussion is not None and (isinstance(discussion, bool)
@@ -92,7 +91,7 @@ def setup(request: Mapping[str, Any]) -> dict[str, Any]:
         timing = timing_for(ruleset.id, str(speed), discussion)
         steps = build_script(ruleset.id, deck, night=night, lang=lang, timing=timing)
         calls = ruleset.night_calls(list(deck), night)
-        later = ruleset.night_calls(list(deck), 2) if ruleset.id == "lupus" else []
+        later = ruleset.night_calls(list(deck), 2) if ruleset.nights is None else []
     except (NightcallError, ValueError) as exc:
         raise TableModeError(said(loc, exc)) from None
     tokens, artifacts = _epic_extras(ruleset.id, deck)
@@ -136,21 +135,19 @@ def _sorted_with_cards(ruleset: Any, deck: Sequence[str], given: Sequence[str | 
 # --- the judge ---------------------------------------------------------------------
 
 
-JUDGES = {"onuw": "nightcall.rulesets.onuw.judge", "epic": "nightcall.rulesets.epic.judge"}
-
-
 def judge(request: Mapping[str, Any]) -> dict[str, Any]:
     """Who died and who won, and why, in the request's language: the same check as
     ``nightcall judge`` and the phones' end of game. A table that cannot happen (more
     copies of a card than the box or the deck has) is refused with the reason."""
-    from nightcall.commands.judge import copies_allowed, normalize
+    from nightcall.commands.judge import judge_module, normalize
 
     if not isinstance(request, Mapping):
         raise TableModeError("the request is a JSON object")
     lang = _lang(request)
     loc = load(lang)
     rid = request.get("ruleset")
-    if rid not in JUDGES:
+    module = judge_module(rid) if isinstance(rid, str) else None
+    if module is None:
         raise TableModeError(loc.line("tablemode.no_judge"))
     table = request.get("table")
     if not isinstance(table, Mapping):
@@ -164,14 +161,13 @@ def judge(request: Mapping[str, Any]) -> dict[str, Any]:
         for role, k in held.items():
             name = loc.role(str(rid), role)
             holders = ", ".join(p for p, c in cards.items() if c == role)
-            limit = copies_allowed(str(rid), role)
+            limit = module.copies_allowed(role)
             if limit is not None and k > limit:
                 raise TableModeError(loc.line("tablemode.too_many_box", k=limit, role=name,
                                               names=holders))
             if in_deck is not None and k > in_deck[role]:
                 raise TableModeError(loc.line("tablemode.too_many_deck", k=in_deck[role],
                                               role=name, names=holders))
-    module = importlib.import_module(JUDGES[str(rid)])
     try:
         outcome = module.judge(table)
     except NightcallError as exc:

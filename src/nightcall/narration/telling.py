@@ -12,7 +12,7 @@ from nightcall.engine.ruleset import Ruleset
 from nightcall.narration.locale import Locale, LocaleError, load
 
 
-def tell(ruleset: Ruleset, state: Any, lang: str = "en") -> list[str]:
+def tell(ruleset: Ruleset[Any], state: Any, lang: str = "en") -> list[str]:
     """The ruleset's account of the game in ``lang``, the judges' reasoning included
     (the end screen's timeline, ``nightcall replay``)."""
     return ruleset.account(state, Teller(ruleset.id, lang))

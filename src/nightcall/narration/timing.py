@@ -44,14 +44,13 @@ class Timing:
         )
 
 
-DEFAULTS: dict[str, Timing] = {
-    "onuw": Timing(action=10.0, discussion=300.0),
-    "epic": Timing(
-        action=5.0, discussion=300.0, per_call={"priest": 10.0, "goblin": 10.0}
-    ),
-    "lupus": Timing(action=10.0, discussion=180.0),
-}
-FALLBACK = Timing(action=10.0, discussion=300.0)
+def ruleset_timing(ruleset_id: str) -> Timing:
+    """The ruleset's own seconds per call and for the talk (declared on the ruleset)."""
+    from nightcall.engine.ruleset import get_ruleset
+
+    rs = get_ruleset(ruleset_id)
+    return Timing(action=rs.call_seconds, discussion=rs.discussion_seconds,
+                  per_call=dict(rs.call_seconds_by_call))
 
 
 def speed_factor(speed: str) -> float:
@@ -73,7 +72,7 @@ def timing_for(
     ruleset: str, speed: str = "normal", discussion: float | None = None
 ) -> Timing:
     """The ruleset's timing at ``speed``; ``discussion`` (seconds) overrides the day length."""
-    base = DEFAULTS.get(ruleset, FALLBACK)
+    base = ruleset_timing(ruleset)
     if discussion is not None:
         if discussion < 0:
             raise ValueError(f"the discussion cannot last {discussion} seconds")

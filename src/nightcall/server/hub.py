@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from nightcall.engine.errors import DeckError
-from nightcall.engine.ruleset import all_rulesets, get_ruleset
+from nightcall.engine.ruleset import Ruleset, all_rulesets, get_ruleset
 from nightcall.server.clock import RoomClock
 from nightcall.server.messages import CreateRoom
 from nightcall.server.narration import role_name
@@ -395,91 +395,49 @@ class Hub:
             for n in range(rs.min_players, rs.max_players + 1):
                 try:
                     decks[str(n)] = rs.default_deck(n)
-                except Exception:  # a count the ruleset has no default deck for
+                except DeckError:  # a count the ruleset has no default deck for
                     continue
             out.append({
                 "id": rid, "title": rs.title, "min_players": rs.min_players,
                 "max_players": rs.max_players, "roles": list(rs.role_ids),
                 "decks": decks, "scenarios": _scenarios(rs),
-                "options": dict(getattr(rs, "default_options", {}) or
-                                _module_default_options(rs)),
+                "options": dict(rs.default_options),
                 # The front page has no room yet: it picks its language's names here.
                 "role_names": {lang: {r: role_name(rid, r, lang) for r in rs.role_ids}
                                for lang in LANGUAGES},
-                "teams": _role_teams(rid, rs.role_ids),  # for the role help
+                # For the role help: each role's side ("" where the ruleset has none).
+                "teams": {r: side for r in rs.role_ids if (side := rs.side_of(r))},
             })
         return out
 
 
-def available_rulesets() -> dict[str, Any]:
+def available_rulesets() -> dict[str, Ruleset[Any]]:
     """Every installed ruleset, by id (a broken one is an error, not a missing game)."""
     return dict(all_rulesets())
 
 
-def _scenarios(ruleset: Any) -> list[dict[str, Any]]:
-    """Named scenarios, for rulesets that have them (Epic Battle), as id and name."""
-    found = getattr(ruleset, "scenarios", None)
-    try:
-        items = found() if callable(found) else list(found or [])
-    except Exception:
-        return []
-    out = []
-    for item in items:
-        if isinstance(item, dict) and "id" in item:
-            out.append({"id": str(item["id"]), "name": str(item.get("name", item["id"])),
-                        "min_players": item.get("min_players"),
-                        "max_players": item.get("max_players"),
-                        # Shown before picking: who plays against whom, how hard, which cards.
-                        "parties": item.get("parties"), "difficulty": item.get("difficulty"),
-                        "decks": _scenario_decks(ruleset, item)})
-        elif isinstance(item, str):
-            out.append({"id": item, "name": item.replace("_", " ")})
-    return out
+def _scenarios(ruleset: Ruleset[Any]) -> list[dict[str, Any]]:
+    """The ruleset's named scenarios (Epic Battle has some), as the front page shows them."""
+    return [{"id": str(item["id"]), "name": str(item.get("name", item["id"])),
+             "min_players": item.get("min_players"), "max_players": item.get("max_players"),
+             # Shown before picking: who plays against whom, how hard, which cards.
+             "parties": item.get("parties"), "difficulty": item.get("difficulty"),
+             "decks": _scenario_decks(ruleset, item)}
+            for item in ruleset.scenarios()]
 
 
-def _role_teams(rid: str, roles: Any) -> dict[str, str]:
-    """Each role's side, from the ruleset's own table of roles (empty if it has none)."""
-    import importlib
-
-    try:
-        module = importlib.import_module(f"nightcall.rulesets.{rid}.roles")
-    except ImportError:
-        return {}
-    side = getattr(module, "side_of", None)
-    table = getattr(module, "ROLES", None)
-    teams = getattr(module, "TEAM", None)
-    out = {}
-    for r in roles:
-        if callable(side):
-            out[r] = str(side(r))
-        elif isinstance(table, dict) and r in table:
-            out[r] = str(getattr(table[r], "party", getattr(table[r], "team", "")))
-        elif isinstance(teams, dict) and r in teams:
-            out[r] = str(teams[r])
-    return out
-
-
-def _scenario_decks(ruleset: Any, item: dict[str, Any]) -> dict[str, list[str]]:
-    """A scenario's deck per player count (empty where the ruleset cannot say)."""
-    build = getattr(ruleset, "scenario_deck", None)
+def _scenario_decks(ruleset: Ruleset[Any], item: dict[str, Any]) -> dict[str, list[str]]:
+    """A scenario's deck per player count (empty where the deck is drawn at the deal)."""
     lo, hi = item.get("min_players"), item.get("max_players")
-    if build is None or not isinstance(lo, int) or not isinstance(hi, int):
+    if not isinstance(lo, int) or not isinstance(hi, int):
         return {}
     out = {}
     for n in range(lo, hi + 1):
         try:
-            deck = list(build(str(item["id"]), n, 0))
-            if deck != list(build(str(item["id"]), n, 1)):
+            deck = ruleset.scenario_deck(str(item["id"]), n, 0)
+            if deck != ruleset.scenario_deck(str(item["id"]), n, 1):
                 return {}  # (Anarchy draws its deck at the deal: nothing to show)
-        except Exception:
+        except DeckError:
             continue
         out[str(n)] = deck
     return out
-
-
-def _module_default_options(ruleset: Any) -> dict[str, Any]:
-    import sys
-
-    module = sys.modules.get(type(ruleset).__module__)
-    options = getattr(module, "DEFAULT_OPTIONS", {}) if module else {}
-    return dict(options) if isinstance(options, dict) else {}

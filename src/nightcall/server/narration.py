@@ -20,11 +20,12 @@ ONE_NIGHT = ("onuw", "epic")
 
 
 def _locale(language: str) -> Any:
-    try:
-        from nightcall.narration.locale import load
+    from nightcall.narration.locale import LocaleError, load
 
+    try:
         return load(language)
-    except Exception:  # the narrator missing or a language it lacks: English words below
+    except LocaleError:  # a language the narrator lacks: English words below
+        log.warning("no narration in %r: the host shows plain English", language)
         return None
 
 
@@ -41,9 +42,12 @@ def _line(language: str, key: str, **values: Any) -> str | None:
     loc = _locale(language)
     if loc is None or key not in loc.lines:
         return None
+    from nightcall.narration.locale import LocaleError
+
     try:
         return str(loc.line(key, **values))
-    except Exception:
+    except LocaleError:  # a line that needs a value the server does not have
+        log.warning("narration line %r could not be filled", key, exc_info=True)
         return None
 
 
@@ -153,12 +157,14 @@ def _call_lines(ruleset: str, roles: tuple[str, ...], night: int, language: str
                 ) -> dict[str | None, str]:
     """Per call, the script's lines that open it (not the "close your eyes" one);
     under None, the lines that open the night."""
-    try:
-        from nightcall.narration.script import build_script
+    from nightcall.engine.errors import NightcallError
+    from nightcall.narration.locale import LocaleError
+    from nightcall.narration.script import build_script
 
+    try:
         steps = build_script(ruleset, list(roles), night=night, lang=language, day=False)
-    except Exception:
-        log.debug("no narration script for %s", ruleset, exc_info=True)
+    except (NightcallError, LocaleError):  # an unknown ruleset, a missing line
+        log.warning("no narration script for %s in %s", ruleset, language, exc_info=True)
         return {}
     out: dict[str | None, list[str]] = {}
     seen_call = False
@@ -306,11 +312,12 @@ def _dawn(view: dict[str, Any], lang: str) -> str | None:
 
 def _minutes(seconds: float, lang: str) -> str:
     """The discussion's length with its unit, as the narrator says it."""
+    from nightcall.narration.locale import LocaleError
     from nightcall.narration.script import minutes_text
 
     try:
         return minutes_text(seconds, lang)
-    except Exception:  # the narrator missing or a language it lacks
+    except LocaleError:  # a language the narrator lacks
         return f"{max(1, round(seconds / 30)) / 2:g} minutes"
 
 

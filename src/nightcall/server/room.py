@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nightcall.engine.actions import Action
-from nightcall.engine.errors import DeckError, IllegalAction
-from nightcall.engine.ruleset import Ruleset, get_ruleset
+from nightcall.engine.errors import DeckError, IllegalAction, RecordError
+from nightcall.engine.ruleset import MasterChoice, Ruleset, Talk, get_ruleset
 from nightcall.server import pacing
 from nightcall.server.messages import Clock, CreateRoom, Lobby, Observation, SeatInfo
 from nightcall.server.pack import PackDraft
@@ -132,7 +132,7 @@ class Room:
     def __init__(self, code: str, settings: CreateRoom, host_token: str | None = None) -> None:
         self.code = code
         self.settings = settings
-        self.ruleset: Ruleset = get_ruleset(settings.ruleset)
+        self.ruleset: Ruleset[Any] = get_ruleset(settings.ruleset)
         self.host_token = host_token or secrets.token_urlsafe(16)
         self.seats: list[Seat] = []
         # Play again: the last game's order of names (casefolded) that new seats follow.
@@ -326,7 +326,9 @@ class Room:
     def _replay(self, state: Any, seat: int, action: Action) -> None:
         """One history entry: a seat's move, or the host's choice as the Master."""
         if seat == MASTER_SEAT and action.kind == LAST_TO_DIE:
-            getattr(self.ruleset, "choose_last")(state, action.a)  # noqa: B009 (Lupus only)
+            if not isinstance(self.ruleset, MasterChoice):
+                raise RecordError(f"{self.ruleset.title} has no master's choice to replay")
+            self.ruleset.choose_last(state, action.a)
         else:
             self.ruleset.apply(state, seat, action)
 
@@ -335,8 +337,7 @@ class Room:
         return self.epoch + self._turn.get(viewer, (0, None))[0]
 
     def is_talk(self, seat: int, action: Action) -> bool:
-        claims = getattr(self.ruleset, "legal_claims", None)
-        return action.kind in TALK_KINDS and claims is not None
+        return action.kind in TALK_KINDS and isinstance(self.ruleset, Talk)
 
     def submit(self, seat: int, action: Action, state_id: int | None) -> None:
         """A move from a player: checked against what that player was shown. The state
@@ -377,17 +378,18 @@ class Room:
     def dawn_choice(self) -> tuple[int, ...]:
         """Lupus: this dawn's dead when two or more died, while the host may still name
         the last to die (the talk after the dawn); otherwise nothing to choose."""
-        deaths = getattr(self.ruleset, "dawn_deaths", None)
-        if self.status != "playing" or deaths is None or self.clock.stage != "discussion":
+        rs = self.ruleset
+        if self.status != "playing" or not isinstance(rs, MasterChoice) \
+                or self.clock.stage != "discussion":
             return ()
-        dead = tuple(deaths(self.state))
+        dead = tuple(rs.dawn_deaths(self.state))
         return dead if len(dead) >= 2 else ()
 
     def choose_last(self, seat: int) -> None:
         """The host, as the Lupus Master, names which of this dawn's dead counts as the
         last to die. Kept in the history like a move, so a restart replays it."""
-        if getattr(self.ruleset, "choose_last", None) is None:
-            raise RoomError("not_now", "only Lupus in Tabula names a last to die")
+        if not isinstance(self.ruleset, MasterChoice):
+            raise RoomError("not_now", f"{self.ruleset.title} has no last to die to name")
         dead = self.dawn_choice()
         if not dead:
             raise RoomError("not_now", "the last to die is named at dawn, during the talk, "
@@ -500,7 +502,7 @@ class Room:
         # The lines of these stages read nothing from the game; the others (Lupus'
         # dawn, accusations, suspects; the end) may change with any move.
         fixed = c.stage in ("night", "dusk", "vote", "execute", "lobby") or (
-            c.stage == "discussion" and self.ruleset.id != "lupus")
+            c.stage == "discussion" and not isinstance(self.ruleset, MasterChoice))
         key = (c.stage, c.slot, c.night, c.ends_at, c.seconds,
                None if fixed else (id(self.state), len(self.actions), self.status))
         clock = self._clock
@@ -590,7 +592,7 @@ class Room:
             "vote_seconds": self.settings.vote_seconds,
             "defense_seconds": self.settings.defense_seconds,
             "bots": self.settings.bots,
-            "talk": getattr(self.ruleset, "legal_claims", None) is not None,
+            "talk": isinstance(self.ruleset, Talk),
             "warnings": list(self.warnings),
             "role_ids": list(self.ruleset.role_ids),
             "role_names": self._role_names(),
@@ -672,9 +674,8 @@ class Room:
             self.send_to(sink, encode(protocol.GameOver(seat, state_id, view, won)))
             return
         talk: list[protocol.ActionJSON] = []
-        claims = getattr(self.ruleset, "legal_claims", None)
-        if claims is not None and self.clock.stage in DAY_STAGES:
-            talk = [protocol.ActionJSON.of(a) for a in claims(self.state, seat)]
+        if isinstance(self.ruleset, Talk) and self.clock.stage in DAY_STAGES:
+            talk = [protocol.ActionJSON.of(a) for a in self.ruleset.legal_claims(self.state, seat)]
         if view.get("legal") or talk:
             self.send_to(sink, encode(protocol.Observation(seat, state_id, view, talk)))
 
@@ -705,10 +706,7 @@ class Room:
         # rebuild it, and writing it at every move was a third of a save's cost.
         record = None
         if self.state is not None and self.status == "over":
-            try:
-                record = self.ruleset.to_record(self.state)
-            except Exception:  # a ruleset still being built must not lose the room
-                record = None
+            record = self.ruleset.to_record(self.state)
         c = self.clock
         return {
             "code": self.code,

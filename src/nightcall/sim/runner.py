@@ -22,7 +22,7 @@ from typing import Any
 
 from nightcall.bots import Bot, make_bot
 from nightcall.bots.random_bot import RandomBot
-from nightcall.engine.ruleset import Ruleset, get_ruleset
+from nightcall.engine.ruleset import Ruleset, S, get_ruleset
 from nightcall.sim.tally import Tally
 
 MAX_STEPS = 20_000
@@ -76,7 +76,7 @@ def _names(n: int) -> tuple[str, ...]:
     return tuple(f"P{i + 1}" for i in range(n))
 
 
-def dealt_roles(ruleset: Ruleset, state: Any, n: int) -> list[str]:
+def dealt_roles(ruleset: Ruleset[S], state: S, n: int) -> list[str]:
     """Each seat's card at the deal (from ``state.start``, else from each seat's view)."""
     start = getattr(state, "start", None)
     if isinstance(start, tuple | list) and len(start) >= n:
@@ -89,7 +89,7 @@ def dealt_roles(ruleset: Ruleset, state: Any, n: int) -> list[str]:
 
 
 def play_game(
-    setup: Setup, seed: int | random.Random, ruleset: Ruleset | None = None
+    setup: Setup, seed: int | random.Random, ruleset: Ruleset[Any] | None = None
 ) -> tuple[Any, list[str]]:
     """Play one game to the end; return the final state and the dealt roles.
 
@@ -114,9 +114,11 @@ def play_game(
     return state, dealt
 
 
-def play_random(rs: Ruleset, state: Any, rng: random.Random) -> None:
+def play_random(rs: Ruleset[S], state: S, rng: random.Random) -> None:
     """Every seat a random bot: ``rng.choice`` among the legal moves, as RandomBot
-    does, its draws inline (tests/sim/test_simulate.py checks they are the same)."""
+    does, its draws inline (tests/sim/test_simulate.py checks they are the same).
+    The inline draws are worth 1.12x the instructions of the simulator's random 5-player
+    games (benchmarks/tricks.py --only randbelow, docs/benchmarks.md)."""
     legal, apply, waiting_for, is_over = rs.legal_actions, rs.apply, rs.waiting_for, rs.is_over
     bits = rng.getrandbits
     rounds = 0
@@ -135,7 +137,7 @@ def play_random(rs: Ruleset, state: Any, rng: random.Random) -> None:
                 apply(state, seat, options[j])
 
 
-def play(rs: Ruleset, state: Any, bots: Sequence[Bot]) -> None:
+def play(rs: Ruleset[S], state: S, bots: Sequence[Bot]) -> None:
     """Run bots in their seats until the game is over.
 
     Every seat the game waits for gets a turn, in seat order; a seat whose move
@@ -173,7 +175,7 @@ def play(rs: Ruleset, state: Any, bots: Sequence[Bot]) -> None:
     raise RuntimeError(f"no end after {MAX_STEPS} rounds of moves")
 
 
-def _talk_round(rs: Ruleset, state: Any, bots: Sequence[Bot], talkers: list[int]) -> None:
+def _talk_round(rs: Ruleset[S], state: S, bots: Sequence[Bot], talkers: list[int]) -> None:
     for s in talkers:
         for claim in bots[s].talk(rs.view(state, s)):  # type: ignore[attr-defined]
             rs.apply(state, s, claim)

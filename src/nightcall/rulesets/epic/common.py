@@ -2,8 +2,8 @@
 learn, who wakes for a role, and the token board (epic-battle-rulebook.txt, "Symbol
 tokens": an exchanged token goes to the board where the other one lay).
 
-The skip action and the one-seat audiences are One Night's, imported (and so are
-the Seer's and Robber's option lists, in :mod:`.night`).
+The skip action and the one-seat audiences are the One Night family's
+(:mod:`nightcall.rulesets.onenight`), and so are the Seer's and Robber's option lists.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from nightcall.engine.actions import Action
 from nightcall.engine.events import Event
 from nightcall.rulesets.epic.roles import LOVE, MIMIC
 from nightcall.rulesets.epic.state import EpicState
-from nightcall.rulesets.onuw.night import ONLY as ONLY  # re-exported: shared with One Night
-from nightcall.rulesets.onuw.night import SKIP as SKIP
+from nightcall.rulesets.onenight import ONLY as ONLY  # re-exported: shared with One Night
+from nightcall.rulesets.onenight import SKIP as SKIP
 
 # A call's three functions (see nightcall.rulesets.epic.night).
 Begin = Callable[[EpicState], int]

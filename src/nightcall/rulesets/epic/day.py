@@ -16,7 +16,7 @@ from nightcall.rulesets.epic.common import ONLY
 from nightcall.rulesets.epic.judge import NO_VOTE, EndOfNight, decide
 from nightcall.rulesets.epic.roles import ARTIFACT_INSTRUCTION, ROLE_IDS
 from nightcall.rulesets.epic.state import DAY, NOT_VOTED, OVER, EpicState
-from nightcall.rulesets.onuw.day import (
+from nightcall.rulesets.onenight import (
     MAX_CLAIMS_PER_SEAT,
     claim_options_for,
     vote_options,  # the same vote: a fellow player or none

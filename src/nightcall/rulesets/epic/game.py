@@ -29,6 +29,7 @@ from nightcall.rulesets.epic.roles import (
     CERTAINTY,
     CLAW,
     ROLE_IDS,
+    ROLES,
     TOKEN_ROLES,
     TOKEN_SUPPLY,
     TOKENS,
@@ -50,12 +51,22 @@ def split_deck(players: int, roles: Sequence[str]) -> tuple[list[str], str | Non
     return cards, None
 
 
-class EpicBattle(Ruleset):
+class EpicBattle(Ruleset[EpicState]):
     id: ClassVar[str] = "epic"
     title: ClassVar[str] = "One Night Ultimate Werewolf: Epic Battle"
     min_players: ClassVar[int] = deck.MIN_PLAYERS
     max_players: ClassVar[int] = deck.MAX_PLAYERS
     role_ids: ClassVar[tuple[str, ...]] = ROLE_IDS
+    default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
+    call_seconds: ClassVar[float] = 5.0
+    call_seconds_by_call: ClassVar[Mapping[str, float]] = {"priest": 10.0, "goblin": 10.0}
+    discussion_seconds: ClassVar[float] = 300.0
+    reasoning_bot: ClassVar[str | None] = "nightcall.bots.epic.bot:EpicBot"
+    audit_model: ClassVar[str | None] = "nightcall.audit.epic:EpicModel"
+    audit_games: ClassVar[str | None] = "nightcall.audit.core:epic_configs"
+    narration_script: ClassVar[str | None] = "nightcall.narration.lines:EPIC"
+    judge: ClassVar[str | None] = "nightcall.rulesets.epic.judge"
+    action_space: ClassVar[str | None] = "nightcall.agents.action_space:epic_actions"
 
     def __init__(self) -> None:
         self._schedules: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -81,6 +92,10 @@ class EpicBattle(Ruleset):
         if scenario is None:
             scenario = "the_first_night" if players <= 5 else "hours_of_despair"
         return self.scenario_deck(scenario, players)
+
+    def side_of(self, role: str) -> str:
+        found = ROLES.get(role)
+        return found.party if found is not None else ""
 
     def scenarios(self) -> list[dict[str, Any]]:
         """The named scenarios as data: id, name, parties, difficulty, player range."""

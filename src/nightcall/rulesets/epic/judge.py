@@ -431,6 +431,21 @@ def decide(end: EndOfNight, explain_now: bool = True) -> Outcome:
 # --- a real table ---------------------------------------------------------------------
 
 
+# What `nightcall judge` asks at this table (commands/judge.py): each player's symbol
+# token and artifact; the Mimic is never a final card (it has become what it copied).
+ASKS_COPY = False
+ASKS_TOKENS = True
+NOT_A_FINAL_CARD = frozenset({"mimic"})
+
+
+def copies_allowed(role: str) -> int | None:
+    """How many players can hold ``role`` at the end (None: no limit), from the box."""
+    from nightcall.rulesets.epic.roles import MAX_COPIES
+
+    limit = MAX_COPIES.get(role, 1)
+    return None if limit >= 99 else limit
+
+
 def judge(table: Mapping[str, Any]) -> Outcome:
     """Judge a real table: ``{"players", "cards": {name: final role}, "center",
     "tokens": {name: token}, "artifacts": {name: artifact}, "votes": {name: name}}``.

@@ -114,7 +114,7 @@ from nightcall.rulesets.epic.roles import (
 )
 from nightcall.rulesets.epic.state import NIGHT, EpicState
 from nightcall.rulesets.epic.twilight import TWILIGHT_CALLS
-from nightcall.rulesets.onuw.night import robber_options, seer_options
+from nightcall.rulesets.onenight import robber_options, seer_options
 
 # --- night ----------------------------------------------------------------------------
 

@@ -16,11 +16,11 @@ from nightcall.engine.cards import CardMap
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
-from nightcall.engine.ruleset import Ruleset, register
+from nightcall.engine.ruleset import MasterChoice, Ruleset, register
 from nightcall.engine.words import Words
 from nightcall.rulesets.lupus import account, day, deck, night, record
 from nightcall.rulesets.lupus import night as night_mod
-from nightcall.rulesets.lupus.roles import CARD_MAP, DISPLAY_NAME, ROLE_IDS
+from nightcall.rulesets.lupus.roles import CARD_MAP, DISPLAY_NAME, ROLE_IDS, side_of
 from nightcall.rulesets.lupus.state import (
     ACCUSE,
     DAY,
@@ -33,7 +33,7 @@ from nightcall.rulesets.lupus.state import (
 )
 
 
-class Lupus(Ruleset):
+class Lupus(Ruleset[LupusState], MasterChoice[LupusState]):
     id: ClassVar[str] = "lupus"
     title: ClassVar[str] = "Lupus in Tabula"
     min_players: ClassVar[int] = deck.MIN_PLAYERS
@@ -43,8 +43,17 @@ class Lupus(Ruleset):
     # Timing is the narrator's and the server's (the rules core keeps no clock): about
     # three minutes of discussion ("Gameplay", Discussion), a short defense speech for
     # each Suspect (rulings: 30 seconds).
-    discussion_seconds: ClassVar[int] = 180
+    discussion_seconds: ClassVar[float] = 180
     defense_seconds: ClassVar[int] = 30
+    nights: ClassVar[int | None] = None
+    reasoning_bot: ClassVar[str | None] = "nightcall.bots.lupus_bot:LupusBot"
+    audit_model: ClassVar[str | None] = "nightcall.audit.lupus:LupusModel"
+    audit_games: ClassVar[str | None] = "nightcall.audit.core:lupus_configs"
+    narration_script: ClassVar[str | None] = "nightcall.narration.lines:LUPUS"
+    action_space: ClassVar[str | None] = "nightcall.agents.action_space:lupus_actions"
+
+    def side_of(self, role: str) -> str:
+        return side_of(role)
 
     # --- setting up -------------------------------------------------------
     def validate_deck(
@@ -174,11 +183,14 @@ class Lupus(Ruleset):
     def last_to_die(self, state: LupusState) -> int | None:
         return state.last if state.last >= 0 else None
 
+    def may_choose_last(self, state: LupusState) -> bool:
+        return state.phase == DAY and state.stage == ACCUSE and state.accuse_i == 0
+
     def choose_last(self, state: LupusState, seat: int) -> None:
         """Let the Master name which of this dawn's deaths counts as the last to die,
         before anyone accuses. By default the app names the last one announced."""
         st = state
-        if st.phase != DAY or st.stage != ACCUSE or st.accuse_i > 0:
+        if not self.may_choose_last(st):
             raise IllegalAction(
                 f"(last {seat})", "the last to die is named at dawn, before the accusations"
             )

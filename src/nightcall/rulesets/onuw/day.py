@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import cache, partial
-from itertools import combinations
 
 from nightcall.engine.actions import Action
-from nightcall.engine.events import EVERYONE, Event, new_event
+from nightcall.engine.events import EVERYONE, Event
 from nightcall.engine.outcome import Death, Outcome, Reason, Term, why
+from nightcall.rulesets.onenight import ABSTAIN_ACTION as ABSTAIN_ACTION
+from nightcall.rulesets.onenight import MAX_CLAIMS_PER_SEAT as MAX_CLAIMS_PER_SEAT
+from nightcall.rulesets.onenight import claim_options_for
+from nightcall.rulesets.onenight import vote_options as vote_options
 from nightcall.rulesets.onuw.roles import (
     DOPPELGANGER,
     HUNTER,
@@ -32,33 +35,13 @@ from nightcall.rulesets.onuw.roles import (
 )
 from nightcall.rulesets.onuw.state import ABSTAIN, DAY, NOT_VOTED, OVER, OneNightState
 
-MAX_CLAIMS_PER_SEAT = 40
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level constructor
-ABSTAIN_ACTION = Action("abstain")
-
-
-@cache
-def vote_options(n: int, seat: int) -> tuple[Action, ...]:
-    return (*(Action("vote", x) for x in range(n) if x != seat), ABSTAIN_ACTION)
 
 
 @cache
 def claim_options(n: int, roles: tuple[str, ...]) -> tuple[Action, ...]:
     """Everything a seat may say: its role, a card it saw, a swap it made."""
     return claim_options_for(ROLE_IDS, n, roles)
-
-
-@cache
-def claim_options_for(role_ids: tuple[str, ...], n: int, roles: tuple[str, ...]
-                      ) -> tuple[Action, ...]:
-    """The claims over a ruleset's role ids (Epic Battle talks the same way)."""
-    idx = [role_ids.index(r) for r in roles]
-    positions = range(n + 3)
-    return (
-        *(Action("claim", i) for i in idx),
-        *(Action("claim_saw", p, i) for p in positions for i in idx),
-        *(Action("claim_swap", a, b) for a, b in combinations(positions, 2)),
-    )
 
 
 @cache
@@ -94,7 +77,7 @@ def resolve(st: OneNightState) -> None:
         shown: list[int | None] = [v if v >= 0 else None for v in votes]
     else:
         shown = [*votes]
-    log.append(new_event(Event, ("votes", EVERYONE, {"votes": shown})))
+    log.append(Event("votes", EVERYONE, {"votes": shown}))
     names, cards, copy = st.names, st.cards, st.copy
     # decide(..., explain_now=False), inlined: this runs once per simulated game.
     outcome = _Check(names, cards, votes, copy, False).run(
@@ -102,8 +85,8 @@ def resolve(st: OneNightState) -> None:
     died = []
     for d in outcome.deaths:
         died.append([*d])
-    log.append(new_event(Event, ("died", EVERYONE, {"deaths": died})))
-    log.append(new_event(Event, ("reveal", EVERYONE, {"cards": cards.copy(), "copy": copy})))
+    log.append(Event("died", EVERYONE, {"deaths": died}))
+    log.append(Event("reveal", EVERYONE, {"cards": cards.copy(), "copy": copy}))
     st.outcome = outcome
     st.phase = OVER
 

@@ -120,6 +120,20 @@ def _votes(raw: Any, names: tuple[str, ...]) -> list[int]:
     return votes
 
 
+# What `nightcall judge` asks at this table (commands/judge.py): what the Doppelgänger
+# copied; no symbol tokens or artifacts; every card can be someone's at the end.
+ASKS_COPY = True
+ASKS_TOKENS = False
+NOT_A_FINAL_CARD: frozenset[str] = frozenset()
+
+
+def copies_allowed(role: str) -> int | None:
+    """How many players can hold ``role`` at the end (None: no limit), from the box."""
+    from nightcall.rulesets.onuw.roles import SINGLE
+
+    return 1 if role in SINGLE else 2 if role in ("werewolf", "mason") else None
+
+
 def judge(table: Mapping[str, Any]) -> Outcome:
     """Deaths, winners and the check as sentences, for a real table's end of game."""
     st = build_state(table)

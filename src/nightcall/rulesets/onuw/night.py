@@ -22,7 +22,11 @@ from functools import cache
 from itertools import combinations
 
 from nightcall.engine.actions import Action
-from nightcall.engine.events import EVERYONE, Event, new_event
+from nightcall.engine.events import EVERYONE, Event
+from nightcall.rulesets.onenight import ONLY as ONLY  # re-exported for onuw modules
+from nightcall.rulesets.onenight import SKIP as SKIP
+from nightcall.rulesets.onenight import robber_options as robber_options
+from nightcall.rulesets.onenight import seer_options as seer_options
 from nightcall.rulesets.onuw.roles import (
     ACTS_AT_ONCE,
     DOPPELGANGER,
@@ -38,29 +42,12 @@ from nightcall.rulesets.onuw.roles import (
 )
 from nightcall.rulesets.onuw.state import NIGHT, OneNightState
 
-SKIP = Action("skip")
-# One frozenset per seat, built once: audiences are on the hot path.
-ONLY = tuple(frozenset({i}) for i in range(64))
-
-
 # --- option lists, cached per (players, seat) ---------------------------------
 
 
 @cache
 def copy_options(n: int, seat: int) -> tuple[Action, ...]:
     return tuple(Action("copy", x) for x in range(n) if x != seat)
-
-
-@cache
-def seer_options(n: int, seat: int) -> tuple[Action, ...]:
-    players = [Action("look", x) for x in range(n) if x != seat]
-    pairs = [Action("look_center", a, b) for a, b in combinations(range(3), 2)]
-    return (*players, *pairs, SKIP)
-
-
-@cache
-def robber_options(n: int, seat: int) -> tuple[Action, ...]:
-    return (*(Action("swap", x) for x in range(n) if x != seat), SKIP)
 
 
 @cache
@@ -86,12 +73,12 @@ def role_options(role: str, n: int, seat: int) -> tuple[Action, ...]:
 
 
 # --- helpers -------------------------------------------------------------------
-# Events are built inline as ``new_event(Event, (kind, ONLY[seat], {...}))``: a helper
+# Events are built inline as ``Event(kind, ONLY[seat], {...})``: a helper
 # taking ``**data`` cost one more call and one more dict per fact, on the hot path.
 
 
 def _tell(st: OneNightState, who: int, kind: str, **data: object) -> None:
-    st.log.append(new_event(Event, (kind, ONLY[who], data)))
+    st.log.append(Event(kind, ONLY[who], data))
 
 
 def holders(st: OneNightState, role: str) -> list[int]:
@@ -123,12 +110,12 @@ def _seer_act(st: OneNightState, seat: int, action: Action) -> bool:
     kind = action.kind
     if kind == "look":
         x = action.a
-        st.log.append(new_event(Event, ("saw", ONLY[seat], {"seat": x, "card": st.cards[x]})))
+        st.log.append(Event("saw", ONLY[seat], {"seat": x, "card": st.cards[x]}))
     elif kind == "look_center":
         cards, n, log, who = st.cards, st.n, st.log, ONLY[seat]
         a, b = action.a, action.b
-        log.append(new_event(Event, ("saw", who, {"center": a, "card": cards[n + a]})))
-        log.append(new_event(Event, ("saw", who, {"center": b, "card": cards[n + b]})))
+        log.append(Event("saw", who, {"center": a, "card": cards[n + a]}))
+        log.append(Event("saw", who, {"center": b, "card": cards[n + b]}))
     return True
 
 
@@ -136,8 +123,8 @@ def _robber_act(st: OneNightState, seat: int, action: Action) -> bool:
     if action.kind == "swap":
         cards, log, who, x = st.cards, st.log, ONLY[seat], action.a
         cards[seat], cards[x] = cards[x], cards[seat]
-        log.append(new_event(Event, ("swapped", who, {"seats": [seat, x]})))
-        log.append(new_event(Event, ("saw", who, {"seat": seat, "card": cards[seat]})))
+        log.append(Event("swapped", who, {"seats": [seat, x]}))
+        log.append(Event("saw", who, {"seat": seat, "card": cards[seat]}))
     return True
 
 
@@ -145,7 +132,7 @@ def _troublemaker_act(st: OneNightState, seat: int, action: Action) -> bool:
     if action.kind == "swap_two":
         cards, a, b = st.cards, action.a, action.b
         cards[a], cards[b] = cards[b], cards[a]
-        st.log.append(new_event(Event, ("swapped", ONLY[seat], {"seats": [a, b]})))
+        st.log.append(Event("swapped", ONLY[seat], {"seats": [a, b]}))
     return True
 
 
@@ -154,7 +141,7 @@ def _drunk_act(st: OneNightState, seat: int, action: Action) -> bool:
         cards, c = st.cards, action.a
         i = st.n + c
         cards[seat], cards[i] = cards[i], cards[seat]
-        st.log.append(new_event(Event, ("swapped", ONLY[seat], {"seat": seat, "center": c})))
+        st.log.append(Event("swapped", ONLY[seat], {"seat": seat, "center": c}))
     return True
 
 
@@ -162,7 +149,7 @@ def _wolves_act(st: OneNightState, seat: int, action: Action) -> bool:
     if action.kind == "look_center":
         c = action.a
         card = st.cards[st.n + c]
-        st.log.append(new_event(Event, ("saw", ONLY[seat], {"center": c, "card": card})))
+        st.log.append(Event("saw", ONLY[seat], {"center": c, "card": card}))
     return True
 
 
@@ -226,13 +213,13 @@ def _wolves_begin(st: OneNightState) -> int:
         return -1
     if len(wolves) == 1:
         wolf = wolves[0]
-        st.log.append(new_event(Event, ("wolves", ONLY[wolf], {"seats": wolves})))
+        st.log.append(Event("wolves", ONLY[wolf], {"seats": wolves}))
         if st.options.get("lone_wolf", True):
             st.stage = 1
             st.choices = LONE_WOLF_OPTIONS
             return wolf
         return -1
-    st.log.append(new_event(Event, ("wolves", frozenset(wolves), {"seats": wolves})))
+    st.log.append(Event("wolves", frozenset(wolves), {"seats": wolves}))
     return -1
 
 
