@@ -11,7 +11,8 @@ have is declared, never guessed with ``getattr`` or by an id:
 - fields with a default on :class:`Ruleset` (options, role teams, scenarios, timings,
   and the import paths of the parts that live above the engine: the reasoning bot,
   the audit's knowledge model, the narration script, the judge, the action space);
-- the capability classes :class:`Talk` (claims at dawn) and :class:`MasterChoice`
+- the capability classes :class:`Talk` (claims at dawn), :class:`PackVote` (seats who
+  agree on one choice, the Lupus werewolves) and :class:`MasterChoice`
   (the Lupus Master names the last to die), which a ruleset inherits and callers test
   with ``isinstance``.
 
@@ -182,6 +183,24 @@ class Talk(ABC, Generic[S]):
     @abstractmethod
     def legal_claims(self, state: S, seat: int) -> Sequence[Action]:
         """The claims ``seat`` may make now (empty when it may not talk)."""
+
+
+class PackVote(ABC, Generic[S]):
+    """A ruleset whose night has a call where several seats agree on one choice (Lupus'
+    werewolves point at one victim): on phones each one's pick is a draft the others see
+    until they agree (server/pack.py)."""
+
+    # The call, and the kind of action the pack agrees on.
+    pack_call: ClassVar[str]
+    pack_action: ClassVar[str]
+
+    @abstractmethod
+    def pack(self, state: S) -> tuple[int, ...]:
+        """The seats choosing together now (empty outside the pack's call)."""
+
+    @abstractmethod
+    def pack_picks(self, state: S) -> dict[int, Action]:
+        """The picks the rules already hold for this call, by seat."""
 
 
 class MasterChoice(ABC, Generic[S]):

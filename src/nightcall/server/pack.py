@@ -16,12 +16,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from nightcall.engine.actions import Action
+from nightcall.engine.ruleset import PackVote
 
 if TYPE_CHECKING:
     from nightcall.server.room import Room
-
-KILL = "kill"
-
 
 class PackDraft:
     def __init__(self) -> None:
@@ -30,25 +28,32 @@ class PackDraft:
 
     def _pack(self, room: Room) -> tuple[int, ...]:
         """The living wolves of this call, while the clock shows the wolves' call."""
-        c = room.clock
-        if (room.ruleset.id != "lupus" or room.state is None or not room.at_slot()
-                or c.calls[c.slot] != "werewolf"):
+        c, rs = room.clock, room.ruleset
+        if (not isinstance(rs, PackVote) or room.state is None or not room.at_slot()
+                or c.calls[c.slot] != rs.pack_call):
             return ()
         key = (c.start, c.night, c.slot)
         if key != self.call:
             self.call, self.picks = key, {}
-        return tuple(getattr(room.state, "actors", ()))
+        return rs.pack(room.state)
 
     def _made(self, room: Room) -> dict[int, int]:
         """The picks the rules already hold (bots choose once and for all)."""
-        picks = getattr(room.state, "picks", {})
-        return {seat: action.a for seat, action in picks.items()}
+        rs = room.ruleset
+        if not isinstance(rs, PackVote) or room.state is None:
+            return {}
+        return {seat: action.a for seat, action in rs.pack_picks(room.state).items()}
+
+    @staticmethod
+    def _kind(room: Room) -> str:
+        rs = room.ruleset
+        return rs.pack_action if isinstance(rs, PackVote) else ""
 
     def holds(self, room: Room, seat: int, action: Action) -> bool:
         """Keep a wolf's (checked) pick as a draft; True if it was kept. Once the whole
         pack points at one player, every draft goes to the rules."""
         pack = self._pack(room)
-        if action.kind != KILL or seat not in pack:
+        if not pack or action.kind != self._kind(room) or seat not in pack:
             return False
         self.picks.pop(seat, None)
         self.picks[seat] = action.a
@@ -69,7 +74,7 @@ class PackDraft:
         waiting = set(room.ruleset.waiting_for(room.state))
         for seat, target in picks.items():
             if seat in waiting:
-                room.apply_move(seat, Action(KILL, target))
+                room.apply_move(seat, Action(self._kind(room), target))
 
     def show(self, room: Room, viewer: int | None, view: dict[str, Any]) -> dict[str, Any]:
         """A wolf's view with the pack's picks as they stand (drafts and final ones)."""

@@ -16,7 +16,7 @@ from nightcall.engine.cards import CardMap
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
-from nightcall.engine.ruleset import MasterChoice, Ruleset, register
+from nightcall.engine.ruleset import MasterChoice, PackVote, Ruleset, register
 from nightcall.engine.words import Words
 from nightcall.rulesets.lupus import account, day, deck, night, record
 from nightcall.rulesets.lupus import night as night_mod
@@ -33,7 +33,7 @@ from nightcall.rulesets.lupus.state import (
 )
 
 
-class Lupus(Ruleset[LupusState], MasterChoice[LupusState]):
+class Lupus(Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState]):
     id: ClassVar[str] = "lupus"
     title: ClassVar[str] = "Lupus in Tabula"
     min_players: ClassVar[int] = deck.MIN_PLAYERS
@@ -182,6 +182,16 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState]):
 
     def last_to_die(self, state: LupusState) -> int | None:
         return state.last if state.last >= 0 else None
+
+    pack_call: ClassVar[str] = "werewolf"
+    pack_action: ClassVar[str] = "kill"
+
+    def pack(self, state: LupusState) -> tuple[int, ...]:
+        """The werewolves awake now, who point at one victim together."""
+        return state.actors if state.call == self.pack_call else ()
+
+    def pack_picks(self, state: LupusState) -> dict[int, Action]:
+        return dict(state.picks) if self.pack(state) else {}
 
     def may_choose_last(self, state: LupusState) -> bool:
         return state.phase == DAY and state.stage == ACCUSE and state.accuse_i == 0
