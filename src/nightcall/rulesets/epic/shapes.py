@@ -142,8 +142,13 @@ class Artifact(EventBody, tag="artifact"):
 
 
 class Claim(EventBody, tag="claim"):
+    """What a player says in the day, as in One Night: "I am the ``role``", "I saw
+    ``role`` at ``saw``", or "I swapped ``swapped``" (positions, n+i is center card i)."""
+
     seat: Seat
-    role: str
+    role: str | UnsetType = UNSET
+    saw: int | UnsetType = UNSET
+    swapped: list[int] | UnsetType = UNSET
 
 
 class Votes(EventBody, tag="votes"):
