@@ -41,8 +41,13 @@ class Ruleset(ABC):
         players: Sequence[str],
         deal: Sequence[str],
         options: Mapping[str, Any] | None = None,
+        *,
+        clock: int | None = None,
     ) -> Any:
-        """A game from a known deal: ``deal[i]`` is seat i's card, then any center cards."""
+        """A game from a known deal: ``deal[i]`` is seat i's card, then any center cards.
+
+        ``clock``: None, calls nobody is choosing in end at once (records, simulations);
+        a seed, every call stays open until ``end_call`` (engine.clock)."""
 
     @abstractmethod
     def default_deck(self, players: int, scenario: str | None = None) -> list[str]:
@@ -59,6 +64,8 @@ class Ruleset(ABC):
         roles: Sequence[str],
         seed: int | random.Random,
         options: Mapping[str, Any] | None = None,
+        *,
+        clock: int | None = None,
     ) -> Any:
         """Shuffle ``roles`` with a seeded RNG and start a game; the deal lands in the record.
 
@@ -68,7 +75,7 @@ class Ruleset(ABC):
         cards = list(roles)
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         rng.shuffle(cards)
-        return self.new_game(players, cards, options)
+        return self.new_game(players, cards, options, clock=clock)
 
     # --- playing ----------------------------------------------------------
     @abstractmethod
@@ -84,6 +91,14 @@ class Ruleset(ABC):
 
     @abstractmethod
     def is_over(self, state: Any) -> bool: ...
+
+    # --- the clock (engine.clock) --------------------------------------------
+    @abstractmethod
+    def open_call(self, state: Any) -> str | None:
+        """The step open now (public): ``engine.clock.DUSK`` before the first call, the
+        night call (a ``night_calls`` entry), the day's stage, or None once it is over.
+        It ends by ``apply(state, CLOCK_SEAT, END_CALL)``; seats still choosing then
+        get ``engine.clock.default_move``."""
 
     @abstractmethod
     def outcome(self, state: Any) -> Outcome | None: ...

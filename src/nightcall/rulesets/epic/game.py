@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
+from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, default_move, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
@@ -119,6 +120,8 @@ class EpicBattle(Ruleset):
         deal: Sequence[str],
         options: Mapping[str, Any] | None = None,
         tokens: Sequence[str] | None = None,
+        *,
+        clock: int | None = None,
     ) -> EpicState:
         names = tuple(players)
         if len(set(names)) != len(names):
@@ -144,7 +147,11 @@ class EpicBattle(Ruleset):
                                              "tokens": list(start_tokens)}))
         for s in range(n):
             st.log.append(Event("deal", ONLY[s], {"seat": s, "card": cards[s]}))
-        night.advance(st, day.start_day)
+        if clock is not None:  # at dusk: the first call opens with the first end_call
+            st.held = st.dusk = True
+            st.defaults = defaults_rng(clock)
+        else:
+            night.advance(st, day.start_day)
         return st
 
     def deal(
@@ -153,6 +160,8 @@ class EpicBattle(Ruleset):
         roles: Sequence[str],
         seed: int | random.Random,
         options: Mapping[str, Any] | None = None,
+        *,
+        clock: int | None = None,
     ) -> EpicState:
         """Shuffle the players + 3 cards (the extra card stays beside the center).
         The game's own RNG (the Curator's draw) is seeded from the same seed."""
@@ -163,7 +172,7 @@ class EpicBattle(Ruleset):
         rng.shuffle(cards)
         opts = dict(options or {})
         opts.setdefault("seed", seed if isinstance(seed, int) else rng.randrange(2**31))
-        return self.new_game(players, cards + ([extra] if extra else []), opts)
+        return self.new_game(players, cards + ([extra] if extra else []), opts, clock=clock)
 
     # --- playing ----------------------------------------------------------
     def legal_actions(self, state: EpicState, seat: int) -> Sequence[Action]:
@@ -179,6 +188,9 @@ class EpicBattle(Ruleset):
     def apply(self, state: EpicState, seat: int, action: Action) -> None:
         st = state
         if action not in self.legal_actions(st, seat):
+            if action.kind == END_CALL.kind:
+                self._end_call(st, seat)
+                return
             raise IllegalAction(str(action), self._why_illegal(st, seat, action))
         if st.phase == NIGHT:
             call = st.schedule[st.call_i]
@@ -188,6 +200,34 @@ class EpicBattle(Ruleset):
         else:
             st.history.append((seat, action, "day"))
             day.cast_vote(st, seat, action)
+
+    def _end_call(self, st: EpicState, seat: int) -> None:
+        """End the open call or the vote: seats still choosing get the default move."""
+        if seat != CLOCK_SEAT:
+            raise IllegalAction(str(END_CALL), "only the clock ends a call (the timer or "
+                                               "the game master), not a seat")
+        if st.phase == OVER:
+            raise IllegalAction(str(END_CALL), "the game is over: there is no call to end")
+        if st.defaults is None:
+            st.defaults = defaults_rng(None)
+        if st.phase == DAY:  # the vote's time is up: who has not pointed abstains
+            for s in self.waiting_for(st):
+                self.apply(st, s, default_move(self.legal_actions(st, s), st.defaults))
+            return
+        i = st.call_i
+        while st.phase == NIGHT and st.call_i == i and st.actor >= 0 and not st.dusk:
+            move = default_move(self.legal_actions(st, st.actor), st.defaults)
+            if move is None:
+                break
+            self.apply(st, st.actor, move)
+        if st.phase == NIGHT and st.call_i == i:  # (without a clock the call has ended)
+            night.end_call(st, day.start_day)
+
+    def open_call(self, state: EpicState) -> str | None:
+        st = state
+        if st.phase == NIGHT:
+            return DUSK if st.dusk else st.schedule[st.call_i]
+        return "vote" if st.phase == DAY else None
 
     def _why_illegal(self, st: EpicState, seat: int, action: Action) -> str:
         if st.phase == OVER:

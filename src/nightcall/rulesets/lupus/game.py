@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
+from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, default_move, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
@@ -66,6 +67,8 @@ class Lupus(Ruleset):
         players: Sequence[str],
         deal: Sequence[str],
         options: Mapping[str, Any] | None = None,
+        *,
+        clock: int | None = None,
     ) -> LupusState:
         names = tuple(players)
         if len(set(names)) != len(names):
@@ -75,6 +78,9 @@ class Lupus(Ruleset):
         st.log.append(Event("deal", MASTER, {"cards": list(deal)}))
         for s in range(st.n):
             st.log.append(Event("deal", night.ONLY[s], {"seat": s, "card": deal[s]}))
+        if clock is not None:  # at dusk: the first call opens with the first end_call
+            st.held = st.dusk = True
+            st.defaults = defaults_rng(clock)
         if night.begin_night(st):  # pragma: no cover - the werewolves always choose
             day.dawn(st)
         return st
@@ -94,6 +100,9 @@ class Lupus(Ruleset):
     def apply(self, state: LupusState, seat: int, action: Action) -> None:
         st = state
         if action not in self.legal_actions(st, seat):
+            if action.kind == END_CALL.kind:
+                self._end_call(st, seat)
+                return
             raise IllegalAction(str(action), self.why_illegal(st, seat, action))
         if st.phase == NIGHT:
             if night.act(st, seat, action):
@@ -102,6 +111,38 @@ class Lupus(Ruleset):
             day.accuse(st, seat, action)
         else:
             day.vote(st, seat, action)
+
+    def _end_call(self, st: LupusState, seat: int) -> None:
+        """End the open call or the day's turn: seats still choosing get the default."""
+        if seat != CLOCK_SEAT:
+            raise IllegalAction(str(END_CALL), "only the clock ends a call (the timer or "
+                                               "the game master), not a seat")
+        if st.phase == OVER:
+            raise IllegalAction(str(END_CALL), "the game is over: there is no call to end")
+        if st.defaults is None:
+            st.defaults = defaults_rng(None)
+        waiting = self.waiting_for(st)
+        if st.phase == DAY:  # the turn's time is up: who has not chosen gets the default
+            for s in waiting:
+                move = default_move(self.legal_actions(st, s), st.defaults)
+                if move is not None:
+                    self.apply(st, s, move)
+            return
+        i, night_no = st.call_i, st.night
+        for s in () if st.dusk else waiting:
+            move = default_move(self.legal_actions(st, s), st.defaults)
+            if move is not None:
+                self.apply(st, s, move)
+        # (without a clock the last choice has ended the call already)
+        if st.phase == NIGHT and st.call_i == i and st.night == night_no \
+                and night.end_call(st):
+            day.dawn(st)
+
+    def open_call(self, state: LupusState) -> str | None:
+        st = state
+        if st.phase == NIGHT:
+            return DUSK if st.dusk else st.calls[st.call_i]
+        return STAGE_NAMES[st.stage] if st.phase == DAY else None
 
     def why_illegal(self, st: LupusState, seat: int, action: Action) -> str:
         """Why ``seat`` may not do ``action`` now, in words a player understands."""

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
+from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, default_move, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, new_event, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
@@ -138,6 +139,8 @@ class OneNight(Ruleset):
         roles: Sequence[str],
         seed: int | random.Random,
         options: Mapping[str, Any] | None = None,
+        *,
+        clock: int | None = None,
     ) -> OneNightState:
         cards = list(roles)
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
@@ -153,16 +156,18 @@ class OneNight(Ruleset):
             if len(self._sorted) > 1000:  # many different decks: keep the cache small
                 self._sorted.clear()
             key = self._sorted[order] = tuple(sorted(order))
-        return self._start(players, cards, key, options)  # validates the deck
+        return self._start(players, cards, key, options, clock)  # validates the deck
 
     def new_game(
         self,
         players: Sequence[str],
         deal: Sequence[str],
         options: Mapping[str, Any] | None = None,
+        *,
+        clock: int | None = None,
     ) -> OneNightState:
         cards = list(deal)
-        return self._start(players, cards, tuple(sorted(cards)), options)
+        return self._start(players, cards, tuple(sorted(cards)), options, clock)
 
     def _start(
         self,
@@ -170,6 +175,7 @@ class OneNight(Ruleset):
         cards: list[str],
         key: tuple[str, ...],
         options: Mapping[str, Any] | None,
+        clock: int | None = None,
     ) -> OneNightState:
         """A new game from a deal (``cards``, ours to keep) and its sorted deck ``key``."""
         names = tuple(players)
@@ -187,7 +193,11 @@ class OneNight(Ruleset):
         # The deal is one master-only event; each seat's look at its own card is added
         # by view() from ``start`` (cheaper than n more events in every simulated game).
         log.append(new_event(Event, ("deal", MASTER, {"cards": cards.copy()})))
-        night.advance(st, day.start_day)
+        if clock is not None:  # at dusk: the first call opens with the first end_call
+            st.held = st.dusk = True
+            st.defaults = defaults_rng(clock)
+        else:
+            night.advance(st, day.start_day)
         return st
 
     # --- playing ----------------------------------------------------------
@@ -211,10 +221,17 @@ class OneNight(Ruleset):
         phase = st.phase
         if phase == NIGHT:
             if seat != st.actor or action not in st.choices:
+                if action.kind == END_CALL.kind:
+                    self._end_call(st, seat)
+                    return
                 raise IllegalAction(str(action), self._why_illegal(st, seat, action))
             call = st.schedule[st.call_i]
             st.history.append((seat, action, call))
             if night.CALLS[call][1](st, seat, action):
+                if st.held:  # the call stays open until end_call
+                    st.actor = -1
+                    st.choices = ()
+                    return
                 st.call_i += 1
                 st.stage = 0
                 st.actor = -1
@@ -234,12 +251,40 @@ class OneNight(Ruleset):
             or votes[seat] != NOT_VOTED
             or action not in st.vote_options[seat]
         ):
+            if action.kind == END_CALL.kind:
+                self._end_call(st, seat)
+                return
             raise IllegalAction(str(action), self._why_illegal(st, seat, action))
         # The ballots live in ``votes`` (not in ``history``): secret until all are in.
         votes[seat] = action.a if action.kind == "vote" else ABSTAIN
         st.pending -= 1
         if not st.pending:
             day.resolve(st)
+
+    def _end_call(self, st: OneNightState, seat: int) -> None:
+        """End the open call or the vote: seats still choosing get the default move."""
+        if seat != CLOCK_SEAT:
+            raise IllegalAction(str(END_CALL), "only the clock ends a call (the timer or "
+                                               "the game master), not a seat")
+        if st.phase == OVER:
+            raise IllegalAction(str(END_CALL), "the game is over: there is no call to end")
+        if st.defaults is None:
+            st.defaults = defaults_rng(None)
+        if st.phase == DAY:  # the vote's time is up: who has not pointed abstains
+            for s in self.waiting_for(st):
+                self.apply(st, s, default_move(st.vote_options[s], st.defaults))
+            return
+        i = st.call_i
+        while st.phase == NIGHT and st.call_i == i and st.actor >= 0 and not st.dusk:
+            self.apply(st, st.actor, default_move(st.choices, st.defaults))
+        if st.phase == NIGHT and st.call_i == i:  # (without a clock the call has ended)
+            night.end_call(st, day.start_day)
+
+    def open_call(self, state: OneNightState) -> str | None:
+        st = state
+        if st.phase == NIGHT:
+            return DUSK if st.dusk else st.schedule[st.call_i]
+        return "vote" if st.phase == DAY else None
 
     def _check_claim(self, st: OneNightState, seat: int, action: Action) -> None:
         if st.phase != DAY:
