@@ -212,7 +212,9 @@ class EpicBattle(Ruleset):
             st.defaults = defaults_rng(None)
         if st.phase == DAY:  # the vote's time is up: who has not pointed abstains
             for s in self.waiting_for(st):
-                self.apply(st, s, default_move(self.legal_actions(st, s), st.defaults))
+                vote = default_move(self.legal_actions(st, s), st.defaults)
+                if vote is not None:
+                    self.apply(st, s, vote)
             return
         i = st.call_i
         while st.phase == NIGHT and st.call_i == i and st.actor >= 0 and not st.dusk:

@@ -39,7 +39,8 @@ ABSTAIN = -1
 class EpicState:
     __slots__ = (
         "acted", "actor", "artifact_pool", "artifacts", "board", "call_i", "card_as",
-        "cards", "deck", "defaults", "dusk", "extra_pos", "forced_artifact", "held", "history", "log", "n", "names",
+        "cards", "deck", "defaults", "dusk", "extra_pos", "forced_artifact", "held",
+        "history", "log", "n", "names",
         "night_started", "options", "outcome", "panicked", "phase", "pick", "revealed", "rng",
         "schedule", "seen_by", "stage", "start", "start_tokens", "started_center", "tokens",
         "tokens_in_play", "vampires", "votes", "wolves_known",

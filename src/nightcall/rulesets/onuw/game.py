@@ -272,11 +272,16 @@ class OneNight(Ruleset):
             st.defaults = defaults_rng(None)
         if st.phase == DAY:  # the vote's time is up: who has not pointed abstains
             for s in self.waiting_for(st):
-                self.apply(st, s, default_move(st.vote_options[s], st.defaults))
+                vote = default_move(st.vote_options[s], st.defaults)
+                if vote is not None:
+                    self.apply(st, s, vote)
             return
         i = st.call_i
         while st.phase == NIGHT and st.call_i == i and st.actor >= 0 and not st.dusk:
-            self.apply(st, st.actor, default_move(st.choices, st.defaults))
+            move = default_move(st.choices, st.defaults)
+            if move is None:
+                break
+            self.apply(st, st.actor, move)
         if st.phase == NIGHT and st.call_i == i:  # (without a clock the call has ended)
             night.end_call(st, day.start_day)
 
