@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nightcall.engine.actions import Action
-from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL
+from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, end_idle_calls
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.ruleset import Ruleset, get_ruleset
 from nightcall.server.messages import Clock, CreateRoom, Lobby, Observation, SeatInfo
@@ -313,8 +313,16 @@ class Room:
     def rebuild(self) -> None:
         """The state from the deal and every applied action (a game is its history)."""
         state = self._deal([s.name for s in self.seats])
+        ruleset = self.ruleset
         for seat, action in self.actions:
+            if action != END_CALL and not ruleset.waiting_for(state) and (
+                    seat == MASTER_SEAT or action not in ruleset.legal_actions(state, seat)):
+                # A history saved before the engine held its calls has no end_call:
+                # the calls it passed are implied, as in a record (docs/architecture.md).
+                end_idle_calls(ruleset, state)
             self._replay(state, seat, action)
+        if self.clock.stage in DAY_STAGES and ruleset.view(state, None)["phase"] == "night":
+            end_idle_calls(ruleset, state)  # (the same: the clock is already at the dawn)
         self.state = state
 
     def _deal(self, players: list[str]) -> Any:
