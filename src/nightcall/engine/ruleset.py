@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
@@ -18,6 +18,9 @@ from nightcall.engine.cards import CardMap
 from nightcall.engine.errors import DeckError, RecordError
 from nightcall.engine.events import Viewer
 from nightcall.engine.outcome import Outcome
+
+# How ``end_call`` makes a silent seat's default move: (seat, action).
+MoveFn = Callable[[int, Action], None]
 
 
 class Ruleset(ABC):
@@ -97,8 +100,14 @@ class Ruleset(ABC):
     def open_call(self, state: Any) -> str | None:
         """The step open now (public): ``engine.clock.DUSK`` before the first call, the
         night call (a ``night_calls`` entry), the day's stage, or None once it is over.
-        It ends by ``apply(state, CLOCK_SEAT, END_CALL)``; seats still choosing then
-        get ``engine.clock.default_move``."""
+        It ends by ``apply(state, CLOCK_SEAT, END_CALL)``, which calls :meth:`end_call`."""
+
+    @abstractmethod
+    def end_call(self, state: Any, move: MoveFn | None = None) -> None:
+        """End the open step: each seat still choosing gets its default move
+        (``engine.clock.default_move``), made through ``move(seat, action)`` (default:
+        ``apply``) so that a driver watching every move (the leak audit) sees each one;
+        then the next step opens. IllegalAction once the game is over."""
 
     @abstractmethod
     def outcome(self, state: Any) -> Outcome | None: ...

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
@@ -18,7 +19,7 @@ from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, default_move, def
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
-from nightcall.engine.ruleset import Ruleset, register
+from nightcall.engine.ruleset import MoveFn, Ruleset, register
 from nightcall.rulesets.epic import account, day, deck, night, record, scenarios
 from nightcall.rulesets.epic import night as night_mod
 from nightcall.rulesets.epic.common import ONLY
@@ -189,7 +190,7 @@ class EpicBattle(Ruleset):
         st = state
         if action not in self.legal_actions(st, seat):
             if action.kind == END_CALL.kind:
-                self._end_call(st, seat)
+                self._end_call_from(st, seat)
                 return
             raise IllegalAction(str(action), self._why_illegal(st, seat, action))
         if st.phase == NIGHT:
@@ -201,11 +202,16 @@ class EpicBattle(Ruleset):
             st.history.append((seat, action, "day"))
             day.cast_vote(st, seat, action)
 
-    def _end_call(self, st: EpicState, seat: int) -> None:
-        """End the open call or the vote: seats still choosing get the default move."""
+    def _end_call_from(self, st: EpicState, seat: int) -> None:
         if seat != CLOCK_SEAT:
             raise IllegalAction(str(END_CALL), "only the clock ends a call (the timer or "
                                                "the game master), not a seat")
+        self.end_call(st)
+
+    def end_call(self, state: EpicState, move: MoveFn | None = None) -> None:
+        """End the open call or the vote: seats still choosing get the default move."""
+        st = state
+        make = move or partial(self.apply, st)
         if st.phase == OVER:
             raise IllegalAction(str(END_CALL), "the game is over: there is no call to end")
         if st.defaults is None:
@@ -214,14 +220,14 @@ class EpicBattle(Ruleset):
             for s in self.waiting_for(st):
                 vote = default_move(self.legal_actions(st, s), st.defaults)
                 if vote is not None:
-                    self.apply(st, s, vote)
+                    make(s, vote)
             return
         i = st.call_i
         while st.phase == NIGHT and st.call_i == i and st.actor >= 0 and not st.dusk:
-            move = default_move(self.legal_actions(st, st.actor), st.defaults)
-            if move is None:
+            choice = default_move(self.legal_actions(st, st.actor), st.defaults)
+            if choice is None:
                 break
-            self.apply(st, st.actor, move)
+            make(st.actor, choice)
         if st.phase == NIGHT and st.call_i == i:  # (without a clock the call has ended)
             night.end_call(st, day.start_day)
 

@@ -9,6 +9,7 @@ counts as the last), :meth:`Lupus.accusation_order`, :meth:`Lupus.suspects`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
@@ -17,7 +18,7 @@ from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, default_move, def
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
-from nightcall.engine.ruleset import Ruleset, register
+from nightcall.engine.ruleset import MoveFn, Ruleset, register
 from nightcall.rulesets.lupus import account, day, deck, night, record
 from nightcall.rulesets.lupus import night as night_mod
 from nightcall.rulesets.lupus.roles import CARD_MAP, DISPLAY_NAME, ROLE_IDS
@@ -101,7 +102,7 @@ class Lupus(Ruleset):
         st = state
         if action not in self.legal_actions(st, seat):
             if action.kind == END_CALL.kind:
-                self._end_call(st, seat)
+                self._end_call_from(st, seat)
                 return
             raise IllegalAction(str(action), self.why_illegal(st, seat, action))
         if st.phase == NIGHT:
@@ -112,11 +113,16 @@ class Lupus(Ruleset):
         else:
             day.vote(st, seat, action)
 
-    def _end_call(self, st: LupusState, seat: int) -> None:
-        """End the open call or the day's turn: seats still choosing get the default."""
+    def _end_call_from(self, st: LupusState, seat: int) -> None:
         if seat != CLOCK_SEAT:
             raise IllegalAction(str(END_CALL), "only the clock ends a call (the timer or "
                                                "the game master), not a seat")
+        self.end_call(st)
+
+    def end_call(self, state: LupusState, move: MoveFn | None = None) -> None:
+        """End the open call or the day's turn: seats still choosing get the default."""
+        st = state
+        make = move or partial(self.apply, st)
         if st.phase == OVER:
             raise IllegalAction(str(END_CALL), "the game is over: there is no call to end")
         if st.defaults is None:
@@ -124,15 +130,15 @@ class Lupus(Ruleset):
         waiting = self.waiting_for(st)
         if st.phase == DAY:  # the turn's time is up: who has not chosen gets the default
             for s in waiting:
-                move = default_move(self.legal_actions(st, s), st.defaults)
-                if move is not None:
-                    self.apply(st, s, move)
+                choice = default_move(self.legal_actions(st, s), st.defaults)
+                if choice is not None:
+                    make(s, choice)
             return
         i, night_no = st.call_i, st.night
         for s in () if st.dusk else waiting:
-            move = default_move(self.legal_actions(st, s), st.defaults)
-            if move is not None:
-                self.apply(st, s, move)
+            choice = default_move(self.legal_actions(st, s), st.defaults)
+            if choice is not None:
+                make(s, choice)
         # (without a clock the last choice has ended the call already)
         if st.phase == NIGHT and st.call_i == i and st.night == night_no \
                 and night.end_call(st):

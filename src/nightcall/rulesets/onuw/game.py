@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, partial
 from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
@@ -13,7 +13,7 @@ from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, default_move, def
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, new_event, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
-from nightcall.engine.ruleset import Ruleset, register
+from nightcall.engine.ruleset import MoveFn, Ruleset, register
 from nightcall.rulesets.onuw import account, day, deck, night, record
 from nightcall.rulesets.onuw import night as night_mod
 from nightcall.rulesets.onuw.roles import (
@@ -222,7 +222,7 @@ class OneNight(Ruleset):
         if phase == NIGHT:
             if seat != st.actor or action not in st.choices:
                 if action.kind == END_CALL.kind:
-                    self._end_call(st, seat)
+                    self._end_call_from(st, seat)
                     return
                 raise IllegalAction(str(action), self._why_illegal(st, seat, action))
             call = st.schedule[st.call_i]
@@ -252,7 +252,7 @@ class OneNight(Ruleset):
             or action not in st.vote_options[seat]
         ):
             if action.kind == END_CALL.kind:
-                self._end_call(st, seat)
+                self._end_call_from(st, seat)
                 return
             raise IllegalAction(str(action), self._why_illegal(st, seat, action))
         # The ballots live in ``votes`` (not in ``history``): secret until all are in.
@@ -261,11 +261,16 @@ class OneNight(Ruleset):
         if not st.pending:
             day.resolve(st)
 
-    def _end_call(self, st: OneNightState, seat: int) -> None:
-        """End the open call or the vote: seats still choosing get the default move."""
+    def _end_call_from(self, st: OneNightState, seat: int) -> None:
         if seat != CLOCK_SEAT:
             raise IllegalAction(str(END_CALL), "only the clock ends a call (the timer or "
                                                "the game master), not a seat")
+        self.end_call(st)
+
+    def end_call(self, state: OneNightState, move: MoveFn | None = None) -> None:
+        """End the open call or the vote: seats still choosing get the default move."""
+        st = state
+        make = move or partial(self.apply, st)
         if st.phase == OVER:
             raise IllegalAction(str(END_CALL), "the game is over: there is no call to end")
         if st.defaults is None:
@@ -274,14 +279,14 @@ class OneNight(Ruleset):
             for s in self.waiting_for(st):
                 vote = default_move(st.vote_options[s], st.defaults)
                 if vote is not None:
-                    self.apply(st, s, vote)
+                    make(s, vote)
             return
         i = st.call_i
         while st.phase == NIGHT and st.call_i == i and st.actor >= 0 and not st.dusk:
-            move = default_move(st.choices, st.defaults)
-            if move is None:
+            choice = default_move(st.choices, st.defaults)
+            if choice is None:
                 break
-            self.apply(st, st.actor, move)
+            make(st.actor, choice)
         if st.phase == NIGHT and st.call_i == i:  # (without a clock the call has ended)
             night.end_call(st, day.start_day)
 
