@@ -38,6 +38,11 @@ MASTER_SEAT = CLOCK_SEAT
 LAST_TO_DIE = "last_to_die"
 
 
+def clock_seed(seed: int) -> int:
+    """The seed of a room's game clock (its silent seats' defaults), from the deal's."""
+    return seed * 1000003 + 1
+
+
 class RoomError(Exception):
     """A refused request; ``code`` is machine-readable, the message is for people."""
 
@@ -329,7 +334,7 @@ class Room:
         """The game from the room's seed, on a clock: each call stays open until the
         room's timer ends it, and the defaults of silent seats come from the seed."""
         return self.ruleset.deal(players, self.roles, self.seed, self.settings.options,
-                                 clock=self.seed * 1000003 + 1)
+                                 clock=clock_seed(self.seed))
 
     def _replay(self, state: Any, seat: int, action: Action) -> None:
         """One history entry: a seat's move, or the host's choice as the Master."""
