@@ -4,8 +4,9 @@ The games are those of the engine benchmarks: One Night on its recommended 5- an
 10-player decks (engine_games.py), every Epic Battle scenario of epic_games.py, and
 Lupus at 8 and 12 seats on the table deck (lupus_games.py), every seat choosing at
 random. A round is one game of each case of a ruleset; each figure is (instructions
-for N rounds - instructions for 0 rounds) / N, under valgrind, so it does not depend on the machine's load: a shared machine can
-compare two checkouts exactly (docs/benchmarks.md).
+for N rounds - instructions for 0 rounds) / N, under valgrind, so it does not depend
+on the machine's load: a shared machine can compare two checkouts exactly
+(docs/benchmarks.md).
 
     python benchmarks/rules_instructions.py [--games N] [--baseline SRC] [--json]
 
