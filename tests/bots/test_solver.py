@@ -147,3 +147,34 @@ def test_hints_are_json_and_name_players() -> None:
     assert hints["start"][me] == {state.start[2]: 1.0}
     assert set(hints["end"]) == {*view["players"], "center 1", "center 2", "center 3"}
     assert hints["exact"] and hints["error"] == 0.0
+
+
+def test_a_solve_keeps_few_objects_alive_so_collections_stay_rare() -> None:
+    """Issue 21: a full collection costs more than a solve, so a solve must not fill the
+    young generation. Walking the scenarios depth first keeps one path alive; listing
+    every leaf first (the old way) triggered about one young collection per 4 solves."""
+    import gc
+
+    from nightcall.bots.onuw import solver
+
+    cards = ONUW.recommended_deck(10)
+    ks = [knowledge_from_view(ONUW.view(random_night(cards, 10, seed), seat))
+          for seed in range(20) for seat in range(10)]
+    young = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            young.append(info["generation"])
+
+    old_threshold = gc.get_threshold()
+    gc.collect()
+    gc.set_threshold(700, 10, 10)  # Python's defaults, whatever the test run set
+    gc.callbacks.append(count)
+    try:
+        for k in ks:
+            solver._fill.cache_clear()
+            solver.solve(k)
+    finally:
+        gc.callbacks.remove(count)
+        gc.set_threshold(*old_threshold)
+    assert len(young) <= 5, f"{len(young)} collections during {len(ks)} solves"

@@ -22,6 +22,7 @@ import pytest
 
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import DeckError, RecordError
+from nightcall.narration.telling import tell
 from nightcall.rulesets.epic.game import EPIC
 
 from .conftest import NAMES, SKIP, act, finish_night, game, to_call, told, vote_all
@@ -192,7 +193,7 @@ def test_revealed_cards_thumbs_and_lovers_are_told() -> None:
     act(st, "reveal", 2)  # the Seer's card, harmless, stays face up
     finish_night(st)
     vote_all(st, [3, 3, 3, 0, 3])  # the werewolf dies, his lover Carla with him
-    lines = EPIC.account(st)
+    lines = tell(EPIC, st)
     assert "  Awake as lovers: Carla, Dario." in lines
     # Venus exchanged tokens and the Seer looked: both raise a thumb for the Fortune Teller.
     assert "  Bruno sees thumbs up: Anna, Carla." in lines

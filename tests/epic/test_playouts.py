@@ -14,6 +14,7 @@ from hypothesis import strategies as hs
 
 from nightcall.engine.actions import Action
 from nightcall.engine.events import MASTER, visible_to
+from nightcall.narration.telling import tell
 from nightcall.rulesets.epic.day import end_of_night
 from nightcall.rulesets.epic.game import EPIC
 from nightcall.rulesets.epic.judge import decide
@@ -68,7 +69,7 @@ def test_random_games_of_every_scenario_end_well(scenario: str, players: int) ->
         record = json.loads(json.dumps(EPIC.to_record(st)))
         again = EPIC.replay(record)
         assert EPIC.outcome_json(again) == EPIC.outcome_json(st)
-        lines = EPIC.account(st)  # every event kind reads as a sentence
+        lines = tell(EPIC, st)  # every event kind reads as a sentence
         assert lines[0].startswith("Dealt:")
         assert tuple(lines[-len(outcome.explanation):]) == outcome.explanation
         for viewer in (None, MASTER, *range(players)):  # same state, same views

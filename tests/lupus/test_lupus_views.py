@@ -10,6 +10,7 @@ import random
 from lupus_helpers import TABLE12, TABLE16, lynch, night, seat, start
 
 from nightcall.engine.events import MASTER
+from nightcall.narration.telling import tell
 from nightcall.rulesets.lupus.game import LUPUS
 
 
@@ -110,7 +111,7 @@ def test_the_account_of_the_example_round() -> None:
     from test_lupus_records import _example
 
     st = LUPUS.replay(_example())
-    lines = LUPUS.account(st)
+    lines = tell(LUPUS, st)
     for expected in (
         "Dealt: Anna: Villager, Bruno: Werewolf",
         "    Bruno and Giulia open their eyes as the werewolves.",
@@ -130,6 +131,7 @@ def test_the_account_of_the_example_round() -> None:
 
 
 def test_the_account_covers_every_event_of_a_full_game() -> None:
+    from nightcall.narration.telling import Teller
     from nightcall.rulesets.lupus.account import _line
 
     rng = random.Random(11)
@@ -139,10 +141,10 @@ def test_the_account_covers_every_event_of_a_full_game() -> None:
         while not LUPUS.is_over(st):
             who = rng.choice(LUPUS.waiting_for(st))
             LUPUS.apply(st, who, rng.choice(LUPUS.legal_actions(st, who)))
-        lines = LUPUS.account(st)
+        lines = tell(LUPUS, st)
         assert lines[-1].startswith(("Winners:", "Nobody wins"))
         for e in st.log:
-            if _line(st, e) is not None:
+            if _line(st, e, Teller("lupus")) is not None:
                 kinds.add(e.kind)
     assert {"deal", "night", "call", "wolves", "victim", "seen", "medium", "protect", "visit",
             "mark", "freemasons", "imitate", "dawn", "accusation", "accuse", "suspects",

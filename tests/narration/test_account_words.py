@@ -8,6 +8,7 @@ import random
 import pytest
 
 from nightcall.engine.ruleset import get_ruleset
+from nightcall.narration.telling import tell
 from nightcall.server.narration import timeline
 
 TABLES = [("onuw", 5, None), ("epic", 8, None), ("lupus", 16, "extra")]
@@ -34,7 +35,7 @@ def test_the_timeline_is_told_line_for_line_in_each_language(
     for st in _games(rid, n, deck):
         english = timeline(rs, st, "en")
         # The web's timeline is the replay's account, the judge's reasoning included.
-        assert english == rs.account(st)
+        assert english == tell(rs, st)
         for lang in ("it", "de"):
             other = timeline(rs, st, lang)
             assert len(other) == len(english), lang

@@ -145,3 +145,23 @@ def test_lines_are_our_own_words_not_the_rulebooks_quotes() -> None:
                 if matcher.real_quick_ratio() < 0.72 or matcher.quick_ratio() < 0.72:
                     continue
                 assert matcher.ratio() < 0.72, (lang, key, line, quote)
+
+
+def test_a_rulesets_own_lines_live_in_its_folder() -> None:
+    """A ruleset is one folder: its lines are in rulesets/<id>/locales, none of them in
+    the shared files, and each of its languages has the same keys."""
+    from nightcall.narration.locale import ruleset_locales_dir
+
+    for rid, ruleset in all_rulesets().items():
+        folder = ruleset_locales_dir(ruleset)
+        own = {lang: json.loads((folder / f"{lang}.json").read_text("utf-8"))["lines"]
+               for lang in LANGUAGES}
+        assert own["en"], rid
+        for lang in LANGUAGES:
+            assert set(own[lang]) == set(own["en"]), (rid, lang)
+            assert all(k.split(".")[0] == rid or k.split(".")[1] == rid for k in own[lang])
+            shared = raw(lang)["lines"]
+            assert isinstance(shared, dict)
+            strays = [k for k in shared if rid in k.split(".")[:2]]
+            assert not strays, (rid, lang, strays[:5])
+            assert own[lang].items() <= load(lang).lines.items()  # and load() reads them

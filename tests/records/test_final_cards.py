@@ -14,8 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from nightcall.narration.telling import tell
 from nightcall.rulesets.epic.game import EPIC
-from nightcall.rulesets.onuw.account import account as onuw_account
 from nightcall.rulesets.onuw.game import ONUW
 
 RECORDS = Path(__file__).parent
@@ -55,12 +55,12 @@ def test_onuw_view_and_account_show_both() -> None:
     st = onuw_game()
     for viewer in (None, 0, 1):
         assert ONUW.view(st, viewer)["outcome"]["final"] == ONUW.outcome_json(st)["final"]
-    end = next(line for line in ONUW.account(st) if line.startswith("Cards at the end"))
+    end = next(line for line in tell(ONUW, st) if line.startswith("Cards at the end"))
     assert "Bruno: the Doppelgänger card, counting as Werewolf" in end
     assert "Anna: Werewolf" in end
-    it = [line for line in onuw_account(st, "it") if "vale come" in line]
+    it = [line for line in tell(ONUW, st, "it") if "vale come" in line]
     assert len(it) == 1 and "Bruno – la carta Doppelgänger, che vale come" in it[0]
-    de = [line for line in onuw_account(st, "de") if line.startswith("Die Karten am Ende")]
+    de = [line for line in tell(ONUW, st, "de") if line.startswith("Die Karten am Ende")]
     assert len(de) == 1 and "Bruno – Karte „Doppelgängerin“, zählt als Werwolf" in de[0]
 
 
@@ -75,7 +75,7 @@ def test_epic_final_cards_show_the_mimic_card_and_roles_apply_artifacts() -> Non
     assert final["roles"]["Bruno"] == "villager"
     assert final["cards"]["Bruno"] != "villager"
     assert EPIC.view(st, None)["outcome"]["final"] == final
-    end = next(line for line in EPIC.account(st) if line.startswith("At the end"))
+    end = next(line for line in tell(EPIC, st) if line.startswith("At the end"))
     assert "Dario: the Mimic card, counting as Seer" in end
 
 

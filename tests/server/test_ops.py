@@ -251,3 +251,32 @@ def test_room_burst_below_one_is_refused_with_a_reason() -> None:
     assert done.returncode == 2
     assert "--room-burst must be at least 1" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (("--port", "99999"), "--port is a TCP port, 1 to 65535, not 99999"),
+    (("--port", "0"), "--port is a TCP port, 1 to 65535, not 0"),
+    (("--host", "nosuch.invalid"), "cannot listen on nosuch.invalid:8000: no such address"),
+    (("--host", "198.51.100.77"), "cannot listen on 198.51.100.77:8000: "),  # not this machine's
+])
+def test_serve_refuses_an_address_it_cannot_listen_on_before_telling_the_table(
+        args: tuple[str, ...], said: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "nightcall.cli", "serve", *args],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert said in done.stderr
+    assert "on the shared screen" not in done.stdout  # no address given out that fails
+    assert "Traceback" not in done.stderr
+
+
+def test_serve_on_a_port_in_use_says_so() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "nightcall.cli", "serve", "--host",
+                               "127.0.0.1", "--port", str(port)],
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}: another program is using that port" \
+        in done.stderr

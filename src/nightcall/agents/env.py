@@ -181,7 +181,9 @@ class NightcallEnv:
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        return "\n".join(self.ruleset.account(self.state))
+        from nightcall.narration.telling import tell
+
+        return "\n".join(tell(self.ruleset, self.state))
 
     def close(self) -> None:
         """Nothing to release."""

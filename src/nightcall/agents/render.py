@@ -2,7 +2,8 @@
 
 Rendering reads only what the protocol carries (the view, the welcome's names
 and role ids), so it can never show more than the seat may know. Kinds it does
-not know (a new ruleset's) fall back to their JSON, which is still readable.
+not know (a new ruleset's) stay JSON, which is still readable; a known kind of the
+wrong shape raises rather than hide the mismatch.
 """
 
 from __future__ import annotations
@@ -96,11 +97,10 @@ def describe_action(action: Action, names: Names) -> str:
 
 
 def describe_event(event: dict[str, Any], names: Names) -> str:
-    """One event as a sentence; an event of another shape than expected stays JSON."""
-    try:
-        text = _event_sentence(event, names)
-    except (KeyError, TypeError, ValueError, IndexError):
-        text = None
+    """One event as a sentence. A kind with no sentence here (another ruleset's) stays
+    JSON; a known kind of the wrong shape is a bug and raises (every kind of every
+    ruleset has its sentence: tests/engine/test_event_sentences.py)."""
+    text = _event_sentence(event, names)
     return text if text is not None else json.dumps(event, ensure_ascii=False)
 
 
@@ -115,14 +115,19 @@ def _event_sentence(event: dict[str, Any], names: Names) -> str | None:
     if kind in ("wolves", "masons", "freemasons"):
         who = {"wolves": "werewolves"}.get(kind, kind)
         return f"The {who} opened their eyes: {names.seats(event['seats'])}."
-    if kind == "thumbs":
-        return f"Thumbs up from the werewolves: {names.seats(event['seats'])}."
+    if kind == "thumbs":  # One Night: the werewolves' thumbs; Epic: who moved something
+        return f"Thumbs up: {names.seats(event['seats'])}."
     if kind == "saw" and "seat" in event:
         return f"You saw that {s(event['seat'])}'s card is the {event['card']}."
     if kind == "saw" and "center" in event:
         return f"You saw that center card {event['center'] + 1} is the {event['card']}."
     if kind == "became":
         return f"You became the {event['role']}."
+    if kind == "swapped" and event.get("extra"):
+        return f"You swapped the spare werewolf card with {s(event['seats'][0])}'s card."
+    if kind == "swapped" and "seats" in event and "center" in event:
+        return (f"You swapped center card {event['center'] + 1} "
+                f"with {s(event['seats'][0])}'s card.")
     if kind == "swapped" and "seats" in event:
         a, b = event["seats"]
         return f"You swapped the cards of {s(a)} and {s(b)}."
@@ -148,6 +153,12 @@ def _event_sentence(event: dict[str, Any], names: Names) -> str | None:
         if not deaths:
             return "Nobody died."
         return "Died: " + ", ".join(f"{s(seat)} ({cause})" for seat, cause in deaths) + "."
+    if kind == "reveal" and "roles" in event:  # Epic: and what each card counts as
+        counts = event["roles"]
+        n = len(names.players)
+        return "Cards revealed: " + ", ".join(
+            f"{s(i)}: {c}" + (f" (counts as {counts[i]})" if counts[i] != c else "")
+            for i, c in enumerate(event["cards"][:n])) + "."
     if kind == "reveal":
         cards = event["cards"]
         n = len(names.players)
@@ -156,7 +167,43 @@ def _event_sentence(event: dict[str, Any], names: Names) -> str | None:
         return f"Cards revealed: {seats}{center}."
     if kind == "over":
         return "The game is over."
-    return _lupus_sentence(event, names)
+    return _epic_sentence(event, names) or _lupus_sentence(event, names)
+
+
+def _epic_sentence(event: dict[str, Any], names: Names) -> str | None:
+    kind = event.get("kind")
+    s = names.seat
+    if kind in ("vampires", "lovers"):
+        text = f"The {kind} opened their eyes: {names.seats(event['seats'])}."
+        if "bitten" in event:
+            bitten = event["bitten"]
+            text += f" They gave the Vampire token to {'nobody' if bitten is None else s(bitten)}."
+        return text
+    if kind == "bitten":
+        return f"The vampires gave {s(event['seat'])} the Vampire token."
+    if kind == "gave_token":
+        to = names.seats(event["seats"]) if "seats" in event else s(event["seat"])
+        return f"{to} got the {event['token'].replace('_', ' ')} token."
+    if kind in ("token", "saw_token"):
+        return f"{s(event['seat'])}'s token is the {event['token'].replace('_', ' ')} token."
+    if kind == "swapped_tokens":
+        a, b = event["seats"]
+        return f"You swapped the tokens of {s(a)} and {s(b)}."
+    if kind == "tapped":
+        if "by" in event:
+            return f"{s(event['by'])} tapped your shoulder."
+        return f"You tapped {s(event['seat'])}'s shoulder."
+    if kind == "concealed":
+        return f"You turned {s(event['seat'])}'s card face down again."
+    if kind == "placed_artifact":
+        return f"You placed an artifact on {s(event['seat'])}'s card."
+    if kind == "revealed":
+        shown = ", ".join(f"{s(int(seat))}: {card}" for seat, card in event["cards"].items())
+        return f"Face up on the table: {shown}."
+    if kind == "artifact":
+        return (f"An artifact lies on your card: {event['artifact'].replace('_', ' ')}. "
+                f"{event['instruction']}")
+    return None
 
 
 def _claim_sentence(event: dict[str, Any], names: Names) -> str:
@@ -200,6 +247,11 @@ def _lupus_sentence(event: dict[str, Any], names: Names) -> str | None:
     if kind in ("protect", "mark"):
         verb = "protected" if kind == "protect" else "marked"
         return f"You {verb} {s(event['seat'])}."
+    if kind == "imitate":
+        becomes = event["becomes"]
+        return f"You imitated {s(event['seat'])}: " + (
+            f"from the next night you are the {becomes}." if becomes
+            else "you stay a plain human.")
     if kind == "visit":
         seat = event["seat"]
         return "You stayed home." if seat is None else f"You visited {s(seat)}."

@@ -49,6 +49,7 @@ def deck(
     from nightcall.engine.ruleset import get_ruleset
     from nightcall.narration.deckspec import cards_to_pull, choose_deck_cards
     from nightcall.narration.locale import LocaleError, load
+    from nightcall.narration.refusals import refused_in, said_in
 
     err = Console(stderr=True)
     try:
@@ -61,7 +62,8 @@ def deck(
         later = ruleset.night_calls(cards, 2) if ruleset.id == "lupus" else None
         scenario_name = _scenario_name(ruleset, players, scenario, bool(roles))
     except (NightcallError, LocaleError) as exc:
-        err.print(f"[bold red]deck refused[/]: {exc}", highlight=False)
+        err.print(refused_in(lang, "deck_refused", "deck refused", exc), style="bold red",
+                  highlight=False, markup=False)
         raise typer.Exit(EXIT_REFUSED) from None
     scenario_id = scenario_name[0] if scenario_name else None
     adjustment = ADJUSTMENTS.get(scenario_id or "")
@@ -124,7 +126,7 @@ def deck(
     if adjustment is not None:
         say("note", "yellow", rulebook=adjustment[0], change=adjustment[1])
     for warning in warnings:
-        say("warning", "yellow", text=warning)
+        say("warning", "yellow", text=said_in(lang, warning))
 
 
 def _scenario_name(ruleset: Any, players: int, scenario: str | None,

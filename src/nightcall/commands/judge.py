@@ -279,6 +279,7 @@ def judge(
 
     from nightcall.engine.errors import NightcallError
     from nightcall.narration.locale import LocaleError, load
+    from nightcall.narration.refusals import said
 
     err = Console(stderr=True)
     try:
@@ -305,10 +306,11 @@ def judge(
                     outcome = module.judge(normalize(ruleset_id, table))
                     break
                 except NightcallError as exc:
-                    if not questions.fix(str(exc)):
+                    if not questions.fix(said(loc, exc).rstrip(".")):
                         raise typer.Exit(EXIT_REFUSED) from None
     except (NightcallError, ValueError, OSError) as exc:
-        err.print(f"[bold red]cannot judge this table[/]: {exc}", highlight=False)
+        err.print(loc.line("refusal.cannot_judge", reason=said(loc, exc)),
+                  style="bold red", highlight=False, markup=False)
         raise typer.Exit(EXIT_REFUSED) from None
     except (typer.Abort, EOFError, KeyboardInterrupt):
         err.print("\n" + loc.line("ui.stopped"), highlight=False)

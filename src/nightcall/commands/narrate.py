@@ -116,6 +116,7 @@ def narrate(
     from nightcall.narration import speech as voice
     from nightcall.narration.deckspec import choose_deck
     from nightcall.narration.locale import LocaleError, load
+    from nightcall.narration.refusals import refused_in, said_in
     from nightcall.narration.runner import PauseKey, run
     from nightcall.narration.script import as_text as script_text
     from nightcall.narration.script import build_script
@@ -145,7 +146,8 @@ def narrate(
         steps = build_script(ruleset.id, deck, night=night, lang=lang, timing=timing,
                              options=options, day=not no_day)
     except (NightcallError, LocaleError, ValueError) as exc:
-        err.print(f"[bold red]cannot narrate[/]: {exc}", highlight=False)
+        err.print(refused_in(lang, "cannot_narrate", "cannot narrate", exc), style="bold red",
+                  highlight=False, markup=False)
         raise typer.Exit(EXIT_REFUSED) from None
 
     if as_json:
@@ -157,7 +159,8 @@ def narrate(
 
     console = Console()
     for warning in warnings:
-        console.print(f"[yellow]warning[/]: {warning}", highlight=False)
+        console.print(locale.line("deck.warning", text=said_in(lang, warning)),
+                      style="yellow", highlight=False, markup=False)
     if wav_dir is not None:
         if not voice.available():
             err.print("[bold red]cannot write WAV files[/]: espeak-ng is not installed",

@@ -20,9 +20,10 @@ class Renderer:
     """Events and actions of a view as plain sentences for one seat, in ``lang``."""
 
     def __init__(self, players: Sequence[str], seat: int, role_name: Callable[[str], str],
-                 lang: str = "en"):
+                 lang: str = "en", ruleset: str = ""):
         from nightcall.narration.locale import load
 
+        self.ruleset = ruleset  # whose words name tokens and artifacts (its account's)
         self.players = list(players)
         self.seat = seat
         self.role = role_name
@@ -58,7 +59,16 @@ class Renderer:
         return self.card_of(p) if p < self.n else self.t("center", n=p - self.n + 1)
 
     def token(self, token: str) -> str:
-        return token.replace("_", " ")
+        return self._word("token", token)
+
+    def artifact(self, artifact: str) -> str:
+        return self._word("artifact", artifact)
+
+    def _word(self, what: str, word: str) -> str:
+        """A token's or artifact's name, as the ruleset's account says it (one place for
+        those words); the id made readable for a renderer told no ruleset."""
+        key = f"account.{self.ruleset}.{what}.{word}"
+        return self.loc.line(key) if self.ruleset else word.replace("_", " ")
 
     def cause(self, cause: str) -> str:
         key = f"judge.cause.{cause}"
@@ -71,15 +81,10 @@ class Renderer:
         return self.t(key, name=self.players[s], **values)
 
     def event(self, e: dict[str, Any]) -> str | None:
-        """One event as a sentence (None for bookkeeping events); unknown shapes stay
-        readable as ``kind: key=value``."""
-        try:
-            return self._event(e)
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
-            extra = ", ".join(f"{key}={value}" for key, value in e.items() if key != "kind")
-            return f"{e.get('kind')}: {extra}"
-
-    def _event(self, e: dict[str, Any]) -> str | None:
+        """One event as a sentence (None for bookkeeping events). A kind with no sentence
+        here (another ruleset's) stays readable as ``kind: key=value``; a known kind of
+        the wrong shape is a bug and raises (tests/engine/test_event_sentences.py renders
+        every kind of every ruleset, in every language)."""
         k = e.get("kind")
         n = self.n
         t = self.t
@@ -107,6 +112,8 @@ class Renderer:
             where = self.token_of(e["seat"])
             return t("token", where=where[:1].upper() + where[1:],
                      token=self.token(e["token"]))
+        if k == "gave_token" and "seats" in e:  # Venus: the two Love tokens
+            return t("gave_tokens", names=self.seats(e["seats"]), token=self.token(e["token"]))
         if k == "gave_token":
             return self.mine(e["seat"], "gave_token", token=self.token(e["token"]))
         if k == "bitten":
@@ -124,12 +131,18 @@ class Renderer:
             a, b = e["seats"]
             return t("swapped_tokens", a=self.who(a, "dat"), b=self.who(b, "dat"))
         if k == "artifact":
-            text = t("artifact", artifact=self.token(e["artifact"]))
+            text = t("artifact", artifact=self.artifact(e["artifact"]))
             return f"{text} {e.get('instruction', '')}".strip()
         if k == "placed_artifact":
             return t("placed_artifact", where=self.card_of(e["seat"]))
+        if k == "tapped" and "by" not in e:  # the Thing's own tap
+            return t("tapped_you", name=self.players[e["seat"]])
         if k == "tapped":
             return t("tapped", name=self.who(e["by"]))
+        if k == "concealed":
+            return t("concealed", where=self.card_of(e["seat"]))
+        if k == "mark":
+            return t("mark", name=self.players[e["seat"]])
         if k == "revealed":
             shown = ", ".join(t("pair", name=self.who(int(s)), role=self.role(c))
                               for s, c in e["cards"].items())
@@ -355,7 +368,7 @@ def play(
     except (NightcallError, LocaleError, ValueError) as exc:
         typer.echo(f"cannot start: {exc}", err=True)
         raise typer.Exit(EXIT_REFUSED) from None
-    render = Renderer(names, me, lambda r: locale.role(ruleset.id, r), lang)
+    render = Renderer(names, me, lambda r: locale.role(ruleset.id, r), lang, ruleset.id)
     typer.echo(render.t("start", title=ruleset.title, n=players, name=name, seat=seat))
     typer.echo(render.t("roles", roles=", ".join(render.role(r)
                                                  for r in sorted_deck(ruleset, deck))))

@@ -35,7 +35,9 @@ def replay(
         typer.echo(json.dumps(outcome, ensure_ascii=False, indent=2))
         return
     console = Console()
-    for line in ruleset.account(state):
+    from nightcall.narration.telling import tell
+
+    for line in tell(ruleset, state):
         console.print(line, highlight=False, markup=False)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 from typing import Annotated, Any
@@ -92,6 +93,16 @@ def serve(
     if log_format not in ("text", "json"):
         typer.echo("--log-format is text or json", err=True)
         raise typer.Exit(2)
+    if not 1 <= port <= 65535 - (workers - 1):
+        top = 65535 - (workers - 1)
+        where = f"1 to {top} with --workers {workers}" if workers > 1 else "1 to 65535"
+        typer.echo(f"--port is a TCP port, {where}, not {port}", err=True)
+        raise typer.Exit(2)
+    for p in range(port, port + workers):
+        problem = _cannot_listen(host, p)
+        if problem:
+            typer.echo(f"cannot listen on {host}:{p}: {problem}", err=True)
+            raise typer.Exit(2)
     if room_burst < 1:
         typer.echo("--room-burst must be at least 1", err=True)
         raise typer.Exit(2)
@@ -291,6 +302,29 @@ def tune_gc() -> None:
 
 
 GC_THRESHOLDS = (1_000, 5, 1_000)
+
+
+def _cannot_listen(host: str, port: int) -> str:
+    """Why ``host:port`` cannot be listened on ("" if it can), said before anything starts
+    (uvicorn would print a log line after we had told the table where to go)."""
+    import socket as sk
+
+    try:
+        infos = sk.getaddrinfo(host, port, type=sk.SOCK_STREAM, flags=sk.AI_PASSIVE)
+    except (sk.gaierror, UnicodeError) as exc:
+        return f"no such address ({exc})"
+    family, kind, proto, _, address = infos[0]
+    with sk.socket(family, kind, proto) as s:
+        s.setsockopt(sk.SOL_SOCKET, sk.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            s.bind(address)
+        except PermissionError:
+            return "this user may not use ports below 1024 (pick another --port)"
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return "another program is using that port (pick another --port)"
+            return exc.strerror or str(exc)
+    return ""
 
 
 def _lan_address() -> str:

@@ -2,6 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+
+class Said(str):
+    """An English sentence of the rules that also carries a locale key and its values,
+    so a front end can say it in its reader's language (narration/refusals.py). The
+    rules stay free of languages: this is only the sentence's name and its facts."""
+
+    key: str
+    values: dict[str, Any]
+
+    def __new__(cls, text: str, key: str = "", **values: Any) -> Said:
+        self = super().__new__(cls, text)
+        self.key = key
+        self.values = values
+        return self
+
 
 class NightcallError(Exception):
     """Base class of every error nightcall raises on purpose."""

@@ -18,6 +18,7 @@ from nightcall.engine.cards import CardMap
 from nightcall.engine.errors import DeckError, RecordError
 from nightcall.engine.events import Viewer
 from nightcall.engine.outcome import Outcome
+from nightcall.engine.words import Words
 
 # How ``end_call`` makes a silent seat's default move: (seat, action).
 MoveFn = Callable[[int, Action], None]
@@ -117,8 +118,10 @@ class Ruleset(ABC):
         """Everything ``viewer`` may know now; nothing else."""
 
     @abstractmethod
-    def account(self, state: Any) -> list[str]:
-        """The whole game as plain sentences, in order (the master's account)."""
+    def account(self, state: Any, say: Words) -> list[str]:
+        """The whole game as plain sentences, in order (the master's account), in the
+        words of ``say`` (``nightcall.narration.telling.tell`` gives them in a language),
+        ending with the judges' reasons (``say.explain``)."""
 
     # --- records ----------------------------------------------------------
     @abstractmethod

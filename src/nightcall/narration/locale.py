@@ -1,6 +1,10 @@
 """Locale files: ``locales/<lang>.json``, the same keys in every language.
 
-Structure (also read by the web host screen)::
+A ruleset's own lines (``RULESET.*``, ``account.RULESET.*``, ``why.RULESET.*``) live in
+its own folder, ``rulesets/<id>/locales/<lang>.json`` (``{"lines": {...}}``), so that a
+ruleset is one folder; :func:`load` merges them with the shared ones below.
+
+Structure of the shared files (also read by the web host screen)::
 
     {
       "language": "English",          # the language's own name
@@ -16,6 +20,7 @@ plural, and the articles that agree with each gender): one place for them.
 
 from __future__ import annotations
 
+import importlib
 import json
 import string
 from dataclasses import dataclass
@@ -59,12 +64,41 @@ def placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
+def ruleset_locales_dir(ruleset: object) -> Path:
+    """The ``locales`` folder inside the ruleset's own package."""
+    module = importlib.import_module(type(ruleset).__module__)
+    assert module.__file__ is not None
+    return Path(module.__file__).parent / "locales"
+
+
+def ruleset_lines(lang: str) -> dict[str, str]:
+    """Every installed ruleset's own lines in ``lang``; a key that two rulesets (or a
+    ruleset and the shared file) both define is refused, never silently replaced."""
+    from nightcall.engine.ruleset import all_rulesets
+
+    out: dict[str, str] = {}
+    for rid, ruleset in sorted(all_rulesets().items()):
+        path = ruleset_locales_dir(ruleset) / f"{lang}.json"
+        if not path.exists():
+            continue
+        own = json.loads(path.read_text(encoding="utf-8"))["lines"]
+        clash = sorted(set(own) & set(out))
+        if clash:
+            raise LocaleError(f"the {rid} ruleset's {lang} lines repeat keys: {clash[:3]}")
+        out.update(own)
+    return out
+
+
 @cache
 def load(lang: str) -> Locale:
     if lang not in LANGUAGES:
         raise LocaleError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
     data = json.loads((LOCALES_DIR / f"{lang}.json").read_text(encoding="utf-8"))
     glossary = json.loads((LOCALES_DIR / "glossary" / f"{lang}.json").read_text(encoding="utf-8"))
+    lines = data["lines"]
+    own = ruleset_lines(lang)
+    if clash := sorted(set(own) & set(lines)):
+        raise LocaleError(f"keys both shared and a ruleset's own ({lang}): {clash[:3]}")
     roles = {rid: {role: entry["name"] for role, entry in entries.items()}
              for rid, entries in glossary["roles"].items()}
     return Locale(
@@ -72,6 +106,6 @@ def load(lang: str) -> Locale:
         language=data["language"],
         voice=data["voice"],
         roles=roles,
-        lines=data["lines"],
+        lines={**lines, **own},
         glossary=glossary,
     )

@@ -5,13 +5,21 @@ the ``why.*`` lines that write out the judges' reasons (:func:`explain`)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from nightcall.engine.outcome import Arg, Reason, Term
+from nightcall.engine.ruleset import Ruleset
 from nightcall.narration.locale import Locale, LocaleError, load
 
 
+def tell(ruleset: Ruleset, state: Any, lang: str = "en") -> list[str]:
+    """The ruleset's account of the game in ``lang``, the judges' reasoning included
+    (the end screen's timeline, ``nightcall replay``)."""
+    return ruleset.account(state, Teller(ruleset.id, lang))
+
+
 class Teller:
-    """One ruleset's account sentences in one language."""
+    """One ruleset's account sentences in one language (nightcall.engine.words.Words)."""
 
     def __init__(self, ruleset: str, lang: str = "en") -> None:
         self.ruleset = ruleset
@@ -29,6 +37,9 @@ class Teller:
     def commas(self, names: Sequence[str]) -> str:
         """``A, B, C``, or the word for nobody."""
         return ", ".join(names) or self("nobody")
+
+    def explain(self, reasons: Iterable[Reason]) -> list[str]:
+        return [_sentence(self.loc, r) for r in reasons]
 
     def listing(self, names: Sequence[str]) -> str:
         """``A, B and C``, or the word for nobody."""

@@ -45,6 +45,7 @@ from nightcall.server.limits import (
     refusal,
     unread,
 )
+from nightcall.server.narrator_routes import narrator_routes
 from nightcall.server.ops import (
     SERVER_SEND,
     KeepServerSend,
@@ -54,6 +55,7 @@ from nightcall.server.ops import (
     metrics,
     readyz,
 )
+from nightcall.server.replay_routes import replay_routes
 from nightcall.server.room import Room, RoomError, Sink, same_token
 from nightcall.server.samples import Samples
 from nightcall.server.store import Store
@@ -745,6 +747,7 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
         Route("/play/{code}", page("play.html")),
         Route("/watch/{code}", page("watch.html")),
         Route("/t/{token}", page("table.html")),
+        Route("/table", page("narrator.html")),
         Route("/favicon.ico", favicon),
         Route("/api/rulesets", rulesets),
         Route("/healthz", healthz),
@@ -755,6 +758,8 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
         Route("/api/rooms/{code}/qr.svg", room_qr),
         Route("/api/rooms/{code}/record", room_record),
         *table_routes(),
+        *narrator_routes(),
+        *replay_routes(page),
         WebSocketRoute("/ws/{code}", websocket_endpoint),
         WebSocketRoute("/ws/{code}/agent", agent_endpoint),
         Mount("/static", StaticFiles(directory=web_dir()), name="static"),

@@ -110,15 +110,10 @@ def dusk_seconds(text: str, call_seconds: float) -> float:
 def timeline(ruleset: Any, state: Any, language: str) -> list[str]:
     """The end-of-game account in the room's language, ending with the judge's
     reasoning in that language too: its last ``len(outcome.explanation)`` lines, one
-    per reason (the end screen shows those under the winners). A ruleset whose
-    account takes no language gives its own (English) one, reasoning included."""
-    import importlib
+    per reason (the end screen shows those under the winners)."""
+    from nightcall.narration.telling import tell
 
-    try:
-        module = importlib.import_module(f"nightcall.rulesets.{ruleset.id}.account")
-        return list(module.account(state, language, explain=True))
-    except (ImportError, AttributeError, TypeError):
-        return list(ruleset.account(state))
+    return tell(ruleset, state, language)
 
 
 def _names(view: dict[str, Any], seats: Sequence[int]) -> list[str]:

@@ -21,7 +21,7 @@ How it stays fast instead of enumerating deals:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -95,9 +95,9 @@ class _Branch:
 
     def clone(self) -> _Branch:
         b = _Branch.__new__(_Branch)  # every slot is set below: no __init__ to undo
-        b.fixed = dict(self.fixed)
-        b.remaining = dict(self.remaining)
-        b.src = list(self.src)
+        b.fixed = self.fixed.copy()
+        b.remaining = self.remaining.copy()
+        b.src = self.src.copy()
         b.anon_seats = self.anon_seats
         b.anon_center = self.anon_center
         b.excl = self.excl
@@ -389,29 +389,56 @@ def _root(k: Knowledge, claims: Sequence[Claim]) -> _Branch:
 
 def scenarios(k: Knowledge, claims: Sequence[Claim] = ()) -> list[_Branch]:
     """Every scenario consistent with the seat's own observations (the leaves)."""
+    return list(iter_scenarios(k, claims))
+
+
+def iter_scenarios(k: Knowledge, claims: Sequence[Claim] = ()) -> Iterator[_Branch]:
+    """The scenarios of :func:`scenarios`, in the same order, one at a time.
+
+    Depth first: a call's branches are expanded one by one down to the last call,
+    and the leaf order is the same as expanding call after call over whole lists
+    (children follow their parent's order). Only one path of branches is alive at a
+    time instead of every leaf, so a solve leaves the garbage collector next to
+    nothing to count, and the collections (a full one costs more than a solve) stay
+    rare. No level changes a branch it was given: it clones it or passes it on.
+    """
     n = k.n
     me = k.seat
     by_call: dict[int, list[Observation]] = {}
     for o in k.night:
         by_call.setdefault(o.call, []).append(o)
-    branches = [_root(k, claims)]
+    # Calls this seat neither saw nor has to guess at (its own call, a call that moves
+    # no card) pass every branch on unchanged: only the others are walked.
+    steps: list[tuple[str, list[Observation] | None]] = []
     for i, call in enumerate(k.schedule):
-        observed = by_call.get(i, [])
-        own_call = call == k.card
-        nxt: list[_Branch] = []
-        for br in branches:
-            if own_call or (call not in MOVERS and call != DOPPELGANGER):
-                kids: Iterator[_Branch] = iter((br,))
-            else:
-                kids = _unseen_call(br, n, call)
-            for kid in kids:
-                if observed:
-                    kid = kid.clone()
-                    if not all(_observe(kid, n, me, o) for o in observed):
-                        continue
-                nxt.append(kid)
-        branches = nxt
-    return branches
+        guess = call != k.card and (call in MOVERS or call == DOPPELGANGER)
+        if guess or i in by_call:
+            steps.append((call if guess else "", by_call.get(i)))
+    last = len(steps)
+
+    def kids(br: _Branch, depth: int) -> Iterator[_Branch]:
+        call, observed = steps[depth]
+        options = _unseen_call(br, n, call) if call else iter((br,))
+        for kid in options:
+            if observed:
+                kid = kid.clone()
+                if not all(_observe(kid, n, me, o) for o in observed):
+                    continue
+            yield kid
+
+    root = _root(k, claims)
+    if not last:
+        yield root
+        return
+    stack = [kids(root, 0)]
+    while stack:
+        kid = next(stack[-1], None)
+        if kid is None:
+            stack.pop()
+        elif len(stack) == last:
+            yield kid
+        else:
+            stack.append(kids(kid, len(stack)))
 
 
 FillKey = tuple[tuple[int, ...], int, int, tuple[bool, ...]]
@@ -497,9 +524,9 @@ def solve(
     free: dict[FillKey, tuple[list[float], list[float], list[float]]] = {}
     total = 0.0
     if claims:
-        leaves = _weighted_leaves(scenarios(k, claims), n, roles, claims, trust)
+        leaves = _weighted_leaves(iter_scenarios(k, claims), n, roles, claims, trust)
     else:
-        leaves = _plain_leaves(scenarios(k), n, roles)
+        leaves = _plain_leaves(iter_scenarios(k), n, roles)
     # Where the Doppelgänger card ends, it counts as its copy: a correction to ``end``.
     copied: dict[int, list[float]] = {}
     positions = list(zip(range(npos), slot_of, strict=True))
@@ -564,16 +591,18 @@ def solve(
 Leaf = tuple[float, dict[int, str], FillKey, list[int], str]
 
 
-def _plain_leaves(branches: list[_Branch], n: int, roles: tuple[str, ...]) -> Iterator[Leaf]:
+def _plain_leaves(branches: Iterable[_Branch], n: int, roles: tuple[str, ...]) -> Iterator[Leaf]:
     """Without claims each scenario is one closed-form term."""
-    bans: dict[int, tuple[bool, ...]] = {}
+    # Keyed by id, holding the dict itself: a freed dict's id could come back.
+    bans: dict[int, tuple[dict[str, frozenset[int]], tuple[bool, ...]]] = {}
     zeros = [0] * len(roles)
     for br in branches:
         fixed = br.fixed
         excl = br.excl
-        ban = bans.get(id(excl))
-        if ban is None:
-            ban = bans[id(excl)] = tuple(r in excl for r in roles)
+        seen = bans.get(id(excl))
+        if seen is None:
+            seen = bans[id(excl)] = (excl, tuple(r in excl for r in roles))
+        ban = seen[1]
         center_fixed = len([p for p in fixed if p >= n])
         key = (tuple(map(br.remaining.get, roles, zeros)), n - len(fixed) + center_fixed,
                3 - center_fixed, ban)
@@ -583,7 +612,7 @@ def _plain_leaves(branches: list[_Branch], n: int, roles: tuple[str, ...]) -> It
 
 
 def _weighted_leaves(
-    branches: list[_Branch], n: int, roles: tuple[str, ...], claims: Sequence[Claim],
+    branches: Iterable[_Branch], n: int, roles: tuple[str, ...], claims: Sequence[Claim],
     trust: float,
 ) -> Iterator[Leaf]:
     scale = _claim_scale(claims, trust)

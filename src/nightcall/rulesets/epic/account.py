@@ -1,13 +1,13 @@
 """A readable account of an Epic Battle game from the master's log: twilight, night,
 day, the vote and the who-has-won check. Used by ``nightcall replay`` and the end
-screen, in the narrator's languages (``account.*`` lines of its locale files)."""
+screen, in the narrator's languages (``account.*`` lines, through ``say``: engine/words.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from nightcall.engine.events import Event
-from nightcall.narration.telling import Teller
+from nightcall.engine.words import Words
 from nightcall.rulesets.epic.state import EpicState
 
 # Calls that name a group rather than one role have their own words.
@@ -15,7 +15,7 @@ GROUP_CALLS = frozenset({"vampires", "tokens", "lovers", "werewolves",
                          "werewolves_dream_wolf", "freemasons"})
 
 
-def _who(st: EpicState, e: Event, say: Teller) -> str:
+def _who(st: EpicState, e: Event, say: Words) -> str:
     a = e.audience
     if isinstance(a, frozenset) and len(a) == 1:
         return st.names[next(iter(a))]
@@ -24,9 +24,8 @@ def _who(st: EpicState, e: Event, say: Teller) -> str:
     return (say("someone"))
 
 
-def account(st: EpicState, lang: str = "en", explain: bool = True) -> list[str]:
-    """The account in ``lang``; ``explain`` adds the judge's reasoning, in ``lang`` too."""
-    say = Teller("epic", lang)
+def account(st: EpicState, say: Words, explain: bool = True) -> list[str]:
+    """The account in the language of ``say``; ``explain`` adds the judge's reasoning."""
     role = say.role
     names, n = st.names, st.n
 
@@ -129,5 +128,5 @@ def account(st: EpicState, lang: str = "en", explain: bool = True) -> list[str]:
                 for s in range(n))
             lines.append(say("epic.end", cards=final))
     if explain and st.outcome is not None:
-        lines.extend(st.outcome.explain(lang))
+        lines.extend(say.explain(st.outcome.reasons))
     return lines

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from nightcall.engine.errors import DeckError
+from nightcall.engine.errors import DeckError, Said
 from nightcall.rulesets.epic.roles import (
     ALPHA_WOLF,
     EXTRA_CARDS,
@@ -34,11 +34,14 @@ _CARD_MOVERS = frozenset({"robber", "witch", ALPHA_WOLF, "goblin"})
 def validate(players: int, roles: Sequence[str], extra: str | None = None) -> list[str]:
     """Raise DeckError for a deck the rules forbid; return the rulebook's warnings."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise DeckError(f"Epic Battle is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+        raise DeckError(Said(f"Epic Battle is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                             f"not {players}", "deck.players", title="Epic Battle",
+                             low=MIN_PLAYERS, high=MAX_PLAYERS, n=players))
     if len(roles) != players + CENTER:
-        raise DeckError(
-            f"{players} players need {players + CENTER} role cards (players + 3), got {len(roles)}"
-        )
+        raise DeckError(Said(
+            f"{players} players need {players + CENTER} role cards (players + 3), "
+            f"got {len(roles)}", "deck.cards", n=players, need=players + CENTER,
+            got=len(roles)))
     unknown = sorted({r for r in roles if r not in ROLE_IDS} | (
         {extra} if extra is not None and extra not in ROLE_IDS else set()))
     if unknown:
@@ -61,18 +64,20 @@ def validate(players: int, roles: Sequence[str], extra: str | None = None) -> li
     for role, k in count.items():
         limit = MAX_COPIES.get(role, 1)
         if k > limit:
-            raise DeckError(
+            raise DeckError(Said(
                 f"the box has {limit} {name(role)} card(s), the deck (with any extra card) "
-                f"has {k}"
-            )
+                f"has {k}", "epic.copies", role=role, limit=limit, k=k))
     if count[FREEMASON] == 1:
-        raise DeckError("the Freemasons come into play together: the deck needs both or neither")
-    warnings = []
+        raise DeckError(Said("the Freemasons come into play together: the deck needs both "
+                             "or neither", "epic.freemasons"))
+    warnings: list[str] = []
     if count[INSOMNIAC] and not any(count[r] for r in _CARD_MOVERS):
-        warnings.append("the Insomniac is meant to be played with the Robber, Witch, "
-                        "Alpha Wolf or Goblin: without them her card cannot change")
+        warnings.append(Said("the Insomniac is meant to be played with the Robber, Witch, "
+                             "Alpha Wolf or Goblin: without them her card cannot change",
+                             "epic.insomniac"))
     if count[RENFIELD] and not any(count[r] for r in VAMPIRE_CARDS):
-        warnings.append("Renfield is meant for decks with vampires")
+        warnings.append(Said("Renfield is meant for decks with vampires", "epic.renfield"))
     if not any(count[r] for r in WOLF_CARDS | VAMPIRE_CARDS):
-        warnings.append("there are no werewolves or vampires in this deck")
+        warnings.append(Said("there are no werewolves or vampires in this deck",
+                             "epic.no_monsters"))
     return warnings

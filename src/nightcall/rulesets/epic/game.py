@@ -20,6 +20,7 @@ from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.ruleset import MoveFn, Ruleset, register
+from nightcall.engine.words import Words
 from nightcall.rulesets.epic import account, day, deck, night, record, scenarios
 from nightcall.rulesets.epic import night as night_mod
 from nightcall.rulesets.epic.common import ONLY
@@ -296,8 +297,8 @@ class EpicBattle(Ruleset):
             out["outcome"] = {**st.outcome.to_json(st.names), "final": record.final_json(st)}
         return out
 
-    def account(self, state: EpicState) -> list[str]:
-        return account.account(state)
+    def account(self, state: EpicState, say: Words) -> list[str]:
+        return account.account(state, say)
 
     # --- records ----------------------------------------------------------
     def replay(self, record_: Mapping[str, Any]) -> EpicState:

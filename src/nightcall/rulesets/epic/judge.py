@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from nightcall.engine.errors import DeckError
+from nightcall.engine.errors import DeckError, Said
 from nightcall.engine.outcome import Death, Outcome, Reason, Term, why
 from nightcall.rulesets.epic.roles import (
     ARTIFACT_ROLE,
@@ -66,8 +66,7 @@ class EndOfNight:
     votes: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Identity:
+class Identity(NamedTuple):  # a tuple: built for every player of every game
     role: str  # after a role-changing artifact
     kind: str | None  # WEREWOLVES / VAMPIRES for monsters, else None
     party: str
@@ -77,6 +76,7 @@ class Identity:
 def identities(end: EndOfNight) -> list[Identity]:
     """Who each player is at the end: card, then artifact, then the Vampire token."""
     out: list[Identity] = []
+    vampires_present = renfield = False
     for s, card in enumerate(end.roles):
         role = card
         ability = True
@@ -89,14 +89,17 @@ def identities(end: EndOfNight) -> list[Identity]:
             kind = VAMPIRES
         if kind is not None:
             party = kind
+            vampires_present = vampires_present or kind == VAMPIRES
         elif role == TANNER:
             party = TANNER_TEAM
         elif role == ASSASSIN:
             party = ASSASSIN_TEAM
         else:
             party = VILLAGE  # Renfield is settled below, once the vampires are known
+            renfield = renfield or role == RENFIELD
         out.append(Identity(role, kind, party, ability))
-    vampires_present = any(i.kind == VAMPIRES for i in out)
+    if not (renfield and vampires_present):
+        return out
     return [
         Identity(i.role, i.kind, VAMPIRES, i.vote_ability)
         if i.role == RENFIELD and i.kind is None and vampires_present else i
@@ -105,11 +108,9 @@ def identities(end: EndOfNight) -> list[Identity]:
 
 
 def battle_mode(ids: Sequence[Identity]) -> str:
-    wolves = any(i.kind == WEREWOLVES for i in ids)
-    vampires = any(i.kind == VAMPIRES for i in ids)
-    village = any(i.party == VILLAGE for i in ids)
-    if wolves and vampires:
-        return EPIC if village else NO_VILLAGE
+    kinds = {i.kind for i in ids}
+    if WEREWOLVES in kinds and VAMPIRES in kinds:
+        return EPIC if any(i.party == VILLAGE for i in ids) else NO_VILLAGE
     return CLASSIC
 
 
@@ -123,12 +124,16 @@ class _Check:
         self.n = len(end.names)
         self.ids = identities(end)
         self.mode = battle_mode(self.ids)
+        kinds = {i.kind for i in self.ids}
+        self.present: list[str] = [k for k in (WEREWOLVES, VAMPIRES) if k in kinds]
         self.lines: list[Reason] = [] if talk else _Sink()
         self.deaths: list[Death] = []
         self.teams: list[str] = []
+        self._safe: dict[int, Reason] | None = None
 
     def who(self, seats: Iterable[int]) -> tuple[str, ...]:
-        return tuple(self.names[s] for s in seats)
+        """Names for a reason (nobody reads them in a quiet check)."""
+        return tuple(self.names[s] for s in seats) if self.talk else ()
 
     # --- before the vote: who is who ---------------------------------------------
     def step_identities(self) -> None:
@@ -156,9 +161,13 @@ class _Check:
 
     # --- the vote ------------------------------------------------------------------
     def protected(self) -> dict[int, Reason]:
-        """Seats the vote cannot kill, with the reason (a clause)."""
+        """Seats the vote cannot kill, with the reason (a clause). The table does not
+        change during the check: worked out once."""
+        if self._safe is not None:
+            return self._safe
         end, ids, names = self.end, self.ids, self.names
         safe: dict[int, Reason] = {}
+        self._safe = safe
         for s, i in enumerate(ids):
             target = end.votes[s]
             if i.role == BODYGUARD and i.vote_ability and target != NO_VOTE:
@@ -176,11 +185,12 @@ class _Check:
         for v in end.votes:
             if v != NO_VOTE:
                 tally[v] += 1
-        counts = sorted({t for t in tally if t > 0}, reverse=True)
-        groups = [[s for s in range(self.n) if tally[s] == c] for c in counts]
-        if not groups or counts[0] < 2:
+        # The two highest vote counts above zero and who has them: only those matter.
+        counts = sorted({t for t in tally if t > 0}, reverse=True)[:2]
+        if not counts or counts[0] < 2:
             lines.append(why("epic.no_majority"))
             return
+        groups = [[s for s in range(self.n) if tally[s] == c] for c in counts]
         top = groups[0]
         places = 2 if self.mode == EPIC else 1
         dying = list(top)
@@ -264,7 +274,7 @@ class _Check:
         return why(f"epic.{key}.{kind}", names=self.who(seats))
 
     def monsters_present(self) -> list[str]:
-        return [k for k in (WEREWOLVES, VAMPIRES) if any(i.kind == k for i in self.ids)]
+        return self.present
 
     def win(self, team: str, reason: Reason) -> None:
         self.teams.append(team)
@@ -350,7 +360,7 @@ class _Check:
     def step_winners(self) -> list[int]:
         end, ids, names = self.end, self.ids, self.names
         dead = {d.seat for d in self.deaths}
-        plague = next((s for s in range(self.n) if end.tokens[s] == PLAGUE), None)
+        plague = end.tokens.index(PLAGUE) if PLAGUE in end.tokens else None
         winners: list[int] = []
         for s, i in enumerate(ids):
             won = s in dead if i.party == TANNER_TEAM else i.party in self.teams
@@ -384,15 +394,18 @@ class _Check:
             self.lines.append(why("nobody_wins"))
         return winners
 
-    def run(self) -> Outcome:
+    def steps(self) -> list[int]:
+        """Every step in order; the winning seats."""
         self.step_identities()
         self.step_vote()
         if self.deaths:
             self.step_hunter_and_lovers()
         self.step_check()
-        winners = self.step_winners()
-        return Outcome(tuple(self.deaths), tuple(self.teams), tuple(winners),
-                       tuple(self.lines), {"mode": self.mode})
+        return self.step_winners()
+
+    def run(self) -> Outcome:
+        winners = self.steps()
+        return Outcome(self.deaths, self.teams, winners, self.lines, {"mode": self.mode})
 
 
 class _Sink(list[Reason]):
@@ -409,9 +422,10 @@ def decide(end: EndOfNight, explain_now: bool = True) -> Outcome:
     explanation is first read (the same check, run again with words)."""
     if explain_now:
         return _Check(end).run()
-    quiet = _Check(end, talk=False).run()
-    return Outcome(quiet.deaths, quiet.teams, quiet.winners,
-                   lambda: _Check(end).run().reasons, quiet.extra)
+    quiet = _Check(end, talk=False)
+    winners = quiet.steps()
+    return Outcome(quiet.deaths, quiet.teams, winners,
+                   lambda: _Check(end).run().reasons, {"mode": quiet.mode})
 
 
 # --- a real table ---------------------------------------------------------------------
@@ -430,16 +444,18 @@ def judge(table: Mapping[str, Any]) -> Outcome:
         raise DeckError("'players' must be a non-empty list of names")
     names = tuple(players)
     if len(set(names)) != len(names):
-        raise DeckError("two players have the same name")
+        raise DeckError(Said("two players have the same name", "judge.same_name"))
     cards = _by_name(table, "cards", names, required=True)
     roles: list[str] = []
     for p in names:
         role = cards[p]
         if role not in ROLE_IDS:
-            raise DeckError(f"{p}'s card {role!r} is not an Epic Battle role")
+            raise DeckError(Said(f"{p}'s card {role!r} is not an Epic Battle role",
+                                 "epic.not_a_role", name=p, card=str(role)))
         if role == MIMIC:
-            raise DeckError(f"{p} holds the Mimic: give the role it copied instead "
-                            "(villager if the Mimic card started in the center)")
+            raise DeckError(Said(f"{p} holds the Mimic: give the role it copied instead "
+                                 "(villager if the Mimic card started in the center)",
+                                 "epic.mimic", name=p))
         roles.append(role)
     center = table.get("center", [])
     if not isinstance(center, list) or any(c not in ROLE_IDS for c in center):
@@ -471,9 +487,11 @@ def judge(table: Mapping[str, Any]) -> Outcome:
         if target is None:
             votes.append(NO_VOTE)
         elif target not in names:
-            raise DeckError(f"{p} points at {target!r}, who is not seated at this table")
+            raise DeckError(Said(f"{p} points at {target!r}, who is not seated at this table",
+                                 "judge.target_not_seated", name=p, target=str(target)))
         elif target == p:
-            raise DeckError(f"{p} points at themselves; everyone points at a fellow player")
+            raise DeckError(Said(f"{p} points at themselves; everyone points at a fellow "
+                                 "player", "judge.self_vote", name=p))
         else:
             votes.append(names.index(target))
     return decide(EndOfNight(names, tuple(roles), tuple(tokens), tuple(artifacts),
@@ -489,9 +507,13 @@ def _by_name(table: Mapping[str, Any], key: str, names: tuple[str, ...],
         raise DeckError(f"'{key}' must map player names to values")
     unknown = [k for k in value if k not in names]
     if unknown:
-        raise DeckError(f"'{key}' names people not seated: {', '.join(map(str, unknown))}")
+        raise DeckError(Said(f"'{key}' names people not seated: "
+                             f"{', '.join(map(str, unknown))}", "judge.strangers",
+                             names=", ".join(map(str, unknown))))
     if required:
         missing = [p for p in names if p not in value]
         if missing:
-            raise DeckError(f"'{key}' has nothing for {', '.join(missing)}")
+            raise DeckError(Said(f"'{key}' has nothing for {', '.join(missing)}",
+                                 "judge.no_card" if key == "cards" else "judge.nothing_for",
+                                 field=key, names=", ".join(missing)))
     return dict(value)

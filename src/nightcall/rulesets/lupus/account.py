@@ -1,19 +1,19 @@
 """A readable account of a Lupus game, from the Master's log: every night's calls and
 choices, each dawn, the accusations, the Suspects, the execution, and who won and why.
-In the narrator's languages (``account.*`` lines of its locale files)."""
+In the narrator's languages (``account.*`` lines, through ``say``: nightcall.engine.words)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from nightcall.engine.events import Event
-from nightcall.narration.telling import Teller
+from nightcall.engine.words import Words
 from nightcall.rulesets.lupus.state import LupusState
 
 CAUSES = frozenset({"werewolves", "harlot_host", "harlot_visited_werewolf", "seen_by_seer"})
 
 
-def _who(st: LupusState, e: Event, say: Teller) -> str:
+def _who(st: LupusState, e: Event, say: Words) -> str:
     audience = e.audience
     if isinstance(audience, frozenset) and len(audience) == 1:
         return st.names[next(iter(audience))]
@@ -23,8 +23,7 @@ def _who(st: LupusState, e: Event, say: Teller) -> str:
 
 
 
-def _line(st: LupusState, e: Event, say: Teller | None = None) -> str | None:
-    say = say or Teller("lupus")
+def _line(st: LupusState, e: Event, say: Words) -> str | None:
     role = say.role
     names = st.names
     d: dict[str, Any] = e.data
@@ -113,10 +112,9 @@ def _line(st: LupusState, e: Event, say: Teller | None = None) -> str | None:
     return None
 
 
-def account(st: LupusState, lang: str = "en", explain: bool = True) -> list[str]:
-    """The account in ``lang``; ``explain`` adds the judge's reasoning, in ``lang`` too."""
-    say = Teller("lupus", lang)
+def account(st: LupusState, say: Words, explain: bool = True) -> list[str]:
+    """The account in the language of ``say``; ``explain`` adds the judge's reasoning."""
     lines = [line for e in st.log if (line := _line(st, e, say)) is not None]
     if explain and st.outcome is not None:
-        lines.extend(st.outcome.explain(lang))
+        lines.extend(say.explain(st.outcome.reasons))
     return lines

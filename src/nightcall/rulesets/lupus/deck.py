@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Final
 
-from nightcall.engine.errors import DeckError
+from nightcall.engine.errors import DeckError, Said
 from nightcall.rulesets.lupus.roles import (
     BODYGUARD,
     DISPLAY_NAME,
@@ -46,27 +46,28 @@ def werewolves_for(players: int) -> int:
 
 def _check_players(players: int) -> None:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise DeckError(
+        raise DeckError(Said(
             f"Lupus in Tabula is for {MIN_PLAYERS} to {MAX_PLAYERS} players "
-            f"(the Master not counted), not {players}"
-        )
+            f"(the Master not counted), not {players}", "lupus.players",
+            low=MIN_PLAYERS, high=MAX_PLAYERS, n=players))
 
 
 def validate(players: int, roles: Sequence[str]) -> list[str]:
     """Raise DeckError for a deck the table forbids; warn about first-game swaps."""
     _check_players(players)
     if len(roles) != players:
-        raise DeckError(f"{players} players need {players} cards, one each; got {len(roles)}")
+        raise DeckError(Said(f"{players} players need {players} cards, one each; got "
+                             f"{len(roles)}", "lupus.cards", n=players, got=len(roles)))
     unknown = sorted({r for r in roles if r not in ROLE_IDS})
     if unknown:
         raise DeckError(f"not Lupus in Tabula roles: {', '.join(map(str, unknown))}")
     count = Counter(roles)
     wolves = werewolves_for(players)
     if count[WEREWOLF] != wolves:
-        raise DeckError(
+        raise DeckError(Said(
             f"{players} players play with {wolves} Werewolves (three from 16 players), "
-            f"the deck has {count[WEREWOLF]}"
-        )
+            f"the deck has {count[WEREWOLF]}", "lupus.werewolves", n=players, wolves=wolves,
+            k=count[WEREWOLF]))
     for role, start in (BASE_FROM | EXTRA_FROM).items():
         have = count[role]
         if not have:
@@ -74,14 +75,16 @@ def validate(players: int, roles: Sequence[str]) -> list[str]:
         copies = COPIES.get(role, 1)
         name = DISPLAY_NAME[role]
         if have != copies:
-            raise DeckError(
+            raise DeckError(Said(
                 f"the {name} card comes {'as a pair' if copies == 2 else 'once'}, "
-                f"the deck has {have}"
-            )
+                f"the deck has {have}", "lupus.pair" if copies == 2 else "lupus.once",
+                role=role, k=have))
         if players < start:
-            raise DeckError(f"the {name} joins from {start} players, not at {players}")
+            raise DeckError(Said(f"the {name} joins from {start} players, not at {players}",
+                                 "lupus.joins", role=role, start=start, n=players))
     return [
-        f"first-game deck: the {DISPLAY_NAME[role]} is replaced by a Villager"
+        Said(f"first-game deck: the {DISPLAY_NAME[role]} is replaced by a Villager",
+             "lupus.first_game", role=role)
         for role, start in BASE_FROM.items()
         if players >= start and not count[role]
     ]

@@ -33,18 +33,21 @@ def counts(st: LupusState) -> tuple[list[int], list[int]]:
 
 def check_end(st: LupusState) -> bool:
     """End the game if a side has won; True if it is over."""
-    wolves, humans = counts(st)
+    # Checked after every death (and nearly always not over): numbers, not lists.
+    living = [r for r, a in zip(st.roles, st.alive, strict=True) if a]
+    wolves = living.count(WEREWOLF)
+    humans = len(living) - wolves
     names = st.names
     reasons: list[Reason] = []
     if not wolves:
         team = VILLAGE
         reasons.append(why("lupus.humans_win"))
-    elif len(wolves) >= len(humans):
+    elif wolves >= humans:
         team = WEREWOLVES
         reasons.append(why(
             "lupus.wolves_win_possessed" if POSSESSED in st.deck else "lupus.wolves_win",
-            wolves=Term("count", "werewolves", len(wolves)),
-            humans=Term("count", "humans", len(humans)),
+            wolves=Term("count", "werewolves", wolves),
+            humans=Term("count", "humans", humans),
         ))
     else:
         return False

@@ -19,6 +19,7 @@ from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.ruleset import MoveFn, Ruleset, register
+from nightcall.engine.words import Words
 from nightcall.rulesets.lupus import account, day, deck, night, record
 from nightcall.rulesets.lupus import night as night_mod
 from nightcall.rulesets.lupus.roles import CARD_MAP, DISPLAY_NAME, ROLE_IDS
@@ -283,8 +284,8 @@ class Lupus(Ruleset):
             out["outcome"] = {**st.outcome.to_json(names), "final": record.final_json(st)}
         return out
 
-    def account(self, state: LupusState) -> list[str]:
-        return account.account(state)
+    def account(self, state: LupusState, say: Words) -> list[str]:
+        return account.account(state, say)
 
     # --- records ----------------------------------------------------------
     def replay(self, record_: Mapping[str, Any]) -> LupusState:

@@ -1,33 +1,32 @@
 """A readable account of a One Night game, from the master's log: the whole night in order,
 the day, the deaths and the who-has-won check. Used by ``nightcall replay`` and the end
-screen, in the narrator's languages (``account.*`` lines of its locale files)."""
+screen, in the narrator's languages (``account.*`` lines, through ``say``: engine/words.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from nightcall.engine.events import Event
-from nightcall.narration.telling import Teller
+from nightcall.engine.words import Words
 from nightcall.rulesets.onuw.roles import DISPLAY_NAME, ROLE_IDS
 from nightcall.rulesets.onuw.state import OneNightState
 
 
-def _pos(st: OneNightState, data: dict[str, Any], say: Teller) -> str:
+def _pos(st: OneNightState, data: dict[str, Any], say: Words) -> str:
     if "seat" in data:
         return (say("card_of", name=st.names[data["seat"]]))
     return (say("center_card", n=data["center"] + 1))
 
 
-def _who(e: Event, st: OneNightState, say: Teller) -> str:
+def _who(e: Event, st: OneNightState, say: Words) -> str:
     audience = e.audience
     if isinstance(audience, frozenset) and len(audience) == 1:
         return st.names[next(iter(audience))]
     return (say("someone"))
 
 
-def account(st: OneNightState, lang: str = "en", explain: bool = True) -> list[str]:
-    """The account in ``lang``; ``explain`` adds the judge's reasoning, in ``lang`` too."""
-    say = Teller("onuw", lang)
+def account(st: OneNightState, say: Words, explain: bool = True) -> list[str]:
+    """The account in the language of ``say``; ``explain`` adds the judge's reasoning."""
     role = say.role
     names = st.names
     n = st.n
@@ -99,7 +98,7 @@ def account(st: OneNightState, lang: str = "en", explain: bool = True) -> list[s
                 for s in range(n))
             lines.append(say("onuw.end", cards=final))
     if explain and st.outcome is not None:
-        lines.extend(st.outcome.explain(lang))
+        lines.extend(say.explain(st.outcome.reasons))
     return lines
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from nightcall.engine.errors import DeckError
+from nightcall.engine.errors import DeckError, Said
 from nightcall.rulesets.onuw.roles import (
     DOPPELGANGER,
     DRUNK,
@@ -42,30 +42,34 @@ DEFAULT_EXTRAS = (MINION, DRUNK, INSOMNIAC, HUNTER, TANNER, DOPPELGANGER)
 def validate(players: int, roles: Sequence[str]) -> list[str]:
     """Raise DeckError for a deck the rules forbid; return the rulebook's warnings."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise DeckError(f"One Night is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+        raise DeckError(Said(f"One Night is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                             f"not {players}", "deck.players", title="One Night",
+                             low=MIN_PLAYERS, high=MAX_PLAYERS, n=players))
     if len(roles) != players + CENTER:
-        raise DeckError(
-            f"{players} players need {players + CENTER} cards (players + 3), got {len(roles)}"
-        )
+        raise DeckError(Said(
+            f"{players} players need {players + CENTER} cards (players + 3), got {len(roles)}",
+            "deck.cards", n=players, need=players + CENTER, got=len(roles)))
     unknown = sorted({r for r in roles if r not in ROLE_IDS})
     if unknown:
         raise DeckError(f"not One Night roles: {', '.join(unknown)}")
     count = Counter(roles)
     if count[WEREWOLF] > 2:
-        raise DeckError(f"at most two Werewolves, the deck has {count[WEREWOLF]}")
+        raise DeckError(Said(f"at most two Werewolves, the deck has {count[WEREWOLF]}",
+                             "onuw.two_werewolves", k=count[WEREWOLF]))
     if count[MASON] not in (0, 2):
-        raise DeckError(f"the Masons are used both or neither, the deck has {count[MASON]}")
+        raise DeckError(Said(f"the Masons are used both or neither, the deck has "
+                             f"{count[MASON]}", "onuw.masons", k=count[MASON]))
     for role in SINGLE:
         if count[role] > 1:
-            raise DeckError(f"there is only one {role} card, the deck has {count[role]}")
-    warnings = []
+            raise DeckError(Said(f"there is only one {role} card, the deck has {count[role]}",
+                                 "onuw.single", role=role, k=count[role]))
+    warnings: list[str] = []
     if count[INSOMNIAC] and not (count[ROBBER] or count[TROUBLEMAKER]):
-        warnings.append(
+        warnings.append(Said(
             "the Insomniac is meant to be played with the Robber or the Troublemaker: "
-            "without them nobody can change its card"
-        )
+            "without them nobody can change its card", "onuw.insomniac"))
     if not count[WEREWOLF]:
-        warnings.append("there are no Werewolves in this deck")
+        warnings.append(Said("there are no Werewolves in this deck", "onuw.no_werewolves"))
     return warnings
 
 

@@ -14,6 +14,7 @@ from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, new_event, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.ruleset import MoveFn, Ruleset, register
+from nightcall.engine.words import Words
 from nightcall.rulesets.onuw import account, day, deck, night, record
 from nightcall.rulesets.onuw import night as night_mod
 from nightcall.rulesets.onuw.roles import (
@@ -368,8 +369,8 @@ class OneNight(Ruleset):
             out["outcome"] = {**st.outcome.to_json(st.names), "final": record.final_json(st)}
         return out
 
-    def account(self, state: OneNightState) -> list[str]:
-        return account.account(state)
+    def account(self, state: OneNightState, say: Words) -> list[str]:
+        return account.account(state, say)
 
     # --- records ----------------------------------------------------------
     def replay(self, record_: Mapping[str, Any]) -> OneNightState:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from nightcall.engine.errors import DeckError, NightcallError
+from nightcall.engine.errors import DeckError, NightcallError, Said
 from nightcall.engine.outcome import Outcome
 from nightcall.rulesets.onuw import day
 from nightcall.rulesets.onuw.roles import CARD_MAP, DOPPELGANGER, ROLE_IDS
@@ -40,9 +40,9 @@ def read_card(value: Any, where: str) -> str:
     role = CARD_MAP.role_of(text)
     if role is not None:
         return role
-    raise TableError(
-        f"{where}: {value!r} is not a One Night role ({', '.join(ROLE_IDS)}) or a playing card"
-    )
+    raise TableError(Said(
+        f"{where}: {value!r} is not a One Night role ({', '.join(ROLE_IDS)}) or a playing card",
+        "judge.not_a_card", card=str(value), roles=list(ROLE_IDS), game="onuw"))
 
 
 def _players(table: Mapping[str, Any]) -> tuple[str, ...]:
@@ -52,9 +52,11 @@ def _players(table: Mapping[str, Any]) -> tuple[str, ...]:
     if not all(isinstance(p, str) and p.strip() for p in players):
         raise TableError("player names must be non-empty strings")
     if len(set(players)) != len(players):
-        raise TableError("two players have the same name")
+        raise TableError(Said("two players have the same name", "judge.same_name"))
     if not 3 <= len(players) <= 10:
-        raise TableError(f"One Night is for 3 to 10 players, the table has {len(players)}")
+        raise TableError(Said(f"One Night is for 3 to 10 players, the table has "
+                              f"{len(players)}", "deck.players", title="One Night", low=3,
+                              high=10, n=len(players)))
     return tuple(players)
 
 
@@ -68,10 +70,12 @@ def build_state(table: Mapping[str, Any]) -> OneNightState:
         raise TableError("'cards' must map every player to the card in front of them")
     missing = [p for p in names if p not in cards]
     if missing:
-        raise TableError(f"no final card given for {', '.join(missing)}")
+        raise TableError(Said(f"no final card given for {', '.join(missing)}",
+                              "judge.no_card", names=", ".join(missing)))
     strangers = [str(p) for p in cards if p not in names]
     if strangers:
-        raise TableError(f"cards given for people not seated: {', '.join(strangers)}")
+        raise TableError(Said(f"cards given for people not seated: {', '.join(strangers)}",
+                              "judge.strangers", names=", ".join(strangers)))
     final = [read_card(cards[p], f"card of {p}") for p in names]
     center_raw = table.get("center", [])
     if not isinstance(center_raw, list) or len(center_raw) not in (0, 3):
@@ -80,11 +84,12 @@ def build_state(table: Mapping[str, Any]) -> OneNightState:
     copy_raw = table.get("doppelganger")
     copy = None if copy_raw in (None, "") else read_card(copy_raw, "doppelganger")
     if copy == DOPPELGANGER:
-        raise TableError("the Doppelgänger copies another player's card, not a Doppelgänger")
+        raise TableError(Said("the Doppelgänger copies another player's card, not a "
+                              "Doppelgänger", "judge.copy_self"))
     if copy is not None and DOPPELGANGER not in final + center:
-        raise TableError(
-            "'doppelganger' says what the Doppelgänger copied, but no card is the Doppelgänger"
-        )
+        raise TableError(Said(
+            "'doppelganger' says what the Doppelgänger copied, but no card is the Doppelgänger",
+            "judge.no_doppelganger"))
     cards_all = final + center
     st = OneNightState(names, cards_all, {"lone_wolf": True}, (), tuple(sorted(cards_all)))
     st.copy = copy
@@ -100,13 +105,17 @@ def _votes(raw: Any, names: tuple[str, ...]) -> list[int]:
     votes = [ABSTAIN] * len(names)
     for voter, target in raw.items():
         if voter not in names:
-            raise TableError(f"votes: {voter!r} is not seated at this table")
+            raise TableError(Said(f"votes: {voter!r} is not seated at this table",
+                                  "judge.voter_not_seated", name=str(voter)))
         if target is None or target == "":
             continue
         if target not in names:
-            raise TableError(f"votes: {voter} points at {target!r}, who is not seated here")
+            raise TableError(Said(f"votes: {voter} points at {target!r}, who is not seated here",
+                                  "judge.target_not_seated", name=str(voter),
+                                  target=str(target)))
         if target == voter:
-            raise TableError(f"votes: {voter} points at themselves; point at another player")
+            raise TableError(Said(f"votes: {voter} points at themselves; point at another "
+                                  "player", "judge.self_vote", name=str(voter)))
         votes[names.index(voter)] = names.index(target)
     return votes
 

@@ -6,6 +6,7 @@ import { actionLabel, artifactName, centerName, errorText, eventText, positionNa
 import { causeOf, finalCards, renderEnd, renderSeats } from "./common.js";
 import { icon, loadRulesets, renderDeck, renderHelp, roleIcon, teamLabel, teamOf, tokenIcon, useRuleset } from "./roles.js";
 import { chime, prefs, setChime } from "./sound.js";
+import { replayButton } from "./replay.js";
 
 const code = roomCode();
 const tokenKey = `nightcall:seat:${code}`;
@@ -295,7 +296,7 @@ function render() {
     const [ask, claims] = renderDay(view, players, stage);
     parts.push(ask, card, claims);
   }
-  if (stage === "over") parts.push(renderEnd(obs, players));
+  if (stage === "over") parts.push(replayButton(code, me ? me.seat : null), renderEnd(obs, players));
   parts.push(renderKnown(view, players, stage === "over"));
   mount($("#main"), parts);
 }

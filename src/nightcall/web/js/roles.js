@@ -8,7 +8,7 @@ const SVG = "http://www.w3.org/2000/svg";
 // Calls that are not one role, drawn with the icon of the role they wake.
 const ALIAS = {
   doppelganger_insomniac: "doppelganger", werewolves_dream_wolf: "werewolf",
-  vampires: "vampire", freemasons: "freemason", lovers: "venus", tokens: "token",
+  werewolves: "werewolf", vampires: "vampire", freemasons: "freemason", lovers: "venus", tokens: "token",
 };
 
 let rulesets = null;

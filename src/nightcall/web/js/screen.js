@@ -7,6 +7,7 @@ import { errorText, eventText, hasText, list, roleName, setLanguage, setRoleName
 import { cardWords, causeOf, finalCards, miniCard, renderCircle, renderEnd } from "./common.js";
 import { chooseVoice, chosenVoice, isMuted, onVoices, setMuted, speak, voicesFor } from "./speech.js";
 import { loadRulesets, renderDeck, roleIcon, useRuleset } from "./roles.js";
+import { replayButton } from "./replay.js";
 import { chime, prefs, resumeOnTap, setAmbience, setChime, setVolume } from "./sound.js";
 
 // The kinds of event the day board shows (the night's own events are private or dull).
@@ -267,6 +268,7 @@ export function runScreen({ host }) {
       parts.push(h("button", { class: "primary big", "data-testid": "play-again",
         onclick: () => net.send({ type: "play_again" }) }, t("host.play_again")));
     }
+    parts.push(replayButton(code, null, { tv: host }));
     parts.push(h("div", { class: "end-grid" },
       h("div", { class: "end-words" }, renderEnd(obs, view.players)[0] || null),
       h("section", { class: "faceup", "data-testid": "faceup" }, h("h2", {}, t("end.cards")),

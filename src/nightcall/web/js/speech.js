@@ -56,7 +56,8 @@ export function chooseVoice(language, name) {
 }
 
 // Say ``text``; false when nothing will be said (muted, no speech, no fitting voice).
-export function speak(text, language, { force = false } = {}) {
+// ``onend`` is called when the voice has finished the line (table mode waits for it).
+export function speak(text, language, { force = false, onend = null } = {}) {
   if (muted && !force) return false;
   try {
     const s = synth();
@@ -68,6 +69,7 @@ export function speak(text, language, { force = false } = {}) {
     const u = new SpeechSynthesisUtterance(text);
     u.lang = lang;
     if (voice) u.voice = voice;
+    if (onend) { u.onend = onend; u.onerror = onend; }
     s.speak(u);
     return true;
   } catch {

@@ -1,0 +1,32 @@
+"""What a ruleset's account asks of the narrator, as a Protocol: the rulesets write their
+accounts against it and never import the narration package (the layer above them).
+``nightcall.narration.telling.Teller`` is the implementation, in any of its languages;
+``nightcall.narration.telling.tell(ruleset, state, lang)`` hands one to
+``Ruleset.account``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+from nightcall.engine.outcome import Reason
+
+
+class Words(Protocol):
+    def __call__(self, key: str, **values: object) -> str:
+        """The line ``account.<key>`` with its placeholders filled in."""
+
+    def has(self, key: str) -> bool:
+        """Whether there is a line ``account.<key>``."""
+
+    def role(self, role: str) -> str:
+        """The role's name, in the language."""
+
+    def commas(self, names: Sequence[str]) -> str:
+        """``A, B, C``, or the word for nobody."""
+
+    def listing(self, names: Sequence[str]) -> str:
+        """``A, B and C``, or the word for nobody."""
+
+    def explain(self, reasons: Iterable[Reason]) -> list[str]:
+        """The judges' reasons as sentences, one per reason."""

@@ -1,0 +1,53 @@
+"""The rules' refusals and warnings in the reader's language.
+
+The rules stay free of languages: a refusal is raised, and a warning returned, as an
+English sentence. Where the sentence is a :class:`Said`, it also carries a locale key
+and its values, so a command run with ``--lang it`` or a page in German says it in
+that language (locale key ``refusal.<key>``). Values named ``role`` or ``roles`` are
+role ids, named in the reader's language; ``game`` is a ruleset id.
+"""
+
+from __future__ import annotations
+
+from nightcall.engine.errors import Said
+from nightcall.narration.locale import Locale
+
+__all__ = ["Said", "said"]
+
+
+def said(loc: Locale, what: BaseException | str) -> str:
+    """``what`` (an error or a warning) in ``loc``'s language, or as it is when it has
+    no key (or the language lacks the line)."""
+    text = what.args[0] if isinstance(what, BaseException) and what.args else what
+    if not isinstance(text, Said) or loc.lang == "en":
+        # English is the rules' own sentence (the en lines are the translators' source)
+        return str(what)
+    key = f"refusal.{text.key}"
+    if key not in loc.lines:
+        return str(text)
+    game = str(text.values.get("game", text.key.split(".")[0]))
+    values = dict(text.values)
+    for name in ("role", "roles"):
+        value = values.get(name)
+        if isinstance(value, str):
+            values[name] = loc.role(game, value)
+        elif isinstance(value, list | tuple):
+            values[name] = ", ".join(loc.role(game, r) for r in value)
+    return loc.line(key, **values)
+
+
+def refused_in(lang: str, key: str, english: str, what: BaseException | str) -> str:
+    """"Deck refused: <the reason>" (``refusal.<key>``) in ``lang``, the reason too."""
+    from nightcall.narration.locale import LANGUAGES, load
+
+    if lang not in LANGUAGES:
+        return f"{english}: {what}"
+    return load(lang).line(f"refusal.{key}", reason=said_in(lang, what))
+
+
+def said_in(lang: str, what: BaseException | str) -> str:
+    """:func:`said` for a language code; as it is when the language is unknown (the
+    error may be about the language itself)."""
+    from nightcall.narration.locale import LANGUAGES, load
+
+    return said(load(lang), what) if lang in LANGUAGES else str(what)

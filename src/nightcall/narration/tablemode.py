@@ -1,0 +1,360 @@
+"""The browser's table mode (``/table``): what the page asks the server, as plain data.
+
+The page only shows, speaks and counts down. Everything that is a rule is here, on
+top of the same code as the terminal commands: the deck and its 52-card pulls
+(:mod:`.deckspec`), the night script (:mod:`.script`), the one who-has-won check of
+each ruleset (``rulesets/*/judge.py``) and the Lupus Master (:mod:`.master`).
+
+Each function takes a JSON request and returns a JSON answer, or raises
+:class:`TableModeError` with a sentence in the request's language. The Lupus Master
+is stateless here: the page sends the deal and every answer given so far, and the
+game is replayed from them (the rules are deterministic), so a reload, a locked
+phone or a second device loses nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import Console
+
+from nightcall.engine.actions import Action
+from nightcall.engine.errors import NightcallError
+from nightcall.engine.ruleset import get_ruleset
+from nightcall.narration.deckspec import cards_to_pull, choose_deck_cards, role_lookup
+from nightcall.narration.locale import LANGUAGES, Locale, load
+from nightcall.narration.refusals import said
+from nightcall.narration.script import build_script
+from nightcall.narration.timing import timing_for
+
+GAMES = ("onuw", "epic", "lupus")
+MAX_ANSWERS = 2000  # a Lupus game of 23 players asks far fewer questions than this
+
+
+class TableModeError(ValueError):
+    """A request the table mode refuses; the message says what is wrong."""
+
+
+def _lang(request: Mapping[str, Any]) -> str:
+    lang = request.get("lang", "en")
+    if lang not in LANGUAGES:
+        raise TableModeError(f"unknown language {lang!r}: use en, it or de")
+    return str(lang)
+
+
+def _game(request: Mapping[str, Any], loc: Locale) -> Any:
+    rid = request.get("ruleset")
+    if rid not in GAMES:
+        raise TableModeError(loc.line("tablemode.no_game", games="onuw, epic, lupus"))
+    return get_ruleset(str(rid))
+
+
+def _int(value: Any, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise TableModeError(f"{what} must be a whole number from {low} to {high}")
+    return value
+
+
+def setup(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The deck for a table, its 52-card pulls, the night order, the rulebook's
+    warnings and the whole narrated script (night, then the day)."""
+    if not isinstance(request, Mapping):
+        raise TableModeError("the request is a JSON object")
+    lang = _lang(request)
+    loc = load(lang)
+    ruleset = _game(request, loc)
+    players = _int(request.get("players"), "players", ruleset.min_players,
+                   ruleset.max_players)
+    scenario = request.get("scenario") or None
+    roles = request.get("roles") or None
+    if scenario is not None and not isinstance(scenario, str):
+        raise TableModeError("scenario must be a scenario id")
+    if roles is not None and (not isinstance(roles, list)
+                              or not all(isinstance(r, str) for r in roles)):
+        raise TableModeError("roles must be a list of role ids or playing cards")
+    night = _int(request.get("night", 1), "night", 1, 30)
+    if night > 1 and ruleset.id != "lupus":
+        raise TableModeError(loc.line("tablemode.one_night", title=ruleset.title))
+    discussion = request.get("discussion")
+    if discussion is not None and (isinstance(discussion, bool)
+                                   or not isinstance(discussion, int | float)
+                                   or not 0 <= discussion <= 3600):
+        raise TableModeError("discussion is a number of seconds from 0 to 3600")
+    speed = request.get("speed", "normal")
+    try:
+        deck, given, warnings = choose_deck_cards(ruleset, players, scenario, roles)
+        if ruleset.id != "epic":  # (an Epic deck keeps the Alpha Wolf's extra card last)
+            deck, given = _sorted_with_cards(ruleset, deck, given)
+        pulls = cards_to_pull(ruleset, deck, given)
+        timing = timing_for(ruleset.id, str(speed), discussion)
+        steps = build_script(ruleset.id, deck, night=night, lang=lang, timing=timing)
+        calls = ruleset.night_calls(list(deck), night)
+        later = ruleset.night_calls(list(deck), 2) if ruleset.id == "lupus" else []
+    except (NightcallError, ValueError) as exc:
+        raise TableModeError(said(loc, exc)) from None
+    tokens, artifacts = _epic_extras(ruleset.id, deck)
+    return {
+        "ruleset": ruleset.id,
+        "title": ruleset.title,
+        "tokens": tokens,  # Epic: the symbol tokens to ask at the end (none: all Certainty)
+        "artifacts": artifacts,  # Epic with the Curator: the artifacts one may lie on
+        "players": players,
+        "deck": deck,
+        "role_names": {r: loc.role(ruleset.id, r) for r in ruleset.role_ids},
+        "cards": pulls,  # None: Epic needs its own box
+        "calls": [{"id": c, "name": loc.role(ruleset.id, c)} for c in calls],
+        "later_calls": [{"id": c, "name": loc.role(ruleset.id, c)} for c in later],
+        "warnings": [said(loc, w) for w in warnings],
+        "steps": [s.to_json() for s in steps],
+        "timing": {"action": timing.action, "gap": timing.gap,
+                   "discussion": timing.discussion, "count": timing.count},
+    }
+
+
+def _epic_extras(ruleset_id: str, deck: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The tokens and artifacts that can lie on the table at the end of this deck."""
+    if ruleset_id != "epic":
+        return [], []
+    from nightcall.rulesets.epic.roles import ARTIFACTS, TOKEN_ROLES, TOKENS
+
+    tokens = list(TOKENS) if any(r in TOKEN_ROLES for r in deck) else []
+    artifacts = list(ARTIFACTS) if "curator" in deck else []
+    return tokens, artifacts
+
+
+def _sorted_with_cards(ruleset: Any, deck: Sequence[str], given: Sequence[str | None]
+                       ) -> tuple[list[str], list[str | None]]:
+    """The deck in the ruleset's role order, each typed playing card kept with its role."""
+    order = {r: i for i, r in enumerate(ruleset.role_ids)}
+    pairs = sorted(zip(deck, given, strict=True), key=lambda p: order.get(p[0], len(order)))
+    return [r for r, _ in pairs], [c for _, c in pairs]
+
+
+# --- the judge ---------------------------------------------------------------------
+
+
+JUDGES = {"onuw": "nightcall.rulesets.onuw.judge", "epic": "nightcall.rulesets.epic.judge"}
+
+
+def judge(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Who died and who won, and why, in the request's language: the same check as
+    ``nightcall judge`` and the phones' end of game. A table that cannot happen (more
+    copies of a card than the box or the deck has) is refused with the reason."""
+    from nightcall.commands.judge import copies_allowed, normalize
+
+    if not isinstance(request, Mapping):
+        raise TableModeError("the request is a JSON object")
+    lang = _lang(request)
+    loc = load(lang)
+    rid = request.get("ruleset")
+    if rid not in JUDGES:
+        raise TableModeError(loc.line("tablemode.no_judge"))
+    table = request.get("table")
+    if not isinstance(table, Mapping):
+        raise TableModeError(loc.line("tablemode.no_table"))
+    table = normalize(str(rid), dict(table))
+    deck = request.get("deck")
+    cards = table.get("cards")
+    if isinstance(cards, Mapping):
+        held: Counter[str] = Counter(c for c in cards.values() if isinstance(c, str))
+        in_deck = Counter(deck) if isinstance(deck, list) else None
+        for role, k in held.items():
+            name = loc.role(str(rid), role)
+            holders = ", ".join(p for p, c in cards.items() if c == role)
+            limit = copies_allowed(str(rid), role)
+            if limit is not None and k > limit:
+                raise TableModeError(loc.line("tablemode.too_many_box", k=limit, role=name,
+                                              names=holders))
+            if in_deck is not None and k > in_deck[role]:
+                raise TableModeError(loc.line("tablemode.too_many_deck", k=in_deck[role],
+                                              role=name, names=holders))
+    module = importlib.import_module(JUDGES[str(rid)])
+    try:
+        outcome = module.judge(table)
+    except NightcallError as exc:
+        raise TableModeError(loc.line("judge.refused", reason=said(loc, exc).rstrip("."))) \
+            from None
+    names = list(table["players"])
+    result: dict[str, Any] = outcome.to_json(names)
+    result["explanation"] = list(outcome.explain(lang))
+    result["causes"] = {p: _cause(loc, c) for p, c in result["causes"].items()}
+    return result
+
+
+def _cause(loc: Locale, cause: str) -> str:
+    key = f"judge.cause.{cause}"
+    return loc.line(key) if key in loc.lines else cause.replace("_", " ")
+
+
+# --- the Lupus Master's assistant -----------------------------------------------------
+
+
+class _NeedAnswer(Exception):
+    """The Master's loop waits for an answer the page has not sent yet."""
+
+    def __init__(self, question: dict[str, Any]) -> None:
+        super().__init__(question.get("text", ""))
+        self.question = question
+
+
+class _Refused(Exception):
+    """An answer the Master's loop did not accept."""
+
+
+def _web_master() -> Any:
+    from nightcall.narration.master import Master
+
+    class WebMaster(Master):
+        """The terminal Master's loop, recording what it would say, note and ask
+        instead of printing it: the page plays the items in order."""
+
+        def __init__(self, *args: Any, answers: Sequence[str], **kw: Any) -> None:
+            super().__init__(*args, **kw)
+            self.items: list[dict[str, Any]] = []
+            self.answers = list(answers)
+            self.used = 0
+            self.menu: list[dict[str, Any]] = []
+            self.ask = self.answer  # (the terminal's prompt, replaced by the page's answers)
+
+        def say(self, key: str, **values: Any) -> None:
+            self.items.append({"kind": "say", "key": key,
+                               "text": self.locale.line(key, **values)})
+
+        def note(self, text: str) -> None:
+            self.items.append({"kind": "note", "text": text})
+
+        def tell(self, text: str) -> None:
+            if not self.menu:
+                self.items.append({"kind": "tell", "text": text.strip()})
+
+        def pause(self, seconds: float, label: str) -> None:
+            if seconds > 0:
+                kind = "discussion" if label == self.t("ui.discussion") else "pause"
+                self.items.append({"kind": kind, "seconds": round(seconds, 2),
+                                   "label": label})
+
+        def answer(self, question: str) -> str:
+            if self.used < len(self.answers):
+                self.used += 1
+                return self.answers[self.used - 1]
+            menu, self.menu = self.menu, []
+            kind = "defense" if question == self.t("master.defense_done") else \
+                "choice" if menu else "go_on"
+            raise _NeedAnswer({"kind": kind, "text": question, "options": menu})
+
+        def pick(self, question: str, actions: Sequence[Action]) -> Action:
+            nobody = self.t("master.nobody")
+            self.menu = [{"answer": str(i), "seat": a.a if a.a >= 0 else None,
+                          "label": (f"{a.a + 1}. {self.names[a.a]}" if a.a >= 0 else nobody)}
+                         for i, a in enumerate(actions, 1)]
+            raw = self.ask(question)
+            self.menu = []
+            if raw.isdigit() and 1 <= int(raw) <= len(actions):
+                return actions[int(raw) - 1]
+            raise _Refused(self.t("master.not_a_choice", answer=raw, n=len(actions)))
+
+        def choose_last(self, dead: list[int], default: int) -> int:
+            if self.ruleset.is_over(self.state):
+                return default
+            self.menu = [{"answer": str(i), "seat": s, "label": f"{s + 1}. {self.names[s]}"}
+                         for i, s in enumerate(dead, 1)]
+            raw = self.ask(self.t("master.last_ask", name=self.names[default]))
+            self.menu = []
+            if raw not in ("1", "2"):
+                raise _Refused(self.t("master.not_a_choice", answer=raw, n=2))
+            chosen = dead[int(raw) - 1]
+            if chosen != default:
+                self.play(-1, Action("last", chosen))
+            return chosen
+
+    return WebMaster
+
+
+def _lupus_deal(ruleset: Any, loc: Locale, names: Any, cards: Any,
+                deck: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The seating and the card dealt to each seat, checked against the deck."""
+    n = len(deck)
+    if not isinstance(names, list) or not all(isinstance(p, str) and p.strip() for p in names):
+        raise TableModeError(loc.line("master.players_count", n=n, got=0))
+    names = [p.strip() for p in names]
+    if len(names) != n:
+        raise TableModeError(loc.line("master.players_count", n=n, got=len(names)))
+    folded = [p.casefold() for p in names]
+    twice = next((p for p in names if folded.count(p.casefold()) > 1), None)
+    if twice is not None:
+        raise TableModeError(loc.line("master.players_twice", n=n, name=twice))
+    if any(len(p) > 40 for p in names):
+        raise TableModeError("a name is at most 40 characters")
+    if not isinstance(cards, list) or len(cards) != n:
+        raise TableModeError(loc.line("tablemode.cards_count", n=n))
+    lookup = role_lookup(ruleset)
+    want = Counter(deck)
+    in_deck = ", ".join(f"{k} × {loc.role('lupus', r)}" for r, k in want.items())
+    dealt: list[str] = []
+    for name, raw in zip(names, cards, strict=True):
+        role = lookup.get(str(raw).strip().casefold().replace(" ", "_")) \
+            if isinstance(raw, str) else None
+        if role is None and isinstance(raw, str) and ruleset.card_map is not None:
+            role = ruleset.card_map.role_of(raw)
+        if role is None:
+            raise TableModeError(loc.line("master.card_unknown", card=raw, deck=in_deck))
+        if role not in want:
+            raise TableModeError(loc.line("master.card_not_in_deck",
+                                          role=loc.role("lupus", role), deck=in_deck))
+        holders = [names[i] for i, c in enumerate(dealt) if c == role]
+        if len(holders) >= want[role]:
+            raise TableModeError(loc.line("master.card_used_up", role=loc.role("lupus", role),
+                                          k=want[role], names=", ".join(holders)) +
+                                 f" ({name})")
+        dealt.append(role)
+    return names, dealt
+
+
+def lupus(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The Master's game so far, replayed from the deal and the answers: every item to
+    say, show or time in order, then the question waiting (or the end)."""
+    from nightcall.narration.timing import timing_for
+
+    if not isinstance(request, Mapping):
+        raise TableModeError("the request is a JSON object")
+    lang = _lang(request)
+    loc = load(lang)
+    ruleset = get_ruleset("lupus")
+    deck = request.get("deck")
+    if not isinstance(deck, list) or not all(isinstance(r, str) for r in deck):
+        raise TableModeError(loc.line("tablemode.no_deck"))
+    try:
+        ruleset.validate_deck(len(deck), deck)
+    except NightcallError as exc:
+        raise TableModeError(said(loc, exc)) from None
+    names, cards = _lupus_deal(ruleset, loc, request.get("names"), request.get("cards"), deck)
+    answers = request.get("answers", [])
+    if not isinstance(answers, list) or not all(isinstance(a, str) for a in answers) \
+            or len(answers) > MAX_ANSWERS:
+        raise TableModeError(f"answers must be a list of at most {MAX_ANSWERS} strings")
+    discussion = request.get("discussion")
+    if discussion is not None and (isinstance(discussion, bool)
+                                   or not isinstance(discussion, int | float)
+                                   or not 0 <= discussion <= 3600):
+        raise TableModeError("discussion is a number of seconds from 0 to 3600")
+    timing = timing_for("lupus", str(request.get("speed", "normal")), discussion)
+    state = ruleset.new_game(names, cards)
+    master = _web_master()(Console(file=None, quiet=True), ruleset, state, loc, timing,
+                           answers=answers)
+    waiting: dict[str, Any] | None = None
+    try:
+        master.run()
+    except _NeedAnswer as need:
+        waiting = need.question
+    except _Refused as exc:
+        raise TableModeError(str(exc)) from None
+    except NightcallError as exc:
+        raise TableModeError(said(loc, exc)) from None
+    if master.used < len(answers):
+        raise TableModeError(loc.line("tablemode.too_many_answers", n=len(answers),
+                                      used=master.used))
+    return {"names": names, "items": master.items, "waiting": waiting,
+            "over": waiting is None, "answers": master.used}

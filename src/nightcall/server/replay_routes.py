@@ -1,0 +1,106 @@
+"""The HTTP side of the night replayed (issue 18, :mod:`nightcall.engine.replay_steps`).
+
+``/replay/CODE`` and ``/replay`` are one page. It asks ``/api/rooms/CODE/replay`` for a
+finished room (the room's record, written out and replayed from scratch, never the
+room's memory), or posts a record file to ``/api/replay``; both answer the same steps.
+A record the engine refuses gets 400 with the engine's reason, never a 500.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import msgspec
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from nightcall.engine.errors import NightcallError
+from nightcall.engine.replay_steps import replay_steps
+from nightcall.engine.ruleset import get_ruleset
+from nightcall.server.guard import ORIGIN_REFUSED, Guards
+from nightcall.server.hub import LANGUAGES, Hub
+from nightcall.server.limits import lookup, refusal
+from nightcall.server.ops import finder
+from nightcall.server.room import RoomError
+
+log = logging.getLogger(__name__)
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    return Response(msgspec.json.encode(data), status, media_type="application/json")
+
+
+def bad_record(message: str) -> Response:
+    return _json({"code": "bad_record", "message": message}, 400)
+
+
+def steps_of(record: Any) -> dict[str, Any]:
+    """The replay with every language's role names (the page picks one).
+
+    Raises NightcallError for a record the engine refuses; anything else a hostile
+    record can provoke inside a ruleset is a refusal too (ValueError)."""
+    from nightcall.server.narration import role_name
+
+    if not isinstance(record, dict):
+        raise ValueError("a game record is a JSON object")
+    try:
+        out = replay_steps(record)
+    except NightcallError:
+        raise
+    except Exception as exc:  # a shape no check foresaw: refused, and logged for us
+        log.warning("a record could not be replayed", exc_info=True)
+        raise ValueError(f"this record cannot be replayed ({type(exc).__name__})") from None
+    roles = get_ruleset(out["ruleset"]).role_ids
+    out["role_names"] = {lang: {r: role_name(out["ruleset"], r, lang) for r in roles}
+                         for lang in LANGUAGES}
+    return out
+
+
+async def replay_record(request: Request) -> Response:
+    """POST a record (a file dropped on the page): its replay, or 400 with the reason."""
+    guards: Guards = request.app.state.guards
+    if not guards.origin_ok(request):
+        return _json({"code": "bad_origin", "message": ORIGIN_REFUSED}, 403)
+    try:
+        record = msgspec.json.decode(await request.body())
+    except msgspec.DecodeError as exc:
+        return bad_record(f"not valid JSON ({exc})")
+    if isinstance(record, dict) and isinstance(record.get("record"), dict):
+        record = record["record"]  # a saved game with its outcome (tests/records)
+    try:
+        return _json(await run_in_threadpool(steps_of, record))
+    except (NightcallError, ValueError) as exc:
+        return bad_record(str(exc))
+
+
+async def room_replay(request: Request) -> Response:
+    """A finished room's replay, from its record (before the end: refused, like the
+    record, which holds every secret)."""
+    hub: Hub = request.app.state.hub
+    try:
+        room = lookup(request, await finder(hub, request, peek=True))
+    except RoomError as exc:
+        return refusal(exc)
+    if room.status != "over":
+        return _json({"code": "not_over", "message": "the replay opens at the end"}, 403)
+    record = room.ruleset.to_record(room.state)
+    try:
+        out = await run_in_threadpool(steps_of, record)
+    except (NightcallError, ValueError) as exc:  # (a room's own record replays: a bug)
+        log.error("room %s: its record does not replay: %s", room.code, exc)
+        return bad_record(str(exc))
+    out["language"] = room.settings.language
+    out["room"] = room.code
+    return _json(out)
+
+
+def replay_routes(page: Any) -> list[Route]:
+    return [
+        Route("/replay", page("replay.html")),
+        Route("/replay/{code}", page("replay.html")),
+        Route("/api/replay", replay_record, methods=["POST"]),
+        Route("/api/rooms/{code}/replay", room_replay),
+    ]

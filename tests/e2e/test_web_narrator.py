@@ -1,0 +1,350 @@
+"""Table mode in the browser (/table, issue 19), for the three games: the setup with
+its 52-card pulls, night order and warnings; the narrated night heard through a Web
+Speech recorder (every line in order, the pause, the breath after "close your eyes",
+the same time for every call, Wake Lock); the day; the judge's verdict; the Lupus
+Master from the deal to the end. Every stage passes axe-core, at laptop and phone
+sizes. The page runs its pauses at ``?scale=`` speed; the recorder's voice ends each
+line after 20 ms, as a quick synthesizer would."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Any
+
+import httpx
+import pytest
+from e2ehelpers import PHONE, PHONE_360, axe_violations, wait_for
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+pytestmark = pytest.mark.timeout(240)
+
+SCALE = 0.05
+RECORDER = """
+(() => {
+  window.__spoken = [];
+  window.__locks = [];
+  window.SpeechSynthesisUtterance = class {
+    constructor(text) { this.text = text; this.lang = ""; this.voice = null; this.onend = null; }
+  };
+  const synth = {
+    speak(u) {
+      const said = { text: u.text, lang: u.lang, at: performance.now(), end: null };
+      window.__spoken.push(said);
+      setTimeout(() => { said.end = performance.now(); if (u.onend) u.onend(); }, 20);
+    },
+    cancel() {}, getVoices() { return [{ name: "Test voice", lang: "%s", default: true }]; },
+    pause() {}, resume() {}, speaking: false, pending: false, paused: false,
+    addEventListener() {}, removeEventListener() {},
+  };
+  Object.defineProperty(window, "speechSynthesis", { value: synth, configurable: true });
+  const lock = { released: false, addEventListener() {},
+    release() { this.released = true; window.__locks.push("release"); return Promise.resolve(); } };
+  Object.defineProperty(navigator, "wakeLock", { configurable: true, value: {
+    request(kind) { window.__locks.push(kind); return Promise.resolve(lock); } } });
+})();
+"""
+LOCALE = {"en": "en-US", "it": "it-IT", "de": "de-DE"}
+
+
+def open_table(browser: Any, url: str, lang: str = "en", phone: Any = False,
+               errors: list[str] | None = None) -> Any:
+    size = PHONE_360 if phone == 360 else PHONE
+    ctx = browser.new_context(**size) if phone else browser.new_context(
+        viewport={"width": 1920, "height": 1080})
+    ctx.add_init_script(RECORDER % LOCALE[lang])
+    ctx.add_init_script(f"localStorage.setItem('nightcall:language', '{lang}');")
+    page = ctx.new_page()
+    if errors is not None:
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{url}/table?scale={SCALE}")
+    page.wait_for_selector("[data-testid=start]", timeout=60000)  # (a busy CI machine)
+    return page
+
+
+def spoken(page: Any) -> list[dict[str, Any]]:
+    return list(page.evaluate("window.__spoken"))
+
+
+def choose(page: Any, game: str, players: int) -> None:
+    page.select_option("[data-testid=game]", game)
+    page.fill("[data-testid=players]", str(players))
+    page.dispatch_event("[data-testid=players]", "change")
+    wait_for(lambda: page.locator("[data-testid=start]").count() == 1, what="the setup")
+
+
+def setup_of(url: str, body: dict[str, Any]) -> Any:
+    r = httpx.post(f"{url}/api/narrator/setup", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def check_look(page: Any, shots: Any, name: str) -> None:
+    assert axe_violations(page) == [], name
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], (name, width)
+    shots(page, f"narrator-{name}")
+
+
+def test_the_setup_shows_the_cards_to_pull_the_order_and_the_warnings(
+        browser: Any, server: Any, shots: Any) -> None:
+    errors: list[str] = []
+    front = browser.new_context().new_page()
+    front.goto(server.url)
+    front.click("[data-testid=table-mode]")
+    front.wait_for_selector("[data-testid=start]")
+    assert front.url.endswith("/table")
+
+    page = open_table(browser, server.url, errors=errors)
+    choose(page, "onuw", 5)
+    api = setup_of(server.url, {"ruleset": "onuw", "players": 5, "lang": "en"})
+    wait_for(lambda: page.locator("[data-testid=pcard]").count() == 8, what="the 8 cards")
+    cards = page.locator("[data-testid=pcard] .sr-only").all_inner_texts()
+    assert cards == api["cards"]  # drawn as cards, with their suits
+    assert "♥" in page.inner_text("[data-testid=pull]")
+    order = page.locator("[data-testid=order] li").all_inner_texts()
+    assert [o.strip() for o in order] == [c["name"] for c in api["calls"]]
+    # The role help sits with each card of the deck.
+    assert "Seer" in page.inner_text("[data-testid=deck]")
+    check_look(page, shots, "setup-1920")
+
+    # Pick the roles: an Insomniac with nobody to change its card gets the rulebook's
+    # warning; a Mason alone is refused with the reason.
+    page.select_option("[data-testid=deck-mode]", "pick")
+    wait_for(lambda: page.locator("[data-testid=more-insomniac]").count() == 1, what="picker")
+    for role in ("robber", "troublemaker"):
+        while page.inner_text(f"[data-testid=count-{role}]") != "0":
+            page.click(f"[aria-label='One {role.title()} less']")
+    # Each role's help is one tap from its name.
+    page.click("[data-testid=help-insomniac]")
+    assert "Insomniac" in page.inner_text("[data-testid=role-help]")
+    page.click("[data-testid=more-insomniac]")
+    page.click("[data-testid=more-villager]")
+    wait_for(lambda: page.locator("[data-testid=warnings]").count() == 1, what="a warning")
+    assert "Insomniac" in page.inner_text("[data-testid=warnings]")
+    check_look(page, shots, "setup-warning")
+    page.click("[aria-label='One Villager less']")
+    page.click("[data-testid=more-mason]")
+    # (one card short in between: that refusal shows first, then the Mason's)
+    wait_for(lambda: page.locator("[data-testid=setup-error]").count() == 1
+             and "Mason" in page.inner_text("[data-testid=setup-error]"), what="refusal")
+    assert page.locator("[data-testid=start]").count() == 0
+
+    # Epic names its scenario's cards and says the Epic box is needed.
+    page.select_option("[data-testid=game]", "epic")
+    wait_for(lambda: "Epic" in page.inner_text("[data-testid=pull]")
+             if page.locator("[data-testid=pull]").count() else False, what="epic")
+    assert not errors, errors
+
+
+def test_the_one_night_narration_in_order_with_the_pause_and_the_gap_then_the_judge(
+        browser: Any, server: Any, shots: Any) -> None:
+    errors: list[str] = []
+    page = open_table(browser, server.url, errors=errors)
+    choose(page, "onuw", 3)
+    page.select_option("[data-testid=deck-mode]", "recommended")
+    api = setup_of(server.url, {"ruleset": "onuw", "players": 3, "lang": "en"})
+    night = [s for s in api["steps"] if s["phase"] == "night"]
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=narration]")
+    assert "screen" in page.evaluate("window.__locks")  # Wake Lock while narrating
+
+    # Pause in the middle of the night: nothing more is said until the tap to go on.
+    wait_for(lambda: len(spoken(page)) >= 3, what="three lines")
+    page.click("[data-testid=pause]")
+    held = len(spoken(page))
+    check_look(page, shots, "night-paused")
+    page.wait_for_timeout(1500)  # far longer than any pause at this scale
+    assert len(spoken(page)) == held
+    assert page.is_visible("[data-testid=paused]")
+    page.click("[data-testid=pause]")
+    wait_for(lambda: page.locator("[data-testid=day-timer]").count() == 1, timeout=60,
+             what="the day")
+    said = spoken(page)
+    texts = [s["text"] for s in said]
+    assert texts[:len(night)] == [s["text"] for s in night]  # every line, in order
+    assert {s["lang"] for s in said} == {"en-US"}
+    # After every "close your eyes", about a second and a half before the next line.
+    for i, step in enumerate(night[:-1]):
+        if step["key"].endswith(".sleep"):
+            silence = said[i + 1]["at"] - said[i]["end"]
+            assert silence >= 1.5 * 1000 * SCALE * 0.9, (step["key"], silence)
+    # Every call gets the same time from "open" to "close", whichever role it is.
+    spans = [said[i + 1]["at"] - said[i]["at"] for i, s in enumerate(night)
+             if s["key"].endswith(".wake") and s["role"] not in (None, "werewolf")
+             and said[i]["at"] > said[held - 1]["at"]]
+    assert len(spans) >= 2, spans
+    assert max(spans) - min(spans) < 250, spans
+
+    # The day: the clock pauses, gets a minute more, ends on a tap.
+    clock = page.inner_text("[data-testid=clock]")
+    page.click("[data-testid=clock-pause]")
+    stopped = page.inner_text("[data-testid=clock]")
+    page.wait_for_timeout(400)  # eight "seconds" at this scale
+    assert page.inner_text("[data-testid=clock]") == stopped
+    page.click("[data-testid=clock-extend]")
+    assert page.inner_text("[data-testid=clock]") not in (clock, stopped)
+    check_look(page, shots, "day")
+    page.click("[data-testid=clock-end]")
+    page.click("[data-testid=point]")
+    page.wait_for_selector("[data-testid=end-seat]", timeout=30000)
+    texts = [s["text"] for s in spoken(page)]
+    assert texts[-4:-1] == ["Three.", "Two.", "One."]  # the spoken 3-2-1
+
+    # The end: names, cards and votes tapped; the same verdict as the judge's endpoint.
+    seats = page.locator("[data-testid=end-seat]")
+    for i, name in enumerate(("Ada", "Bruno", "Carla")):
+        seats.nth(i).locator("[data-testid=name]").fill(name)
+        seats.nth(i).locator("[data-testid=name]").dispatch_event("change")
+    cards = ("werewolf", "seer", "villager")
+    for i, role in enumerate(cards):
+        page.locator("[data-testid=end-seat]").nth(i).locator(f"[data-testid=card-{role}]").click()
+    for i, target in enumerate(("Bruno", "Ada", "Ada")):
+        page.locator("[data-testid=end-seat]").nth(i).locator(
+            "[data-testid=vote]", has_text=target).click()
+    check_look(page, shots, "end")
+    page.click("[data-testid=judge]")
+    page.wait_for_selector("[data-testid=verdict]")
+    table = {"players": ["Ada", "Bruno", "Carla"],
+             "cards": dict(zip(("Ada", "Bruno", "Carla"), cards, strict=True)),
+             "votes": {"Ada": "Bruno", "Bruno": "Ada", "Carla": "Ada"}}
+    v = httpx.post(f"{server.url}/api/narrator/judge",
+                   json={"ruleset": "onuw", "lang": "en", "table": table}).json()
+    assert page.locator("[data-testid=explanation] li").all_inner_texts() == v["explanation"]
+    assert "Bruno" in page.inner_text("[data-testid=verdict] h2")
+    check_look(page, shots, "verdict")
+
+    # An impossible table is refused with the reason, and nothing typed is lost.
+    page.click("[data-testid=change]")
+    page.locator("[data-testid=end-seat]").nth(2).locator("[data-testid=card-werewolf]").click()
+    page.locator("[data-testid=end-seat]").nth(1).locator("[data-testid=card-werewolf]").click()
+    page.click("[data-testid=judge]")
+    wait_for(lambda: page.inner_text("[data-testid=judge-error]").strip() != "", what="refusal")
+    assert "Werewolf" in page.inner_text("[data-testid=judge-error]")
+    assert page.locator("[data-testid=name]").nth(0).input_value() == "Ada"
+    assert not errors, errors
+
+
+def test_epic_in_german_narrates_its_scenario_and_judges_on_a_phone(
+        browser: Any, server: Any, shots: Any) -> None:
+    errors: list[str] = []
+    page = open_table(browser, server.url, lang="de", phone=True, errors=errors)
+    choose(page, "epic", 3)
+    api = setup_of(server.url, {"ruleset": "epic", "players": 3, "lang": "de"})
+    wait_for(lambda: "Schachtel" in page.inner_text("[data-testid=pull]"), what="the box")
+    check_look(page, shots, "epic-setup-390")
+    page.click("[data-testid=start]")
+    night = [s for s in api["steps"] if s["phase"] == "night"]
+    wait_for(lambda: len(spoken(page)) >= len(night), timeout=90, what="the Epic night")
+    assert [s["text"] for s in spoken(page)][:len(night)] == [s["text"] for s in night]
+    assert {s["lang"] for s in spoken(page)} == {"de-DE"}
+    check_look(page, shots, "epic-night-390")
+    page.wait_for_selector("[data-testid=clock-end]", timeout=30000)
+    page.click("[data-testid=clock-end]")
+    page.click("[data-testid=point]")
+    page.wait_for_selector("[data-testid=end-seat]", timeout=30000)
+    deck = list(dict.fromkeys(api["deck"]))
+    seats = page.locator("[data-testid=end-seat]")
+    for i in range(3):
+        seats.nth(i).locator(f"[data-testid=card-{deck[i]}]").click()
+        seats.nth(i).locator("[data-testid=vote-nobody]").click()
+    page.click("[data-testid=judge]")
+    page.wait_for_selector("[data-testid=verdict]")
+    assert page.locator("[data-testid=explanation] li").count() > 0
+    assert page.evaluate("document.documentElement.lang") == "de"
+    check_look(page, shots, "epic-verdict-390")
+    assert not errors, errors
+
+
+def test_the_lupus_master_from_the_deal_to_the_end_in_italian(
+        browser: Any, server: Any, shots: Any) -> None:
+    errors: list[str] = []
+    page = open_table(browser, server.url, lang="it", errors=errors)
+    choose(page, "lupus", 8)
+    api = setup_of(server.url, {"ruleset": "lupus", "players": 8, "lang": "it"})
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=deal-seat]")
+    seats = page.locator("[data-testid=deal-seat]")
+    names = ["Ada", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gina", "Ugo"]
+    for i, name in enumerate(names):
+        seats.nth(i).locator("[data-testid=name]").fill(name)
+        seats.nth(i).locator("[data-testid=name]").dispatch_event("change")
+    # A deal with a card missing is refused with the reason.
+    page.click("[data-testid=master-start]")
+    assert "Ada" in page.inner_text("[data-testid=deal-error]")
+    for i, role in enumerate(api["deck"]):
+        page.locator("[data-testid=deal-seat]").nth(i).locator(f"[data-testid=card-{role}]").click()
+    # A role is used up once the deck's copies are dealt.
+    assert page.locator("[data-testid=deal-seat]").nth(0).locator(
+        "[data-testid=card-seer]").is_disabled()
+    check_look(page, shots, "lupus-deal")
+    page.click("[data-testid=master-start]")
+
+    answered = 0
+    saw_note = saw_echo = False
+    while answered < 80:
+        page.wait_for_function(
+            "() => ['choice', 'defense', 'go_on', 'over'].includes("
+            "(document.querySelector('[data-testid=question]') || {dataset: {}}).dataset.kind)"
+            " || document.querySelector('[data-testid=day-timer], [data-testid=master-error]')",
+            timeout=60000)
+        assert page.locator("[data-testid=master-error]").count() == 0
+        kind = page.evaluate("(document.querySelector('[data-testid=day-timer]') && 'day')"
+                             " || document.querySelector('[data-testid=question]')"
+                             ".dataset.kind")
+        if kind == "day":
+            # (the discussion may run out on its own meanwhile)
+            with contextlib.suppress(PlaywrightTimeout):
+                page.click("[data-testid=clock-end]", timeout=2000)
+            continue
+        saw_note = saw_note or page.locator("[data-testid=notes] li").count() > 0
+        saw_echo = saw_echo or page.locator("[data-testid=log] li").count() > 0
+        if kind == "over":
+            break
+        if answered == 1:
+            check_look(page, shots, "lupus-question")
+        if kind == "choice":
+            page.locator("[data-testid=choice]").first.click()
+        elif kind == "defense":
+            page.locator("[data-testid=defense-done]").last.click()
+        else:
+            page.click("[data-testid=go-on]")
+        answered += 1
+    assert page.get_attribute("[data-testid=question]", "data-kind") == "over"
+    assert saw_note and saw_echo
+    # Every accusation of the game is echoed back, in the room's language.
+    assert "accusa" in page.inner_text("[data-testid=log]")
+    said = [s["text"] for s in spoken(page)]
+    assert said[0].startswith("Sul villaggio scende la notte")
+    assert any("sospettati" in s.lower() for s in said)
+    assert page.locator("[data-testid=explanation] li").last.inner_text().startswith("Vincitori")
+    check_look(page, shots, "lupus-over")
+    kept = page.evaluate("localStorage.getItem('nightcall:table-mode:lupus')")
+    assert kept is None  # the finished game is not offered again
+    assert not errors, errors
+
+
+def test_a_lupus_game_survives_a_reload_on_a_small_phone(browser: Any, server: Any,
+                                                         shots: Any) -> None:
+    page = open_table(browser, server.url, lang="de", phone=360)
+    choose(page, "lupus", 8)
+    api = setup_of(server.url, {"ruleset": "lupus", "players": 8, "lang": "de"})
+    check_look(page, shots, "lupus-setup-360")
+    page.click("[data-testid=start]")
+    for i, role in enumerate(api["deck"]):
+        page.locator("[data-testid=deal-seat]").nth(i).locator(f"[data-testid=card-{role}]").click()
+    check_look(page, shots, "lupus-deal-360")
+    page.click("[data-testid=master-start]")
+    page.wait_for_selector("[data-testid=choice]", timeout=60000)
+    check_look(page, shots, "lupus-question-360")
+    first = page.locator("[data-testid=choice]").first.inner_text()
+    page.locator("[data-testid=choice]").first.click()
+    wait_for(lambda: json.loads(page.evaluate(
+        "localStorage.getItem('nightcall:table-mode:lupus')"))["answers"] == ["1"],
+        what="the answer kept")
+    page.reload()
+    page.click("[data-testid=lupus-resume]")
+    page.wait_for_selector("[data-testid=question][data-kind]", timeout=60000)
+    # The werewolves' answer is kept: the page goes on with the next question.
+    assert page.locator("[data-testid=notes] li").count() >= 1
+    assert first.split(". ")[1] in page.inner_text("[data-testid=notes]")

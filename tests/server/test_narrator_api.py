@@ -1,0 +1,298 @@
+"""The table mode's JSON API (/api/narrator/*, issue 19): the setup of a real table,
+the judge at the end and the Lupus Master, through the real app. Bad input gets a
+400 with a sentence in the request's language, never a 500."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import pairwise
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+
+from nightcall.commands.judge import normalize
+from nightcall.engine.ruleset import get_ruleset
+from nightcall.narration.script import script_json
+from nightcall.rulesets.onuw import judge as onuw_judge
+
+
+def post(client: TestClient, what: str, body: Any) -> Any:
+    return client.post(f"/api/narrator/{what}", json=body)
+
+
+def test_the_table_page_is_served_and_linked_from_the_front_page(client: TestClient) -> None:
+    page = client.get("/table")
+    assert page.status_code == 200
+    assert "/static/js/narrator.js" in page.text
+    assert 'href="/table"' in client.get("/").text
+
+
+def test_setup_gives_the_deck_the_cards_to_pull_the_order_and_the_script(
+        client: TestClient) -> None:
+    r = post(client, "setup", {"ruleset": "onuw", "players": 5, "lang": "it"})
+    assert r.status_code == 200, r.text
+    s = r.json()
+    assert s["deck"] == ["werewolf", "werewolf", "seer", "robber", "troublemaker",
+                         "villager", "villager", "villager"]
+    assert s["cards"] == ["A♠", "A♣", "K♥", "J♣", "Q♣", "2♠", "3♠", "4♠"]  # as `deck` says
+    assert [c["id"] for c in s["calls"]] == ["werewolf", "seer", "robber", "troublemaker"]
+    assert s["calls"][1]["name"] == "Veggente"
+    # The script is the narrator's own, in the page's language.
+    assert s["steps"] == script_json("onuw", s["deck"], lang="it")
+    assert s["warnings"] == []
+
+
+def test_every_call_gets_the_same_time_and_a_breath_after_close_your_eyes(
+        client: TestClient) -> None:
+    s = post(client, "setup", {"ruleset": "onuw", "players": 3, "lang": "en",
+                               "roles": ["werewolf", "seer", "robber", "villager",
+                                         "insomniac", "drunk"]}).json()
+    by_call: dict[str, float] = {}
+    for step in s["steps"]:
+        if step["role"]:
+            by_call[step["role"]] = by_call.get(step["role"], 0) + step["wait"]
+        if step["key"].endswith(".sleep"):
+            assert step["wait"] == 1.5, step  # about a second and a half
+    assert set(by_call) == {"werewolf", "seer", "robber", "drunk", "insomniac"}
+    # Every role's call lasts the rulebook's ten seconds plus the breath: a role whose
+    # card lies in the center gets the same, since the script never knows the deal.
+    assert {round(v, 2) for k, v in by_call.items() if k != "werewolf"} == {11.5}
+
+
+def test_the_rulebook_warnings_and_the_later_nights_of_lupus(client: TestClient) -> None:
+    s = post(client, "setup", {"ruleset": "onuw", "players": 3, "lang": "en",
+                               "roles": ["werewolf", "werewolf", "seer", "insomniac",
+                                         "villager", "villager"]}).json()
+    assert any("Insomniac" in w for w in s["warnings"]), s["warnings"]
+    lupus = post(client, "setup", {"ruleset": "lupus", "players": 12, "lang": "de"}).json()
+    first = [c["id"] for c in lupus["calls"]]
+    later = [c["id"] for c in lupus["later_calls"]]
+    # The Medium and the Bodyguard have nothing to do on the first night.
+    assert "medium" not in first and "bodyguard" not in first
+    assert {"medium", "bodyguard"} <= set(later)
+    epic = post(client, "setup", {"ruleset": "epic", "players": 5,
+                                  "scenario": "the_first_night"}).json()
+    assert epic["cards"] is None  # no 52-card mapping: the Epic box is needed
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ({"ruleset": "onuw", "players": 5, "lang": "en",
+      "roles": ["mason", "werewolf", "seer", "robber", "villager", "villager", "villager",
+                "villager"]}, "Mason"),
+    ({"ruleset": "onuw", "players": 3, "lang": "en",
+      "roles": ["werewolf"] * 3 + ["seer", "villager", "villager"]}, "Werewol"),
+    ({"ruleset": "onuw", "players": 40}, "players"),
+    ({"ruleset": "chess", "players": 4}, "onuw"),
+    ({"ruleset": "onuw", "players": 4, "lang": "fr"}, "fr"),
+    ({"ruleset": "onuw", "players": 4, "night": 2}, "one night"),
+    ({"ruleset": "onuw", "players": 4, "roles": ["A♠", "A♠", "K♥"]}, "A♠"),
+    ({"ruleset": "onuw", "players": "four"}, "players"),
+    ([1, 2, 3], "JSON object"),
+])
+def test_a_table_that_cannot_be_set_up_is_refused_with_the_reason(
+        client: TestClient, body: Any, words: str) -> None:
+    r = post(client, "setup", body)
+    assert r.status_code == 400, r.text
+    assert r.json()["code"] == "refused"
+    assert words.lower() in r.json()["message"].lower()
+
+
+def test_the_judge_is_the_phones_judge_in_the_rooms_language(client: TestClient) -> None:
+    table = {"players": ["Ada", "Bruno", "Carla"],
+             "cards": {"Ada": "werewolf", "Bruno": "Veggente", "Carla": "2♠"},
+             "votes": {"Bruno": "Ada", "Carla": "Ada", "Ada": "Bruno"}}
+    r = post(client, "judge", {"ruleset": "onuw", "lang": "it", "table": table})
+    assert r.status_code == 200, r.text
+    v = r.json()
+    outcome = onuw_judge.judge(normalize("onuw", table))
+    assert v["dead"] == ["Ada"] and v["winners"] == ["Bruno", "Carla"]
+    assert v["explanation"] == list(outcome.explain("it"))
+    assert v["causes"] == {"Ada": "voti"}
+
+
+@pytest.mark.parametrize(("table", "deck", "words"), [
+    ({"players": ["A", "B", "C"], "cards": {"A": "seer", "B": "seer", "C": "werewolf"},
+      "votes": {}}, None, "Veggente"),  # the box has one Seer
+    ({"players": ["A", "B", "C", "D"],
+      "cards": {"A": "werewolf", "B": "werewolf", "C": "werewolf", "D": "seer"},
+      "votes": {}}, None, "Lupo"),  # two Werewolves in the box
+    ({"players": ["A", "B", "C"], "cards": {"A": "werewolf", "B": "robber", "C": "seer"},
+      "votes": {}}, ["werewolf", "seer", "seer_not"], "Ladro"),  # no Robber tonight
+    ({"players": ["A", "B", "C"], "cards": {"A": "werewolf", "B": "cat", "C": "seer"},
+      "votes": {}},
+     None, "cat"),
+    ({"players": ["A", "B", "C"], "cards": {"A": "werewolf", "B": "seer", "C": "robber"},
+      "votes": {"A": "Zoe"}}, None, "Zoe"),
+])
+def test_an_impossible_table_is_refused_with_the_reason(
+        client: TestClient, table: Any, deck: Any, words: str) -> None:
+    body: dict[str, Any] = {"ruleset": "onuw", "lang": "it", "table": table}
+    if deck is not None:
+        body["deck"] = deck
+    r = post(client, "judge", body)
+    assert r.status_code == 400, r.text
+    assert words in r.json()["message"]
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                    lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8),
+                                                                        c, max_size=4),
+                    max_leaves=20),
+       st.sampled_from(["setup", "judge", "lupus"]))
+def test_no_request_gets_a_500(client: TestClient, body: Any, what: str) -> None:
+    r = post(client, what, body)
+    assert r.status_code in (200, 400), (r.status_code, r.text)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.fixed_dictionaries({
+    "ruleset": st.sampled_from(["onuw", "epic"]),
+    "lang": st.sampled_from(["en", "it", "de"]),
+    "table": st.fixed_dictionaries({
+        "players": st.just(["A", "B", "C", "D"]),
+        "cards": st.dictionaries(st.sampled_from(["A", "B", "C", "D", "E"]),
+                                 st.sampled_from(["werewolf", "seer", "villager", "tanner",
+                                                  "hunter", "vampire", "K♥", "x", ""]),
+                                 max_size=5),
+        "votes": st.dictionaries(st.sampled_from(["A", "B", "C", "D"]),
+                                 st.sampled_from(["A", "B", "C", "D", "Q", 3]), max_size=4)}),
+}))
+def test_tables_near_the_real_thing_get_a_verdict_or_a_reason(client: TestClient,
+                                                             body: Any) -> None:
+    r = post(client, "judge", body)
+    assert r.status_code in (200, 400), r.text
+    if r.status_code == 400:
+        assert r.json()["message"].strip()
+    else:
+        assert set(r.json()["winners"]) <= {"A", "B", "C", "D"}
+
+
+def test_a_body_that_is_not_json_is_refused(client: TestClient) -> None:
+    r = client.post("/api/narrator/judge", content=b"{not json",
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_message"
+
+
+# --- the Lupus Master -------------------------------------------------------------------
+
+NAMES = ["Ada", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gina", "Hugo"]
+
+
+def lupus_deck() -> list[str]:
+    return list(get_ruleset("lupus").default_deck(8))
+
+
+def play_lupus(client: TestClient, pick: Any, lang: str = "en") -> tuple[Any, list[str]]:
+    deck = lupus_deck()
+    answers: list[str] = []
+    for _ in range(200):
+        r = post(client, "lupus", {"lang": lang, "deck": deck, "names": NAMES, "cards": deck,
+                                   "answers": answers})
+        assert r.status_code == 200, r.text
+        out = r.json()
+        if out["waiting"] is None:
+            return out, answers
+        answers.append(pick(out["waiting"]))
+    raise AssertionError("the game never ended")
+
+
+def test_the_master_is_replayed_from_the_answers_and_each_call_is_timed_the_same(
+        client: TestClient) -> None:
+    out, answers = play_lupus(client, lambda w: w["options"][0]["answer"] if w["options"]
+                              else "")
+    items = out["items"]
+    kinds = Counter(i["kind"] for i in items)
+    assert kinds["say"] and kinds["note"] and kinds["discussion"]
+    # The werewolves' victim and the seer's answer are for the Master's eyes only.
+    notes = [i["text"] for i in items if i["kind"] == "note"]
+    assert any("victim" in n for n in notes)
+    assert any(n.startswith("Seer points at") for n in notes)
+    # Every accusation is echoed back with who accused whom.
+    assert any(i["kind"] == "tell" and i["text"].startswith("✓ ") for i in items)
+    # A call's pause is the same whether its holder is alive or dead.
+    pauses = {i["seconds"] for prev, i in pairwise(items)
+              if i["kind"] == "pause" and prev.get("key") in
+              ("lupus.werewolf.wake", "lupus.seer.wake")}
+    assert pauses == {10.0}
+    # After every "close your eyes", a breath of a second and a half.
+    gaps = [after for line, after in pairwise(items)
+            if line.get("key", "").endswith(".sleep")]
+    assert gaps and all(g == {"kind": "pause", "seconds": 1.5, "label": "pause"}
+                        for g in gaps), gaps
+    # The same answers give the same game: a shorter list gives its prefix.
+    r = post(client, "lupus", {"lang": "en", "deck": lupus_deck(), "names": NAMES,
+                               "cards": lupus_deck(), "answers": answers[:3]}).json()
+    assert items[:len(r["items"])] == r["items"]
+    assert out["items"][-1]["text"].startswith("Winners")
+
+
+def test_the_master_speaks_the_rooms_language_and_fixes_the_seat_numbers(
+        client: TestClient) -> None:
+    deck = lupus_deck()
+    r = post(client, "lupus", {"lang": "de", "deck": deck, "names": NAMES, "cards": deck,
+                               "answers": []}).json()
+    w = r["waiting"]
+    assert w["kind"] == "choice" and "Werwölfe" in w["text"]
+    # Seat numbers are the seating's, whoever is left to choose from.
+    assert [o["label"] for o in w["options"]][:2] == ["3. Carla", "4. Dario"]
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"names": NAMES[:7]}, "8"),
+    ({"names": ["Ada"] * 8}, "Ada"),
+    ({"cards": ["seer"] * 8}, "Seer"),
+    ({"cards": ["werewolf"] * 2 + ["owl"] + ["villager"] * 5}, "Owl"),
+    ({"answers": ["99"]}, "99"),
+    ({"answers": ["1"] * 500}, "answers"),
+    ({"deck": ["werewolf"] * 8}, "Werewolves"),
+    ({"lang": "xx"}, "xx"),
+])
+def test_the_master_refuses_a_wrong_deal_or_answer_with_the_reason(
+        client: TestClient, change: dict[str, Any], words: str) -> None:
+    deck = lupus_deck()
+    body = {"lang": "en", "deck": deck, "names": NAMES, "cards": deck, "answers": [], **change}
+    r = post(client, "lupus", body)
+    assert r.status_code == 400, r.text
+    assert words in r.json()["message"], r.json()["message"]
+
+
+def test_epic_asks_for_tokens_and_artifacts_only_when_the_deck_can_move_them(
+        client: TestClient) -> None:
+    plain = post(client, "setup", {"ruleset": "epic", "players": 5}).json()
+    assert plain["tokens"] == [] and plain["artifacts"] == []
+    deck = ["werewolf", "vampire", "the_count", "seer", "curator", "villager", "villager",
+            "villager"]
+    s = post(client, "setup", {"ruleset": "epic", "players": 5, "roles": deck}).json()
+    assert "bat" in s["tokens"] and "mask_of_silence" in s["artifacts"]
+    names = ["A", "B", "C", "D", "E"]
+    table = {"players": names, "cards": dict(zip(names, deck, strict=False)),
+             "tokens": dict.fromkeys(names, "certainty"),
+             "artifacts": {"C": "claw_of_the_werewolf"},
+             "votes": {"A": "C", "B": "C", "C": "A", "D": "C", "E": "C"}}
+    v = post(client, "judge", {"ruleset": "epic", "lang": "en", "deck": deck, "table": table})
+    assert v.status_code == 200, v.text
+    from nightcall.rulesets.epic import judge as epic_judge
+
+    same = epic_judge.judge(normalize("epic", table)).to_json(names)
+    assert v.json()["dead"] == same["dead"] and v.json()["winners"] == same["winners"]
+    assert "C" in v.json()["dead"]
+
+
+def test_typed_playing_cards_are_pulled_as_typed_and_the_alpha_wolfs_extra_card_stays(
+        client: TestClient) -> None:
+    s = post(client, "setup", {"ruleset": "onuw", "players": 3,
+                               "roles": ["2♠", "A♠", "K♥", "A♣", "J♣", "Q♣"]}).json()
+    assert dict(zip(s["cards"], s["deck"], strict=True))["2♠"] == "villager"
+    assert sorted(s["cards"]) == sorted(["2♠", "A♠", "K♥", "A♣", "J♣", "Q♣"])
+    deck = ["alpha_wolf", "werewolf", "seer", "robber", "villager", "villager", "villager",
+            "dream_wolf"]
+    epic = post(client, "setup", {"ruleset": "epic", "players": 4, "roles": deck})
+    assert epic.status_code == 200, epic.text
+    assert epic.json()["deck"] == deck  # the extra card beside the center, last
+    assert "alpha_wolf" in [c["id"] for c in epic.json()["calls"]]

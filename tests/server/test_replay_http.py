@@ -1,0 +1,132 @@
+"""The replay over HTTP (issue 18): /api/replay takes a record and answers its steps,
+/api/rooms/CODE/replay answers a finished room's, /replay and /replay/CODE are the page.
+
+"validated, refusing bad records with the RecordError's reason, 4xx never 500"."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+from webhelpers import WS, make_room
+
+from nightcall.engine.replay_steps import replay_steps
+from nightcall.server.guard import CSP
+
+RECORDS = Path(__file__).resolve().parents[1] / "records"
+
+
+def record_of(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((RECORDS / name).read_text(encoding="utf-8"))
+    return data.get("record", data)
+
+
+def without_names(out: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in out.items() if k not in ("role_names", "language", "room")}
+
+
+def test_a_posted_record_gets_the_engines_steps(client: TestClient) -> None:
+    for name in ("onuw-example-round.json", "epic-vampire-tokens.json",
+                 "from-main/lupus-extra-12-1.json"):
+        record = record_of(name)
+        r = client.post("/api/replay", content=json.dumps(record))
+        assert r.status_code == 200, (name, r.text)
+        got = r.json()
+        assert without_names(got) == json.loads(json.dumps(replay_steps(record))), name
+        # Role names for the page in each language, for every card on the table.
+        for lang in ("en", "it", "de"):
+            assert set(got["start"]["cards"]) <= set(got["role_names"][lang])
+        names = got["role_names"]
+        assert any(names["it"][c] != names["en"][c] for c in got["start"]["cards"])
+
+
+def test_a_saved_game_with_its_outcome_is_read_too(client: TestClient) -> None:
+    saved = json.loads((RECORDS / "from-main" / "onuw-1-1.json").read_text())
+    r = client.post("/api/replay", content=json.dumps(saved))
+    assert r.status_code == 200
+    assert r.json()["players"] == saved["record"]["players"]
+
+
+def test_bad_records_are_refused_with_the_reason(client: TestClient) -> None:
+    record = record_of("onuw-example-round.json")
+    record["steps"][2] = {"call": "robber", "player": "Dario", "swap": "Zeno"}
+    r = client.post("/api/replay", content=json.dumps(record))
+    assert r.status_code == 400
+    assert r.json() == {"code": "bad_record",
+                        "message": "step 2: 'swap': 'Zeno' is not seated at this table"}
+    for body, said in ((b"{not json", "not valid JSON"), (b"[1, 2]", "JSON object"),
+                       (b'{"ruleset": "chess"}', "unknown ruleset 'chess'"),
+                       (b'{"ruleset": "onuw"}', "'players'")):
+        r = client.post("/api/replay", content=body)
+        assert r.status_code == 400 and said in r.json()["message"], (body, r.text)
+
+
+def test_a_page_of_another_site_may_not_post(client: TestClient) -> None:
+    r = client.post("/api/replay", content=json.dumps(record_of("onuw-example-round.json")),
+                    headers={"origin": "http://evil.example"})
+    assert r.status_code == 403
+
+
+def test_a_body_past_the_limit_is_refused_before_it_is_read(client: TestClient) -> None:
+    r = client.post("/api/replay", content=b" " * (17 * 1024))
+    assert r.status_code == 413
+
+
+JSONISH = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.text(max_size=6)
+                       | st.sampled_from(["Anna", "Bruno", "seer", "werewolf", "A♠"]),
+                       lambda c: st.lists(c, max_size=3) | st.dictionaries(
+                           st.sampled_from(["call", "player", "look", "swap", "center",
+                                            "then", "votes", "token", "wolves", "x"]),
+                           c, max_size=3), max_leaves=8)
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(where=st.sampled_from(["cards", "center", "players", "steps", "options", "extra", "step"]),
+       value=JSONISH, ruleset=st.sampled_from(["onuw-example-round.json",
+                                               "epic-alpha-mimic-curator.json",
+                                               "from-main/lupus-base-8-1.json"]))
+def test_a_hostile_record_gets_an_answer_never_a_500(client: TestClient, where: str,
+                                                     value: Any, ruleset: str) -> None:
+    record = record_of(ruleset)
+    if where == "step" and record["steps"]:
+        record["steps"][0] = value
+    else:
+        record[where] = value
+    r = client.post("/api/replay", content=json.dumps(record))
+    assert r.status_code in (200, 400), r.text
+    if r.status_code == 400:
+        assert r.json()["code"] == "bad_record" and r.json()["message"]
+
+
+def test_a_rooms_replay_opens_at_the_end_from_its_record(client: TestClient) -> None:
+    code, host_token = make_room(client, seats=5, language="de")
+    assert client.get(f"/api/rooms/{code}/replay").status_code == 403  # before the end
+    assert client.get("/api/rooms/ZZZZ/replay").status_code == 404
+    with client.websocket_connect(f"/ws/{code}") as hw:
+        host = WS(hw)
+        host.send(type="hello", **{"as": "host", "token": host_token})
+        host.until(lambda m: m["type"] == "welcome")
+        host.send(type="start")
+        host.until(lambda m: m["type"] == "observation" and m["clock"]["stage"] == "night")
+        assert client.get(f"/api/rooms/{code}/replay").status_code == 403  # the night
+        host.until(lambda m: m["type"] == "observation" and m["clock"]["stage"] == "over",
+                   limit=3000)
+    r = client.get(f"/api/rooms/{code}/replay")
+    assert r.status_code == 200
+    got = r.json()
+    record = client.get(f"/api/rooms/{code}/record").json()
+    assert without_names(got) == json.loads(json.dumps(replay_steps(record)))
+    assert got["language"] == "de" and got["room"] == code
+
+
+def test_the_replay_page_is_served_under_the_csp(client: TestClient) -> None:
+    for path in ("/replay", "/replay/ABCD"):
+        r = client.get(path)
+        assert r.status_code == 200 and "replay-page.js" in r.text
+        assert r.headers["content-security-policy"] == CSP
+        assert "<script>" not in r.text and "style=" not in r.text  # nothing inline
