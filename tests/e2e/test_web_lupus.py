@@ -151,7 +151,7 @@ def room_after_a_double_death(db: Path) -> tuple[str, str, tuple[int, ...]]:
     room = Room("DUEM", settings)
     room.seats = [Seat(name, f"bot-token-{i:08d}", bot=True) for i, name in enumerate(NAMES)]
     room.status, room.seed, room.roles, room.actions = "playing", seed, roles, actions
-    room.clock = ClockState("discussion", 1, 0, 0, list(lupus.night_calls(roles, 1)))
+    room.clock = ClockState("discussion", 1, 0)
     room.rebuild()
     store = SQLiteStore(db)
     store.save(room.code, room.to_doc(), finished=False)

@@ -138,8 +138,8 @@ def saved_room(db: Path, roles: list[str], wanted: dict[int, str], names: list[s
     """A saved One Night room at ``call``'s turn, whose first seed deals ``wanted``
     (seat -> card); the humans' seat tokens are "<name>-token-0000" (a bot elsewhere)."""
     from nightcall.engine.actions import Action
+    from nightcall.engine.clock import CLOCK_SEAT, END_CALL
     from nightcall.engine.ruleset import get_ruleset
-    from nightcall.server import pacing
     from nightcall.server.messages import CreateRoom
     from nightcall.server.room import ClockState, Room, Seat
     from nightcall.server.store import SQLiteStore
@@ -154,20 +154,24 @@ def saved_room(db: Path, roles: list[str], wanted: dict[int, str], names: list[s
     else:  # pragma: no cover - a few dozen seeds give any small wish
         raise AssertionError("no seed deals that")
     calls = list(onuw.night_calls(roles, 1))
-    actions = []  # the calls before ``call``: their seats do nothing
-    while pacing.engine_slot(onuw.view(st, None)["events"], 0, calls) < calls.index(call):
-        seat = onuw.waiting_for(st)[0]
-        legal = list(onuw.legal_actions(st, seat))
-        action = Action("skip") if Action("skip") in legal else legal[0]
-        onuw.apply(st, seat, action)
-        actions.append((seat, action))
     settings = CreateRoom(ruleset="onuw", seats=len(names), call_seconds=60,
                           discussion_seconds=300, vote_seconds=300)
     room = Room("CARD", settings)
     room.seats = [Seat(n, f"{n.lower()}-token-0000", bot=i not in wanted)
                   for i, n in enumerate(names)]
-    room.status, room.seed, room.roles, room.actions = "playing", seed, roles, actions
-    room.clock = ClockState("night", 1, calls.index(call), 0, calls)
+    room.status, room.seed, room.roles = "playing", seed, roles
+    room.rebuild()  # at dusk, on the room's clock
+    st = room.state
+    while onuw.open_call(st) != call:  # the calls before ``call``: their seats do nothing
+        waiting = onuw.waiting_for(st)
+        if waiting:
+            legal = list(onuw.legal_actions(st, waiting[0]))
+            move = (waiting[0], Action("skip") if Action("skip") in legal else legal[0])
+        else:
+            move = (CLOCK_SEAT, END_CALL)
+        onuw.apply(st, *move)
+        room.actions.append(move)
+    room.clock = ClockState("night", 1, calls.index(call))
     room.rebuild()
     store = SQLiteStore(db)
     store.save(room.code, room.to_doc(), finished=False)

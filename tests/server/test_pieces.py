@@ -1,8 +1,9 @@
-"""The smaller pieces: the night's hold-back, the store, and the host's lobby controls."""
+"""The smaller pieces: the night held at its call, the store, and the host's lobby controls."""
 
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -10,41 +11,10 @@ import pytest
 from starlette.testclient import TestClient
 from webhelpers import WS, make_room
 
-from nightcall.server import pacing
+from nightcall.engine.clock import default_move
 from nightcall.server.messages import CreateRoom
 from nightcall.server.room import Room
 from nightcall.server.store import SQLiteStore
-
-CALLS = ["werewolf", "minion", "seer", "robber"]
-# What a werewolf seat sees when the engine has run to the robber's call (the minion
-# and the seer being in the center); "p" marks the public events.
-SEAT = [
-    {"kind": "deal", "seat": 0, "card": "werewolf"},
-    {"kind": "call", "role": "werewolf"},  # p
-    {"kind": "wolves", "seats": [0, 3]},
-    {"kind": "call", "role": "minion"},  # p
-    {"kind": "call", "role": "seer"},  # p
-    {"kind": "call", "role": "robber"},  # p
-]
-PUBLIC = [e for e in SEAT if e["kind"] == "call"]
-
-
-def test_the_engine_slot_and_the_cut() -> None:
-    assert pacing.engine_slot(PUBLIC, 0, CALLS) == 3
-    assert pacing.engine_slot(PUBLIC[:1], 0, CALLS) == 0
-    assert pacing.engine_slot([], 0, CALLS) == -1
-    # While the clock is on the werewolves' call, the seat sees up to its own news.
-    keep = pacing.cut_index(PUBLIC, 0, CALLS, 0)
-    assert keep == 1
-    assert pacing.cut(SEAT, PUBLIC, keep) == SEAT[:3]
-    assert pacing.cut(SEAT, PUBLIC, pacing.cut_index(PUBLIC, 0, CALLS, 2)) == SEAT[:5]
-    # The dawn (a public event that is not a call) is cut too.
-    dawn = [*PUBLIC, {"kind": "dawn"}]
-    assert pacing.cut_index(dawn, 0, CALLS, 3) == 4
-    # Epic calls are {"call": ...}; calls the clock does not know are passed over.
-    epic = [{"kind": "call", "call": "werewolf"}, {"kind": "call", "call": "seer"}]
-    assert pacing.engine_slot(epic, 0, CALLS) == 2
-    assert pacing.engine_slot([{"kind": "call", "role": "ghost"}], 0, CALLS) == -1
 
 
 def test_sqlite_store_is_wal_and_lists_the_unfinished(tmp_path: Path) -> None:
@@ -67,9 +37,11 @@ def test_a_room_document_rebuilds_the_same_game() -> None:
         room.join(name)
     room.start()
     assert [s.bot for s in room.seats] == [False, False, True, True]
+    while not room.ruleset.waiting_for(room.state):
+        room.end_call()  # the dusk, then the calls nobody chooses in
     seat = room.ruleset.waiting_for(room.state)[0]
-    room.apply_move(seat, room.default_move(seat) or room.ruleset.legal_actions(
-        room.state, seat)[0])
+    move = default_move(room.ruleset.legal_actions(room.state, seat), random.Random(seat))
+    room.apply_move(seat, move or room.ruleset.legal_actions(room.state, seat)[0])
     doc = json.loads(json.dumps(room.to_doc()))
     again = Room.from_doc(doc)
     for viewer in (None, 0, 1, 2, 3):
@@ -115,20 +87,23 @@ def test_host_controls_bots_kick_and_the_end_of_the_talk(client: TestClient) -> 
 
 
 def test_after_a_restart_the_night_still_hides_the_dawn() -> None:
-    """Lupus: the engine has reached the dawn (a death) while the clock is still on the
-    first call; a room rebuilt from its document must not show the death early."""
+    """Lupus: the pack has chosen its victim while the clock is still on the first
+    call; a room rebuilt from its document must not show the death early."""
     room = Room("LUPU", CreateRoom(ruleset="lupus", seats=7))
     room.start()
     room.clock.stage, room.clock.night, room.clock.slot = "night", 1, 0
-    room.clock.calls = list(room.ruleset.night_calls(room.roles, 1))
-    while room.engine_phase() == "night":
-        for seat in room.ruleset.waiting_for(room.state):
-            move = room.default_move(seat)
-            assert move is not None
-            room.apply_move(seat, move)
-    assert room.public_view()["ghosts"]  # the werewolves killed somebody at dawn
+    room.end_call()  # the dusk is over: the werewolves' call
+    rng = random.Random(7)
+    for seat in room.ruleset.waiting_for(room.state):
+        move = default_move(room.ruleset.legal_actions(room.state, seat), rng)
+        assert move is not None
+        room.apply_move(seat, move)
+    assert not room.ruleset.waiting_for(room.state)  # the victim is chosen...
+    assert room.open_call() == "werewolf"  # ...and the call is still open
     again = Room.from_doc(json.loads(json.dumps(room.to_doc())))
+    assert again.open_call() == "werewolf"
     for viewer in (None, 0, 3):
         view = again.seat_view(viewer)
         assert view["ghosts"] == [] and view["phase"] == "night"
         assert not any(e["kind"] == "dawn" for e in view["events"])
+        assert view == room.seat_view(viewer)

@@ -46,7 +46,7 @@ def two_deaths_room(db: Path) -> tuple[Room, tuple[int, ...]]:
     room.seats = [Seat(n, PLAYER_TOKEN if i == 0 else f"bot-token-{i:08d}", bot=i > 0)
                   for i, n in enumerate(names)]
     room.status, room.seed, room.roles, room.actions = "playing", seed, roles, actions
-    room.clock = ClockState("discussion", 1, 0, 0, list(LUPUS.night_calls(roles, 1)))
+    room.clock = ClockState("discussion", 1, 0)
     room.rebuild()
     store = SQLiteStore(db)
     store.save(CODE, room.to_doc(), finished=False)

@@ -42,9 +42,6 @@ class Finding:
 class Model(Protocol):
     """A ruleset's knowledge model (see the package docstring)."""
 
-    # On the wire the server holds views back to the narrator's clock: equalities with
-    # the engine's present become "no more than" (see nightcall.audit.wire).
-    paced: bool
     over: bool
 
     def snapshot(self, state: Any) -> Any:

@@ -99,7 +99,6 @@ class LupusModel:
         self.ballots: dict[int, int | None] = {}
         self.counted: list[list[tuple[int, int | None]]] = []  # each execution's ballots
         self.over = False
-        self.paced = False  # on the wire: the view may lag the engine (see audit.wire)
         self.reader = EventReader()
         self._follow(state)
 
@@ -121,8 +120,11 @@ class LupusModel:
             if kind == "kill":  # awake together, the pack sees each other point
                 pack = self.living_with("werewolf")
                 self.k.tell_all(pack, "wolf_pick", seat, action.a)
+            # The call's choices are all made: the engine has moved on, or (on a clock)
+            # holds the call open with every chooser done.
             if (state.phase != 0 or state.night != before.night
-                    or state.call_i != before.call_i):
+                    or state.call_i != before.call_i
+                    or (state.actors and set(state.actors) <= set(state.picks))):
                 self._finish(self.calls()[before.call_i], before)
         elif kind in ("accuse", "no_accusation"):
             self.voted = set()
@@ -178,6 +180,8 @@ class LupusModel:
                     self.roles[seat] = role
             self.night_alive = list(self.alive)
         reached = state.call_i if state.phase == 0 else len(self.calls()) - 1
+        if state.phase == 0 and state.call is None:
+            reached = -1  # at dusk, on a clock: no call has begun
         calls = self.calls()
         while self.begun < reached:
             self.begun += 1
@@ -209,16 +213,16 @@ class LupusModel:
             out.append(("leak", "players or roles in play differ from the public deck"))
         alive = [self.names[s] for s in range(self.n) if self.alive[s]]
         shown = view.get("alive") or []
-        if (not set(alive) <= set(shown)) if self.paced else shown != alive:
+        if shown != alive:
             out.append(("leak", f"'alive' is {view.get('alive')}, the table saw {alive}"))
         if viewer is not None:
-            roles = {self.roles[viewer], self.start[viewer]} if self.over or self.paced \
+            roles = {self.roles[viewer], self.start[viewer]} if self.over \
                 else {self.roles[viewer]}
             if view.get("role") not in roles:
                 out.append(("leak", f"'role' is {view.get('role')!r}, the seat holds "
                                     f"{self.roles[viewer]!r}"))
             ghost = view.get("ghost")
-            if (ghost and self.alive[viewer]) if self.paced else ghost != (not self.alive[viewer]):
+            if ghost != (not self.alive[viewer]):
                 out.append(("leak", "'ghost' does not match the public deaths"))
         got, _, problems = self.reader.read(viewer, view.get("events", []), self._read)
         out.extend(("leak", p) for p in problems)
@@ -230,7 +234,7 @@ class LupusModel:
         """The server's werewolves' picks (server/pack.py): only to a living werewolf at
         the wolves' call, naming living werewolves who point at living players."""
         wolves = {s for s in range(self.n) if self.roles[s] == "werewolf"
-                  and (self.alive[s] or self.paced)}
+                  and self.alive[s]}
         if (viewer not in wolves or view.get("phase") != "night"
                 or view.get("call") != "werewolf" or not isinstance(pack, dict)):
             return [("leak", f"'pack_picks' {pack!r} shown to seat {viewer} outside the "

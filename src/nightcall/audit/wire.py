@@ -10,9 +10,10 @@ socket, and the audit checks they are byte for byte the same). After the game th
 and the moves are replayed through the knowledge model, and each message is checked
 against the model as it stood after that many moves.
 
-The server holds the night back to the narrator's clock, so a message may show less than
-the engine knows: on the wire only leaks count (a fact a viewer may not know yet), not
-facts shown later than the engine learned them. Seat tokens and the host token must
+The room's game runs on the engine's clock (each call held open until the timer's
+end_call), so the replay deals on the same clock and follows every end_call, the silent
+seats' defaults one by one: each message must show exactly what the model says its
+viewer knows at that moment, no more and no less. Seat tokens and the host token must
 never reach another client.
 """
 
@@ -31,6 +32,7 @@ from typing import Any
 
 from nightcall.audit.core import AuditResult, Finding, model_for
 from nightcall.engine.actions import Action
+from nightcall.engine.clock import END_CALL
 
 OBSERVATION_KEYS = {"type", "room", "state_id", "view", "clock", "timeline"}
 AGENT_KEYS = {"observation": {"type", "seat", "state_id", "view", "talk", "mask"},
@@ -269,6 +271,7 @@ async def _drain(tap: SendTap, code: str, clients: list[Client], limit: float = 
 def check_room(result: AuditResult, tap: SendTap, hub: Any, code: str, clients: list[Client],
                tokens: list[str]) -> None:
     from nightcall.engine.ruleset import get_ruleset
+    from nightcall.server.room import clock_seed
 
     room = hub.rooms[code]
     rs = get_ruleset(room.ruleset.id)
@@ -316,9 +319,17 @@ def check_room(result: AuditResult, tap: SendTap, hub: Any, code: str, clients: 
                 find(0, c.viewer if c.role == "player" else None, problem)
 
     names = [s.name for s in room.seats]
-    state = rs.deal(names, room.roles, room.seed, room.settings.options)
+    # The room's game on the room's clock: each call held open until an end_call.
+    state = rs.deal(names, room.roles, room.seed, room.settings.options,
+                    clock=clock_seed(room.seed))
     model = model_for(rs.id)(state)
-    model.paced = True
+
+    def watched(seat: int, action: Action) -> None:
+        before = model.snapshot(state)
+        rs.apply(state, seat, action)
+        model.step(seat, action, before, state)
+        result.actions += 1
+
     steps = len(room.actions)
     for j in range(steps + 1):
         for viewer, msg, role in by_step.get(j, []):
@@ -329,10 +340,11 @@ def check_room(result: AuditResult, tap: SendTap, hub: Any, code: str, clients: 
                     find(j, viewer, p)
         if j < steps:
             seat, action = room.actions[j]
-            before = model.snapshot(state)
-            rs.apply(state, seat, Action(action.kind, action.a, action.b))
-            model.step(seat, action, before, state)
-            result.actions += 1
+            if action == END_CALL:  # the timer: the model sees each silent seat's default
+                rs.end_call(state, watched)
+                model.master_step("end_call", model.snapshot(state), state)
+            else:
+                watched(seat, Action(action.kind, action.a, action.b))
     if -1 in by_step:
         find(0, None, "observations sent outside any broadcast", "missing")
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from nightcall.engine.actions import Action
@@ -34,6 +34,8 @@ from nightcall.engine.outcome import Outcome
 from nightcall.engine.words import Words
 
 S = TypeVar("S")
+# How ``end_call`` makes a silent seat's default move: (seat, action).
+MoveFn = Callable[[int, Action], None]
 
 
 class Ruleset(ABC, Generic[S]):
@@ -95,8 +97,13 @@ class Ruleset(ABC, Generic[S]):
         players: Sequence[str],
         deal: Sequence[str],
         options: Mapping[str, Any] | None = None,
+        *,
+        clock: int | None = None,
     ) -> S:
-        """A game from a known deal: ``deal[i]`` is seat i's card, then any center cards."""
+        """A game from a known deal: ``deal[i]`` is seat i's card, then any center cards.
+
+        ``clock``: None, calls nobody is choosing in end at once (records, simulations);
+        a seed, every call stays open until ``end_call`` (engine.clock)."""
 
     @abstractmethod
     def default_deck(self, players: int, scenario: str | None = None) -> list[str]:
@@ -113,6 +120,8 @@ class Ruleset(ABC, Generic[S]):
         roles: Sequence[str],
         seed: int | random.Random,
         options: Mapping[str, Any] | None = None,
+        *,
+        clock: int | None = None,
     ) -> S:
         """Shuffle ``roles`` with a seeded RNG and start a game; the deal lands in the record.
 
@@ -122,7 +131,7 @@ class Ruleset(ABC, Generic[S]):
         cards = list(roles)
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         rng.shuffle(cards)
-        return self.new_game(players, cards, options)
+        return self.new_game(players, cards, options, clock=clock)
 
     # --- playing ----------------------------------------------------------
     @abstractmethod
@@ -138,6 +147,20 @@ class Ruleset(ABC, Generic[S]):
 
     @abstractmethod
     def is_over(self, state: S) -> bool: ...
+
+    # --- the clock (engine.clock) --------------------------------------------
+    @abstractmethod
+    def open_call(self, state: S) -> str | None:
+        """The step open now (public): ``engine.clock.DUSK`` before the first call, the
+        night call (a ``night_calls`` entry), the day's stage, or None once it is over.
+        It ends by ``apply(state, CLOCK_SEAT, END_CALL)``, which calls :meth:`end_call`."""
+
+    @abstractmethod
+    def end_call(self, state: S, move: MoveFn | None = None) -> None:
+        """End the open step: each seat still choosing gets its default move
+        (``engine.clock.default_move``), made through ``move(seat, action)`` (default:
+        ``apply``) so that a driver watching every move (the leak audit) sees each one;
+        then the next step opens. IllegalAction once the game is over."""
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None: ...

@@ -1,11 +1,12 @@
-"""The room's clock: paces the night call by call, runs the day, moves the bots.
+"""The room's clock: times the engine's steps, runs the day's talk, moves the bots.
 
-The engine's night has no clock. Here every call of the deck (center and dead
-roles included, from ``ruleset.night_calls``) lasts exactly its call time, and
-never ends early because someone acted: a silence tells nobody anything. A
-seat that has not chosen when its call ends gets the default move
-(:meth:`Room.default_move`), so the game never stalls. Bots choose at a random
-moment inside the call, from their own seat's view, like anyone else.
+The engine holds every call open (center and dead roles included: the narrator's
+order) until ``end_call`` (engine.clock); here each one lasts exactly its call
+time and never ends early because someone acted: a silence tells nobody
+anything. When the time is up the clock applies ``end_call`` (:meth:`Room.end_call`):
+the engine gives a seat that has not chosen its default move, so the game never
+stalls. Bots choose at a random moment inside the call, from their own seat's
+view, like anyone else.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from nightcall.bots.random_bot import RandomBot
 from nightcall.server.room import DAY_STAGES, TURN_STAGES, Room, RoomError
 
 log = logging.getLogger("nightcall.server")
-MAX_DEFAULTS = 64  # guard: defaults applied at one deadline
 
 
 class RoomClock:
@@ -84,7 +84,6 @@ class RoomClock:
     def begin(self) -> None:
         self.bots = self._make_bots()
         self.rng = random.Random(self.room.seed ^ 0x5EED)
-        self.room.clock.start = 0
         self.enter_dusk()
 
     def enter_dusk(self) -> None:
@@ -95,7 +94,6 @@ class RoomClock:
         room = self.room
         c = room.clock
         c.night = 1
-        c.calls = list(room.ruleset.night_calls(room.roles, 1))
         c.slot = 0
         line = dusk_line(room.ruleset.id, room.settings.language, room.roles)
         seconds = self._seconds(dusk_seconds(line, room.settings.call_seconds,
@@ -106,6 +104,7 @@ class RoomClock:
 
     def end_dusk(self, gen: int) -> None:
         if gen == self.gen:
+            self.room.end_call()  # the engine opens the first call
             self.enter_slot()
 
     def resume(self) -> None:
@@ -129,15 +128,14 @@ class RoomClock:
         room = self.room
         c = room.clock
         c.night = night
-        c.calls = list(room.ruleset.night_calls(room.roles, night))
         c.slot = 0
         self.enter_slot()
 
     def enter_slot(self) -> None:
+        """The call the engine holds open now lasts its full time."""
         room = self.room
-        c = room.clock
-        if c.slot >= len(c.calls):
-            self.after_night()
+        if room.engine_phase() != "night":
+            self.route()  # the last call has ended: the dawn
             return
         seconds = self._seconds(room.settings.call_seconds)
         gen = self._new_stage("night", seconds)
@@ -149,23 +147,10 @@ class RoomClock:
         if gen != self.gen:
             return
         room = self.room
-        c = room.clock
         room.pack.commit(room)  # Lupus: the wolves' last picks count when time is up
-        # Whoever the engine still waits on at this call (or an earlier one) gets the default.
-        for _ in range(MAX_DEFAULTS):
-            if room.engine_phase() != "night" or room.engine_slot() > c.slot:
-                break
-            if not self._default_all():
-                break
-        c.slot += 1
+        room.end_call()  # whoever has not chosen gets the default; the next call opens
+        room.clock.slot += 1
         self.enter_slot()
-
-    def after_night(self) -> None:
-        room = self.room
-        for _ in range(MAX_DEFAULTS):  # a ruleset whose calls the clock did not know
-            if room.engine_phase() != "night" or not self._default_all():
-                break
-        self.route()
 
     # --- the day ------------------------------------------------------------------------
     def route(self) -> None:
@@ -252,8 +237,10 @@ class RoomClock:
     def end_turns(self, gen: int) -> None:
         if gen != self.gen:
             return
-        self._default_all()
-        if self.gen == gen and not self.room.ruleset.is_over(self.room.state):
+        room = self.room
+        room.end_call()  # who has not chosen in time gets the default move
+        self.on_moved(room)  # the next turn, the night or the end, as after any move
+        if self.gen == gen and not room.ruleset.is_over(room.state):
             self.enter_turns()  # the engine still waits on someone: a new turn
 
     def finish(self) -> None:
@@ -264,17 +251,6 @@ class RoomClock:
         log.info("room %s: game over", room.code)
 
     # --- moves --------------------------------------------------------------------------
-    def _default_all(self) -> bool:
-        """Apply the default move for every seat the engine waits on; False if none."""
-        room = self.room
-        moved = False
-        for seat in room.ruleset.waiting_for(room.state):
-            action = room.default_move(seat)
-            if action is not None:
-                room.apply_move(seat, action)
-                moved = True
-        return moved
-
     def on_moved(self, room: Room) -> None:
         """After every applied move: the next stage, or the bots' next choices."""
         c = room.clock
@@ -301,8 +277,6 @@ class RoomClock:
     def move_bots(self, within: float) -> None:
         """Schedule a choice for every bot that has one to make now."""
         room = self.room
-        if room.clock.stage == "night" and not room.at_slot():
-            return  # the engine is past the clock: this call's chooser is not a bot
         for seat in room.ruleset.waiting_for(room.state):
             if seat in self.bots and seat not in self.pending:
                 self.pending.add(seat)

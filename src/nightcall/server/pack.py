@@ -23,16 +23,16 @@ if TYPE_CHECKING:
 
 class PackDraft:
     def __init__(self) -> None:
-        self.call: tuple[int, int, int] | None = None  # (clock.start, night, slot)
+        self.call: tuple[int, int] | None = None  # (night, slot) of the wolves' call
         self.picks: dict[int, int] = {}  # seat -> target, in the order last made
 
     def _pack(self, room: Room) -> tuple[int, ...]:
         """The living wolves of this call, while the clock shows the wolves' call."""
         c, rs = room.clock, room.ruleset
-        if (not isinstance(rs, PackVote) or room.state is None or not room.at_slot()
-                or c.calls[c.slot] != rs.pack_call):
+        if (not isinstance(rs, PackVote) or room.state is None
+                or room.open_call() != rs.pack_call):
             return ()
-        key = (c.start, c.night, c.slot)
+        key = (c.night, c.slot)
         if key != self.call:
             self.call, self.picks = key, {}
         return rs.pack(room.state)

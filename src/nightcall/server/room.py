@@ -8,19 +8,18 @@ night and the day through the same ``apply_move``.
 
 from __future__ import annotations
 
-import random
 import re
 import secrets
 import time
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from nightcall.engine.actions import Action
+from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, end_idle_calls
 from nightcall.engine.errors import DeckError, IllegalAction, RecordError
 from nightcall.engine.ruleset import MasterChoice, Ruleset, Talk, get_ruleset
-from nightcall.server import pacing
 from nightcall.server.messages import Clock, CreateRoom, Lobby, Observation, SeatInfo
 from nightcall.server.pack import PackDraft
 
@@ -33,10 +32,16 @@ TALK_KINDS = frozenset({"claim", "claim_saw", "claim_swap"})
 # Stages in which the day's moves are open; in "discussion" and "defense" they wait.
 TURN_STAGES = frozenset({"vote", "accuse", "execute", "day"})
 DAY_STAGES = TURN_STAGES | {"discussion", "defense"}
-# The seat of the host's own entries in the history (Lupus: the Master naming the
-# last to die), which replay through ``ruleset.choose_last`` rather than ``apply``.
-MASTER_SEAT = -1
+# The seat of the host's and the clock's own entries in the history: the end of a
+# call (``end_call``), and the Lupus Master naming the last to die, which replays
+# through ``ruleset.choose_last`` rather than ``apply``.
+MASTER_SEAT = CLOCK_SEAT
 LAST_TO_DIE = "last_to_die"
+
+
+def clock_seed(seed: int) -> int:
+    """The seed of a room's game clock (its silent seats' defaults), from the deal's."""
+    return seed * 1000003 + 1
 
 
 class RoomError(Exception):
@@ -60,9 +65,7 @@ class Seat:
 class ClockState:
     stage: str = "lobby"  # lobby, night, discussion, vote, day, over
     night: int = 0
-    slot: int = 0
-    start: int = 0  # index of the night's first public event
-    calls: list[str] = field(default_factory=list)
+    slot: int = 0  # how many calls of this night have ended (the engine knows which)
     ends_at: float | None = None  # loop-independent wall time (seconds)
     seconds: float | None = None
 
@@ -148,7 +151,6 @@ class Room:
         self.epoch = secrets.randbelow(1 << 20) * 10_000
         self.sinks: set[Sink] = set()
         self._turn: dict[int | None, tuple[int, Any]] = {}
-        self._frozen: dict[int | None, dict[str, Any]] = {}
         self._last: dict[Sink, bytes] = {}
         self._last_lobby: dict[Sink, bytes] = {}
         self._welcomed: set[Sink] = set()
@@ -310,18 +312,31 @@ class Room:
             )
             self.roles = roles
             self.seed = secrets.randbits(32)
-            self.state = self.ruleset.deal(players, roles, self.seed, self.settings.options)
+            self.state = self._deal(players)
         except DeckError as exc:
             raise RoomError("bad_deck", str(exc)) from None
         self.status = "playing"
 
     def rebuild(self) -> None:
         """The state from the deal and every applied action (a game is its history)."""
-        players = [s.name for s in self.seats]
-        state = self.ruleset.deal(players, self.roles, self.seed, self.settings.options)
+        state = self._deal([s.name for s in self.seats])
+        ruleset = self.ruleset
         for seat, action in self.actions:
+            if action != END_CALL and not ruleset.waiting_for(state) and (
+                    seat == MASTER_SEAT or action not in ruleset.legal_actions(state, seat)):
+                # A history saved before the engine held its calls has no end_call:
+                # the calls it passed are implied, as in a record (docs/architecture.md).
+                end_idle_calls(ruleset, state)
             self._replay(state, seat, action)
+        if self.clock.stage in DAY_STAGES and ruleset.view(state, None)["phase"] == "night":
+            end_idle_calls(ruleset, state)  # (the same: the clock is already at the dawn)
         self.state = state
+
+    def _deal(self, players: list[str]) -> Any:
+        """The game from the room's seed, on a clock: each call stays open until the
+        room's timer ends it, and the defaults of silent seats come from the seed."""
+        return self.ruleset.deal(players, self.roles, self.seed, self.settings.options,
+                                 clock=clock_seed(self.seed))
 
     def _replay(self, state: Any, seat: int, action: Action) -> None:
         """One history entry: a seat's move, or the host's choice as the Master."""
@@ -364,14 +379,11 @@ class Room:
 
     def apply_move(self, seat: int, action: Action) -> None:
         """Apply (bots, defaults and checked players), then broadcast and persist."""
-        before = self.public_events_count()
         try:
             self.ruleset.apply(self.state, seat, action)
         except IllegalAction as exc:
             raise RoomError("illegal_action", str(exc)) from None
         self.actions.append((seat, action))
-        if self.clock.stage != "night" and self.engine_phase() == "night":
-            self.clock.start = before  # a new night (Lupus) starts after this move
         self.on_moved(self)
         self.changed()
 
@@ -405,17 +417,20 @@ class Room:
         self.actions.append((MASTER_SEAT, action))
         self.changed()
 
-    def default_move(self, seat: int) -> Action | None:
-        """What a seat does when its time runs out: skip or abstain when the rules allow,
-        otherwise a random legal choice from the room's seeded generator (a ruling)."""
-        legal = list(self.ruleset.legal_actions(self.state, seat))
-        if not legal:
-            return None
-        for kind in ("skip", "abstain"):
-            if Action(kind) in legal:
-                return Action(kind)
-        rng = random.Random(self.seed * 1000003 + len(self.actions))
-        return rng.choice(legal)
+    def end_call(self) -> None:
+        """The timer ends the open call, the dusk or the day's turn: the engine gives the
+        seats still choosing their default move and opens the next step. Kept in the
+        history like a move (a restart comes back at the same call); the clock sends
+        the new view together with its own new stage."""
+        try:
+            self.ruleset.apply(self.state, CLOCK_SEAT, END_CALL)
+        except IllegalAction as exc:
+            raise RoomError("not_now", str(exc)) from None
+        self.actions.append((CLOCK_SEAT, END_CALL))
+
+    def open_call(self) -> str | None:
+        """The step the engine is at (public): dusk, a night call, the day's stage."""
+        return self.ruleset.open_call(self.state) if self.state is not None else None
 
     # --- views ------------------------------------------------------------------
     def public_view(self) -> dict[str, Any]:
@@ -426,9 +441,6 @@ class Room:
             self._public_key = key
         return self._public
 
-    def public_events_count(self) -> int:
-        return len(self.public_view()["events"]) if self.state is not None else 0
-
     def engine_phase(self) -> str:
         return str(self.public_view().get("phase", ""))
 
@@ -437,63 +449,16 @@ class Room:
         stage = self.public_view().get("stage")
         return stage if isinstance(stage, str) and stage else "vote"
 
-    def engine_slot(self) -> int:
-        """The clock slot the engine's night is at (-1 before the first call)."""
-        public = self.public_view()["events"]
-        return pacing.engine_slot(public, self.clock.start, self.clock.calls)
-
-    def at_slot(self) -> bool:
-        """Is the engine waiting on the call the clock shows now?"""
-        return (
-            self.clock.stage == "night"
-            and self.engine_phase() == "night"
-            and self.engine_slot() == self.clock.slot
-        )
-
     def seat_view(self, viewer: int | None) -> dict[str, Any]:
-        """``ruleset.view`` for ``viewer``, held back to the call the clock shows."""
+        """``ruleset.view`` for ``viewer``: the engine holds each call open until the
+        timer ends it, so the view is the night as it stands at the call the clock
+        shows, whatever the cards in the center."""
         if self.state is None:
             return {}
         view = dict(self.public_view()) if viewer is None else self.ruleset.view(self.state, viewer)
-        clock = self.clock
-        if clock.stage in ("discussion", "defense") and "legal" in view:
+        if self.clock.stage in ("discussion", "defense") and "legal" in view:
             view["legal"] = []  # the vote opens when the talking ends
-        if clock.stage not in ("night", "dusk"):
-            return view
-        public = self.public_view()
-        engine_night = public.get("phase") == "night"
-        if engine_night:
-            self._frozen[viewer] = view
-        # Dusk (everyone looks at their card): the night as it stands before its first call.
-        at = clock.slot if clock.stage == "night" else -1
-        slot = pacing.engine_slot(public["events"], clock.start, clock.calls)
-        if engine_night and slot == at and clock.stage == "night":
-            return view
-        # The engine is past the clock: show the night as it stood at this call.
-        if not engine_night and viewer not in self._frozen:
-            self._freeze_from_history(viewer)
-        base = dict(view if engine_night else self._frozen.get(viewer, view))
-        keep = pacing.cut_index(public["events"], clock.start, clock.calls, at)
-        base["events"] = pacing.cut(view["events"], public["events"], keep)
-        base["phase"] = "night"
-        base["call"] = clock.calls[at] if 0 <= at < len(clock.calls) else None
-        if "legal" in base:
-            base["legal"] = []
-        base.pop("outcome", None)
-        return base
-
-    def _freeze_from_history(self, viewer: int | None) -> None:
-        """After a restart the views of the night are not cached: rebuild the game up to
-        its last move made while the engine was still in the night, and take them there
-        (so that, say, a Lupus death does not show before the clock reaches the dawn)."""
-        players = [s.name for s in self.seats]
-        for keep in range(len(self.actions) - 1, -1, -1):
-            shadow = self.ruleset.deal(players, self.roles, self.seed, self.settings.options)
-            for seat, action in self.actions[:keep]:
-                self._replay(shadow, seat, action)
-            if self.ruleset.view(shadow, None).get("phase") == "night":
-                self._frozen[viewer] = self.ruleset.view(shadow, viewer)
-                return
+        return view
 
     def clock_message(self) -> Clock:
         """The public clock and its narration, rebuilt only when they can differ (every
@@ -515,7 +480,8 @@ class Room:
         from nightcall.server.narration import call_line, dusk_line, stage_line
 
         c = self.clock
-        call = c.calls[c.slot] if c.stage == "night" and c.slot < len(c.calls) else None
+        call = self.open_call() if c.stage == "night" else None
+        call = None if call == DUSK else call
         rid, lang = self.ruleset.id, self.settings.language
         if call is not None:
             text = call_line(rid, call, lang, self.roles, c.night)
@@ -728,8 +694,7 @@ class Room:
             "seed": self.seed,
             "roles": list(self.roles),
             "actions": [[seat, a.to_json()] for seat, a in self.actions],
-            "clock": {"stage": c.stage, "night": c.night, "slot": c.slot, "start": c.start,
-                      "calls": list(c.calls)},
+            "clock": {"stage": c.stage, "night": c.night, "slot": c.slot},
             "record": record,
             "next": [self.next_code, self.next_host_token] if self.next_code else None,
             "join_url": self.join_url,
@@ -749,7 +714,7 @@ class Room:
         room.roles = list(doc["roles"])
         room.actions = [(int(seat), Action.from_json(a)) for seat, a in doc["actions"]]
         c = doc["clock"]
-        room.clock = ClockState(c["stage"], c["night"], c["slot"], c["start"], list(c["calls"]))
+        room.clock = ClockState(c["stage"], c["night"], c["slot"])
         if doc.get("next"):
             room.next_code, room.next_host_token = doc["next"]
         room.join_url = str(doc.get("join_url") or "")

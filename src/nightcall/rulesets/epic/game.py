@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
+from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, default_move, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
-from nightcall.engine.ruleset import Ruleset, register
+from nightcall.engine.ruleset import MoveFn, Ruleset, register
 from nightcall.engine.words import Words
 from nightcall.rulesets.epic import account, day, deck, night, record, scenarios
 from nightcall.rulesets.epic import night as night_mod
@@ -136,6 +138,8 @@ class EpicBattle(Ruleset[EpicState]):
         deal: Sequence[str],
         options: Mapping[str, Any] | None = None,
         tokens: Sequence[str] | None = None,
+        *,
+        clock: int | None = None,
     ) -> EpicState:
         names = tuple(players)
         if len(set(names)) != len(names):
@@ -161,7 +165,11 @@ class EpicBattle(Ruleset[EpicState]):
                                              "tokens": list(start_tokens)}))
         for s in range(n):
             st.log.append(Event("deal", ONLY[s], {"seat": s, "card": cards[s]}))
-        night.advance(st, day.start_day)
+        if clock is not None:  # at dusk: the first call opens with the first end_call
+            st.held = st.dusk = True
+            st.defaults = defaults_rng(clock)
+        else:
+            night.advance(st, day.start_day)
         return st
 
     def deal(
@@ -170,6 +178,8 @@ class EpicBattle(Ruleset[EpicState]):
         roles: Sequence[str],
         seed: int | random.Random,
         options: Mapping[str, Any] | None = None,
+        *,
+        clock: int | None = None,
     ) -> EpicState:
         """Shuffle the players + 3 cards (the extra card stays beside the center).
         The game's own RNG (the Curator's draw) is seeded from the same seed."""
@@ -180,7 +190,7 @@ class EpicBattle(Ruleset[EpicState]):
         rng.shuffle(cards)
         opts = dict(options or {})
         opts.setdefault("seed", seed if isinstance(seed, int) else rng.randrange(2**31))
-        return self.new_game(players, cards + ([extra] if extra else []), opts)
+        return self.new_game(players, cards + ([extra] if extra else []), opts, clock=clock)
 
     # --- playing ----------------------------------------------------------
     def legal_actions(self, state: EpicState, seat: int) -> Sequence[Action]:
@@ -219,6 +229,9 @@ class EpicBattle(Ruleset[EpicState]):
             day.record_claim(st, seat, action)
             return
         if action not in self.legal_actions(st, seat):
+            if action.kind == END_CALL.kind:
+                self._end_call_from(st, seat)
+                return
             raise IllegalAction(str(action), self._why_illegal(st, seat, action))
         if st.phase == NIGHT:
             call = st.schedule[st.call_i]
@@ -228,6 +241,41 @@ class EpicBattle(Ruleset[EpicState]):
         else:
             st.history.append((seat, action, "day"))
             day.cast_vote(st, seat, action)
+
+    def _end_call_from(self, st: EpicState, seat: int) -> None:
+        if seat != CLOCK_SEAT:
+            raise IllegalAction(str(END_CALL), "only the clock ends a call (the timer or "
+                                               "the game master), not a seat")
+        self.end_call(st)
+
+    def end_call(self, state: EpicState, move: MoveFn | None = None) -> None:
+        """End the open call or the vote: seats still choosing get the default move."""
+        st = state
+        make = move or partial(self.apply, st)
+        if st.phase == OVER:
+            raise IllegalAction(str(END_CALL), "the game is over: there is no call to end")
+        if st.defaults is None:
+            st.defaults = defaults_rng(None)
+        if st.phase == DAY:  # the vote's time is up: who has not pointed abstains
+            for s in self.waiting_for(st):
+                vote = default_move(self.legal_actions(st, s), st.defaults)
+                if vote is not None:
+                    make(s, vote)
+            return
+        i = st.call_i
+        while st.phase == NIGHT and st.call_i == i and st.actor >= 0 and not st.dusk:
+            choice = default_move(self.legal_actions(st, st.actor), st.defaults)
+            if choice is None:
+                break
+            make(st.actor, choice)
+        if st.phase == NIGHT and st.call_i == i:  # (without a clock the call has ended)
+            night.end_call(st, day.start_day)
+
+    def open_call(self, state: EpicState) -> str | None:
+        st = state
+        if st.phase == NIGHT:
+            return DUSK if st.dusk else st.schedule[st.call_i]
+        return "vote" if st.phase == DAY else None
 
     def _why_illegal(self, st: EpicState, seat: int, action: Action) -> str:
         if st.phase == OVER:

@@ -437,7 +437,8 @@ def schedule_for(deck: Iterable[str]) -> tuple[str, ...]:
 
 
 def advance(st: EpicState, start_day: Callable[[EpicState], None]) -> None:
-    """Run the night until a seat must choose, or the night is over."""
+    """Run the night until a seat must choose, or the night is over; with a clock
+    (``st.held``), open the next call and stop there even if nobody chooses in it."""
     schedule = st.schedule
     while st.phase == NIGHT:
         if st.call_i >= len(schedule):
@@ -451,12 +452,28 @@ def advance(st: EpicState, start_day: Callable[[EpicState], None]) -> None:
             st.actor = actor
             return
         st.actor = -1
+        if st.held:
+            return  # the call stays open, nobody choosing, until end_call
         st.call_i += 1
         st.stage = 0
         st.pick = -1
 
 
 def finish_call(st: EpicState, start_day: Callable[[EpicState], None]) -> None:
+    """The open call's choices are made: with a clock it stays open (nobody choosing)
+    until end_call; without one the next call opens."""
+    if st.held:
+        st.actor = -1
+        return
+    end_call(st, start_day)
+
+
+def end_call(st: EpicState, start_day: Callable[[EpicState], None]) -> None:
+    """Close the open call (or the dusk) and open the next one."""
+    if st.dusk:
+        st.dusk = False
+        advance(st, start_day)
+        return
     st.call_i += 1
     st.stage = 0
     st.pick = -1

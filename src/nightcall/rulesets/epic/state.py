@@ -39,7 +39,8 @@ ABSTAIN = -1
 class EpicState:
     __slots__ = (
         "acted", "actor", "artifact_pool", "artifacts", "board", "call_i", "card_as",
-        "cards", "deck", "extra_pos", "forced_artifact", "history", "log", "n", "names",
+        "cards", "deck", "defaults", "dusk", "extra_pos", "forced_artifact", "held",
+        "history", "log", "n", "names",
         "night_started", "options", "outcome", "panicked", "phase", "pick", "revealed", "rng",
         "schedule", "seen_by", "stage", "start", "start_tokens", "started_center", "tokens",
         "tokens_in_play", "vampires", "votes", "wolves_known",
@@ -73,6 +74,10 @@ class EpicState:
         self.rng: random.Random | None = None  # made on the Curator's first draw
         self.schedule = schedule
         self.phase = NIGHT
+        # The clock (engine.clock), as in One Night: each call held open until end_call.
+        self.held = False
+        self.dusk = False
+        self.defaults: random.Random | None = None
         self.call_i = 0
         self.stage = 0
         self.actor = -1
@@ -100,7 +105,7 @@ class EpicState:
     @property
     def call(self) -> str | None:
         """The call being made now (public), or None outside the night."""
-        if self.phase != NIGHT or self.call_i >= len(self.schedule):
+        if self.phase != NIGHT or self.dusk or self.call_i >= len(self.schedule):
             return None
         return self.schedule[self.call_i]
 

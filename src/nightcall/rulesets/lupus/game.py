@@ -9,14 +9,16 @@ counts as the last), :meth:`Lupus.accusation_order`, :meth:`Lupus.suspects`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
+from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, default_move, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
-from nightcall.engine.ruleset import MasterChoice, PackVote, Ruleset, register
+from nightcall.engine.ruleset import MasterChoice, MoveFn, PackVote, Ruleset, register
 from nightcall.engine.words import Words
 from nightcall.rulesets.lupus import account, day, deck, night, record
 from nightcall.rulesets.lupus import night as night_mod
@@ -76,6 +78,8 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState])
         players: Sequence[str],
         deal: Sequence[str],
         options: Mapping[str, Any] | None = None,
+        *,
+        clock: int | None = None,
     ) -> LupusState:
         names = tuple(players)
         if len(set(names)) != len(names):
@@ -85,6 +89,9 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState])
         st.log.append(Event("deal", MASTER, {"cards": list(deal)}))
         for s in range(st.n):
             st.log.append(Event("deal", night.ONLY[s], {"seat": s, "card": deal[s]}))
+        if clock is not None:  # at dusk: the first call opens with the first end_call
+            st.held = st.dusk = True
+            st.defaults = defaults_rng(clock)
         if night.begin_night(st):  # pragma: no cover - the werewolves always choose
             day.dawn(st)
         return st
@@ -104,6 +111,9 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState])
     def apply(self, state: LupusState, seat: int, action: Action) -> None:
         st = state
         if action not in self.legal_actions(st, seat):
+            if action.kind == END_CALL.kind:
+                self._end_call_from(st, seat)
+                return
             raise IllegalAction(str(action), self.why_illegal(st, seat, action))
         if st.phase == NIGHT:
             if night.act(st, seat, action):
@@ -112,6 +122,43 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState])
             day.accuse(st, seat, action)
         else:
             day.vote(st, seat, action)
+
+    def _end_call_from(self, st: LupusState, seat: int) -> None:
+        if seat != CLOCK_SEAT:
+            raise IllegalAction(str(END_CALL), "only the clock ends a call (the timer or "
+                                               "the game master), not a seat")
+        self.end_call(st)
+
+    def end_call(self, state: LupusState, move: MoveFn | None = None) -> None:
+        """End the open call or the day's turn: seats still choosing get the default."""
+        st = state
+        make = move or partial(self.apply, st)
+        if st.phase == OVER:
+            raise IllegalAction(str(END_CALL), "the game is over: there is no call to end")
+        if st.defaults is None:
+            st.defaults = defaults_rng(None)
+        waiting = self.waiting_for(st)
+        if st.phase == DAY:  # the turn's time is up: who has not chosen gets the default
+            for s in waiting:
+                choice = default_move(self.legal_actions(st, s), st.defaults)
+                if choice is not None:
+                    make(s, choice)
+            return
+        i, night_no = st.call_i, st.night
+        for s in () if st.dusk else waiting:
+            choice = default_move(self.legal_actions(st, s), st.defaults)
+            if choice is not None:
+                make(s, choice)
+        # (without a clock the last choice has ended the call already)
+        if st.phase == NIGHT and st.call_i == i and st.night == night_no \
+                and night.end_call(st):
+            day.dawn(st)
+
+    def open_call(self, state: LupusState) -> str | None:
+        st = state
+        if st.phase == NIGHT:
+            return DUSK if st.dusk else st.calls[st.call_i]
+        return STAGE_NAMES[st.stage] if st.phase == DAY else None
 
     def why_illegal(self, st: LupusState, seat: int, action: Action) -> str:
         """Why ``seat`` may not do ``action`` now, in words a player understands."""

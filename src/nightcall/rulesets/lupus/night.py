@@ -105,17 +105,19 @@ def begin_night(st: LupusState) -> bool:
     st.looks = []
     st.nights_log.append({})
     st.log.append(Event("night", EVERYONE, {"night": st.night}))
-    return advance(st)
+    return False if st.dusk else advance(st)
 
 
 def advance(st: LupusState) -> bool:
-    """Run the calls until living players must choose; True when the calls are over."""
+    """Run the calls until living players must choose; True when the calls are over.
+    With a clock (``st.held``) the next call opens and stays open even if nobody
+    chooses in it (a dead or absent role's call lasts like any other)."""
     calls = st.calls
     while st.call_i < len(calls):
         call = calls[st.call_i]
         st.log.append(Event("call", EVERYONE, {"role": call, "night": st.night}))
         actors = BEGIN[call](st)
-        if actors:
+        if actors or st.held:
             st.actors = tuple(actors)
             st.picks = {}
             return False
@@ -136,7 +138,18 @@ def act(st: LupusState, seat: int, action: Action) -> bool:
     if len(st.picks) < len(st.actors):
         return False
     FINISH[call](st)
+    if st.held:
+        return False  # the call stays open, its choices made, until end_call
     st.call_i += 1
+    return advance(st)
+
+
+def end_call(st: LupusState) -> bool:
+    """Close the open call (or the dusk) and open the next; True when the night is over."""
+    if st.dusk:
+        st.dusk = False
+    else:
+        st.call_i += 1
     return advance(st)
 
 

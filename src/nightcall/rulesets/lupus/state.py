@@ -10,6 +10,7 @@ day's choices by seat, from which the record is written.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from nightcall.engine.actions import Action
@@ -44,7 +45,10 @@ class LupusState:
         "days_log",
         "deaths",
         "deck",
+        "defaults",
+        "dusk",
         "executed",
+        "held",
         "last",
         "log",
         "looks",
@@ -85,6 +89,12 @@ class LupusState:
         self.night = 0
         self.day = 0
         self.stage = ACCUSE
+        # The clock (engine.clock): ``held``, each call stays open until end_call, and
+        # the game starts at dusk, before the first call; ``defaults`` draws the moves
+        # of seats that did not choose in time.
+        self.held = False
+        self.dusk = False
+        self.defaults: random.Random | None = None
         # the night
         self.calls: tuple[str, ...] = ()
         self.call_i = 0
@@ -122,7 +132,7 @@ class LupusState:
     @property
     def call(self) -> str | None:
         """The role being called now (public narration), or None outside the night."""
-        if self.phase != NIGHT or self.call_i >= len(self.calls):
+        if self.phase != NIGHT or self.dusk or self.call_i >= len(self.calls):
             return None
         return self.calls[self.call_i]
 

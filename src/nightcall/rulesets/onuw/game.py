@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, partial
 from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
+from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, default_move, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
-from nightcall.engine.ruleset import Ruleset, Talk, register
+from nightcall.engine.ruleset import MoveFn, Ruleset, Talk, register
 from nightcall.engine.words import Words
 from nightcall.rulesets.onuw import account, day, deck, night, record
 from nightcall.rulesets.onuw import night as night_mod
@@ -115,6 +116,8 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
         roles: Sequence[str],
         seed: int | random.Random,
         options: Mapping[str, Any] | None = None,
+        *,
+        clock: int | None = None,
     ) -> OneNightState:
         cards = list(roles)
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
@@ -129,16 +132,18 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
             if len(self._sorted) > 1000:  # many different decks: keep the cache small
                 self._sorted.clear()
             key = self._sorted[order] = tuple(sorted(order))
-        return self._start(players, cards, key, options)  # validates the deck
+        return self._start(players, cards, key, options, clock)  # validates the deck
 
     def new_game(
         self,
         players: Sequence[str],
         deal: Sequence[str],
         options: Mapping[str, Any] | None = None,
+        *,
+        clock: int | None = None,
     ) -> OneNightState:
         cards = list(deal)
-        return self._start(players, cards, tuple(sorted(cards)), options)
+        return self._start(players, cards, tuple(sorted(cards)), options, clock)
 
     def _start(
         self,
@@ -146,6 +151,7 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
         cards: list[str],
         key: tuple[str, ...],
         options: Mapping[str, Any] | None,
+        clock: int | None = None,
     ) -> OneNightState:
         """A new game from a deal (``cards``, ours to keep) and its sorted deck ``key``."""
         names = tuple(players)
@@ -163,7 +169,11 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
         # The deal is one master-only event; each seat's look at its own card is added
         # by view() from ``start`` (cheaper than n more events in every simulated game).
         log.append(Event("deal", MASTER, {"cards": cards.copy()}))
-        night.advance(st, day.start_day)
+        if clock is not None:  # at dusk: the first call opens with the first end_call
+            st.held = st.dusk = True
+            st.defaults = defaults_rng(clock)
+        else:
+            night.advance(st, day.start_day)
         return st
 
     # --- playing ----------------------------------------------------------
@@ -187,10 +197,17 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
         phase = st.phase
         if phase == NIGHT:
             if seat != st.actor or action not in st.choices:
+                if action.kind == END_CALL.kind:
+                    self._end_call_from(st, seat)
+                    return
                 raise IllegalAction(str(action), self._why_illegal(st, seat, action))
             call = st.schedule[st.call_i]
             st.history.append((seat, action, call))
             if night.CALLS[call][1](st, seat, action):
+                if st.held:  # the call stays open until end_call
+                    st.actor = -1
+                    st.choices = ()
+                    return
                 st.call_i += 1
                 st.stage = 0
                 st.actor = -1
@@ -210,12 +227,50 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
             or votes[seat] != NOT_VOTED
             or action not in st.vote_options[seat]
         ):
+            if action.kind == END_CALL.kind:
+                self._end_call_from(st, seat)
+                return
             raise IllegalAction(str(action), self._why_illegal(st, seat, action))
         # The ballots live in ``votes`` (not in ``history``): secret until all are in.
         votes[seat] = action.a if action.kind == "vote" else ABSTAIN
         st.pending -= 1
         if not st.pending:
             day.resolve(st)
+
+    def _end_call_from(self, st: OneNightState, seat: int) -> None:
+        if seat != CLOCK_SEAT:
+            raise IllegalAction(str(END_CALL), "only the clock ends a call (the timer or "
+                                               "the game master), not a seat")
+        self.end_call(st)
+
+    def end_call(self, state: OneNightState, move: MoveFn | None = None) -> None:
+        """End the open call or the vote: seats still choosing get the default move."""
+        st = state
+        make = move or partial(self.apply, st)
+        if st.phase == OVER:
+            raise IllegalAction(str(END_CALL), "the game is over: there is no call to end")
+        if st.defaults is None:
+            st.defaults = defaults_rng(None)
+        if st.phase == DAY:  # the vote's time is up: who has not pointed abstains
+            for s in self.waiting_for(st):
+                vote = default_move(st.vote_options[s], st.defaults)
+                if vote is not None:
+                    make(s, vote)
+            return
+        i = st.call_i
+        while st.phase == NIGHT and st.call_i == i and st.actor >= 0 and not st.dusk:
+            choice = default_move(st.choices, st.defaults)
+            if choice is None:
+                break
+            make(st.actor, choice)
+        if st.phase == NIGHT and st.call_i == i:  # (without a clock the call has ended)
+            night.end_call(st, day.start_day)
+
+    def open_call(self, state: OneNightState) -> str | None:
+        st = state
+        if st.phase == NIGHT:
+            return DUSK if st.dusk else st.schedule[st.call_i]
+        return "vote" if st.phase == DAY else None
 
     def _check_claim(self, st: OneNightState, seat: int, action: Action) -> None:
         if st.phase != DAY:

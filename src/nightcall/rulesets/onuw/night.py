@@ -303,7 +303,8 @@ def schedule_for(deck: tuple[str, ...], call_order: tuple[str, ...]) -> tuple[st
 
 
 def advance(st: OneNightState, start_day: Callable[[OneNightState], None]) -> None:
-    """Run the night until a seat must choose, or the night is over."""
+    """Run the night until a seat must choose, or the night is over; with a clock
+    (``st.held``), open the next call and stop there even if nobody chooses in it."""
     schedule = st.schedule
     log = st.log
     while st.phase == NIGHT:
@@ -319,5 +320,19 @@ def advance(st: OneNightState, start_day: Callable[[OneNightState], None]) -> No
             return
         st.actor = -1
         st.choices = ()
+        if st.held:
+            return  # the call stays open, nobody choosing, until end_call
         st.call_i += 1
         st.stage = 0
+
+
+def end_call(st: OneNightState, start_day: Callable[[OneNightState], None]) -> None:
+    """Close the open call (its choices made) and open the next one."""
+    if st.dusk:
+        st.dusk = False
+    else:
+        st.call_i += 1
+        st.stage = 0
+        st.actor = -1
+        st.choices = ()
+    advance(st, start_day)

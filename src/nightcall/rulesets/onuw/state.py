@@ -9,6 +9,7 @@ the record is written.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from nightcall.engine.actions import Action
@@ -33,7 +34,10 @@ class OneNightState:
         "claims",
         "copy",
         "deck",
+        "defaults",
         "doppel",
+        "dusk",
+        "held",
         "history",
         "log",
         "n",
@@ -67,6 +71,12 @@ class OneNightState:
         self.options = options
         self.schedule = schedule
         self.phase = NIGHT
+        # The clock (engine.clock): ``held``, each call stays open until end_call, and
+        # the game starts at dusk, before its first call; ``defaults`` draws the moves
+        # of seats that did not choose in time.
+        self.held = False
+        self.dusk = False
+        self.defaults: random.Random | None = None
         self.call_i = 0
         self.stage = 0
         self.actor = -1
@@ -89,7 +99,7 @@ class OneNightState:
     @property
     def call(self) -> str | None:
         """The role being called now (public), or None outside the night."""
-        if self.phase != NIGHT or self.call_i >= len(self.schedule):
+        if self.phase != NIGHT or self.dusk or self.call_i >= len(self.schedule):
             return None
         return self.schedule[self.call_i]
 
