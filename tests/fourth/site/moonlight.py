@@ -25,11 +25,12 @@ from typing import Any, ClassVar
 from nightcall.audit.base import Knowledge, Problems, Viewer, check_top, exact_keys
 from nightcall.engine import records
 from nightcall.engine.actions import Action
+from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, default_move, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction, RecordError
 from nightcall.engine.events import EVERYONE, MASTER, Event, visible_json, visible_to
 from nightcall.engine.events import Viewer as EngineViewer
 from nightcall.engine.outcome import Death, Outcome, why
-from nightcall.engine.ruleset import Ruleset
+from nightcall.engine.ruleset import MoveFn, Ruleset
 from nightcall.engine.words import Words
 
 WEREWOLF, SEER, VILLAGER = "werewolf", "seer", "villager"
@@ -51,6 +52,12 @@ class MoonState:
     steps: list[dict[str, Any]] = field(default_factory=list)
     outcome: Outcome | None = None
     seen_by: dict[Any, Any] = field(default_factory=dict)
+    # On a clock (the server): every call stays open until END_CALL; the seed's
+    # generator makes a silent seat's default move.
+    clocked: bool = False
+    dusk: bool = False
+    chosen: bool = False  # the open call's choice is made
+    defaults: Any = None
 
     @property
     def n(self) -> int:
@@ -104,11 +111,16 @@ class Moonlight(Ruleset[MoonState]):
         return [c for c in CALL_ORDER if c in roles] if night == 1 else []
 
     def new_game(self, players: Sequence[str], deal: Sequence[str],
-                 options: Mapping[str, Any] | None = None) -> MoonState:
+                 options: Mapping[str, Any] | None = None, *,
+                 clock: int | None = None) -> MoonState:
         self.validate_deck(len(players), deal, options)
         st = MoonState(tuple(players), tuple(deal), tuple(self.night_calls(deal)))
         st.log.append(Event("deal", MASTER, {"cards": list(deal)}))
-        self._begin_call(st)
+        st.defaults = defaults_rng(clock)
+        if clock is not None:  # dusk: the first call opens with the first end_call
+            st.clocked = st.dusk = True
+        else:
+            self._begin_call(st)
         return st
 
     # --- playing -----------------------------------------------------------------
@@ -123,16 +135,20 @@ class Moonlight(Ruleset[MoonState]):
                 st.log.append(Event("dawn", EVERYONE, {}))
                 return
             role = st.calls[st.call_i]
+            st.chosen = False
             st.log.append(Event("call", EVERYONE, {"role": role}))
             if role == WEREWOLF:
                 st.log.append(Event("alone", frozenset({self._holder(st, WEREWOLF)}), {}))
+                if st.clocked:
+                    return  # the call lasts until the clock ends it
                 st.call_i += 1
                 continue
             return
 
     def legal_actions(self, state: MoonState, seat: int) -> Sequence[Action]:
         st = state
-        if st.phase == NIGHT and st.call == SEER and st.start[seat] == SEER:
+        if (st.phase == NIGHT and not st.dusk and not st.chosen and st.call == SEER
+                and st.start[seat] == SEER):
             return (*(Action("look", x) for x in range(st.n) if x != seat), SKIP)
         if st.phase == DAY and seat not in st.votes:
             return (*(Action("vote", x) for x in range(st.n) if x != seat), ABSTAIN)
@@ -140,6 +156,11 @@ class Moonlight(Ruleset[MoonState]):
 
     def apply(self, state: MoonState, seat: int, action: Action) -> None:
         st = state
+        if action == END_CALL:
+            if seat != CLOCK_SEAT:
+                raise IllegalAction(str(action), "only the clock ends a call")
+            self.end_call(st)
+            return
         if not 0 <= seat < st.n or action not in self.legal_actions(st, seat):
             raise IllegalAction(str(action), f"seat {seat} may not do that now")
         if st.phase == NIGHT:
@@ -149,8 +170,10 @@ class Moonlight(Ruleset[MoonState]):
                                     {"seat": action.a, "card": st.start[action.a]}))
                 step["look"] = st.names[action.a]
             st.steps.append(step)
-            st.call_i += 1
-            self._begin_call(st)
+            st.chosen = True
+            if not st.clocked:
+                st.call_i += 1
+                self._begin_call(st)
             return
         st.votes[seat] = action.a if action.kind == "vote" else None
         st.log.append(Event("voted", EVERYONE, {"seat": seat}))
@@ -171,6 +194,29 @@ class Moonlight(Ruleset[MoonState]):
         st.phase = OVER
         st.log.append(Event("votes", EVERYONE, {
             "votes": {str(s): t for s, t in st.votes.items()}, "dead": dead}))
+
+    def open_call(self, state: MoonState) -> str | None:
+        st = state
+        if st.phase == NIGHT:
+            return DUSK if st.dusk else st.call
+        return "vote" if st.phase == DAY else None
+
+    def end_call(self, state: MoonState, move: MoveFn | None = None) -> None:
+        st = state
+        if st.phase == OVER:
+            raise IllegalAction(str(END_CALL), "the game is over")
+        make = move or (lambda seat, action: self.apply(st, seat, action))
+        for seat in self.waiting_for(st):  # silent seats get the default
+            choice = default_move(self.legal_actions(st, seat), st.defaults)
+            if choice is not None:
+                make(seat, choice)
+        if st.phase != NIGHT:
+            return  # the vote is complete: counted
+        if st.dusk:
+            st.dusk = False
+        else:
+            st.call_i += 1
+        self._begin_call(st)
 
     def waiting_for(self, state: MoonState) -> tuple[int, ...]:
         return tuple(s for s in range(state.n) if self.legal_actions(state, s))
