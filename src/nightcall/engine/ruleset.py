@@ -28,7 +28,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
-from nightcall.engine.errors import DeckError, RecordError
+from nightcall.engine.clock import CLOCK_SEAT, END_CALL
+from nightcall.engine.errors import DeckError, IllegalAction, RecordError
 from nightcall.engine.events import Viewer
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.words import Words
@@ -161,6 +162,13 @@ class Ruleset(ABC, Generic[S]):
         (``engine.clock.default_move``), made through ``move(seat, action)`` (default:
         ``apply``) so that a driver watching every move (the leak audit) sees each one;
         then the next step opens. IllegalAction once the game is over."""
+
+    def end_call_from(self, state: S, seat: int) -> None:
+        """``apply``'s road for :data:`engine.clock.END_CALL`: only the clock ends a call."""
+        if seat != CLOCK_SEAT:
+            raise IllegalAction(str(END_CALL), "only the clock ends a call (the timer or "
+                                               "the game master), not a seat")
+        self.end_call(state)
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None: ...

@@ -15,7 +15,7 @@ from functools import partial
 from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
-from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, default_move, defaults_rng
+from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
@@ -230,7 +230,7 @@ class EpicBattle(Ruleset[EpicState]):
             return
         if action not in self.legal_actions(st, seat):
             if action.kind == END_CALL.kind:
-                self._end_call_from(st, seat)
+                self.end_call_from(st, seat)
                 return
             raise IllegalAction(str(action), self._why_illegal(st, seat, action))
         if st.phase == NIGHT:
@@ -241,12 +241,6 @@ class EpicBattle(Ruleset[EpicState]):
         else:
             st.history.append((seat, action, "day"))
             day.cast_vote(st, seat, action)
-
-    def _end_call_from(self, st: EpicState, seat: int) -> None:
-        if seat != CLOCK_SEAT:
-            raise IllegalAction(str(END_CALL), "only the clock ends a call (the timer or "
-                                               "the game master), not a seat")
-        self.end_call(st)
 
     def end_call(self, state: EpicState, move: MoveFn | None = None) -> None:
         """End the open call or the vote: seats still choosing get the default move."""

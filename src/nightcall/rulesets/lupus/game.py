@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
-from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, default_move, defaults_rng
+from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
@@ -112,7 +112,7 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState])
         st = state
         if action not in self.legal_actions(st, seat):
             if action.kind == END_CALL.kind:
-                self._end_call_from(st, seat)
+                self.end_call_from(st, seat)
                 return
             raise IllegalAction(str(action), self.why_illegal(st, seat, action))
         if st.phase == NIGHT:
@@ -122,12 +122,6 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState])
             day.accuse(st, seat, action)
         else:
             day.vote(st, seat, action)
-
-    def _end_call_from(self, st: LupusState, seat: int) -> None:
-        if seat != CLOCK_SEAT:
-            raise IllegalAction(str(END_CALL), "only the clock ends a call (the timer or "
-                                               "the game master), not a seat")
-        self.end_call(st)
 
     def end_call(self, state: LupusState, move: MoveFn | None = None) -> None:
         """End the open call or the day's turn: seats still choosing get the default."""

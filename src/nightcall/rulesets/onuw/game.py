@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
-from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, default_move, defaults_rng
+from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
@@ -198,7 +198,7 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
         if phase == NIGHT:
             if seat != st.actor or action not in st.choices:
                 if action.kind == END_CALL.kind:
-                    self._end_call_from(st, seat)
+                    self.end_call_from(st, seat)
                     return
                 raise IllegalAction(str(action), self._why_illegal(st, seat, action))
             call = st.schedule[st.call_i]
@@ -228,7 +228,7 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
             or action not in st.vote_options[seat]
         ):
             if action.kind == END_CALL.kind:
-                self._end_call_from(st, seat)
+                self.end_call_from(st, seat)
                 return
             raise IllegalAction(str(action), self._why_illegal(st, seat, action))
         # The ballots live in ``votes`` (not in ``history``): secret until all are in.
@@ -236,12 +236,6 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
         st.pending -= 1
         if not st.pending:
             day.resolve(st)
-
-    def _end_call_from(self, st: OneNightState, seat: int) -> None:
-        if seat != CLOCK_SEAT:
-            raise IllegalAction(str(END_CALL), "only the clock ends a call (the timer or "
-                                               "the game master), not a seat")
-        self.end_call(st)
 
     def end_call(self, state: OneNightState, move: MoveFn | None = None) -> None:
         """End the open call or the vote: seats still choosing get the default move."""
