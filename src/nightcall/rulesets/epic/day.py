@@ -18,6 +18,7 @@ from nightcall.rulesets.epic.roles import ARTIFACT_INSTRUCTION, ROLE_IDS
 from nightcall.rulesets.epic.state import DAY, NOT_VOTED, OVER, EpicState
 from nightcall.rulesets.onenight import (
     MAX_CLAIMS_PER_SEAT,
+    claim_data,
     claim_options_for,
     vote_options,  # the same vote: a fellow player or none
 )
@@ -32,15 +33,7 @@ def claim_options(n: int, roles: tuple[str, ...]) -> tuple[Action, ...]:
 
 
 def record_claim(st: EpicState, seat: int, action: Action) -> None:
-    data: dict[str, object] = {"seat": seat}
-    if action.kind == "claim":
-        data["role"] = ROLE_IDS[action.a]
-    elif action.kind == "claim_saw":
-        data["saw"] = action.a
-        data["role"] = ROLE_IDS[action.b]
-    else:
-        data["swapped"] = [action.a, action.b]
-    st.log.append(Event("claim", EVERYONE, data))
+    st.log.append(Event("claim", EVERYONE, claim_data(ROLE_IDS, seat, action)))
 
 
 

@@ -52,3 +52,17 @@ def claim_options_for(role_ids: tuple[str, ...], n: int, roles: tuple[str, ...]
         *(Action("claim_saw", p, i) for p in positions for i in idx),
         *(Action("claim_swap", a, b) for a, b in combinations(positions, 2)),
     )
+
+
+def claim_data(role_ids: tuple[str, ...], seat: int, action: Action) -> dict[str, object]:
+    """A claim as its public ``claim`` event says it: the role, the card seen at a
+    position, or the two positions swapped."""
+    data: dict[str, object] = {"seat": seat}
+    if action.kind == "claim":
+        data["role"] = role_ids[action.a]
+    elif action.kind == "claim_saw":
+        data["saw"] = action.a
+        data["role"] = role_ids[action.b]
+    else:
+        data["swapped"] = [action.a, action.b]
+    return data

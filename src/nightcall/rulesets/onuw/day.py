@@ -19,7 +19,7 @@ from nightcall.engine.events import EVERYONE, Event
 from nightcall.engine.outcome import Death, Outcome, Reason, Term, why
 from nightcall.rulesets.onenight import ABSTAIN_ACTION as ABSTAIN_ACTION
 from nightcall.rulesets.onenight import MAX_CLAIMS_PER_SEAT as MAX_CLAIMS_PER_SEAT
-from nightcall.rulesets.onenight import claim_options_for
+from nightcall.rulesets.onenight import claim_data, claim_options_for
 from nightcall.rulesets.onenight import vote_options as vote_options
 from nightcall.rulesets.onuw.roles import (
     DOPPELGANGER,
@@ -57,14 +57,7 @@ def start_day(st: OneNightState) -> None:
 
 
 def record_claim(st: OneNightState, seat: int, action: Action) -> None:
-    data: dict[str, object] = {"seat": seat}
-    if action.kind == "claim":
-        data["role"] = ROLE_IDS[action.a]
-    elif action.kind == "claim_saw":
-        data["saw"] = action.a
-        data["role"] = ROLE_IDS[action.b]
-    else:
-        data["swapped"] = [action.a, action.b]
+    data = claim_data(ROLE_IDS, seat, action)
     st.claims.append((seat, data))
     st.log.append(Event("claim", EVERYONE, data))
 
