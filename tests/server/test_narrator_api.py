@@ -296,3 +296,11 @@ def test_typed_playing_cards_are_pulled_as_typed_and_the_alpha_wolfs_extra_card_
     assert epic.status_code == 200, epic.text
     assert epic.json()["deck"] == deck  # the extra card beside the center, last
     assert "alpha_wolf" in [c["id"] for c in epic.json()["calls"]]
+
+
+@pytest.mark.parametrize("what", ["setup", "judge", "lupus"])
+def test_a_page_of_another_site_may_not_use_the_table_api(client: TestClient, what: str) -> None:
+    said = client.post(f"/api/narrator/{what}", json={"ruleset": "onuw", "players": 5},
+                       headers={"origin": "http://evil.example"})
+    assert said.status_code == 403
+    assert said.json()["code"] == "bad_origin"

@@ -3,7 +3,8 @@
 Three POST endpoints, each a pure function of its request: the setup of a table
 (deck, 52-card pulls, night order, warnings, the script), the judge at the end of a
 One Night or Epic game, and the Lupus Master replayed from the answers so far.
-Nothing is stored. A bad request gets 400 with ``{"code", "message"}``, the message
+Nothing is stored. A page of another site is refused (403, as room creation is); a bad
+request gets 400 with ``{"code", "message"}``, the message
 in the request's language where the rules give one; never a 500.
 """
 
@@ -19,6 +20,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from nightcall.narration import tablemode
+from nightcall.server.guard import ORIGIN_REFUSED, Guards
 
 
 def _json(data: Any, status: int = 200) -> Response:
@@ -28,6 +30,9 @@ def _json(data: Any, status: int = 200) -> Response:
 
 def _endpoint(work: Callable[[Any], dict[str, Any]]) -> Any:
     async def endpoint(request: Request) -> Response:
+        guards: Guards = request.app.state.guards
+        if not guards.origin_ok(request):  # another site's page may not use this server
+            return _json({"code": "bad_origin", "message": ORIGIN_REFUSED}, 403)
         try:
             body = msgspec.json.decode(await request.body())
         except msgspec.DecodeError as exc:
