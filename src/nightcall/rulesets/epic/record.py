@@ -37,6 +37,7 @@ from nightcall.rulesets.epic.roles import (
     name,
 )
 from nightcall.rulesets.epic.state import DAY, NIGHT, NOT_VOTED, OVER, EpicState
+from nightcall.rulesets.onenight import detail_claim, position_json
 
 if TYPE_CHECKING:
     from nightcall.rulesets.epic.game import EpicBattle
@@ -328,7 +329,7 @@ class _Replay:
         detail = step.get("claims_detail")
         if isinstance(detail, list):
             for entry in detail:
-                action = _detail_action(st, entry)
+                action = detail_claim(st.names, ROLE_IDS, entry)
                 if action is not None:
                     claim_event(st, st.names.index(entry["player"]), action)
 
@@ -451,32 +452,7 @@ def _fields(st: EpicState, call: str, actions: list[Action]) -> dict[str, Any]:
     return out
 
 
-def _pos_json(st: EpicState, pos: int) -> Any:
-    return st.names[pos] if pos < st.n else {"center": pos - st.n}
 
-
-def _position(st: EpicState, value: Any) -> int | None:
-    if isinstance(value, str) and value in st.names:
-        return st.names.index(value)
-    if isinstance(value, dict) and value.get("center") in (0, 1, 2):
-        return st.n + int(value["center"])
-    return None
-
-
-def _detail_action(st: EpicState, entry: Any) -> Action | None:
-    """A structured claims_detail entry as the claim it records, else None."""
-    if not isinstance(entry, dict) or entry.get("player") not in st.names:
-        return None
-    if "saw" in entry and entry.get("role") in ROLE_IDS:
-        pos = _position(st, entry["saw"])
-        if pos is not None:
-            return Action("claim_saw", pos, ROLE_IDS.index(entry["role"]))
-    swapped = entry.get("swapped")
-    if isinstance(swapped, list) and len(swapped) == 2:
-        a, b = (_position(st, x) for x in swapped)
-        if a is not None and b is not None and a != b:
-            return Action("claim_swap", min(a, b), max(a, b))
-    return None
 
 
 def to_record(ruleset: EpicBattle, st: EpicState) -> dict[str, Any]:
@@ -504,10 +480,11 @@ def to_record(ruleset: EpicBattle, st: EpicState) -> dict[str, Any]:
             steps.append({"claims": {names[d["seat"]]: d["role"]}})
         elif "saw" in d:
             steps.append({"claims_detail": [{"player": names[d["seat"]],
-                                             "saw": _pos_json(st, d["saw"]), "role": d["role"]}]})
+                                             "saw": position_json(st.names, d["saw"]),
+                                             "role": d["role"]}]})
         else:
             steps.append({"claims_detail": [{"player": names[d["seat"]], "swapped": [
-                _pos_json(st, p) for p in d["swapped"]]}]})
+                position_json(st.names, p) for p in d["swapped"]]}]})
     if st.phase == OVER:
         steps.append({"votes": {names[s]: names[v] for s, v in enumerate(st.votes) if v >= 0}})
     out: dict[str, Any] = {

@@ -7,8 +7,10 @@ neither imports the other's internals."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from itertools import combinations
+from typing import Any
 
 from nightcall.engine.actions import Action
 
@@ -66,3 +68,35 @@ def claim_data(role_ids: tuple[str, ...], seat: int, action: Action) -> dict[str
     else:
         data["swapped"] = [action.a, action.b]
     return data
+
+
+# --- claims in a record's ``claims_detail`` (shared/spec/game-record.md) -------------
+def position_json(names: Sequence[str], pos: int) -> Any:
+    """A claim's position as a record writes it: a player's name or {"center": i}."""
+    return names[pos] if pos < len(names) else {"center": pos - len(names)}
+
+
+def position_of(names: Sequence[str], value: Any) -> int | None:
+    """A record's position (a name, or {"center": 0..2}) as 0..n+2, else None."""
+    if isinstance(value, str) and value in names:
+        return list(names).index(value)
+    if isinstance(value, dict) and value.get("center") in (0, 1, 2):
+        return len(names) + int(value["center"])
+    return None
+
+
+def detail_claim(names: Sequence[str], role_ids: tuple[str, ...], entry: Any
+                 ) -> Action | None:
+    """A structured ``claims_detail`` entry as the claim it records, else None."""
+    if not isinstance(entry, dict) or entry.get("player") not in names:
+        return None
+    if "saw" in entry and entry.get("role") in role_ids:
+        pos = position_of(names, entry["saw"])
+        if pos is not None:
+            return Action("claim_saw", pos, role_ids.index(entry["role"]))
+    swapped = entry.get("swapped")
+    if isinstance(swapped, list) and len(swapped) == 2:
+        a, b = (position_of(names, x) for x in swapped)
+        if a is not None and b is not None and a != b:
+            return Action("claim_swap", min(a, b), max(a, b))
+    return None

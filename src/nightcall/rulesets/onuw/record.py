@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from nightcall.engine import records
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import DeckError, IllegalAction, RecordError
+from nightcall.rulesets.onenight import detail_claim, position_json
 from nightcall.rulesets.onuw import night
 from nightcall.rulesets.onuw.night import SKIP, holders
 from nightcall.rulesets.onuw.roles import (
@@ -277,33 +278,12 @@ def _claims(ruleset: OneNight, st: OneNightState, i: int, step: Mapping[str, Any
     detail = step.get("claims_detail")
     if isinstance(detail, list):
         for entry in detail:
-            action = _detail_action(st, entry)
+            action = detail_claim(st.names, ROLE_IDS, entry)
             if action is not None:
                 seat = records.seat_of(st.names, entry["player"], i, "claims_detail")
                 ruleset.apply(st, seat, action)
 
 
-def _position(st: OneNightState, value: Any) -> int | None:
-    if isinstance(value, str) and value in st.names:
-        return st.names.index(value)
-    if isinstance(value, dict) and value.get("center") in (0, 1, 2):
-        return st.n + int(value["center"])
-    return None
-
-
-def _detail_action(st: OneNightState, entry: Any) -> Action | None:
-    if not isinstance(entry, dict) or entry.get("player") not in st.names:
-        return None
-    if "saw" in entry and entry.get("role") in ROLE_IDS:
-        pos = _position(st, entry["saw"])
-        if pos is not None:
-            return Action("claim_saw", pos, ROLE_IDS.index(entry["role"]))
-    swapped = entry.get("swapped")
-    if isinstance(swapped, list) and len(swapped) == 2:
-        a, b = (_position(st, x) for x in swapped)
-        if a is not None and b is not None and a != b:
-            return Action("claim_swap", min(a, b), max(a, b))
-    return None
 
 
 def _votes(ruleset: OneNight, st: OneNightState, i: int, step: Mapping[str, Any]) -> None:
@@ -365,10 +345,10 @@ def to_record(ruleset: OneNight, st: OneNightState) -> dict[str, Any]:
         else:
             entry: dict[str, Any] = {"player": names[seat]}
             if "saw" in claim:
-                entry["saw"] = _pos_json(st, claim["saw"])
+                entry["saw"] = position_json(st.names, claim["saw"])
                 entry["role"] = claim["role"]
             else:
-                entry["swapped"] = [_pos_json(st, p) for p in claim["swapped"]]
+                entry["swapped"] = [position_json(st.names, p) for p in claim["swapped"]]
             steps.append({"claims_detail": [entry]})
     if st.phase == OVER:
         steps.append(
@@ -383,9 +363,6 @@ def to_record(ruleset: OneNight, st: OneNightState) -> dict[str, Any]:
         "steps": steps,
     }
 
-
-def _pos_json(st: OneNightState, pos: int) -> Any:
-    return st.names[pos] if pos < st.n else {"center": pos - st.n}
 
 
 def final_json(st: OneNightState) -> dict[str, Any]:
