@@ -38,7 +38,7 @@ def saved_room(db: Path) -> tuple[str, str, list[str]]:
     tokens = [f"seat-token-{i:08d}" for i in range(6)]
     room.seats = [Seat(name, tokens[i]) for i, name in enumerate(NAMES)]
     room.status, room.seed, room.roles, room.actions = "playing", seed, ROLES, []
-    room.clock = ClockState("dusk", 1, 0, 0, list(epic.night_calls(ROLES, 1)))
+    room.clock = ClockState("dusk", 1, 0)
     room.rebuild()
     store = SQLiteStore(db)
     store.save(room.code, room.to_doc(), finished=False)

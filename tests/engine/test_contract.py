@@ -17,7 +17,7 @@ BUILT_IN = ("onuw", "epic", "lupus")
 
 def test_capabilities_are_declared_by_inheritance() -> None:
     assert isinstance(get_ruleset("onuw"), Talk)
-    assert not isinstance(get_ruleset("epic"), Talk)  # Epic has no claims yet (#17)
+    assert isinstance(get_ruleset("epic"), Talk)  # Epic claims by day too (#17)
     assert isinstance(get_ruleset("lupus"), MasterChoice)
     assert not any(isinstance(get_ruleset(r), MasterChoice) for r in ("onuw", "epic"))
 

@@ -102,11 +102,11 @@ def serve(
         where = f"1 to {top} with --workers {workers}" if workers > 1 else "1 to 65535"
         typer.echo(f"--port is a TCP port, {where}, not {port}", err=True)
         raise typer.Exit(2)
-    for p in range(port, port + workers):
-        problem = _cannot_listen(host, p)
-        if problem:
-            typer.echo(f"cannot listen on {host}:{p}: {problem}", err=True)
-            raise typer.Exit(2)
+    # (with --workers the supervisor reports a worker that cannot listen, and stops)
+    problem = _cannot_listen(host, port) if workers == 1 else ""
+    if problem:
+        typer.echo(f"cannot listen on {host}:{port}: {problem}", err=True)
+        raise typer.Exit(2)
     if room_burst < 1:
         typer.echo("--room-burst must be at least 1", err=True)
         raise typer.Exit(2)

@@ -29,7 +29,7 @@ class PackDraft:
     def _pack(self, room: Room) -> tuple[int, ...]:
         """The living wolves of this call, while the clock shows the wolves' call."""
         c, rs = room.clock, room.ruleset
-        if (not isinstance(rs, PackVote) or room.state is None
+        if (not isinstance(rs, PackVote) or room.state is None or c.stage != "night"
                 or room.open_call() != rs.pack_call):
             return ()
         key = (c.night, c.slot)

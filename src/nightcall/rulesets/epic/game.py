@@ -19,7 +19,7 @@ from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
-from nightcall.engine.ruleset import MoveFn, Ruleset, register
+from nightcall.engine.ruleset import MoveFn, Ruleset, Talk, register
 from nightcall.engine.words import Words
 from nightcall.rulesets.epic import account, day, deck, night, record, scenarios
 from nightcall.rulesets.epic import night as night_mod
@@ -53,7 +53,7 @@ def split_deck(players: int, roles: Sequence[str]) -> tuple[list[str], str | Non
     return cards, None
 
 
-class EpicBattle(Ruleset[EpicState]):
+class EpicBattle(Ruleset[EpicState], Talk[EpicState]):
     id: ClassVar[str] = "epic"
     title: ClassVar[str] = "One Night Ultimate Werewolf: Epic Battle"
     min_players: ClassVar[int] = deck.MIN_PLAYERS
