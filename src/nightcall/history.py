@@ -7,7 +7,7 @@ host may merge two spellings of one player (``aliases``: spelling -> name).
 
 Everything here is a pure function of those entries: each record is replayed by its
 ruleset, and who won, each player's final role and the team it counts for are read
-from the ruleset's outcome and role tables, never worked out again here.
+from the ruleset's outcome and ``Ruleset.final_team``, never worked out again here.
 """
 
 from __future__ import annotations
@@ -27,28 +27,6 @@ WEREWOLVES = "werewolves"
 VILLAGE = "village"
 # On the werewolves' team but no werewolf: voting them out is not "voting out a werewolf".
 HUMAN_ALLIES = frozenset({"minion", "possessed"})
-
-
-def team_of(ruleset: str, role: str, token: str | None = None) -> str:
-    """The team a final role counts for, from the ruleset's own tables."""
-    if ruleset == "lupus":
-        from nightcall.rulesets.lupus.roles import side_of
-
-        return side_of(role)
-    if ruleset == "epic" or role not in _onuw_teams():
-        from nightcall.rulesets.epic.roles import CHANGING, ROLES, VAMPIRES
-
-        if token == "vampire":  # the Vampire token turns its holder (judge.identities)
-            return VAMPIRES
-        party = ROLES[role].party if role in ROLES else VILLAGE
-        return VILLAGE if party == CHANGING else party
-    return _onuw_teams()[role]
-
-
-def _onuw_teams() -> Mapping[str, str]:
-    from nightcall.rulesets.onuw.roles import TEAM
-
-    return TEAM
 
 
 @dataclass(frozen=True)
@@ -84,7 +62,7 @@ def read_game(entry: Mapping[str, Any], aliases: Mapping[str, str] | None = None
     winners = set(outcome["winners"])
     bots = set(entry.get("bots", ()))
     name = _namer(aliases or {})
-    teams = {p: team_of(rules.id, roles[p], tokens.get(p)) for p in record["players"]}
+    teams = {p: rules.final_team(roles[p], tokens.get(p)) for p in record["players"]}
     seats = tuple(Seat(name(p), roles[p], teams[p], p in winners, p in bots)
                   for p in record["players"])
     wolves = {p for p in record["players"]
@@ -99,8 +77,9 @@ def _voted_out(record: Mapping[str, Any], outcome: Mapping[str, Any],
     """Who voted for a werewolf that the vote then put out of the game."""
     causes: Mapping[str, str] = outcome.get("causes") or {}
     out: list[str] = []
-    if record["ruleset"] == "lupus":
-        # Day k's execution vote (the k-th ``execute`` step) and who it executed.
+    if "executed" in outcome:
+        # A game of many days (Lupus) names who each day's vote executed, in order:
+        # day k's execution vote is the k-th ``execute`` step.
         days = [s["execute"] for s in record["steps"] if isinstance(s.get("execute"), dict)]
         executed: list[str] = list(outcome.get("executed") or [])
         if len(days) == len(executed):

@@ -7,7 +7,10 @@ from __future__ import annotations
 import itertools
 import random
 
-from nightcall.audit.core import AuditResult, audit_configs, epic_configs, lupus_configs, run_audit
+from nightcall.audit import epic as epic_audit
+from nightcall.audit import lupus as lupus_audit
+from nightcall.audit.core import AuditResult, audit_configs, run_audit
+from nightcall.engine.ruleset import get_ruleset
 
 
 def assert_clean(result: AuditResult, games: int) -> None:
@@ -25,16 +28,19 @@ def test_onuw_random_decks() -> None:
 
 
 def test_epic_every_scenario_and_player_count() -> None:
-    configs = list(itertools.islice(epic_configs(random.Random("audit-test")), 300))
+    mix = epic_audit.games(get_ruleset("epic"), random.Random("audit-test"))
+    configs = list(itertools.islice(mix, 300))
     labels = {c.label for c in configs}
     assert len(labels) == 31  # the 30 scenarios and Anarchy
     assert_clean(audit_configs(configs), 300)
 
 
 def test_lupus_several_sizes() -> None:
-    small = itertools.islice(lupus_configs(random.Random("audit-small"), (7, 8, 9, 10, 11, 12)),
-                             120)
-    large = itertools.islice(lupus_configs(random.Random("audit-large"), (13, 16, 23)), 12)
+    lupus = get_ruleset("lupus")
+    small = itertools.islice(lupus_audit.games(lupus, random.Random("audit-small"),
+                                               (7, 8, 9, 10, 11, 12)), 120)
+    large = itertools.islice(lupus_audit.games(lupus, random.Random("audit-large"),
+                                               (13, 16, 23)), 12)
     configs = [*small, *large]
     assert {c.label for c in configs} == {"lupus/base", "lupus/extra"}
     assert_clean(audit_configs(configs), 132)

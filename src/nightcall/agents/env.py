@@ -32,7 +32,7 @@ from nightcall.agents.action_space import ActionSpace, action_space
 from nightcall.agents.table import legal_talk, seat_names
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import IllegalAction
-from nightcall.engine.ruleset import get_ruleset
+from nightcall.engine.ruleset import default_ruleset_id, get_ruleset
 
 Observation = dict[str, Any]
 
@@ -46,7 +46,7 @@ class NightcallEnv:
 
     def __init__(
         self,
-        ruleset: str = "onuw",
+        ruleset: str | None = None,
         players: int | None = None,
         *,
         roles: Sequence[str] | None = None,
@@ -56,7 +56,8 @@ class NightcallEnv:
         max_talk: int = 3,
         render_mode: str | None = None,
     ) -> None:
-        self.ruleset = get_ruleset(ruleset)
+        # No ruleset named: the first one installed (engine.ruleset.default_ruleset_id).
+        self.ruleset = get_ruleset(ruleset or default_ruleset_id())
         # Five seats by default, or the ruleset's least (Lupus starts at 7).
         players = max(5, self.ruleset.min_players) if players is None else players
         self.players = players

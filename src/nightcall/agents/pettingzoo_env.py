@@ -35,7 +35,7 @@ class NightcallAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
 
     def __init__(
         self,
-        ruleset: str = "onuw",
+        ruleset: str | None = None,
         players: int | None = None,
         *,
         roles: Sequence[str] | None = None,

@@ -296,15 +296,16 @@ def build(
 ) -> Tournament:
     """The tournament from the TOML data and the flags (a flag given wins), all checked."""
     from nightcall.engine.errors import NightcallError
-    from nightcall.engine.ruleset import get_ruleset
+    from nightcall.engine.ruleset import all_rulesets, default_ruleset_id, get_ruleset
 
     def get(key: str, default: Any = None) -> Any:
         value = flags.get(key)
         return data.get(key, default) if value is None else value
 
-    ruleset_id = get("ruleset", "onuw")
+    ruleset_id = get("ruleset", default_ruleset_id())
     if not isinstance(ruleset_id, str):
-        raise ArenaError(f"{where}: ruleset must be a string such as \"onuw\"")
+        raise ArenaError(f"{where}: ruleset must be a ruleset's id, a string "
+                         f"(installed: {', '.join(all_rulesets())})")
     try:
         rs = get_ruleset(ruleset_id)
     except (NightcallError, KeyError, ValueError) as exc:

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from nightcall.bots.random_bot import RandomBot
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import DeckError, IllegalAction
-from nightcall.engine.ruleset import MasterChoice, Talk, get_ruleset, load
+from nightcall.engine.ruleset import MasterChoice, Ruleset, Talk, get_ruleset, load
 
 # Who looks: a seat, or None for a spectator (the host screen shows the same).
 Viewer = int | None
@@ -195,59 +195,9 @@ def _master_move(rs: MasterChoice[Any], state: Any, rng: random.Random, model: M
 # --- which games to play ---------------------------------------------------------------
 
 
-def onuw_configs(rng: random.Random) -> Iterator[GameConfig]:
-    """Random legal One Night decks, 3-10 players, any mix of the twelve roles."""
-    from nightcall.rulesets.onuw import deck
-
-    pool = ["doppelganger", "werewolf", "werewolf", "minion", "mason", "seer", "robber",
-            "troublemaker", "drunk", "insomniac", "hunter", "tanner", "villager",
-            "villager", "villager"]
-    while True:
-        players = rng.randint(3, 10)
-        need = players + 3
-        cards = rng.sample(pool, min(need, len(pool)))
-        if rng.random() < 0.3 and "mason" in cards:
-            cards = [c for c in cards if c != "mason"]
-        if cards.count("mason") == 1:
-            cards.append("mason")
-        cards = cards[:need] + ["villager"] * max(0, need - len(cards))
-        try:
-            deck.validate(players, cards)
-        except DeckError:
-            continue
-        yield GameConfig("onuw", players, cards, rng.randrange(2**31), "onuw")
-
-
-def epic_configs(rng: random.Random) -> Iterator[GameConfig]:
-    """Every Epic scenario at every player count it allows, and Anarchy, in turn."""
-    from nightcall.rulesets.epic import scenarios
-
-    rs = get_ruleset("epic")
-    plans = [(s.id, p) for s in (*scenarios.SCENARIOS, scenarios.ANARCHY)
-             for p in range(s.min_players, s.max_players + 1)]
-    while True:
-        rng.shuffle(plans)
-        for sid, players in plans:
-            seed = rng.randrange(2**31)
-            roles = rs.scenario_deck(sid, players, seed)
-            yield GameConfig("epic", players, roles, seed, f"epic/{sid}")
-
-
-LUPUS_SIZES = (7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 23)
-
-
-def lupus_configs(rng: random.Random, sizes: tuple[int, ...] = LUPUS_SIZES
-                  ) -> Iterator[GameConfig]:
-    """The table deck ("base") and every extra role the count allows ("extra")."""
-    rs = get_ruleset("lupus")
-    while True:
-        players = rng.choice(sizes)
-        scenario = rng.choice(["base", "extra"])
-        roles = rs.default_deck(players, scenario)
-        yield GameConfig("lupus", players, roles, rng.randrange(2**31), f"lupus/{scenario}")
-
-
-Configs = Callable[[random.Random], Iterator[GameConfig]]
+# A ruleset's deck mix (``Ruleset.audit_games``, declared beside its knowledge model in
+# audit/<id>.py): (the ruleset, rng) -> the games to play, endless.
+Configs = Callable[[Ruleset[Any], random.Random], Iterator[GameConfig]]
 
 
 def default_configs(ruleset_id: str, rng: random.Random) -> Iterator[GameConfig]:
@@ -275,7 +225,7 @@ def configs_for(ruleset_id: str, rng: random.Random) -> Iterator[GameConfig]:
     if path is None:
         return default_configs(ruleset_id, rng)
     configs: Configs = load(path)
-    return configs(rng)
+    return configs(get_ruleset(ruleset_id), rng)
 
 
 def run_audit(

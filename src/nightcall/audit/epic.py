@@ -29,7 +29,9 @@ Knowledge, by the rules:
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +46,9 @@ from nightcall.audit.base import (
     legal_of,
     seats,
 )
+from nightcall.audit.core import GameConfig
 from nightcall.engine.actions import Action
+from nightcall.engine.ruleset import Ruleset
 from nightcall.rulesets.epic.roles import ROLE_IDS  # (a table of names: claims say role ids)
 from nightcall.rulesets.epic.state import EpicState
 
@@ -456,3 +460,18 @@ class EpicModel:
                       "over": ()}[kind]
             return exact_keys(e, *fields)
         return f"event kind {kind!r} that the rules do not explain"
+
+
+# --- the games the audit plays (Ruleset.audit_games) ---------------------------------
+
+
+def games(rs: Ruleset[Any], rng: random.Random) -> Iterator[GameConfig]:
+    """Every Epic scenario at every player count it allows, and Anarchy, in turn."""
+    plans = [(str(s["id"]), p) for s in rs.scenarios()
+             for p in range(s["min_players"], s["max_players"] + 1)]
+    while True:
+        rng.shuffle(plans)
+        for sid, players in plans:
+            seed = rng.randrange(2**31)
+            roles = rs.scenario_deck(sid, players, seed)
+            yield GameConfig(rs.id, players, roles, seed, f"{rs.id}/{sid}")

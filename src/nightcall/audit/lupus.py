@@ -17,7 +17,9 @@ docs/rulings.md (Lupus in Tabula)):
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -33,7 +35,9 @@ from nightcall.audit.base import (
     legal_of,
     seats,
 )
+from nightcall.audit.core import GameConfig
 from nightcall.engine.actions import Action
+from nightcall.engine.ruleset import Ruleset
 from nightcall.rulesets.lupus.state import LupusState
 
 PUBLIC_FIELDS = {"ruleset", "phase", "night", "day", "stage", "players", "alive", "ghosts",
@@ -294,3 +298,18 @@ class LupusModel:
                              "do not ask to act now")]
         bad = [str(a) for a in legal if a.kind not in expected]
         return [("leak", f"legal moves {bad} are not moves of this call")] if bad else []
+
+
+# --- the games the audit plays (Ruleset.audit_games) ---------------------------------
+
+SIZES = (7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 23)
+
+
+def games(rs: Ruleset[Any], rng: random.Random, sizes: tuple[int, ...] = SIZES
+          ) -> Iterator[GameConfig]:
+    """The table deck ("base") and every extra role the count allows ("extra")."""
+    while True:
+        players = rng.choice(sizes)
+        scenario = rng.choice(["base", "extra"])
+        roles = rs.default_deck(players, scenario)
+        yield GameConfig(rs.id, players, roles, rng.randrange(2**31), f"{rs.id}/{scenario}")

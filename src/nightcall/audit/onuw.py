@@ -18,7 +18,9 @@ Legal moves go only to the seat the rules ask to act now.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +35,10 @@ from nightcall.audit.base import (
     legal_of,
     seats,
 )
+from nightcall.audit.core import GameConfig
 from nightcall.engine.actions import Action
+from nightcall.engine.errors import DeckError
+from nightcall.engine.ruleset import Ruleset
 from nightcall.rulesets.onuw.state import OneNightState
 
 ROLE_IDS = ("doppelganger", "werewolf", "minion", "mason", "seer", "robber",
@@ -268,3 +273,29 @@ class OnuwModel:
                 return f"{kind!r} before the game is over"
             return exact_keys(e, "deaths") if kind == "died" else exact_keys(e, "cards", "copy")
         return f"event kind {kind!r} that the rules do not explain"
+
+
+# --- the games the audit plays (Ruleset.audit_games) ---------------------------------
+
+
+def games(rs: Ruleset[Any], rng: random.Random) -> Iterator[GameConfig]:
+    """Random legal One Night decks, 3-10 players, any mix of the twelve roles."""
+    from nightcall.rulesets.onuw import deck
+
+    pool = ["doppelganger", "werewolf", "werewolf", "minion", "mason", "seer", "robber",
+            "troublemaker", "drunk", "insomniac", "hunter", "tanner", "villager",
+            "villager", "villager"]
+    while True:
+        players = rng.randint(3, 10)
+        need = players + 3
+        cards = rng.sample(pool, min(need, len(pool)))
+        if rng.random() < 0.3 and "mason" in cards:
+            cards = [c for c in cards if c != "mason"]
+        if cards.count("mason") == 1:
+            cards.append("mason")
+        cards = cards[:need] + ["villager"] * max(0, need - len(cards))
+        try:
+            deck.validate(players, cards)
+        except DeckError:
+            continue
+        yield GameConfig(rs.id, players, cards, rng.randrange(2**31), rs.id)

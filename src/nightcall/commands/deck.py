@@ -72,8 +72,9 @@ def deck(
         return locale.role(ruleset.id, role)
 
     # Epic Battle: with the Alpha Wolf the deck ends with the werewolf card that lies
-    # face down beside the center (epic-battle-rulebook.txt, "Alpha Wolf", Setup).
-    extra = cards[-1] if ruleset.id == "epic" and len(cards) == players + 4 else None
+    # face down beside the center (epic-battle-rulebook.txt, "Alpha Wolf", Setup). No
+    # other deck validate_deck accepts has a card past the players' and the center's.
+    extra = cards[-1] if ruleset.nights == 1 and len(cards) == players + 4 else None
 
     if as_json:
         out = {

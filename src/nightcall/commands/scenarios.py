@@ -11,9 +11,9 @@ EXIT_BAD = 2
 
 
 def scenarios(
-    ruleset: Annotated[str, typer.Argument(metavar="RULESET",
-                                           help="epic (the one with scenarios).")]
-    = "epic",
+    ruleset: Annotated[str | None, typer.Argument(
+        metavar="RULESET", help="A ruleset with scenarios (default: the first installed "
+                                "one that has any).")] = None,
     players: Annotated[
         int | None, typer.Option("--players", "-n", help="Only scenarios for this many players; "
                                  "with --show, the deck for this many.")] = None,
@@ -27,9 +27,16 @@ def scenarios(
     from rich.table import Table
 
     from nightcall.engine.errors import NightcallError
-    from nightcall.engine.ruleset import get_ruleset
+    from nightcall.engine.ruleset import all_rulesets, get_ruleset
 
     err = Console(stderr=True)
+    if ruleset is None:
+        with_scenarios = [r for r in all_rulesets().values() if r.scenarios()]
+        if not with_scenarios:
+            err.print("no installed ruleset has named scenarios.", highlight=False,
+                      markup=False)
+            raise typer.Exit(EXIT_BAD)
+        ruleset = with_scenarios[0].id
     try:
         rs = get_ruleset(ruleset)
     except NightcallError as exc:

@@ -60,7 +60,7 @@ class Ruleset(ABC, Generic[S]):
     # :func:`load` only by the layer that uses them (so the engine imports nothing above).
     reasoning_bot: ClassVar[str | None] = None  # a class called with (seed, difficulty)
     audit_model: ClassVar[str | None] = None  # nightcall.audit's Model, called with a state
-    audit_games: ClassVar[str | None] = None  # the audit's deck mix, (rng) -> GameConfigs
+    audit_games: ClassVar[str | None] = None  # the audit's deck mix, (self, rng) -> configs
     narration_script: ClassVar[str | None] = None  # a nightcall.narration.lines.Script
     judge: ClassVar[str | None] = None  # a module with the `nightcall judge` questions
     action_space: ClassVar[str | None] = None  # every action a seat could ever take: (n) ->
@@ -76,6 +76,12 @@ class Ruleset(ABC, Generic[S]):
     def side_of(self, role: str) -> str:
         """The side a role's card plays for (its team or party id; "" if it has none)."""
         return ""
+
+    def final_team(self, role: str, token: str | None = None) -> str:
+        """The team a player whose final role is ``role`` (and final mark ``token``, if
+        the game has marks) counts for at the end: ``side_of`` unless a ruleset's mark
+        or changing party says otherwise (a table's history, history.py)."""
+        return self.side_of(role)
 
     def scenarios(self) -> list[dict[str, Any]]:
         """Named scenarios as data (id, name, parties, difficulty, min/max players)."""
@@ -279,6 +285,12 @@ BUILTIN = {
     "epic": "nightcall.rulesets.epic.game:EPIC",
     "lupus": "nightcall.rulesets.lupus.game:LUPUS",
 }
+
+
+def default_ruleset_id() -> str:
+    """The ruleset a room, an agent environment or a tournament plays when none is named:
+    the first entry point (the built-in ones come first, in BUILTIN's order)."""
+    return next(iter(_entry_points()))
 
 
 def register(ruleset: Ruleset[S]) -> Ruleset[S]:

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from nightcall import protocol
+from nightcall.engine.ruleset import default_ruleset_id
 from nightcall.protocol import ActionMessage
 from nightcall.server.tables import MAX_TABLE_TOKEN, MIN_TABLE_TOKEN, TOKEN_PATTERN
 
@@ -208,7 +209,7 @@ TableToken = Annotated[str, msgspec.Meta(min_length=MIN_TABLE_TOKEN, max_length=
 class CreateRoom(msgspec.Struct, forbid_unknown_fields=True):
     """POST /api/rooms: a new room. Times are seconds; ``roles`` empty = recommended deck."""
 
-    ruleset: Word = "onuw"
+    ruleset: Word = msgspec.field(default_factory=default_ruleset_id)
     seats: int = 5
     scenario: Word | None = None
     roles: Annotated[list[Word], msgspec.Meta(max_length=64)] = msgspec.field(

@@ -1,11 +1,14 @@
-"""The balance report: every One Night recommended deck and every Epic scenario at
-every player count, with random and (where there is one) reasoning bots.
+"""The balance report: every one-night ruleset's default deck at every player count (or,
+for a ruleset with named scenarios, every scenario at every count it allows), with random
+and (where the ruleset has one) reasoning bots.
 
     python -m nightcall.sim.balance [--games 4000] [--reasoning-games 1500]
-        [--epic-games 800] [--epic-reasoning-games 300] [--workers K] [--seed 0]
-        [--only onuw|epic] [--out docs]
+        [--scenario-games 800] [--scenario-reasoning-games 300] [--workers K] [--seed 0]
+        [--only RULESET] [--out docs]
 
-writes ``docs/balance.md`` and its plots in ``docs/balance/``. All the games of the
+writes ``docs/balance.md`` and its plots in ``docs/balance/`` (one per ruleset, named by
+its id). Which rulesets and how their rows group come from the rulesets themselves
+(``nights == 1``, ``scenarios()``), so the report names none. All the games of the
 report go through one pool of workers; each game is seeded by its index, so the
 report is the same for any number of workers. Re-run it when a ruleset changes.
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +26,7 @@ from typing import Any
 
 from nightcall.bots import reasoning_rulesets
 from nightcall.engine.errors import DeckError
-from nightcall.engine.ruleset import all_rulesets, get_ruleset
+from nightcall.engine.ruleset import Ruleset, all_rulesets
 from nightcall.sim.parallel import chunks, default_workers
 from nightcall.sim.runner import Setup, run_games
 from nightcall.sim.tally import Tally
@@ -30,28 +34,35 @@ from nightcall.sim.tally import Tally
 
 @dataclass(frozen=True)
 class Row:
-    group: str  # "onuw" or an Epic scenario id
+    group: str  # the ruleset's id, or the scenario's id for a ruleset with scenarios
     title: str
     setup: Setup
     games: int
 
 
-def onuw_rows(games: int, reasoning_games: int) -> list[Row]:
-    rs = get_ruleset("onuw")
+def report_rulesets() -> list[Ruleset[Any]]:
+    """The rulesets the report covers: the one-night games (a game of many nights is
+    balanced by its Master's table, not by one deal)."""
+    return [rs for rs in all_rulesets().values() if rs.nights == 1]
+
+
+def deck_rows(rs: Ruleset[Any], games: int, reasoning_games: int) -> list[Row]:
+    """The default deck at every player count."""
     rows = []
     for n in range(rs.min_players, rs.max_players + 1):
-        deck = tuple(rs.default_deck(n))
-        rows.append(Row("onuw", "random", Setup("onuw", n, deck), games))
-        if "onuw" in reasoning_rulesets():
-            rows.append(Row("onuw", "reasoning",
-                            Setup("onuw", n, deck, "reasoning", "reasoning"), reasoning_games))
+        try:
+            deck = tuple(rs.default_deck(n))
+        except DeckError:
+            continue
+        rows.append(Row(rs.id, "random", Setup(rs.id, n, deck), games))
+        if reasoning_games and rs.id in reasoning_rulesets():
+            rows.append(Row(rs.id, "reasoning",
+                            Setup(rs.id, n, deck, "reasoning", "reasoning"), reasoning_games))
     return rows
 
 
-def epic_rows(games: int, reasoning_games: int = 0) -> list[Row]:
-    if "epic" not in all_rulesets():
-        return []
-    rs: Any = get_ruleset("epic")
+def scenario_rows(rs: Ruleset[Any], games: int, reasoning_games: int = 0) -> list[Row]:
+    """Every scenario at every player count it has a deck for."""
     rows = []
     for sc in rs.scenarios():
         for n in range(sc["min_players"], sc["max_players"] + 1):
@@ -59,10 +70,10 @@ def epic_rows(games: int, reasoning_games: int = 0) -> list[Row]:
                 deck = tuple(rs.default_deck(n, sc["id"]))
             except DeckError:
                 continue
-            rows.append(Row(sc["id"], sc["name"], Setup("epic", n, deck), games))
-            if reasoning_games and "epic" in reasoning_rulesets():
+            rows.append(Row(sc["id"], sc["name"], Setup(rs.id, n, deck), games))
+            if reasoning_games and rs.id in reasoning_rulesets():
                 rows.append(Row(sc["id"], sc["name"],
-                                Setup("epic", n, deck, "reasoning", "reasoning"),
+                                Setup(rs.id, n, deck, "reasoning", "reasoning"),
                                 reasoning_games))
     return rows
 
@@ -119,34 +130,40 @@ def write_report(rows: list[Row], tallies: list[Tally], out: Path, seed: int,
         "truthful village claims, werewolf cover stories, votes from beliefs and claims.",
         "",
     ]
-    onuw = [(r, t) for r, t in zip(rows, tallies, strict=True) if r.group == "onuw"]
-    if onuw:
-        lines += _onuw_section(onuw, out)
-    epic = [(r, t) for r, t in zip(rows, tallies, strict=True) if r.setup.ruleset_id == "epic"]
-    if epic:
-        lines += _epic_section(epic, out)
-    else:
-        lines += ["## Epic Battle", "",
-                  "Not generated: the Epic ruleset was not registered when the report ran.", ""]
+    for rs in report_rulesets():
+        mine = [(r, t) for r, t in zip(rows, tallies, strict=True) if r.setup.ruleset_id == rs.id]
+        if not mine:
+            continue
+        if rs.scenarios():
+            lines += _scenario_section(rs, mine, out)
+        else:
+            lines += _deck_section(rs, mine, out)
     (out / "balance.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def _onuw_section(rows: list[tuple[Row, Tally]], out: Path) -> list[str]:
+def _teams(rows: list[tuple[Row, Tally]]) -> list[str]:
+    """Every team that won a game in these rows, the most winning first."""
+    wins: Counter[str] = Counter()
+    for _, t in rows:
+        wins.update({team: t.team_wins[team] for team in t.win_rates()["teams"]})
+    return sorted(wins, key=lambda team: (-wins[team], team))
+
+
+def _deck_section(rs: Ruleset[Any], rows: list[tuple[Row, Tally]], out: Path) -> list[str]:
+    teams = _teams(rows)
     lines = [
-        "## One Night Ultimate Werewolf: the recommended decks",
+        f"## {rs.title}: the default decks",
         "",
-        "The rulebook's deck for 3-5 players plus one role per extra player "
-        "(Minion, Drunk, Insomniac, Hunter, Tanner: `ONUW.recommended_deck`).",
+        "Each player count's `default_deck(players)` (the rulebook's recommended deck).",
         "",
-        "![One Night win rates](balance/onuw.png)",
+        f"![{rs.title} win rates](balance/{rs.id}.png)",
         "",
-        "| players | bots | games | village | werewolves | tanner | nobody wins | deaths |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| players | bots | games | " + " | ".join(teams) + " | nobody wins | deaths |",
+        "| --- | --- | --- | " + "--- | " * len(teams) + "--- | --- |",
     ]
     for row, t in rows:
-        teams = t.win_rates()["teams"]
-        cells = [_cell(teams[k]) if k in teams else "-" for k in ("village", "werewolves",
-                                                                  "tanner")]
+        rates = t.win_rates()["teams"]
+        cells = [_cell(rates[k]) if k in rates else "-" for k in teams]
         lines.append(
             f"| {row.setup.players} | {row.title} | {t.games:,} | {' | '.join(cells)} | "
             f"{t.nobody_won / t.games:.0%} | {t.average_deaths:.2f} |"
@@ -164,18 +181,19 @@ def _onuw_section(rows: list[tuple[Row, Tally]], out: Path) -> list[str]:
         lines.append(f"| {row.setup.players} | "
                      + ", ".join(f"{r} {v['rate']:.0%}" for r, v in roles.items()) + " |")
     lines.append("")
-    _plot_onuw(rows, out / "balance" / "onuw.png")
+    _plot_decks(rs.title, rows, teams, out / "balance" / f"{rs.id}.png")
     return lines
 
 
-def _epic_section(rows: list[tuple[Row, Tally]], out: Path) -> list[str]:
+def _scenario_section(rs: Ruleset[Any], rows: list[tuple[Row, Tally]],
+                      out: Path) -> list[str]:
     lines = [
-        "## One Night Ultimate Werewolf: Epic Battle, every scenario",
+        f"## {rs.title}: every scenario",
         "",
         "Each scenario's deck from `default_deck(players, scenario)`; random bots, and the "
-        "Epic reasoning bot (src/nightcall/bots/epic/, normal difficulty) where present.",
+        "ruleset's reasoning bot (normal difficulty) where it has one.",
         "",
-        "![Epic village win rates](balance/epic.png)",
+        f"![{rs.title} village win rates](balance/{rs.id}.png)",
         "",
         "| scenario | players | bots | games | team win rates | nobody wins | deaths |",
         "| --- | --- | --- | --- | --- | --- | --- |",
@@ -187,22 +205,24 @@ def _epic_section(rows: list[tuple[Row, Tally]], out: Path) -> list[str]:
                      f"{t.games:,} | {cell} | {t.nobody_won / t.games:.0%} | "
                      f"{t.average_deaths:.2f} |")
     lines.append("")
-    _plot_epic(rows, out / "balance" / "epic.png")
+    _plot_scenarios(rows, out / "balance" / f"{rs.id}.png")
     return lines
 
 
-def _plot_onuw(rows: list[tuple[Row, Tally]], path: Path) -> None:
+def _plot_decks(title: str, rows: list[tuple[Row, Tally]], teams: list[str],
+                path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    titles = sorted({r.title for r, _ in rows})
-    fig, axes = plt.subplots(1, len(titles), figsize=(5 * len(titles), 3.6), squeeze=False)
-    for ax, title in zip(axes[0], titles, strict=True):
-        sel = [(r, t) for r, t in rows if r.title == title]
-        for team, color in (("village", "#3b7dd8"), ("werewolves", "#c0392b"),
-                            ("tanner", "#8e7d3a")):
+    bots = sorted({r.title for r, _ in rows})
+    colors = ("#3b7dd8", "#c0392b", "#8e7d3a", "#6c3483", "#1e8449", "#566573")
+    fig, axes = plt.subplots(1, len(bots), figsize=(5 * len(bots), 3.6), squeeze=False)
+    for ax, bot in zip(axes[0], bots, strict=True):
+        sel = [(r, t) for r, t in rows if r.title == bot]
+        for i, team in enumerate(teams):
+            color = colors[i % len(colors)]
             xs, ys, lo, hi = [], [], [], []
             for r, t in sel:
                 rates = t.win_rates()["teams"]
@@ -215,18 +235,18 @@ def _plot_onuw(rows: list[tuple[Row, Tally]], path: Path) -> None:
             if xs:
                 ax.errorbar(xs, ys, yerr=[lo, hi], label=team, color=color, marker="o",
                             capsize=3)
-        ax.set_title(f"{title} bots")
+        ax.set_title(f"{bot} bots")
         ax.set_xlabel("players")
         ax.set_ylabel("win rate")
         ax.set_ylim(0, 1)
         ax.legend(fontsize=8)
-    fig.suptitle("One Night, recommended decks")
+    fig.suptitle(f"{title}, default decks")
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)
 
 
-def _plot_epic(rows: list[tuple[Row, Tally]], path: Path) -> None:
+def _plot_scenarios(rows: list[tuple[Row, Tally]], path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -259,26 +279,39 @@ def _plot_epic(rows: list[tuple[Row, Tally]], path: Path) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=4000, help="per One Night random row")
+    parser.add_argument("--games", type=int, default=4000,
+                        help="per random row of a ruleset without scenarios")
     parser.add_argument("--reasoning-games", type=int, default=1500)
-    parser.add_argument("--epic-games", type=int, default=800, help="per Epic random row")
-    parser.add_argument("--epic-reasoning-games", type=int, default=300)
+    # (--epic-games: the name the report was generated with before the rows came from
+    # the rulesets; docs/balance.md's command line still says it)
+    parser.add_argument("--scenario-games", "--epic-games", type=int, default=800,
+                        help="per random row of a scenario")
+    parser.add_argument("--scenario-reasoning-games", "--epic-reasoning-games", type=int,
+                        default=300)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--only", choices=("onuw", "epic"), default=None)
+    parser.add_argument("--only", metavar="RULESET", default=None,
+                        help="one ruleset's section (default: every one-night ruleset)")
     parser.add_argument("--out", type=Path, default=Path("docs"))
     args = parser.parse_args(argv)
+    covered = report_rulesets()
+    if args.only is not None and args.only not in {rs.id for rs in covered}:
+        parser.error(f"--only: {args.only!r} is not a one-night ruleset installed here "
+                     f"(the report covers: {', '.join(rs.id for rs in covered)})")
     rows: list[Row] = []
-    if args.only in (None, "onuw"):
-        rows += onuw_rows(args.games, args.reasoning_games)
-    if args.only in (None, "epic"):
-        rows += epic_rows(args.epic_games, args.epic_reasoning_games)
+    for rs in covered:
+        if args.only not in (None, rs.id):
+            continue
+        if rs.scenarios():
+            rows += scenario_rows(rs, args.scenario_games, args.scenario_reasoning_games)
+        else:
+            rows += deck_rows(rs, args.games, args.reasoning_games)
     workers = args.workers or default_workers()
     t0 = time.perf_counter()
     tallies = run_rows(rows, args.seed, workers)
     command = (f"python -m nightcall.sim.balance --games {args.games} --reasoning-games "
-               f"{args.reasoning_games} --epic-games {args.epic_games} --epic-reasoning-games "
-               f"{args.epic_reasoning_games} --seed {args.seed}")
+               f"{args.reasoning_games} --scenario-games {args.scenario_games} "
+               f"--scenario-reasoning-games {args.scenario_reasoning_games} --seed {args.seed}")
     write_report(rows, tallies, args.out, args.seed, time.perf_counter() - t0, command)
     print(f"wrote {args.out / 'balance.md'}", file=sys.stderr)
 

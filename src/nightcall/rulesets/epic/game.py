@@ -23,6 +23,7 @@ from nightcall.engine.ruleset import MoveFn, Ruleset, Talk, register
 from nightcall.engine.words import Words
 from nightcall.rulesets.epic import account, day, deck, night, record, scenarios
 from nightcall.rulesets.epic import night as night_mod
+from nightcall.rulesets.epic import roles as roles_mod
 from nightcall.rulesets.epic.common import ONLY
 from nightcall.rulesets.epic.roles import (
     ALPHA_WOLF,
@@ -65,7 +66,7 @@ class EpicBattle(Ruleset[EpicState], Talk[EpicState]):
     discussion_seconds: ClassVar[float] = 300.0
     reasoning_bot: ClassVar[str | None] = "nightcall.bots.epic.bot:EpicBot"
     audit_model: ClassVar[str | None] = "nightcall.audit.epic:EpicModel"
-    audit_games: ClassVar[str | None] = "nightcall.audit.core:epic_configs"
+    audit_games: ClassVar[str | None] = "nightcall.audit.epic:games"
     narration_script: ClassVar[str | None] = "nightcall.narration.lines:EPIC"
     judge: ClassVar[str | None] = "nightcall.rulesets.epic.judge"
     action_space: ClassVar[str | None] = "nightcall.agents.action_space:epic_actions"
@@ -98,6 +99,12 @@ class EpicBattle(Ruleset[EpicState], Talk[EpicState]):
     def side_of(self, role: str) -> str:
         found = ROLES.get(role)
         return found.party if found is not None else ""
+
+    def final_team(self, role: str, token: str | None = None) -> str:
+        if token == "vampire":  # the Vampire mark turns its holder (judge.identities)
+            return roles_mod.VAMPIRES
+        party = self.side_of(role) or roles_mod.VILLAGE
+        return roles_mod.VILLAGE if party == roles_mod.CHANGING else party
 
     def scenarios(self) -> list[dict[str, Any]]:
         """The named scenarios as data: id, name, parties, difficulty, player range."""

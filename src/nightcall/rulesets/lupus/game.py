@@ -50,7 +50,7 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState])
     nights: ClassVar[int | None] = None
     reasoning_bot: ClassVar[str | None] = "nightcall.bots.lupus_bot:LupusBot"
     audit_model: ClassVar[str | None] = "nightcall.audit.lupus:LupusModel"
-    audit_games: ClassVar[str | None] = "nightcall.audit.core:lupus_configs"
+    audit_games: ClassVar[str | None] = "nightcall.audit.lupus:games"
     narration_script: ClassVar[str | None] = "nightcall.narration.lines:LUPUS"
     action_space: ClassVar[str | None] = "nightcall.agents.action_space:lupus_actions"
 
