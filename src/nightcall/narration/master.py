@@ -197,7 +197,7 @@ class Master:
         return keys[:-1], keys[-1:]
 
     def role(self, role: str) -> str:
-        return self.locale.role("lupus", role)
+        return self.locale.role(self.ruleset.id, role)
 
     # --- playing and saving -------------------------------------------------------
     def play(self, seat: int, action: Action) -> None:
