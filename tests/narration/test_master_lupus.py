@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import json
 import re
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -232,3 +234,68 @@ def test_everything_the_master_sees_follows_the_language() -> None:
     assert english and not [line for line in english if line in text]
     last = [line for line in text.splitlines() if line.strip()][-1]
     assert last.startswith("Vincitori: "), last
+
+
+def test_the_master_keeps_the_engines_clock_and_the_save_replays(tmp_path: Path) -> None:
+    """Every call of every night, and the dusk, ends by the Master's end_call
+    (engine/clock.py), a dead holder's call too; the saved answers replay to the game."""
+    need_ruleset("lupus")
+    from nightcall.engine.clock import CLOCK_SEAT, END_CALL
+    from nightcall.engine.events import MASTER
+    from nightcall.narration.master import SavedGame, run_master
+
+    lupus = get_ruleset("lupus")
+    save = tmp_path / "game.json"
+    deck = lupus.default_deck(9)
+    outcome = run_master(Console(file=io.StringIO(), width=200), lupus, deck, load("en"),
+                         timing_for("lupus"), wait=False, ask=Table().ask, save_path=save)
+    saved = SavedGame.read(save)
+    assert saved.clock == 0
+    ends = [m for m in saved.moves if m == (CLOCK_SEAT, END_CALL)]
+    state = saved.replay(lupus)
+    view = lupus.view(state, MASTER)
+    nights = max(e["night"] for e in view["events"] if e["kind"] == "night")
+    calls = [c for k in range(1, nights + 1) for c in lupus.night_calls(deck, k)]
+    # (the last night may end the game before its last calls: count the calls opened)
+    opened = sum(1 for e in view["events"] if e["kind"] == "call")
+    assert len(ends) == 1 + opened and opened <= len(calls)
+    assert lupus.is_over(state) and view["outcome"] == outcome
+
+
+def test_a_game_saved_before_the_clock_resumes(tmp_path: Path) -> None:
+    """A save of format 1 (answers only, each call ended by itself) still goes on."""
+    need_ruleset("lupus")
+    from nightcall.engine.actions import Action
+    from nightcall.narration.master import SavedGame, run_master
+
+    lupus = get_ruleset("lupus")
+    names = PLAYERS
+    cards = [lupus.card_to_role(CARDS[p], "test") for p in names]
+    old = SavedGame(names, cards, "en", [(1, Action("kill", 3)), (6, Action("kill", 3))],
+                    clock=None)
+    doc = old.document(lupus, old.replay(lupus))
+    doc["master"]["format"] = "nightcall-lupus-master/1"
+    del doc["master"]["clock"]
+    save = tmp_path / "old.json"
+    save.write_text(json.dumps(doc), encoding="utf-8")
+    table = Table()
+    table.wolves = ["Irene"]  # night 1's answer was saved (Bruno and Giulia: Dario)
+    outcome = run_master(Console(file=io.StringIO(), width=200), lupus,
+                         lupus.default_deck(9), load("en"), timing_for("lupus"), wait=False,
+                         ask=table.ask, save_path=save, resume=True)
+    assert outcome["winners"]
+    assert SavedGame.read(save).clock is None  # it goes on as it was saved
+
+
+def test_a_damaged_clock_seed_is_refused(tmp_path: Path) -> None:
+    need_ruleset("lupus")
+    from nightcall.narration.master import SavedGame
+
+    lupus = get_ruleset("lupus")
+    game = SavedGame(PLAYERS, [lupus.card_to_role(CARDS[p], "test") for p in PLAYERS])
+    doc = game.document(lupus, game.replay(lupus))
+    doc["master"]["clock"] = "soon"
+    save = tmp_path / "bad.json"
+    save.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"damaged.*clock's seed"):
+        SavedGame.read(save)

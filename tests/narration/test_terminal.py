@@ -332,8 +332,13 @@ def test_narrate_lupus_a_wrong_deal_is_asked_again_and_a_closed_terminal_resumes
     child.close(force=True)  # the terminal closes before the Seer's answer
     doc = json.loads(save.read_text(encoding="utf-8"))
     assert doc["players"] == ["Ada", "Ben", "Cleo", "Dan", "Eva", "Finn", "Gus"]
-    assert doc["master"]["moves"] == [[0, {"kind": "kill", "a": 1}],
-                                      [2, {"kind": "kill", "a": 1}]]
+    moves = doc["master"]["moves"]
+    assert [m for m in moves if m[0] >= 0] == [[0, {"kind": "kill", "a": 1}],
+                                               [2, {"kind": "kill", "a": 1}]]
+    # The engine's clock: the Master ended the dusk and the werewolves' call (seat -1).
+    end = [-1, {"kind": "end_call"}]
+    assert moves == [end, [0, {"kind": "kill", "a": 1}], [2, {"kind": "kill", "a": 1}], end]
+    assert doc["master"]["clock"] == 0
 
     child = spawn("narrate", "lupus", "--resume", *args)
     child.expect("resumed: night 1")

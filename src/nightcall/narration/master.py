@@ -17,6 +17,12 @@ until the answer is one the rules allow; and after every answer the game is save
 (:class:`SavedGame`) as its record plus the answers of the night or day still in
 progress, so ``narrate lupus --resume`` goes on exactly where a closed terminal
 left it (the rules are deterministic: the same answers give the same game).
+
+The engine keeps the clock (engine/clock.py), as the server's timer does: the game
+is dealt with a clock, every call (the holder's, or nobody's when the card is in
+nobody's hands alive) stays open until the Master ends it, and the loop ends it with
+``END_CALL`` from ``CLOCK_SEAT`` once the Master has answered and pressed Enter. The
+Master answers for every seat before a call ends, so no default move is ever made.
 """
 
 from __future__ import annotations
@@ -34,9 +40,10 @@ from rich.console import Console
 from rich.text import Text
 
 from nightcall.engine.actions import Action
-from nightcall.engine.errors import NightcallError
+from nightcall.engine.clock import CLOCK_SEAT, END_CALL
+from nightcall.engine.errors import IllegalAction, NightcallError
 from nightcall.engine.events import MASTER
-from nightcall.engine.ruleset import Ruleset, S
+from nightcall.engine.ruleset import MasterChoice, Ruleset, S
 from nightcall.narration import lines as L
 from nightcall.narration.deckspec import role_lookup
 from nightcall.narration.locale import Locale
@@ -48,7 +55,13 @@ Speaker = Callable[[str], None]
 Ask = Callable[[str], str]
 NOBODY_WORDS = ("", "-", "0", "nobody", "none", "nessuno", "niemand")
 BACK_WORDS = ("<", "back", "indietro", "zurück")
-SAVE_FORMAT = "nightcall-lupus-master/1"
+SAVE_FORMAT = "nightcall-lupus-master/2"
+# Saves of the loop before it kept the engine's clock: their answers replay without one
+# (each call ended by itself), and the game goes on from there as it was.
+OLD_SAVE_FORMATS = ("nightcall-lupus-master/1",)
+# The clock's seed. It draws a silent seat's default move, which the Master's table
+# never makes (every seat is answered for before a call ends); kept in the save.
+MASTER_CLOCK = 0
 
 
 def prompt(question: str) -> str:
@@ -66,14 +79,17 @@ def default_save_path() -> Path:
 @dataclass
 class SavedGame:
     """A game as the Master entered it: the seating, the deal, and every answer in
-    order (``[seat, action]``; seat -1 for the Master's own pick of the last to die).
-    Saved as a game record (``nightcall replay`` reads it) with the answers beside it,
-    since a record leaves out a night or a day still in progress."""
+    order (``[seat, action]``; seat -1, ``CLOCK_SEAT``, for the Master's own moves: the
+    end of a call, the pick of the last to die). Saved as a game record (``nightcall
+    replay`` reads it) with the answers beside it, since a record leaves out a night
+    or a day still in progress. ``clock``: the seed of the game's clock (None for a
+    game saved before the loop kept the engine's clock)."""
 
     names: list[str]
     cards: list[str]
     lang: str = "en"
     moves: list[tuple[int, Action]] = field(default_factory=list)
+    clock: int | None = MASTER_CLOCK
 
     def document(self, ruleset: Ruleset[S], state: S) -> dict[str, Any]:
         record = ruleset.to_record(state)
@@ -81,6 +97,7 @@ class SavedGame:
             "format": SAVE_FORMAT,
             "lang": self.lang,
             "deal": list(self.cards),
+            "clock": self.clock,
             "moves": [[seat, action.to_json()] for seat, action in self.moves],
         }
         return record
@@ -106,24 +123,36 @@ class SavedGame:
             raise ValueError(f"{path} is not a saved game (bad JSON at line "
                              f"{exc.lineno})") from None
         master = doc.get("master") if isinstance(doc, dict) else None
-        if not isinstance(master, dict) or master.get("format") != SAVE_FORMAT:
+        form = master.get("format") if isinstance(master, dict) else None
+        if not isinstance(master, dict) or form not in (SAVE_FORMAT, *OLD_SAVE_FORMATS):
             raise ValueError(f"{path} is not a game saved by `nightcall narrate lupus`")
         try:
             moves = [(int(seat), Action.from_json(action)) for seat, action in master["moves"]]
+            clock = None if form in OLD_SAVE_FORMATS else master["clock"]
+            if clock is not None and (isinstance(clock, bool) or not isinstance(clock, int)):
+                raise ValueError(f"the clock's seed is {clock!r}, not a whole number")
             return cls([str(p) for p in doc["players"]], [str(c) for c in master["deal"]],
-                       str(master.get("lang", "en")), moves)
+                       str(master.get("lang", "en")), moves, clock)
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"{path} is damaged ({exc})") from None
 
-    def replay(self, ruleset: Ruleset[Any]) -> Any:
+    def replay(self, ruleset: Ruleset[S]) -> S:
         """The state these answers lead to (the same checked moves as a live game)."""
-        state = ruleset.new_game(self.names, self.cards)
+        state = ruleset.new_game(self.names, self.cards, clock=self.clock)
         for seat, action in self.moves:
-            if seat < 0:
-                ruleset.choose_last(state, action.a)  # type: ignore[attr-defined]
-            else:
-                ruleset.apply(state, seat, action)
+            master_move(ruleset, state, seat, action)
         return state
+
+
+def master_move(ruleset: Ruleset[S], state: S, seat: int, action: Action) -> None:
+    """Apply one saved answer: a seat's move, or one of the Master's own (the end of
+    a call; naming the last to die, which only a ruleset with ``MasterChoice`` has)."""
+    if seat != CLOCK_SEAT or action == END_CALL:
+        ruleset.apply(state, seat, action)
+    elif isinstance(ruleset, MasterChoice):
+        ruleset.choose_last(state, action.a)
+    else:
+        raise IllegalAction(str(action), f"{ruleset.title} has no choice of the master")
 
 
 class Master:
@@ -202,10 +231,7 @@ class Master:
     # --- playing and saving -------------------------------------------------------
     def play(self, seat: int, action: Action) -> None:
         """Apply one answer and save the game at once."""
-        if seat < 0:
-            self.ruleset.choose_last(self.state, action.a)  # type: ignore[attr-defined]
-        else:
-            self.ruleset.apply(self.state, seat, action)
+        master_move(self.ruleset, self.state, seat, action)
         if self.saved is not None:
             self.saved.moves.append((seat, action))
             if self.save_path is not None:
@@ -416,7 +442,14 @@ class Master:
             if r.is_over(self.state):
                 self.close_call()
                 break
-            self.choices()
+            if r.waiting_for(self.state):
+                self.choices()
+                continue
+            # Nobody is choosing: the open call (or the dusk) ends when the Master says
+            # so, as the server's timer ends it (engine/clock.py). A game without a
+            # clock (a save from before) never rests here: its calls end by themselves.
+            self.close_call()
+            self.play(CLOCK_SEAT, END_CALL)
         result = r.outcome(self.state)
         outcome: dict[str, Any] = r.view(self.state, MASTER).get("outcome") or {}
         if result is not None:
@@ -510,7 +543,7 @@ def run_master(
     else:
         names, cards = ask_deal(console, ruleset, deck, ask, locale)
         saved = SavedGame(names, cards, locale.lang)
-        state = ruleset.new_game(names, cards)
+        state = ruleset.new_game(names, cards, clock=saved.clock)
         if save_path is not None:
             if save_path.exists():
                 # A new game never wipes the last one: it is kept beside, resumable.
