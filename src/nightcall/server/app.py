@@ -26,7 +26,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from nightcall import protocol
 from nightcall.server import messages as m
-from nightcall.server.guard import ORIGIN_REFUSED, Guards, SecurityHeaders, server_base
+from nightcall.server.guard import (
+    ORIGIN_REFUSED,
+    SOCKET_GONE,
+    Guards,
+    SecurityHeaders,
+    server_base,
+)
 from nightcall.server.hub import Found, Hub
 from nightcall.server.limits import (
     Limits,
@@ -149,7 +155,7 @@ class WsSink(Sink):
         self.closing = asyncio.ensure_future(self._close())
 
     async def _close(self) -> None:
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(*SOCKET_GONE):
             await self.ws.close(code=self.close_code)
 
     def _send_now(self, data: bytes) -> None:
@@ -166,7 +172,7 @@ class WsSink(Sink):
             waiting = sending.send(None)
         except StopIteration:
             return
-        except Exception:  # the socket is gone: the reader sees it and cleans up
+        except SOCKET_GONE:  # the socket is gone: the reader sees it and cleans up
             return
         self.busy = True
         self.queue.put_nowait((sending, waiting))
@@ -249,11 +255,11 @@ REFUSED_CLOSE = 4000
 
 async def _refuse(ws: WebSocket, data: bytes, code: str = "") -> None:
     retry = code in RETRY_CODES
-    with contextlib.suppress(Exception):
+    with contextlib.suppress(msgspec.DecodeError, AttributeError):  # (not our refusal)
         why = msgspec.json.decode(data)
         log.info("client refused: %s (%s)", why.get("code"), why.get("message"))
         retry = retry or why.get("code") in RETRY_CODES
-    with contextlib.suppress(Exception):
+    with contextlib.suppress(*SOCKET_GONE):
         await _send_now(ws, data)
         await ws.close(code=RETRY_CLOSE if retry else REFUSED_CLOSE)
 
@@ -317,7 +323,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         await _refuse(ws, error(exc.code, exc.message), exc.code)
         return
     except (TimeoutError, WebSocketDisconnect):
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(*SOCKET_GONE):
             await ws.close()
         return
     if not isinstance(found, Room):  # another process runs the room: frames both ways
@@ -360,7 +366,7 @@ async def agent_endpoint(ws: WebSocket) -> None:
         await _refuse(ws, m.encode(exc.error))
         return
     except (TimeoutError, WebSocketDisconnect):
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(*SOCKET_GONE):
             await ws.close()
         return
     if not isinstance(found, Room):
@@ -506,6 +512,8 @@ async def _unload_loop(hub: Hub, every: float = 60.0) -> None:
             if rounds % EXPIRE_EVERY == 0:
                 hub.expire()
         except Exception:  # (Redis unreachable while releasing: the next round retries)
+            # A boundary: if this loop stopped, rooms nobody uses would stay in memory
+            # for good. Whatever failed is logged with its traceback, every round.
             log.warning("cannot unload idle rooms", exc_info=True)
             continue
         if gone:
@@ -547,7 +555,7 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
             await node.start(hub, app)
         try:
             hub.expire()  # before resuming: an abandoned lobby is not worth loading
-        except Exception:
+        except hub.store.errors:
             log.warning("cannot expire old rooms", exc_info=True)
         resumed = hub.resume_all()
         if resumed:

@@ -47,6 +47,7 @@ import redis.asyncio as aredis
 
 from nightcall import protocol
 from nightcall.server import pipeline
+from nightcall.server.guard import SOCKET_GONE
 from nightcall.server.hub import Elsewhere, Found, candidate_codes, check_settings
 from nightcall.server.messages import CreateRoom, encode
 from nightcall.server.pipeline import Caller
@@ -295,14 +296,15 @@ class Node:
         except (redis.RedisError, OSError, TimeoutError):
             log.warning("store error: cannot reach Redis to find room %s", code)
             return _unavailable
-        doc = None if raw is None else dict(json.loads(raw))
-        if doc is not None and owner == self.id and code not in hub.rooms:
-            try:
+        try:
+            doc = None if raw is None else _doc(raw)
+            if doc is not None and owner == self.id and code not in hub.rooms:
                 hub.adopt(code, doc)
-            except Exception:
-                log.exception("cannot adopt room %s", code)
+        except RoomError:
+            log.exception("cannot adopt room %s", code)
+            if owner == self.id:
                 self.release(code)
-                return _unavailable
+            return _unavailable
 
         def get(asked: str) -> Found:
             asked = asked.upper()
@@ -420,6 +422,8 @@ class Node:
                 for env in _decode(message["data"]):
                     self.dispatch(env)
             except Exception as exc:  # one bad batch must not stop the listener
+                # (A boundary: this task hears every other process; if it stopped, this
+                # one would go deaf to the cluster. on_error logs and counts it.)
                 self.on_error(exc)
 
     async def _keep_leases(self) -> None:
@@ -472,9 +476,9 @@ class Node:
             try:
                 if raw is None:
                     raise RoomError("no_room", f"room {code} has no document")
-                hub.adopt(code, dict(json.loads(raw)))
+                hub.adopt(code, _doc(raw))
                 log.info("room %s taken over from a process that is gone", code)
-            except Exception:
+            except RoomError:
                 log.exception("cannot adopt room %s", code)
                 self.release(code)
 
@@ -522,6 +526,9 @@ class Node:
             self._queue(batch, pipe)
             replies = await self._call(pipe.execute())
         except Exception as exc:  # Redis unreachable: nothing was acknowledged, keep it all
+            # (A boundary: the batch holds every room's moves since the last round trip;
+            # whatever failed, they are put back and sent again, and anything but Redis
+            # failing is counted as an error and logged.)
             if not isinstance(exc, (redis.RedisError, OSError, TimeoutError)):
                 self.errors += 1
             log.warning("store error: cannot save %d room(s) to Redis, retrying (%s)",
@@ -764,8 +771,19 @@ class Node:
                     await relayed.ws.close(code=item)
                     return
                 await relayed.ws.send_text(item.decode())
-            except Exception:  # the socket is gone; the reader notices and cleans up
+            except SOCKET_GONE:  # the socket is gone; the reader notices and cleans up
                 return
+
+
+def _doc(raw: bytes | str) -> dict[str, Any]:
+    """A room's document as Redis holds it; RoomError("damaged") if it is not JSON."""
+    try:
+        doc = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise RoomError("damaged", f"a room's saved document is not JSON ({exc})") from exc
+    if not isinstance(doc, dict):
+        raise RoomError("damaged", "a room's saved document is not a JSON object")
+    return doc
 
 
 def _text(value: Any) -> str:

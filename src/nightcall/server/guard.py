@@ -23,6 +23,12 @@ from urllib.parse import urlsplit
 
 import msgspec
 from starlette.requests import HTTPConnection
+from starlette.websockets import WebSocketDisconnect
+
+# What sending on (or closing) a socket the client has left raises: Starlette's
+# WebSocketDisconnect, its RuntimeError once the socket is closed, and the server's
+# OSError (uvicorn's ClientDisconnected). The reader notices and cleans up.
+SOCKET_GONE = (WebSocketDisconnect, RuntimeError, OSError)
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

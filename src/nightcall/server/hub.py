@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from nightcall.engine.errors import DeckError
+from nightcall.engine.errors import DeckError, NightcallError
 from nightcall.engine.ruleset import Ruleset, all_rulesets, get_ruleset
 from nightcall.server.clock import RoomClock
 from nightcall.server.messages import CreateRoom
@@ -20,7 +20,7 @@ from nightcall.server.room import Room, RoomError
 from nightcall.server.samples import Samples
 from nightcall.server.saving import TurnSaver
 from nightcall.server.store import Store
-from nightcall.server.tables import NO_TABLE, tables_of
+from nightcall.server.tables import NO_TABLE, TableError, tables_of
 
 if TYPE_CHECKING:
     from nightcall.server.cluster import Node
@@ -111,6 +111,21 @@ def readable(found: Found) -> Room:
         raise RoomError("unavailable", "the server cannot read that room right now: "
                                        "try again in a moment")
     return Room.from_doc(found.doc)
+
+
+# What a damaged (or hand-edited, or older) room document raises when it is read: a
+# missing field, a wrong type, a value msgspec refuses, moves the rules refuse.
+DAMAGED_DOC = (KeyError, TypeError, ValueError, AttributeError, IndexError, NightcallError)
+
+
+def room_from_doc(doc: dict[str, Any]) -> Room:
+    """The room a saved document holds; RoomError("damaged") saying what is wrong."""
+    try:
+        return Room.from_doc(doc)
+    except DAMAGED_DOC as exc:
+        code = doc.get("code") if isinstance(doc, dict) else None
+        raise RoomError("damaged", f"room {code}: its saved document cannot be read "
+                                   f"({type(exc).__name__}: {exc})") from exc
 
 
 class Hub:
@@ -207,7 +222,9 @@ class Hub:
         try:
             if not self.tables.record(room.settings.table, room):
                 log.info("room %s: its table is gone, the game is not kept", room.code)
-        except Exception:
+        except TableError as exc:  # (a full table keeps its old games)
+            log.warning("room %s: the game is not kept at its table: %s", room.code, exc)
+        except self.store.errors:
             log.exception("room %s: cannot keep the game at its table", room.code)
 
     def _attach(self, room: Room) -> None:
@@ -239,7 +256,7 @@ class Hub:
         doc = self.store.load(code) if doc is None else doc
         if doc is None:
             raise RoomError("no_room", f"there is no room {code}")
-        room = Room.from_doc(doc)
+        room = room_from_doc(doc)
         room.join_url = self.join_url(code) or room.join_url
         self._attach(room)
         if room.status == "playing":
@@ -371,8 +388,8 @@ class Hub:
             if doc.get("status") != "playing":
                 continue
             try:
-                room = Room.from_doc(doc)
-            except Exception:  # one broken room must not keep the others down
+                room = room_from_doc(doc)
+            except RoomError:  # one broken room must not keep the others down
                 log.exception("cannot resume room %s", doc.get("code"))
                 continue
             room.join_url = self.join_url(room.code) or room.join_url

@@ -68,9 +68,10 @@ async def readyz(request: Request) -> Response:
         # A store without a ping (SQLite) answers a read: a query of microseconds on a
         # local file, off the event loop all the same.
         ping = getattr(store, "ping", None) or (lambda: store.load("") is None)
+        failed: tuple[type[Exception], ...] = (TimeoutError, *store.errors)
         try:
             ok = bool(await asyncio.wait_for(asyncio.to_thread(ping), READY_TIMEOUT))
-        except Exception:
+        except failed:
             ok = False
     if not ok:
         return PlainTextResponse("store unavailable\n", 503,

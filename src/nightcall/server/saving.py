@@ -63,7 +63,7 @@ class TurnSaver:
             try:
                 self.store.save_many([(code, room.to_doc(), room.status == "over")
                                       for code, room in rooms.items()])
-            except Exception:  # the disk is full or gone: show nothing unsaved, retry
+            except self.store.errors:  # the disk is full or gone: show nothing unsaved, retry
                 self.errors += 1
                 self.saves = {**rooms, **self.saves}
                 self.held = held + self.held

@@ -28,7 +28,15 @@ class LeaseLost(Exception):
         self.code = code
 
 
+# What a store raises when its disk or its server fails (full, gone, unreachable):
+# the callers that must go on (saving, readiness, the table's history) catch these
+# and these only, so a bug is never taken for a full disk.
+StoreErrors = tuple[type[Exception], ...]
+
+
 class Store(Protocol):
+    errors: StoreErrors
+
     def save(self, code: str, doc: dict[str, Any], finished: bool) -> None: ...
 
     def save_many(self, items: list[tuple[str, dict[str, Any], bool]]) -> None:
@@ -57,6 +65,8 @@ KEEP_DAYS = 30.0
 
 class MemoryStore:
     """For benchmarks and quick experiments: nothing survives the process."""
+
+    errors: StoreErrors = ()  # (no disk, no server: nothing to fail but a bug)
 
     def __init__(self) -> None:
         self._docs: dict[str, tuple[str, bool]] = {}
@@ -152,6 +162,8 @@ class SQLiteStore:
     checkpoints; a background thread does, on its own connection, once a second."""
 
     CHECKPOINT_EVERY = 1.0
+
+    errors: StoreErrors = (sqlite3.Error, OSError)
 
     def __init__(self, path: str | Path, keep_days: float = KEEP_DAYS,
                  lobby_seconds: float = LOBBY_SECONDS) -> None:

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 import redis
 
-from nightcall.server.store import LeaseLost
+from nightcall.server.store import LeaseLost, StoreErrors
 
 if TYPE_CHECKING:
     from nightcall.server.store import Store
@@ -100,6 +100,8 @@ def _status(doc: dict[str, Any], finished: bool) -> str:
 
 
 class RedisStore:
+    errors: StoreErrors = (redis.RedisError, OSError, TimeoutError)
+
     def __init__(self, client: redis.Redis, prefix: str = DEFAULT_PREFIX,
                  owner: str | None = None) -> None:
         self._r = client
