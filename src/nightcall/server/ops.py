@@ -17,13 +17,14 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.websockets import WebSocketDisconnect
 
+from nightcall.server.guard import ASGIApp, Receive, Scope, Send
 from nightcall.server.hub import Found, readable
 from nightcall.server.room import Room
 
@@ -33,8 +34,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("nightcall.server")
 READY_TIMEOUT = 2.0
 
-Scope = MutableMapping[str, Any]
-ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
 
 
 async def finder(hub: Hub, conn: HTTPConnection) -> Callable[[str], Found]:
@@ -107,7 +106,7 @@ class KeepServerSend:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
             scope[SERVER_SEND] = send
         await self.app(scope, receive, send)
@@ -121,7 +120,7 @@ class QuietHangups:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket":
             await self.app(scope, receive, send)
             return

@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Collection
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 import msgspec
 
@@ -32,14 +32,17 @@ class LeaseLost(Exception):
 # the callers that must go on (saving, readiness, the table's history) catch these
 # and these only, so a bug is never taken for a full disk.
 StoreErrors = tuple[type[Exception], ...]
+# A JSON document the store keeps and gives back as it was (a room, a table's meta
+# or one of its games): the store never looks inside beyond what it names.
+Doc = dict[str, object]
 
 
 class Store(Protocol):
     errors: StoreErrors
 
-    def save(self, code: str, doc: dict[str, Any], finished: bool) -> None: ...
+    def save(self, code: str, doc: Doc, finished: bool) -> None: ...
 
-    def save_many(self, items: list[tuple[str, dict[str, Any], bool]]) -> None:
+    def save_many(self, items: list[tuple[str, Doc, bool]]) -> None:
         """Several saves at once: all of them or none (one transaction)."""
         ...
 
@@ -47,9 +50,9 @@ class Store(Protocol):
         """Make every save so far durable (block until written)."""
         ...
 
-    def load(self, code: str) -> dict[str, Any] | None: ...
+    def load(self, code: str) -> Doc | None: ...
 
-    def unfinished(self) -> list[dict[str, Any]]:
+    def unfinished(self) -> list[Doc]:
         """Every room not over yet, to resume after a restart."""
         ...
 
@@ -70,49 +73,49 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self._docs: dict[str, tuple[str, bool]] = {}
-        self._tables: dict[str, tuple[dict[str, Any], dict[str, str]]] = {}
+        self._tables: dict[str, tuple[Doc, dict[str, str]]] = {}
 
-    def save(self, code: str, doc: dict[str, Any], finished: bool) -> None:
+    def save(self, code: str, doc: Doc, finished: bool) -> None:
         self._docs[code] = (msgspec.json.encode(doc).decode(), finished)
 
-    def save_many(self, items: list[tuple[str, dict[str, Any], bool]]) -> None:
+    def save_many(self, items: list[tuple[str, Doc, bool]]) -> None:
         for code, doc, finished in items:
             self.save(code, doc, finished)
 
     def flush(self) -> None:
         pass
 
-    def load(self, code: str) -> dict[str, Any] | None:
+    def load(self, code: str) -> Doc | None:
         got = self._docs.get(code)
         return None if got is None else dict(json.loads(got[0]))
 
-    def unfinished(self) -> list[dict[str, Any]]:
+    def unfinished(self) -> list[Doc]:
         return [json.loads(d) for d, done in self._docs.values() if not done]
 
     def close(self) -> None:
         self._docs.clear()
 
     # --- tables (issue 20: a group's history, :mod:`nightcall.server.tables`) -------
-    def table_create(self, key: str, meta: dict[str, Any]) -> None:
+    def table_create(self, key: str, meta: Doc) -> None:
         self._tables[key] = (dict(meta), {})
 
-    def table_meta(self, key: str) -> dict[str, Any] | None:
+    def table_meta(self, key: str) -> Doc | None:
         got = self._tables.get(key)
         return None if got is None else dict(got[0])
 
-    def table_update(self, key: str, meta: dict[str, Any]) -> bool:
+    def table_update(self, key: str, meta: Doc) -> bool:
         if key not in self._tables:
             return False
         self._tables[key] = (dict(meta), self._tables[key][1])
         return True
 
-    def table_add_game(self, key: str, game_id: str, game: dict[str, Any]) -> bool:
+    def table_add_game(self, key: str, game_id: str, game: Doc) -> bool:
         if key not in self._tables:
             return False
         self._tables[key][1][game_id] = msgspec.json.encode(game).decode()
         return True
 
-    def table_games(self, key: str) -> list[dict[str, Any]]:
+    def table_games(self, key: str) -> list[Doc]:
         got = self._tables.get(key)
         return [] if got is None else [json.loads(g) for g in got[1].values()]
 
@@ -193,10 +196,10 @@ class SQLiteStore:
         finally:
             db.close()
 
-    def save(self, code: str, doc: dict[str, Any], finished: bool) -> None:
+    def save(self, code: str, doc: Doc, finished: bool) -> None:
         self.save_many([(code, doc, finished)])
 
-    def save_many(self, items: list[tuple[str, dict[str, Any], bool]]) -> None:
+    def save_many(self, items: list[tuple[str, Doc, bool]]) -> None:
         # msgspec writes the same compact UTF-8 JSON as json.dumps, about 10x faster: a
         # save runs on the event loop, so its cost is latency. One transaction for the
         # lot: a commit costs about as much as two rows (the server saves a turn's
@@ -219,12 +222,12 @@ class SQLiteStore:
     def flush(self) -> None:
         """Saves are written when made; nothing waits here."""
 
-    def load(self, code: str) -> dict[str, Any] | None:
+    def load(self, code: str) -> Doc | None:
         with self._lock:
             row = self._db.execute("SELECT doc FROM rooms WHERE code = ?", (code,)).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
-    def unfinished(self) -> list[dict[str, Any]]:
+    def unfinished(self) -> list[Doc]:
         with self._lock:
             rows = self._db.execute(
                 "SELECT doc FROM rooms WHERE finished = 0 ORDER BY updated"
@@ -258,23 +261,23 @@ class SQLiteStore:
 
     # --- tables (issue 20: a group's history, :mod:`nightcall.server.tables`) -------
     # Rows are keyed by a hash of the table's link (tables.table_key), never the link.
-    def table_create(self, key: str, meta: dict[str, Any]) -> None:
+    def table_create(self, key: str, meta: Doc) -> None:
         with self._lock:
             self._db.execute("INSERT INTO tables (key, doc, updated) VALUES (?, ?, ?)",
                              (key, msgspec.json.encode(meta).decode(), time.time()))
 
-    def table_meta(self, key: str) -> dict[str, Any] | None:
+    def table_meta(self, key: str) -> Doc | None:
         with self._lock:
             row = self._db.execute("SELECT doc FROM tables WHERE key = ?", (key,)).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
-    def table_update(self, key: str, meta: dict[str, Any]) -> bool:
+    def table_update(self, key: str, meta: Doc) -> bool:
         with self._lock:
             cur = self._db.execute("UPDATE tables SET doc = ?, updated = ? WHERE key = ?",
                                    (msgspec.json.encode(meta).decode(), time.time(), key))
         return cur.rowcount > 0
 
-    def table_add_game(self, key: str, game_id: str, game: dict[str, Any]) -> bool:
+    def table_add_game(self, key: str, game_id: str, game: Doc) -> bool:
         """Kept only while the table is (a game ending after its deletion is not)."""
         with self._lock:
             cur = self._db.execute(
@@ -283,7 +286,7 @@ class SQLiteStore:
                 (key, game_id, msgspec.json.encode(game).decode(), key))
         return cur.rowcount > 0
 
-    def table_games(self, key: str) -> list[dict[str, Any]]:
+    def table_games(self, key: str) -> list[Doc]:
         with self._lock:
             rows = self._db.execute("SELECT doc FROM table_games WHERE key = ?",
                                     (key,)).fetchall()

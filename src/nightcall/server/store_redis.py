@@ -32,12 +32,12 @@ from __future__ import annotations
 
 import json
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 import redis
 
-from nightcall.server.store import LeaseLost, StoreErrors
+from nightcall.server.store import Doc, LeaseLost, StoreErrors
 
 if TYPE_CHECKING:
     from nightcall.server.store import Store
@@ -85,16 +85,16 @@ return 1
 """
 
 
-def save_args(store: RedisStore, code: str, doc: dict[str, Any], status: str, now: float,
-              owner: str) -> tuple[list[str], list[Any]]:
+def save_args(store: RedisStore, code: str, doc: Doc, status: str, now: float,
+              owner: str) -> tuple[list[str], list[bytes | str | float]]:
     """The keys and arguments of one :data:`FENCED_SAVE` (the store's and the node's)."""
     keys = [store.room_key(code), store.index_key, store.lease_key(code), store.playing_key]
-    args: list[Any] = [msgspec.json.encode(doc), status, now, owner, code,
+    args: list[bytes | str | float] = [msgspec.json.encode(doc), status, now, owner, code,
                        FINISHED_TTL_MS, LOBBY_TTL_MS]
     return keys, args
 
 
-def _status(doc: dict[str, Any], finished: bool) -> str:
+def _status(doc: Doc, finished: bool) -> str:
     """Only a document that says it is a lobby expires as one."""
     return "over" if finished else "lobby" if doc.get("status") == "lobby" else "playing"
 
@@ -121,7 +121,7 @@ class RedisStore:
         return f"{self.prefix}:lease:{code}"
 
     @classmethod
-    def from_url(cls, url: str, prefix: str = DEFAULT_PREFIX, **kwargs: Any) -> RedisStore:
+    def from_url(cls, url: str, prefix: str = DEFAULT_PREFIX, **kwargs: object) -> RedisStore:
         """``redis://host:port/db``; extra keyword arguments go to redis-py."""
         # Bytes in, bytes out: we decode JSON ourselves (UTF-8) and keep codes as str.
         client = redis.Redis.from_url(url, decode_responses=False, **kwargs)
@@ -136,7 +136,7 @@ class RedisStore:
     def index_key(self) -> str:
         return self._index
 
-    def save(self, code: str, doc: dict[str, Any], finished: bool) -> None:
+    def save(self, code: str, doc: Doc, finished: bool) -> None:
         if self.owner is not None:
             keys, args = save_args(self, code, doc, _status(doc, finished), time.time(),
                                    self.owner)
@@ -146,7 +146,7 @@ class RedisStore:
         # redis-py's pipeline is not shared state: one per call is thread-safe.
         self.save_many([(code, doc, finished)])
 
-    def save_many(self, items: list[tuple[str, dict[str, Any], bool]]) -> None:
+    def save_many(self, items: list[tuple[str, Doc, bool]]) -> None:
         """One MULTI transaction (fenced saves go one by one: a cluster's node batches
         those itself, cluster.py)."""
         if self.owner is not None:
@@ -173,11 +173,11 @@ class RedisStore:
         """Every save is already acknowledged by Redis when save() returns (and on disk
         with ``appendfsync always``); nothing is buffered on our side to wait for."""
 
-    def load(self, code: str) -> dict[str, Any] | None:
+    def load(self, code: str) -> Doc | None:
         raw = self._r.get(self._key(code))
         return None if raw is None else dict(json.loads(_as_bytes(raw)))
 
-    def unfinished(self) -> list[dict[str, Any]]:
+    def unfinished(self) -> list[Doc]:
         codes = [_as_bytes(c).decode() for c in self._r.zrange(self._index, 0, -1)]
         if not codes:
             return []
@@ -193,23 +193,23 @@ class RedisStore:
     def table_key(self, key: str) -> str:
         return f"{self.prefix}:table:{key}"
 
-    def table_create(self, key: str, meta: dict[str, Any]) -> None:
+    def table_create(self, key: str, meta: Doc) -> None:
         self._r.set(self.table_key(key), msgspec.json.encode(meta))
 
-    def table_meta(self, key: str) -> dict[str, Any] | None:
+    def table_meta(self, key: str) -> Doc | None:
         raw = self._r.get(self.table_key(key))
         return None if raw is None else dict(json.loads(_as_bytes(raw)))
 
-    def table_update(self, key: str, meta: dict[str, Any]) -> bool:
+    def table_update(self, key: str, meta: Doc) -> bool:
         return bool(self._update_table(keys=[self.table_key(key)],
                                        args=[msgspec.json.encode(meta)]))
 
-    def table_add_game(self, key: str, game_id: str, game: dict[str, Any]) -> bool:
+    def table_add_game(self, key: str, game_id: str, game: Doc) -> bool:
         table = self.table_key(key)
         return bool(self._add_game(keys=[table, f"{table}:games"],
                                    args=[game_id, msgspec.json.encode(game)]))
 
-    def table_games(self, key: str) -> list[dict[str, Any]]:
+    def table_games(self, key: str) -> list[Doc]:
         raws = self._r.hvals(f"{self.table_key(key)}:games")
         return [json.loads(_as_bytes(raw)) for raw in raws]
 
@@ -227,7 +227,7 @@ class RedisStore:
         self._r.close()
 
 
-def _as_bytes(value: Any) -> bytes:
+def _as_bytes(value: object) -> bytes:
     if isinstance(value, bytes):
         return value
     if isinstance(value, str):

@@ -20,6 +20,7 @@ import time
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from nightcall.history import merge_aliases
+from nightcall.server.store import Doc
 
 if TYPE_CHECKING:
     from nightcall.server.room import Room
@@ -38,15 +39,15 @@ class TableStore(Protocol):
     """What a store offers for tables (SQLiteStore, RedisStore, MemoryStore). ``key``
     is :func:`table_key` of the token; a game is only added while its table is."""
 
-    def table_create(self, key: str, meta: dict[str, Any]) -> None: ...
+    def table_create(self, key: str, meta: Doc) -> None: ...
 
-    def table_meta(self, key: str) -> dict[str, Any] | None: ...
+    def table_meta(self, key: str) -> Doc | None: ...
 
-    def table_update(self, key: str, meta: dict[str, Any]) -> bool: ...
+    def table_update(self, key: str, meta: Doc) -> bool: ...
 
-    def table_add_game(self, key: str, game_id: str, game: dict[str, Any]) -> bool: ...
+    def table_add_game(self, key: str, game_id: str, game: Doc) -> bool: ...
 
-    def table_games(self, key: str) -> list[dict[str, Any]]: ...
+    def table_games(self, key: str) -> list[Doc]: ...
 
     def table_delete_game(self, key: str, game_id: str) -> bool: ...
 
@@ -140,7 +141,7 @@ class Tables:
     def merge(self, token: str, key: str | None, spelling: str, into: str) -> dict[str, str]:
         meta = self.check_admin(token, key)
         known = {n.casefold() for g in self.store.table_games(table_key(token))
-                 for n in g.get("players", [])}
+                 for n in _players(g)}
         aliases = dict(meta.get("aliases") or {})
         for name in (spelling, into):
             if name.casefold() not in known and name not in aliases.values():
@@ -163,6 +164,12 @@ class Tables:
         self.store.table_delete(table_key(token))
 
 
-def tables_of(store: Any) -> Tables | None:
+def _players(game: Doc) -> list[str]:
+    """The names at the table in one kept game (game_entry's ``players``)."""
+    players = game.get("players")
+    return [str(p) for p in players] if isinstance(players, list) else []
+
+
+def tables_of(store: object) -> Tables | None:
     """The store's tables, if it keeps any."""
     return Tables(store) if isinstance(store, TableStore) else None
