@@ -10,7 +10,7 @@ from typing import Any
 from nightcall.engine.actions import Action
 
 Viewer = int | None
-Fact = tuple[Any, ...]
+Fact = tuple[object, ...]  # (hashable values compared, never looked into)
 Problems = list[tuple[str, str]]
 
 
@@ -27,10 +27,10 @@ class Knowledge:
         self.n = n
         self.facts: dict[Viewer, Counter[Fact]] = {v: Counter() for v in (*range(n), None)}
 
-    def tell(self, who: int, *fact: Any) -> None:
+    def tell(self, who: int, *fact: object) -> None:
         self.facts[who][fact] += 1
 
-    def tell_all(self, group: Iterable[int], *fact: Any) -> None:
+    def tell_all(self, group: Iterable[int], *fact: object) -> None:
         for who in group:
             self.facts[who][fact] += 1
 
@@ -81,7 +81,7 @@ def legal_of(view: Mapping[str, Any]) -> list[Action]:
     return [Action.from_json(a) for a in view.get("legal") or []]
 
 
-ReadOne = Callable[[dict[str, Any], Counter[Fact], list[Any]], str | None]
+ReadOne = Callable[[dict[str, Any], Counter[Fact], list[object]], str | None]
 
 
 class EventReader:
@@ -90,10 +90,10 @@ class EventReader:
     If the old part changed, everything is read again."""
 
     def __init__(self) -> None:
-        self._cache: dict[Viewer, tuple[list[Any], Counter[Fact], list[Any]]] = {}
+        self._cache: dict[Viewer, tuple[list[dict[str, Any]], Counter[Fact], list[object]]] = {}
 
     def read(self, viewer: Viewer, events: list[dict[str, Any]],
-             read_one: ReadOne) -> tuple[Counter[Fact], list[Any], list[str]]:
+             read_one: ReadOne) -> tuple[Counter[Fact], list[object], list[str]]:
         """The facts read so far, the ordered extras (One Night claims), and the problems
         of the events not read before."""
         old = self._cache.get(viewer)

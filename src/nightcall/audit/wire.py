@@ -28,11 +28,18 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from nightcall.audit.core import AuditResult, Finding, model_for
+from nightcall.audit.core import AuditResult, Finding, Model, Viewer, model_for
 from nightcall.engine.actions import Action
 from nightcall.engine.clock import END_CALL
+from nightcall.engine.ruleset import Ruleset
+
+if TYPE_CHECKING:  # (the server is imported when a run starts, not with the audit)
+    from nightcall.server.app import WsSink
+    from nightcall.server.hub import Hub
+    from nightcall.server.room import Room
+    from nightcall.server.store import Store
 
 OBSERVATION_KEYS = {"type", "room", "state_id", "view", "clock", "timeline"}
 AGENT_KEYS = {"observation": {"type", "seat", "state_id", "view", "talk", "mask"},
@@ -78,11 +85,11 @@ class SendTap:
         from nightcall.server import room as room_mod
 
         tap = self
-        sink_cls: Any = app_mod.WsSink
-        room_cls: Any = room_mod.Room
+        sink_cls = app_mod.WsSink
+        room_cls = room_mod.Room
         send, broadcast = sink_cls.send, room_cls.broadcast
 
-        def tagged_broadcast(room: Any) -> None:
+        def tagged_broadcast(room: Room) -> None:
             outer = tap._current
             tap._current = (room.code, len(room.actions))
             try:
@@ -90,7 +97,7 @@ class SendTap:
             finally:
                 tap._current = outer
 
-        def tagged_send(sink: Any, data: bytes) -> None:
+        def tagged_send(sink: WsSink, data: bytes) -> None:
             with tap.lock:
                 log = tap.logs.setdefault(id(sink), SinkLog(sink.role, sink.viewer))
                 log.viewer = sink.viewer
@@ -100,11 +107,13 @@ class SendTap:
                 log.sent.append((step, data.decode()))
             send(sink, data)
 
-        sink_cls.send, room_cls.broadcast = tagged_send, tagged_broadcast
+        # (the audit taps the real classes for the length of one run: every message
+        # any socket gets, tagged with the room and step it was sent at)
+        sink_cls.send, room_cls.broadcast = tagged_send, tagged_broadcast  # type: ignore[method-assign,assignment]
         try:
             yield self
         finally:
-            sink_cls.send, room_cls.broadcast = send, broadcast
+            sink_cls.send, room_cls.broadcast = send, broadcast  # type: ignore[method-assign]
 
     def log_of(self, room: str, role: str, viewer: int | None) -> SinkLog | None:
         with self.lock:
@@ -117,7 +126,7 @@ class SendTap:
 class LiveServer:
     """The real app under uvicorn in a thread of this process, on a loopback port."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Store) -> None:
         import uvicorn
 
         from nightcall.server.app import create_app
@@ -130,8 +139,9 @@ class LiveServer:
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     @property
-    def hub(self) -> Any:
-        return self.app.state.hub
+    def hub(self) -> Hub:
+        hub: Hub = self.app.state.hub
+        return hub
 
     def __enter__(self) -> LiveServer:
         self.thread.start()
@@ -193,7 +203,7 @@ async def _client(url: str, hello: dict[str, Any] | None, client: Client,
                                               "state_id": msg["state_id"]}))
 
 
-async def play_room(base: str, hub: Any, tap: SendTap, ruleset: str, players: int, seed: int,
+async def play_room(base: str, hub: Hub, tap: SendTap, ruleset: str, players: int, seed: int,
                     scenario: str | None = None, agents: float = 0.25,
                     ) -> tuple[str, list[Client], list[str]]:
     """One room, every seat a websocket client; returns the code, clients and tokens."""
@@ -268,7 +278,7 @@ async def _drain(tap: SendTap, code: str, clients: list[Client], limit: float = 
         await asyncio.sleep(0.05)
 
 
-def check_room(result: AuditResult, tap: SendTap, hub: Any, code: str, clients: list[Client],
+def check_room(result: AuditResult, tap: SendTap, hub: Hub, code: str, clients: list[Client],
                tokens: list[str]) -> None:
     from nightcall.engine.ruleset import get_ruleset
     from nightcall.server.room import clock_seed
@@ -277,11 +287,11 @@ def check_room(result: AuditResult, tap: SendTap, hub: Any, code: str, clients: 
     rs = get_ruleset(room.ruleset.id)
     label = f"wire {rs.id} p={len(room.seats)} seed={room.seed}"
 
-    def find(step: int, viewer: Any, what: str, kind: str = "leak") -> None:
+    def find(step: int, viewer: Viewer, what: str, kind: str = "leak") -> None:
         result.findings.append(Finding(kind, rs.id, label, step, viewer, what))
 
     # Which messages, tagged with the move count they were sent at.
-    by_step: dict[int, list[tuple[Any, dict[str, Any], str]]] = {}
+    by_step: dict[int, list[tuple[Viewer, dict[str, Any], str]]] = {}
     for c in clients:
         log = tap.log_of(code, c.role, c.viewer if c.role in SEATED else None)
         if log is None:
@@ -349,7 +359,7 @@ def check_room(result: AuditResult, tap: SendTap, hub: Any, code: str, clients: 
         find(0, None, "observations sent outside any broadcast", "missing")
 
 
-def _night_rhythm(rs: Any, roles: list[str], c: Client) -> list[str]:
+def _night_rhythm(rs: Ruleset[Any], roles: list[str], c: Client) -> list[str]:
     """The narrator calls every role of the deck in order, wherever its card lies, and
     the calls of a night must reach every client the same way: one by one, all of them,
     and the spectator and the host's screen (no news of their own) exactly one message
@@ -371,7 +381,7 @@ def _night_rhythm(rs: Any, roles: list[str], c: Client) -> list[str]:
     return out
 
 
-def _envelope(msg: dict[str, Any], model: Any, role: str) -> list[str]:
+def _envelope(msg: dict[str, Any], model: Model, role: str) -> list[str]:
     if role == "agent":
         extra = set(msg) - AGENT_KEYS.get(msg.get("type", ""), set())
         if msg.get("type") == "game_over" and not model.over:
@@ -387,7 +397,7 @@ def _envelope(msg: dict[str, Any], model: Any, role: str) -> list[str]:
     return out
 
 
-def run_wire_audit(store: Any, plan: list[tuple[str, int, str | None]], seed: int = 0,
+def run_wire_audit(store: Store, plan: list[tuple[str, int, str | None]], seed: int = 0,
                    parallel: int = 4, agents: float = 0.25) -> AuditResult:
     """Play ``plan`` (ruleset, players, scenario) rooms on a live server and check them;
     ``agents`` is the share of seats played through the agent protocol's socket."""
