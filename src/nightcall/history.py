@@ -15,7 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,7 +95,7 @@ def _voted_out(record: Mapping[str, Any], outcome: Mapping[str, Any],
     return out
 
 
-def _namer(aliases: Mapping[str, str]) -> Any:
+def _namer(aliases: Mapping[str, str]) -> Callable[[str], str]:
     folded = {k.casefold(): v for k, v in aliases.items()}
 
     def name(spelling: str) -> str:

@@ -25,9 +25,12 @@ import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nightcall.arena import ArenaError
+
+if TYPE_CHECKING:
+    from nightcall.bots import Bot
 
 KINDS = ("bot", "stdio", "llm", "python")
 DEFAULT_MOVE_TIMEOUT = 30.0  # seconds a protocol entrant may think, unless it says otherwise
@@ -62,7 +65,7 @@ class Entrant:
     price_output: float | None = None  # llm: cost of a million completion tokens
     max_talk: int = 2  # llm: claims per game at most
     # A factory given directly (library use and tests), instead of python = "module:attr".
-    factory: Callable[[str, int], Any] | None = field(default=None, compare=False, repr=False)
+    factory: Callable[[str, int], Bot] | None = field(default=None, compare=False, repr=False)
 
     @property
     def move_timeout(self) -> float:
@@ -101,7 +104,7 @@ class Entrant:
             out["python"] = self.python or self.describe()
         return out
 
-    def make_bot(self, ruleset_id: str, seed: int) -> Any:
+    def make_bot(self, ruleset_id: str, seed: int) -> Bot:
         """A fresh bot for one seat of one game (bot and python entrants)."""
         if self.kind == "bot":
             from nightcall.bots import make_bot
@@ -169,7 +172,7 @@ def read_toml(path: Path) -> dict[str, Any]:
     return data
 
 
-def entrant_from_table(raw: Any, where: str) -> Entrant:
+def entrant_from_table(raw: object, where: str) -> Entrant:
     """An entrant from a ``[[entrant]]`` table of the TOML file."""
     if not isinstance(raw, Mapping):
         raise ArenaError(f"{where}: an entrant is a table with a name and one of bot, "
@@ -262,13 +265,13 @@ def _split(command: str, where: str) -> list[str]:
         raise ArenaError(f"{where}: {exc}") from None
 
 
-def _text(value: Any, where: str) -> str:
+def _text(value: object, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ArenaError(f"{where} must be a non-empty string")
     return value.strip()
 
 
-def load_factory(spec: str) -> Callable[[str, int], Any]:
+def load_factory(spec: str) -> Callable[[str, int], Bot]:
     """``module:attribute``, imported from the current directory too (as ``python -m`` does)."""
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:

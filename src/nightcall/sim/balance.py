@@ -29,7 +29,7 @@ from nightcall.engine.errors import DeckError
 from nightcall.engine.ruleset import Ruleset, all_rulesets
 from nightcall.sim.parallel import chunks, default_workers
 from nightcall.sim.runner import Setup, run_games
-from nightcall.sim.tally import Tally
+from nightcall.sim.tally import Rate, Tally
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ def run_rows(rows: list[Row], seed: int, workers: int) -> list[Tally]:
     return tallies
 
 
-def _cell(rate: dict[str, Any]) -> str:
+def _cell(rate: Rate) -> str:
     return f"{rate['rate']:.0%} ({rate['low']:.0%}-{rate['high']:.0%})"
 
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from nightcall.sim.tally import WinRates
 
 
-def plot_win_rates(win_rates: dict[str, Any], title: str, path: str | Path) -> None:
+def plot_win_rates(win_rates: WinRates, title: str, path: str | Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")

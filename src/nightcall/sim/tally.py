@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from math import sqrt
-from typing import Any
+from typing import NotRequired, TypedDict
 
 Z95 = 1.959963984540054
 
@@ -23,6 +23,25 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     mid = (p + z * z / (2 * games)) / denom
     half = z * sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
     return max(0.0, mid - half), min(1.0, mid + half)
+
+
+class Rate(TypedDict):
+    """A win rate with its 95% Wilson interval and the wins it counts."""
+
+    rate: float
+    low: float
+    high: float
+    wins: int
+
+
+class RoleRate(Rate):
+    seats: int  # how many seats were dealt the role
+
+
+class WinRates(TypedDict):
+    teams: dict[str, Rate]
+    roles: dict[str, RoleRate]
+    nobody: NotRequired[Rate]  # (``nightcall simulate`` adds the games nobody won)
 
 
 @dataclass
@@ -60,18 +79,20 @@ class Tally:
         self.nobody_won += other.nobody_won
         self.teams |= other.teams
 
-    def win_rates(self) -> dict[str, Any]:
+    def win_rates(self) -> WinRates:
         """``{"teams": {team: {rate, low, high, wins}}, "roles": {role: {...}}}``."""
-        teams = {}
+        teams: dict[str, Rate] = {}
         for team in sorted(self.teams | set(self.team_wins)):
             wins = self.team_wins[team]
             low, high = wilson(wins, self.games)
             teams[team] = _rate(wins, self.games, low, high)
-        roles = {}
+        roles: dict[str, RoleRate] = {}
         for role in sorted(self.role_seats):
             seats, wins = self.role_seats[role], self.role_wins[role]
             low, high = wilson(wins, seats)
-            roles[role] = {**_rate(wins, seats, low, high), "seats": seats}
+            rate = _rate(wins, seats, low, high)
+            roles[role] = RoleRate(rate=rate["rate"], low=low, high=high, wins=wins,
+                                   seats=seats)
         return {"teams": teams, "roles": roles}
 
     @property
@@ -79,5 +100,5 @@ class Tally:
         return self.deaths / self.games if self.games else 0.0
 
 
-def _rate(wins: int, n: int, low: float, high: float) -> dict[str, Any]:
-    return {"rate": wins / n if n else 0.0, "low": low, "high": high, "wins": wins}
+def _rate(wins: int, n: int, low: float, high: float) -> Rate:
+    return Rate(rate=wins / n if n else 0.0, low=low, high=high, wins=wins)
