@@ -29,6 +29,7 @@ from nightcall.server import messages as m
 from nightcall.server.guard import (
     ORIGIN_REFUSED,
     SOCKET_GONE,
+    Endpoint,
     Guards,
     SecurityHeaders,
     server_base,
@@ -419,7 +420,7 @@ async def _serve(ws: WebSocket, hub: Hub, room: Room, sink: WsSink, first: bytes
 # --- HTTP ----------------------------------------------------------------------------
 
 
-def _json(data: Any, status: int = 200) -> Response:
+def _json(data: object, status: int = 200) -> Response:
     return Response(msgspec.json.encode(data), status_code=status,
                     media_type="application/json")
 
@@ -523,7 +524,7 @@ async def _unload_loop(hub: Hub, every: float = 60.0) -> None:
 EXPIRE_EVERY = 10  # unload rounds (of a minute) between two expiries of the store
 
 
-def page(name: str) -> Any:
+def page(name: str) -> Endpoint:
     async def endpoint(request: Request) -> Response:
         return FileResponse(web_dir() / name, headers={"Cache-Control": "no-cache"})
 

@@ -786,7 +786,7 @@ def _doc(raw: bytes | str) -> dict[str, Any]:
     return doc
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 

@@ -22,7 +22,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import msgspec
-from starlette.requests import HTTPConnection
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import Response
 from starlette.websockets import WebSocketDisconnect
 
 # What sending on (or closing) a socket the client has left raises: Starlette's
@@ -35,6 +36,8 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+# A Starlette endpoint (what a Route calls).
+Endpoint = Callable[[Request], Awaitable[Response]]
 
 # The biggest body any endpoint reads: a room's settings are a few hundred bytes.
 MAX_BODY = 16 * 1024

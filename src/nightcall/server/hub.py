@@ -16,7 +16,7 @@ from nightcall.engine.ruleset import Ruleset, all_rulesets, get_ruleset
 from nightcall.server.clock import RoomClock
 from nightcall.server.messages import CreateRoom
 from nightcall.server.narration import role_name
-from nightcall.server.room import Room, RoomError
+from nightcall.server.room import Room, RoomError, Sink
 from nightcall.server.samples import Samples
 from nightcall.server.saving import TurnSaver
 from nightcall.server.store import Store
@@ -326,7 +326,7 @@ class Hub:
             self.unfinished.discard(room.code)
             self.keep_at_table(room)
 
-    def hold(self, sink: Any, data: bytes) -> None:
+    def hold(self, sink: Sink, data: bytes) -> None:
         """An update for a local socket: out once the saves before it are written."""
         self.saver.hold(sink, data)
 

@@ -20,15 +20,15 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from nightcall.narration import tablemode
-from nightcall.server.guard import ORIGIN_REFUSED, Guards
+from nightcall.server.guard import ORIGIN_REFUSED, Endpoint, Guards
 
 
-def _json(data: Any, status: int = 200) -> Response:
+def _json(data: object, status: int = 200) -> Response:
     return Response(msgspec.json.encode(data), status_code=status,
                     media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
-def _endpoint(work: Callable[[Any], dict[str, Any]]) -> Any:
+def _endpoint(work: Callable[[Any], dict[str, Any]]) -> Endpoint:
     async def endpoint(request: Request) -> Response:
         guards: Guards = request.app.state.guards
         if not guards.origin_ok(request):  # another site's page may not use this server

@@ -9,6 +9,7 @@ A record the engine refuses gets 400 with the engine's reason, never a 500.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -20,7 +21,7 @@ from starlette.routing import Route
 from nightcall.engine.errors import NightcallError
 from nightcall.engine.replay_steps import replay_steps
 from nightcall.engine.ruleset import get_ruleset
-from nightcall.server.guard import ORIGIN_REFUSED, Guards
+from nightcall.server.guard import ORIGIN_REFUSED, Endpoint, Guards
 from nightcall.server.hub import LANGUAGES, Hub
 from nightcall.server.limits import lookup, refusal
 from nightcall.server.ops import reader
@@ -29,7 +30,7 @@ from nightcall.server.room import RoomError
 log = logging.getLogger(__name__)
 
 
-def _json(data: Any, status: int = 200) -> Response:
+def _json(data: object, status: int = 200) -> Response:
     return Response(msgspec.json.encode(data), status, media_type="application/json")
 
 
@@ -98,7 +99,7 @@ async def room_replay(request: Request) -> Response:
     return _json(out)
 
 
-def replay_routes(page: Any) -> list[Route]:
+def replay_routes(page: Callable[[str], Endpoint]) -> list[Route]:
     return [
         Route("/replay", page("replay.html")),
         Route("/replay/{code}", page("replay.html")),

@@ -50,7 +50,7 @@ class LinkRoom(msgspec.Struct, forbid_unknown_fields=True):
     table: TableToken | None
 
 
-def _json(data: Any, status: int = 200) -> Response:
+def _json(data: object, status: int = 200) -> Response:
     return Response(msgspec.json.encode(data), status, PRIVATE, media_type="application/json")
 
 
