@@ -39,7 +39,6 @@ EXCEPTIONS = {
     "bots/onuw/knowledge.py": "the One Night bot checks the view it reads is One Night's",
     "web/js/narrator.js": "the web narrator (table mode)",
     "web/css/narrator.css": "the web narrator's Lupus layout (table mode)",
-    "web/js/create.js": "the create page shows the defense time for Lupus only",
 }
 # Whole folders whose files hold data keyed by id (the glossary's sections are the
 # rulesets' own role names) or belong to one ruleset by nature.

@@ -248,3 +248,16 @@ def test_spectator_and_agent_messages_are_typed(client: TestClient) -> None:
         assert isinstance(msg, protocol.Welcome) and msg.seat == 0
         assert isinstance(protocol.decode_server(aw.receive_text()), protocol.GameOver)
     assert json.loads(json.dumps(got[-1].view))["phase"] == "over"
+
+
+def test_rulesets_declare_the_defense_the_create_page_asks_for(client: TestClient) -> None:
+    """The create page shows the defense's time where the ruleset declares a defense
+    (Ruleset.defense_seconds), never by the ruleset's id."""
+    from nightcall.engine.ruleset import all_rulesets
+
+    rulesets = {r["id"]: r for r in client.get("/api/rulesets").json()}
+    assert rulesets["lupus"]["defense_seconds"] == 30  # (rulings: 30 seconds)
+    assert rulesets["onuw"]["defense_seconds"] == rulesets["epic"]["defense_seconds"] == 0
+    for rid, rs in all_rulesets().items():
+        if rid in rulesets:
+            assert rulesets[rid]["defense_seconds"] == rs.defense_seconds

@@ -73,7 +73,7 @@ class NightcallEnv:
         self.space: ActionSpace = action_space(self.ruleset, players, talk)
         self.possible_agents: list[str] = seat_names(players)
         self.agents: list[str] = []
-        self.state: Any = None
+        self.state: object = None
         self.seed: int | None = None
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}

@@ -419,6 +419,8 @@ class Hub:
                 "max_players": rs.max_players, "roles": list(rs.role_ids),
                 "decks": decks, "scenarios": _scenarios(rs),
                 "options": dict(rs.default_options),
+                # (the create page asks for the defense's time only where there is one)
+                "defense_seconds": rs.defense_seconds,
                 # The front page has no room yet: it picks its language's names here.
                 "role_names": {lang: {r: role_name(rid, r, lang) for r in rs.role_ids}
                                for lang in LANGUAGES},

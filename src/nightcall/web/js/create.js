@@ -55,7 +55,7 @@ function refresh() {
     fitting.map((s) => h("option", { value: s.id }, s.name))]);
   if (fitting.some((s) => s.id === scenario)) $("#scenario").value = scenario;
   $("#scenario-row").hidden = r.scenarios.length === 0;
-  $("#defense-row").hidden = r.id !== "lupus";
+  $("#defense-row").hidden = !r.defense_seconds;
   $("#scenario").onchange = refresh;
   // A rebuild (a new language, say) keeps what the host already set for this game.
   const same = $("#options").dataset.ruleset === r.id;
