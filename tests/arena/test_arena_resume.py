@@ -119,3 +119,21 @@ def test_ctrl_c_on_the_command_then_the_same_command_again(tmp_path: Path) -> No
                            capture_output=True, text=True, env=env, timeout=120)
     assert json.loads(resumed.stdout) == json.loads(whole.stdout)
     assert (cut / "leaderboard.md").read_text() == (tmp_path / "whole/leaderboard.md").read_text()
+
+
+@pytest.mark.parametrize("line", [
+    b'{"game": "zero"}',  # a game index that is not a number
+    b'{"game": 0, "deal": 0, "table": 0, "rotation": 0, "entrants": [0, 1, 2, 0, 1], '
+    b'"dealt": ["seer"], "winners": "everyone", "teams": []}',  # winners not a list
+    b'[1, 2, 3]',
+])
+def test_a_result_line_of_the_wrong_shape_is_refused_saying_where(
+        tmp_path: Path, line: bytes) -> None:
+    """A results file is read back typed (arena.seats.GameResult): a line of another
+    shape is refused with its line number, never rated as if it were a game."""
+    t = Tournament("onuw", 5, DECK, PEOPLE, 2, seed=4)
+    path = tmp_path / "results.jsonl"
+    run(t, ResultsFile(path, t))
+    path.write_bytes(path.read_bytes() + line + b"\n")
+    with pytest.raises(ArenaError, match=r"results\.jsonl, line \d+: not a game result"):
+        ResultsFile(path, t)

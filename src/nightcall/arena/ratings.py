@@ -26,12 +26,15 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nightcall.arena import ArenaError
 from nightcall.arena.config import Tournament
 from nightcall.sim.runner import is_wolf_side
 from nightcall.sim.tally import wilson
+
+if TYPE_CHECKING:
+    from nightcall.arena.seats import GameResult
 
 SIDES = ("village", "werewolf")
 MISSING = "the arena rates with openskill, which is not installed: pip install 'nightcall[arena]'"
@@ -115,7 +118,7 @@ class Ratings:
                 "model": "openskill PlackettLuce", "leaderboard": self.leaderboard()}
 
 
-def rate(t: Tournament, results: Sequence[dict[str, Any]], keep_history: bool = False
+def rate(t: Tournament, results: Sequence[GameResult], keep_history: bool = False
          ) -> Ratings:
     """Rate ``results`` (game results, in game order) with openskill."""
     require_openskill()

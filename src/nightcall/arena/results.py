@@ -19,6 +19,7 @@ import msgspec
 
 from nightcall.arena import ArenaError
 from nightcall.arena.config import Tournament
+from nightcall.arena.seats import GameResult
 
 FORMAT = "nightcall-arena/1"
 
@@ -29,7 +30,7 @@ class ResultsFile:
     def __init__(self, path: Path, tournament: Tournament, fresh: bool = False) -> None:
         self.path = path
         self.tournament = tournament
-        self.done: dict[int, dict[str, Any]] = {}
+        self.done: dict[int, GameResult] = {}
         self.written_by: str | None = None  # the nightcall version that began the file
         self._out: IO[bytes] | None = None
         if path.exists() and not fresh:
@@ -75,11 +76,11 @@ class ResultsFile:
             if not line.strip():
                 continue
             try:
-                result = msgspec.json.decode(line)
-                index = result["game"]
-            except (msgspec.DecodeError, KeyError, TypeError):
-                raise ArenaError(f"{self.path}, line {number}: not a game result; the file "
-                                 "is damaged (--fresh starts over)") from None
+                result = msgspec.json.decode(line, type=GameResult)
+            except msgspec.DecodeError as exc:  # (a ValidationError too: a wrong shape)
+                raise ArenaError(f"{self.path}, line {number}: not a game result ({exc}); "
+                                 "the file is damaged (--fresh starts over)") from None
+            index = result["game"]
             if isinstance(index, int) and 0 <= index < games:
                 self.done[index] = result
         if keep != len(data):
@@ -92,7 +93,7 @@ class ResultsFile:
             tmp.write_bytes(_encoder.encode(self._header()) + b"\n" + rest)
             tmp.replace(self.path)
 
-    def _check_same(self, old: Any) -> bool:
+    def _check_same(self, old: object) -> bool:
         """Refuse another tournament; True when this one has more deals than the file's."""
         new = self.tournament.to_json()
         if not isinstance(old, dict):
@@ -108,7 +109,7 @@ class ResultsFile:
                              "many, or --fresh to start over")
         return bool(old.get("deals") != new["deals"])
 
-    def append(self, results: Iterable[dict[str, Any]]) -> None:
+    def append(self, results: Iterable[GameResult]) -> None:
         results = list(results)
         block = b"".join(_encoder.encode(r) + b"\n" for r in results)
         if not block:
@@ -125,5 +126,5 @@ class ResultsFile:
             self._out.close()
             self._out = None
 
-    def ordered(self) -> list[dict[str, Any]]:
+    def ordered(self) -> list[GameResult]:
         return [self.done[g] for g in sorted(self.done)]

@@ -16,7 +16,7 @@ from typing import IO, Any
 from nightcall.arena.config import Tournament
 from nightcall.arena.results import ResultsFile
 from nightcall.arena.schedule import games
-from nightcall.arena.seats import Context, play_game
+from nightcall.arena.seats import Context, GameResult, play_game
 from nightcall.engine.ruleset import get_ruleset
 
 BOT_CHUNK = 100
@@ -32,7 +32,7 @@ def chunks(indices: list[int], size: int) -> list[list[int]]:
     return [indices[i:i + size] for i in range(0, len(indices), size)]
 
 
-def play_games(t: Tournament, indices: Sequence[int], ctx: Context) -> list[dict[str, Any]]:
+def play_games(t: Tournament, indices: Sequence[int], ctx: Context) -> list[GameResult]:
     rs = get_ruleset(t.ruleset)
     return [play_game(t, g, ctx, rs) for g in games(t, indices)]
 
@@ -53,7 +53,7 @@ def _ignore(signum: int, frame: object) -> None:
     pass
 
 
-def _work(args: tuple[Tournament, list[int]]) -> list[dict[str, Any]]:
+def _work(args: tuple[Tournament, list[int]]) -> list[GameResult]:
     t, indices = args
     assert _worker_ctx is not None
     return play_games(t, indices, _worker_ctx)
@@ -84,7 +84,7 @@ def run(
 
 
 def _results(t: Tournament, jobs: list[list[int]], workers: int, log_path: Path | None
-             ) -> Iterator[list[dict[str, Any]]]:
+             ) -> Iterator[list[GameResult]]:
     if workers <= 1 or len(jobs) == 1:
         log: IO[str] | None = None
         if log_path is not None:

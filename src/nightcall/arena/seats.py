@@ -23,7 +23,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import IO, Any
+from typing import IO, Any, NotRequired, TypedDict
 
 from nightcall.agents.stdio import AgentGone, AgentTimeout, LineChannel
 from nightcall.agents.table import Table
@@ -274,15 +274,31 @@ class LLMSeat(ProtocolSeat):
 # --- a game ------------------------------------------------------------------------
 
 
+class GameResult(TypedDict):
+    """One game's line in a results file (docs/arena.md): which game of the schedule,
+    the entrant in each seat, the roles dealt, the winning seats and teams, and what the
+    protocol seats did (by seat, as a string: JSON keys are strings)."""
+
+    game: int
+    deal: int
+    table: int
+    rotation: int
+    entrants: list[int]
+    dealt: list[str]
+    winners: list[int]
+    teams: list[str]
+    seats: NotRequired[dict[str, dict[str, object]]]
+
+
 def play_game(t: Tournament, g: Game, ctx: Context,
-              rs: Ruleset[Any] | None = None) -> dict[str, Any]:
+              rs: Ruleset[Any] | None = None) -> GameResult:
     """Play game ``g`` of ``t``; return its result line."""
     rs = rs or get_ruleset(t.ruleset)
     n = t.players
     state = rs.deal(g.names, t.deck, g.deal_seed)
     dealt = dealt_roles(rs, state, n)
     entrants = t.entrants
-    stats: dict[str, Any] = {}
+    stats: dict[str, dict[str, object]] = {}
     if t.all_bots:
         play_bots(rs, state, [entrants[e].make_bot(rs.id, bot_seed(g, s))
                               for s, e in enumerate(g.entrants)])
@@ -290,20 +306,18 @@ def play_game(t: Tournament, g: Game, ctx: Context,
         stats = _play_with_protocol(t, g, ctx, rs, state)
     outcome = rs.outcome(state)
     assert outcome is not None
-    result: dict[str, Any] = {
-        "game": g.index, "deal": g.deal, "table": g.table, "rotation": g.rotation,
-        "entrants": list(g.entrants), "dealt": dealt,
-        "winners": list(outcome.winners), "teams": list(outcome.teams),
-    }
+    result = GameResult(game=g.index, deal=g.deal, table=g.table, rotation=g.rotation,
+                        entrants=list(g.entrants), dealt=dealt,
+                        winners=list(outcome.winners), teams=list(outcome.teams))
     if stats:
         result["seats"] = stats
     return result
 
 
 def _play_with_protocol(t: Tournament, g: Game, ctx: Context, rs: Ruleset[S], state: S
-                        ) -> dict[str, Any]:
+                        ) -> dict[str, dict[str, object]]:
     table = Table(rs, state)
-    bots: dict[int, Any] = {}
+    bots: dict[int, Any] = {}  # (Bots; the ones that talk have .talk, bots/)
     agents: dict[int, ProtocolSeat] = {}
     for s, e_index in enumerate(g.entrants):
         e = t.entrants[e_index]
