@@ -104,3 +104,16 @@ def test_a_restart_skips_a_damaged_room_and_resumes_the_others(
     assert good in again.rooms and bad not in again.rooms
     assert f"cannot resume room {bad}" in caplog.text
     assert "damaged" in caplog.text or "KeyError" in caplog.text
+
+
+def test_every_store_has_the_ping_and_expiry_the_server_calls(tmp_path: Path) -> None:
+    """The server asks a store what it has on the contract (Store.ping, Store.expire),
+    never with getattr: each store answers both."""
+    memory, sqlite = MemoryStore(), SQLiteStore(tmp_path / "rooms.sqlite3")
+    assert memory.ping() and sqlite.ping()
+    assert memory.expire(1e12) == 0
+    sqlite.save("OLD", {"code": "OLD", "status": "lobby"}, False)
+    assert sqlite.expire(1e12) == 1 and sqlite.load("OLD") is None  # an abandoned lobby
+    sqlite.close()
+    with pytest.raises(SQLiteStore.errors):
+        sqlite.ping()  # (a closed store fails with its declared errors: /readyz says 503)

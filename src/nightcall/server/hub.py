@@ -303,12 +303,8 @@ class Hub:
 
     def expire(self, now: float | None = None) -> int:
         """Let the store forget abandoned lobbies and finished games past the time it
-        keeps them (a store that keeps everything, or expires by itself, has no
-        ``expire``). Rooms served here are kept. How many went."""
-        expire = getattr(self.store, "expire", None)
-        if expire is None:
-            return 0
-        gone = int(expire(time.time() if now is None else now, set(self.rooms)))
+        keeps them. Rooms served here are kept. How many went."""
+        gone = self.store.expire(time.time() if now is None else now, set(self.rooms))
         if gone:
             log.info("forgot %d old room(s)", gone)
         return gone

@@ -54,7 +54,7 @@ class HubCollector(Collector):
         yield _quantiles("nightcall_event_loop_lag_seconds", "How late the event loop "
                          "wakes up, sampled every 10 ms.", hub.loop_lag)
         node = hub.node
-        saver_errors = int(getattr(hub.saver, "errors", 0))
+        saver_errors = hub.saver.errors
         yield CounterMetricFamily("nightcall_store_errors", "Saves or store calls that "
                                   "failed (each is retried).", value=saver_errors)
         if node is not None:

@@ -56,6 +56,16 @@ class Store(Protocol):
         """Every room not over yet, to resume after a restart."""
         ...
 
+    def ping(self) -> bool:
+        """Whether the store answers now (GET /readyz); a store error if it cannot."""
+        ...
+
+    def expire(self, now: float, keep: Collection[str] = ()) -> int:
+        """Forget abandoned lobbies and finished games past the time they are kept,
+        except the rooms ``keep``; how many went (0 for a store that keeps everything or
+        expires by itself)."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -91,6 +101,12 @@ class MemoryStore:
 
     def unfinished(self) -> list[Doc]:
         return [json.loads(d) for d, done in self._docs.values() if not done]
+
+    def ping(self) -> bool:
+        return True
+
+    def expire(self, now: float, keep: Collection[str] = ()) -> int:
+        return 0  # (nothing survives the process anyway)
 
     def close(self) -> None:
         self._docs.clear()
@@ -233,6 +249,10 @@ class SQLiteStore:
                 "SELECT doc FROM rooms WHERE finished = 0 ORDER BY updated"
             ).fetchall()
         return [json.loads(r[0]) for r in rows]
+
+    def ping(self) -> bool:
+        """A read: a query of microseconds on a local file."""
+        return self.load("") is None
 
     def expire(self, now: float, keep: Collection[str] = ()) -> int:
         """Delete the lobbies unchanged for ``lobby_seconds`` and the finished games

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -222,6 +223,9 @@ class RedisStore:
 
     def ping(self) -> bool:
         return bool(self._r.ping())
+
+    def expire(self, now: float, keep: Collection[str] = ()) -> int:
+        return 0  # Redis expires a room by itself (its key's TTL, set at each save)
 
     def close(self) -> None:
         self._r.close()
