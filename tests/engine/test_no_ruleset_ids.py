@@ -124,3 +124,20 @@ def test_the_check_leaves_prose_and_import_paths_alone(code: str) -> None:
 def test_the_web_check_sees_a_quoted_id() -> None:
     assert web_hits('$("#x").hidden = r.id !== "lupus";')
     assert not web_hits("// the lupus page")
+
+
+def test_the_default_ruleset_is_the_first_entry_point_everywhere() -> None:
+    """Where no ruleset is named (a new room, the agent environment, a tournament, the
+    scenarios command) the default comes from the registry, not from a literal id."""
+    import msgspec
+
+    from nightcall.agents.env import NightcallEnv
+    from nightcall.arena.config import build
+    from nightcall.engine.ruleset import all_rulesets, default_ruleset_id
+    from nightcall.server.messages import CreateRoom
+
+    first = default_ruleset_id()
+    assert first == next(iter(BUILTIN)) and first in all_rulesets()
+    assert msgspec.json.decode(b"{}", type=CreateRoom).ruleset == first
+    assert NightcallEnv().ruleset.id == first
+    assert build({}, {}, ["random", "reasoning"]).ruleset == first

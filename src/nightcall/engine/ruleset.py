@@ -21,6 +21,7 @@ docs/architecture.md lists what a new ruleset provides and where.
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -289,6 +290,7 @@ BUILTIN = {
 }
 
 
+@functools.cache  # (reading the entry points takes milliseconds; a room's default is hot)
 def default_ruleset_id() -> str:
     """The ruleset a room, an agent environment or a tournament plays when none is named:
     the first entry point (the built-in ones come first, in BUILTIN's order)."""
