@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+if TYPE_CHECKING:  # (the CLI imports what a command uses when it runs)
+    from rich.console import Console
 
 EXIT_BAD_SETUP = 2
 EXIT_INTERRUPTED = 130
@@ -75,7 +78,7 @@ def arena(
         raise typer.Exit(EXIT_BAD_SETUP) from None
 
 
-def _arena(err: Any, config: Path | None, entrants: list[str], flags: dict[str, Any],
+def _arena(err: Console, config: Path | None, entrants: list[str], flags: dict[str, Any],
            out: Path | None, fresh: bool, plot: Path | None, as_json: bool) -> None:
     from nightcall.arena import ArenaError
     from nightcall.arena.config import build, read_toml

@@ -5,9 +5,12 @@ from __future__ import annotations
 import errno
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+if TYPE_CHECKING:  # (the CLI imports what a command uses when it runs)
+    from starlette.applications import Starlette
 
 
 def default_db() -> Path:
@@ -192,7 +195,7 @@ def supervise(host: str, port: int, workers: int, config: dict[str, Any],
         log.info("worker %d started on %s:%d (pid %d)", i, host, port + i, proc.pid)
         return proc
 
-    def stop(signum: int, frame: Any) -> None:
+    def stop(signum: int, frame: object) -> None:
         stopping.append(signum)
 
     signal.signal(signal.SIGTERM, stop)
@@ -242,7 +245,7 @@ def serve_worker(
     run_one(host, port, os.environ.get(TOKEN_ENV, ""))
 
 
-def app_from_env(metrics_token: str = "") -> Any:
+def app_from_env(metrics_token: str = "") -> Starlette:
     """The app of one server process, from the settings ``serve`` put in the environment."""
     import json
 

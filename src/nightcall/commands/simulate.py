@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+if TYPE_CHECKING:  # (the CLI imports what a command uses when it runs)
+    from nightcall.engine.ruleset import Ruleset
+    from nightcall.narration.locale import Locale
 
 EXIT_BAD_SETUP = 2
 
@@ -180,14 +184,15 @@ def _vampire(role: str) -> bool:
     return is_vampire_side(role)
 
 
-def _scenario_name(rs: Any, players: int, scenario: str | None, from_roles: bool) -> str | None:
+def _scenario_name(rs: Ruleset[Any], players: int, scenario: str | None,
+                   from_roles: bool) -> str | None:
     from nightcall.commands.deck import _scenario_name as find
 
     found = find(rs, players, scenario, from_roles)
     return found[1] if found else None
 
 
-def _print(result: dict[str, Any], rs: Any, locale: Any, label: str) -> None:
+def _print(result: dict[str, Any], rs: Ruleset[Any], locale: Locale, label: str) -> None:
     from collections import Counter
 
     from rich.console import Console
