@@ -46,7 +46,7 @@ def legal_talk(ruleset: Ruleset[S], state: S, seat: int) -> Sequence[Action]:
 
 
 class Table:
-    def __init__(self, ruleset: Ruleset[Any], state: Any, *, masks: bool = False) -> None:
+    def __init__(self, ruleset: Ruleset[Any], state: object, *, masks: bool = False) -> None:
         self.ruleset = ruleset
         self.state = state
         self.moves = 0  # actions applied, for the game master only

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from nightcall.arena import ArenaError
 from nightcall.arena.config import Tournament
@@ -51,6 +51,18 @@ def side_of(role: str) -> str:
     return "werewolf" if is_wolf_side(role) else "village"
 
 
+class SideJson(TypedDict):
+    """An entrant's rating on one side, as the leaderboard shows it."""
+
+    mu: float
+    sigma: float
+    ordinal: float  # mu - 3 sigma
+    seats: int
+    wins: int
+    win_rate: float | None  # (None before the entrant played this side)
+    win_rate_95: list[float]  # the Wilson interval
+
+
 @dataclass
 class Side:
     mu: float
@@ -62,12 +74,12 @@ class Side:
     def ordinal(self) -> float:
         return self.mu - 3 * self.sigma
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SideJson:
         low, high = wilson(self.wins, self.seats)
-        return {"mu": round(self.mu, 4), "sigma": round(self.sigma, 4),
-                "ordinal": round(self.ordinal, 4), "seats": self.seats, "wins": self.wins,
-                "win_rate": round(self.wins / self.seats, 4) if self.seats else None,
-                "win_rate_95": [round(low, 4), round(high, 4)]}
+        return SideJson(mu=round(self.mu, 4), sigma=round(self.sigma, 4),
+                        ordinal=round(self.ordinal, 4), seats=self.seats, wins=self.wins,
+                        win_rate=round(self.wins / self.seats, 4) if self.seats else None,
+                        win_rate_95=[round(low, 4), round(high, 4)])
 
 
 @dataclass
@@ -179,11 +191,11 @@ def rate(t: Tournament, results: Sequence[GameResult], keep_history: bool = Fals
 # --- showing it ------------------------------------------------------------------------
 
 
-def _side_text(side: dict[str, Any]) -> str:
+def _side_text(side: SideJson) -> str:
     return f"{side['mu']:.1f} ± {side['sigma']:.1f}"
 
 
-def _rate_text(side: dict[str, Any]) -> str:
+def _rate_text(side: SideJson) -> str:
     return "-" if side["win_rate"] is None else f"{side['win_rate']:.0%} of {side['seats']:,}"
 
 
@@ -254,7 +266,7 @@ def rich_table(r: Ratings) -> Any:
     return table
 
 
-def _pct(side: dict[str, Any]) -> str:
+def _pct(side: SideJson) -> str:
     return "-" if side["win_rate"] is None else f"{side['win_rate']:.0%}"
 
 
