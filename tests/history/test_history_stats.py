@@ -180,3 +180,21 @@ def test_epic_teams_come_from_the_epic_tables() -> None:
     assert teams == {"Anna": "vampires", "Bruno": "werewolves", "Carla": "village",
                      "Dario": "werewolves", "Elena": "village"}
     assert {s.name for s in game.seats if s.won} == {"Carla", "Elena"}
+
+
+def test_the_team_a_final_role_counts_for_is_the_rulesets_word() -> None:
+    """history.py asks Ruleset.final_team: a card's side, except where a ruleset says
+    otherwise (Epic: the Vampire mark turns its holder; the Mimic's party changes, and
+    at the end it counts with the village)."""
+    from nightcall.engine.ruleset import all_rulesets, get_ruleset
+
+    for rs in all_rulesets().values():
+        if rs.id == "epic":
+            continue
+        for role in rs.role_ids:
+            assert rs.final_team(role) == rs.side_of(role)
+    epic = get_ruleset("epic")
+    assert epic.final_team("villager", "vampire") == "vampires"
+    assert epic.final_team("werewolf") == "werewolves"
+    assert epic.final_team("mimic") == "village"
+    assert epic.final_team("not_a_role") == "village"
