@@ -12,8 +12,6 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from functools import partial
-from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -49,6 +47,7 @@ from nightcall.server.ops import (
     reader,
     readyz,
 )
+from nightcall.server.pages import page, web_dir
 from nightcall.server.pipeline import (
     Caller,
     SlowDown,
@@ -73,10 +72,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("nightcall.server")
 HELLO_TIMEOUT = 30.0
 SEND_QUEUE = 256
-
-
-def web_dir() -> Path:
-    return Path(str(resources.files("nightcall").joinpath("web")))
 
 
 # Every message through the writer task, as before the direct path (for the load
@@ -513,13 +508,6 @@ async def _unload_loop(hub: Hub, every: float = 60.0) -> None:
 
 
 EXPIRE_EVERY = 10  # unload rounds (of a minute) between two expiries of the store
-
-
-def page(name: str) -> Any:
-    async def endpoint(request: Request) -> Response:
-        return FileResponse(web_dir() / name, headers={"Cache-Control": "no-cache"})
-
-    return endpoint
 
 
 async def favicon(request: Request) -> Response:
