@@ -8,7 +8,10 @@ import threading
 import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from nightcall.agents.table import Table
 
 # What the endpoint answers a request with: an HTTP status and a reply (sent as JSON
 # unless it is already text).
@@ -56,3 +59,16 @@ class ScriptedLLM:
     def close(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def to_day(table: Table) -> None:
+    """The night played by a random bot, the lowest waiting seat first: the table is at
+    its day, where the player under test speaks and votes."""
+    from nightcall.bots.random_bot import RandomBot
+
+    bot = RandomBot(0)
+    while table.ruleset.view(table.state, None)["phase"] == "night":
+        seat = min(table.to_act())
+        choice = bot.choose(table.ruleset.view(table.state, seat))
+        assert choice is not None
+        table.play(seat, choice)

@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from llmhelpers import Script, ScriptedLLM
+from llmhelpers import Script, ScriptedLLM, to_day
 
 from nightcall.agents.llm import LLMPlayer, parse_choice
 from nightcall.agents.table import Table
-from nightcall.bots.random_bot import RandomBot
 from nightcall.protocol import Observation
 from nightcall.rulesets.onuw.state import NOT_VOTED
 
@@ -38,15 +37,6 @@ def talker(request: dict[str, Any]) -> tuple[int, Any]:
         if text.startswith('say "I am the'):
             return 200, completion(f"{i} - I tell the truth.")
     return 200, completion(f"{len(options)}. That one.")
-
-
-def to_day(table: Table) -> None:
-    bot = RandomBot(0)
-    while table.ruleset.view(table.state, None)["phase"] == "night":
-        seat = min(table.to_act())
-        choice = bot.choose(table.ruleset.view(table.state, seat))
-        assert choice is not None
-        table.play(seat, choice)
 
 
 def day_player(url: str, table: Table, seat: int, **kw: Any) -> tuple[LLMPlayer, io.StringIO]:

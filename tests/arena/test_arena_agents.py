@@ -13,14 +13,13 @@ from typing import Any
 
 import pytest
 from llmhelpers import Script as LLMScript
-from llmhelpers import ScriptedLLM
+from llmhelpers import ScriptedLLM, to_day
 
 from nightcall.agents.table import Table
 from nightcall.arena.config import Entrant, Tournament
 from nightcall.arena.ratings import rate
 from nightcall.arena.run import play_games
 from nightcall.arena.seats import Context, LLMSeat, RateLimiter, StdioSeat, pass_move
-from nightcall.bots.random_bot import RandomBot
 from nightcall.engine.actions import Action
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.rulesets.onuw.state import ABSTAIN
@@ -55,15 +54,6 @@ def endpoint(llm_server: Callable[[LLMScript], ScriptedLLM],
 def last_option(request: dict[str, Any]) -> tuple[float, str, dict[str, int]]:
     options = re.findall(r"^(\d+)\. ", request["messages"][-1]["content"], re.M)
     return 0.0, f"{options[-1]} - that one", {"prompt_tokens": 100, "completion_tokens": 7}
-
-
-def to_day(table: Table) -> None:
-    bot = RandomBot(0)
-    while table.ruleset.view(table.state, None)["phase"] == "night":
-        seat = min(table.to_act())
-        choice = bot.choose(table.ruleset.view(table.state, seat))
-        assert choice is not None
-        table.play(seat, choice)
 
 
 def with_agent(agent: Entrant, deals: int = 2) -> Tournament:
