@@ -10,11 +10,10 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 import httpx
-from processes import ProcessGroups
+from processes import ProcessGroups, wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -62,6 +61,12 @@ http {{
 """
 
 
+def answers(url: str) -> bool:
+    """Whatever the status: something listens at ``url`` (else httpx raises)."""
+    httpx.get(url, timeout=1, verify=False)
+    return True
+
+
 class Nginx:
     def __init__(self, tmp: Path, site_text: str, groups: ProcessGroups | None = None
                  ) -> None:
@@ -92,17 +97,8 @@ class Nginx:
         else:
             self.proc = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL,
                                          stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"nginx exited: {err}")
-            try:
-                httpx.get(probe, timeout=1, verify=False)
-                return
-            except httpx.HTTPError:
-                time.sleep(0.05)
-        raise RuntimeError("nginx did not answer")
+        wait_ready(self.proc, "nginx", lambda: answers(probe), pause=0.05,
+                   not_yet=(httpx.HTTPError,))
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -20,11 +20,9 @@ import httpx
 import pytest
 import redis
 import websockets
-from clusterplay import Phone, create_room, free_port
+from clusterplay import Phone, create_room, free_port, saw_the_recorded_outcome
 from processes import ProcessGroups, members
 from proxy import DEPLOY, NGINX, Nginx, site
-
-from nightcall.engine import records
 
 RedisServer = Any
 TOKEN = "operator-token-for-the-tests"
@@ -182,15 +180,7 @@ def test_two_workers_behind_nginx_lose_nothing_when_one_is_killed_mid_game(
         assert was["status"] == "playing" and now["status"] == "over"
         # Everything saved before the kill is still the start of the game's history.
         assert now["actions"][: len(was["actions"])] == was["actions"]
-        record = httpx.get(f"{stack.url}/api/rooms/{code}/record", timeout=10).json()
-        ruleset, state = records.replay(record)
-        outcome = ruleset.outcome(state)
-        assert outcome is not None
-        names = records.players_of(record)
-        for p in [*phones, host]:  # every phone saw the outcome the record replays to
-            assert p.last is not None and p.last["clock"]["stage"] == "over", p.name
-            shown = p.last["view"]["outcome"]
-            assert sorted(shown["winners"]) == sorted(names[w] for w in outcome.winners)
+        saw_the_recorded_outcome(stack.url, code, [*phones, host])
         for p in phones:
             assert p.last is not None and p.last["view"]["seat"] == p.seat
             assert not [e for e in p.errors if e["code"] != "stale_state"], p.errors
