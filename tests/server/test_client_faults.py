@@ -362,11 +362,7 @@ def test_a_kick_moves_relayed_connections_too() -> None:
 ])
 def test_a_name_that_shows_nothing_is_refused(client: TestClient, name: str) -> None:
     code, _ = make_room(client)
-    with client.websocket_connect(f"/ws/{code}") as ws:
-        w = WS(ws)
-        w.send(type="hello", name=name)
-        err = w.recv()
-        assert err["type"] == "room_error" and err["code"] == "bad_name", err
+    _refused_name(client, code, name)
     with client.websocket_connect(f"/ws/{code}/agent", params={"name": name}) as ws:
         err = WS(ws).recv()
         assert err["type"] == "error" and err["code"] == "refused", err
@@ -377,12 +373,17 @@ def test_a_name_that_shows_nothing_is_refused(client: TestClient, name: str) -> 
                                   "Ｃａｒｌａ （ｂｏｔ）", "Ann [bot]"])
 def test_a_name_that_poses_as_a_bot_is_refused(client: TestClient, name: str) -> None:
     code, _ = make_room(client)
+    assert "bot" in _refused_name(client, code, name)
+
+
+def _refused_name(client: TestClient, code: str, name: str) -> str:
+    """A phone saying hello with ``name`` is refused as a bad name: the reason given."""
     with client.websocket_connect(f"/ws/{code}") as ws:
         w = WS(ws)
         w.send(type="hello", name=name)
         err = w.recv()
         assert err["type"] == "room_error" and err["code"] == "bad_name", err
-        assert "bot" in err["message"]
+        return str(err["message"])
 
 
 def test_invisible_characters_are_taken_out_of_a_name(client: TestClient) -> None:
