@@ -39,11 +39,16 @@ def talker(request: dict[str, Any]) -> tuple[int, Any]:
     return 200, completion(f"{len(options)}. That one.")
 
 
-def day_player(url: str, table: Table, seat: int, **kw: Any) -> tuple[LLMPlayer, io.StringIO]:
+def at_day(url: str, players: int, seed: int, seat: int,
+           **kw: Any) -> tuple[Table, LLMPlayer, io.StringIO]:
+    """A One Night table dealt with ``seed``, its night played: the LLM player at ``url``
+    takes ``seat`` for the day. The table, the player and the player's log."""
+    table = Table.deal("onuw", players, seed=seed)
+    to_day(table)
     log = io.StringIO()
     player = LLMPlayer(url, "test-model", log=log, **kw)
     player.start(table.welcome(seat))
-    return player, log
+    return table, player, log
 
 
 def test_parse_choice_reads_the_first_number_only() -> None:
@@ -60,9 +65,7 @@ def test_prompt_shows_the_view_and_numbered_options_and_the_reply_picks(
     llm_server: Callable[[Script], ScriptedLLM],
 ) -> None:
     server = llm_server(lambda req: (200, completion("2 - seems right")))
-    table = Table.deal("onuw", 5, seed=3)
-    to_day(table)
-    player, log = day_player(server.url, table, 1, api_key="sk-test")
+    table, player, log = at_day(server.url, 5, 3, 1, api_key="sk-test")
     obs = table.observe(1)
     choice = player.choose(obs)
     request = server.requests[0]
@@ -95,9 +98,7 @@ def test_garbage_becomes_a_random_legal_move_and_the_player_says_so(
     llm_server: Callable[[Script], ScriptedLLM], status: int, reply: Any, why: str,
 ) -> None:
     server = llm_server(lambda req: (status, reply))
-    table = Table.deal("onuw", 5, seed=3)
-    to_day(table)
-    player, log = day_player(server.url, table, 0)
+    table, player, log = at_day(server.url, 5, 3, 0)
     obs = table.observe(0)
     choice = player.choose(obs)
     assert choice in obs.legal, "a fallback is a move, never talk"
@@ -106,9 +107,7 @@ def test_garbage_becomes_a_random_legal_move_and_the_player_says_so(
 
 
 def test_unreachable_endpoint_falls_back_too() -> None:
-    table = Table.deal("onuw", 4, seed=2)
-    to_day(table)
-    player, log = day_player("http://127.0.0.1:9/v1", table, 0, timeout=2)
+    table, player, log = at_day("http://127.0.0.1:9/v1", 4, 2, 0, timeout=2)
     assert player.choose(table.observe(0)) in table.observe(0).legal
     assert "cannot reach" in log.getvalue()
 
@@ -118,9 +117,7 @@ def test_talk_is_limited_so_the_player_gets_to_vote(
     llm_server: Callable[[Script], ScriptedLLM],
 ) -> None:
     server = llm_server(talker)
-    table = Table.deal("onuw", 5, seed=8)
-    to_day(table)
-    player, _ = day_player(server.url, table, 2, max_talk=2)
+    table, player, _ = at_day(server.url, 5, 8, 2, max_talk=2)
     said = 0
     while 2 in table.to_act():
         obs: Observation = table.observe(2)
@@ -180,9 +177,7 @@ def test_with_only_talk_open_the_player_stays_silent_without_asking(
     llm_server: Callable[[Script], ScriptedLLM],
 ) -> None:
     server = llm_server(talker)
-    table = Table.deal("onuw", 5, seed=3)
-    to_day(table)
-    player, _ = day_player(server.url, table, 0)
+    table, player, _ = at_day(server.url, 5, 3, 0)
     obs = table.observe(0)
     talk_only = Observation(obs.seat, obs.state_id, {**obs.view, "legal": []}, obs.talk)
     assert player.choose(talk_only) is None
