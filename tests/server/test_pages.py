@@ -45,6 +45,16 @@ def test_a_page_meta_replaces_the_shared_one_of_that_name() -> None:
     assert 'content="width=device-width, initial-scale=1"' in table
 
 
+def test_the_host_and_the_spectator_share_their_screen_part() -> None:
+    part = (web_dir() / "parts" / "screen.html").read_text(encoding="utf-8")
+    assert 'data-testid="stage"' in part and 'id="toast"' in part
+    for name in ("host.html", "watch.html"):
+        assert "<!--#include parts/screen.html-->" in (web_dir() / name).read_text()
+        page = render(name)
+        assert part in page and "#include" not in page, name
+        assert page.count('id="toast"') == 1
+
+
 def test_a_browser_revalidating_an_unchanged_page_gets_304(client: TestClient) -> None:
     first = client.get("/")
     etag = first.headers["etag"]

@@ -2,10 +2,12 @@
 
 A page file (web/play.html, ...) is the rest of its head (its title, its own style
 sheets, a meta of its own) and then its ``<body>``; the server wraps it in the shared
-head and the closing tags. A ``<meta name="...">`` in the page replaces the shared one of that name
-(the phone's viewport covers the whole screen). The pages are read at each request, so
-an edited page shows at the next reload, and answered with an ETag so that a browser
-revalidating (``no-cache``) gets a 304 instead of the page again.
+head and the closing tags. A ``<meta name="...">`` in the page replaces the shared one
+of that name (the phone's viewport covers the whole screen). A line
+``<!--#include parts/NAME.html-->`` stands for that file: what two pages share (the
+host's screen is the spectator's with the host's controls). The pages are read at each
+request, so an edited page shows at the next reload, and answered with an ETag so that
+a browser revalidating (``no-cache``) gets a 304 instead of the page again.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from starlette.responses import HTMLResponse, Response
 
 HEAD = "head.html"
 _META = re.compile(r'<meta name="([^"]+)"')
+_INCLUDE = re.compile(r"^<!--#include (parts/[\w-]+\.html)-->\n", re.M)
 
 
 def web_dir() -> Path:
@@ -29,8 +32,10 @@ def web_dir() -> Path:
 
 def render(name: str) -> str:
     """The whole page ``name``: the shared head, less the metas the page gives itself,
-    then the page."""
-    own_head, body = (web_dir() / name).read_text(encoding="utf-8").split("<body", 1)
+    then the page with its parts included."""
+    own = _INCLUDE.sub(lambda m: (web_dir() / m[1]).read_text(encoding="utf-8"),
+                       (web_dir() / name).read_text(encoding="utf-8"))
+    own_head, body = own.split("<body", 1)
     mine = set(_META.findall(own_head))
     head = [line for line in (web_dir() / HEAD).read_text(encoding="utf-8").splitlines(True)
             if not (m := _META.match(line)) or m.group(1) not in mine]
