@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
+from prochelpers import stop
 
 
 def free_port() -> int:
@@ -63,9 +64,4 @@ class LiveServer:
             self.proc.wait(10)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop(self.proc)

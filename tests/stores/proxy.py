@@ -14,6 +14,7 @@ from pathlib import Path
 
 import httpx
 from processes import ProcessGroups, wait_ready
+from prochelpers import stop
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -101,11 +102,5 @@ class Nginx:
                    not_yet=(httpx.HTTPError,))
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        stop(self.proc)
         self.proc = None

@@ -6,7 +6,6 @@ mid-game its rooms move to the other one and every game ends with nothing lost."
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import signal
@@ -22,6 +21,7 @@ import redis
 import websockets
 from clusterplay import Phone, create_room, free_port, saw_the_recorded_outcome
 from processes import ProcessGroups, members
+from prochelpers import closes_on_sigterm
 from proxy import DEPLOY, NGINX, Nginx, site
 
 RedisServer = Any
@@ -246,16 +246,9 @@ def test_sigterm_stops_every_worker_within_5_s_and_tells_the_phones(
             await ws.send(json.dumps({"type": "hello", "as": "host", "token": token}))
             assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "welcome"
             sockets.append(ws)
-        started = time.monotonic()
-        stack.proc.send_signal(signal.SIGTERM)
-        for ws in sockets:
-            with contextlib.suppress(websockets.ConnectionClosed):
-                async with asyncio.timeout(5):
-                    while True:
-                        await ws.recv()
-            closes.append(ws.close_code)
-        await asyncio.to_thread(stack.proc.wait, 10)
-        return time.monotonic() - started
+        codes, seconds = await closes_on_sigterm(stack.proc, sockets)
+        closes.extend(codes)
+        return seconds
 
     pids = list(workers_of(stack.proc.pid).values())
     took = asyncio.run(go())
