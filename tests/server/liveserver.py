@@ -65,3 +65,9 @@ class LiveServer:
 
     def stop(self) -> None:
         stop(self.proc)
+
+    def __enter__(self) -> LiveServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()  # (nothing to do when the test killed it already)
