@@ -260,7 +260,8 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
         cmd += ["--db", str(Path(tmp) / "rooms.sqlite3")]
     args.nginx = None
     if proxied:
-        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "stores"))
+        tests = Path(__file__).resolve().parents[1] / "tests"
+        sys.path[:0] = [str(tests / "stores"), str(tests)]  # (proxy.py uses prochelpers)
         from proxy import DEPLOY, Nginx, site  # the tests' nginx, on the shipped file
 
         front = free_port()

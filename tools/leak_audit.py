@@ -77,16 +77,9 @@ def wire_audit(args: argparse.Namespace) -> int:
 
             store = SQLiteStore(Path(d) / "rooms.sqlite3")
         total = run_wire_audit(store, plan, seed=args.seed)
-    split = ", ".join(f"{r}: {total.per_ruleset[r]}" for r in RULESETS)
-    print(f"wire rooms: {total.games}  ({split})")
-    print(f"wire moves applied: {total.actions}")
-    print(f"wire messages checked: {total.messages}")
-    print(f"wire leaks found: {len(total.leaks)}")
-    print(f"wire other findings: {len(total.findings) - len(total.leaks)}")
-    print(f"wire time: {total.seconds:.1f} s")
-    for finding in total.findings[:20]:
-        print(" ", finding)
-    return 1 if total.findings else 0
+    return report(total, ("wire rooms", "wire moves applied", "wire messages checked",
+                          "wire leaks found", "wire other findings"),
+                  f"wire time: {total.seconds:.1f} s")
 
 
 def engine_audit(args: argparse.Namespace) -> int:
@@ -106,12 +99,21 @@ def engine_audit(args: argparse.Namespace) -> int:
             total.merge(future.result())
     wall = time.perf_counter() - started
 
-    print(f"games: {total.games}  ({', '.join(f'{r}: {total.per_ruleset[r]}' for r in RULESETS)})")
-    print(f"actions applied: {total.actions}")
-    print(f"messages checked: {total.messages}")
-    print(f"leaks found: {len(total.leaks)}")
-    print(f"other findings (facts missing from a view): {len(total.findings) - len(total.leaks)}")
-    print(f"time: {wall:.1f} s wall, {total.seconds:.1f} s in games, {args.jobs} process(es)")
+    return report(total, ("games", "actions applied", "messages checked", "leaks found",
+                          "other findings (facts missing from a view)"),
+                  f"time: {wall:.1f} s wall, {total.seconds:.1f} s in games, "
+                  f"{args.jobs} process(es)")
+
+
+def report(total: AuditResult, labels: tuple[str, str, str, str, str], took: str) -> int:
+    """The summary (games by ruleset, actions, messages, leaks, other findings under
+    ``labels``, then ``took``) and the first findings; 1 when there is any finding."""
+    split = ", ".join(f"{r}: {total.per_ruleset[r]}" for r in RULESETS)
+    counts = (f"{total.games}  ({split})", total.actions, total.messages, len(total.leaks),
+              len(total.findings) - len(total.leaks))
+    for label, count in zip(labels, counts, strict=True):
+        print(f"{label}: {count}")
+    print(took)
     for finding in total.findings[:20]:
         print(" ", finding)
     return 1 if total.findings else 0

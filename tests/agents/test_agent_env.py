@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,21 +19,31 @@ from nightcall.engine.ruleset import all_rulesets, get_ruleset
 TABLES = [(rid, max(5, r.min_players)) for rid, r in sorted(all_rulesets().items())]
 
 
-def play(env: NightcallEnv, seed: int, policy_seed: int = 0) -> list[tuple[str, Any]]:
-    """A whole game with random masked choices; the transcript of (agent, observation)."""
+def turns(env: NightcallEnv, seed: int, policy_seed: int | None = None,
+          steps: int = 100_000) -> Iterator[tuple[str, Any, float, bool]]:
+    """A game with random masked choices (the policy seeded by ``policy_seed``, else by
+    ``seed``). Each turn is yielded as (agent, observation, reward, over) before it is
+    taken, so a test sees the state the choice is made in; an agent that is over steps
+    with None, as PettingZoo's loop wants."""
     env.reset(seed=seed)
-    rng = random.Random(policy_seed)
-    transcript: list[tuple[str, Any]] = []
-    for agent in env.agent_iter(10_000):
-        obs, _, terminated, truncated, _ = env.last()
-        transcript.append((agent, json.dumps(obs, sort_keys=True)))
-        if terminated or truncated:
+    rng = random.Random(seed if policy_seed is None else policy_seed)
+    for agent in env.agent_iter(steps):
+        obs, reward, terminated, truncated, _ = env.last()
+        over = terminated or truncated
+        yield agent, obs, reward, over
+        if over:
             env.step(None)
             continue
         assert obs is not None
         choices = [i for i, bit in enumerate(obs["action_mask"]) if bit]
         assert choices, f"{agent} was selected with an empty mask"
         env.step(rng.choice(choices))
+
+
+def play(env: NightcallEnv, seed: int, policy_seed: int = 0) -> list[tuple[str, Any]]:
+    """A whole game with random masked choices; the transcript of (agent, observation)."""
+    transcript = [(agent, json.dumps(obs, sort_keys=True))
+                  for agent, obs, _, _ in turns(env, seed, policy_seed, steps=10_000)]
     assert not env.agents, "the game did not end"
     return transcript
 
@@ -69,17 +80,8 @@ def test_every_registered_ruleset_has_an_action_space() -> None:
 def test_every_game_ends_with_each_agent_rewarded_by_the_outcome(players: int) -> None:
     env = NightcallEnv("onuw", players)
     for seed in range(5):
-        env.reset(seed=seed)
-        rewards: dict[str, float] = {}
-        rng = random.Random(seed)
-        for agent in env.agent_iter(10_000):
-            obs, reward, terminated, _, _ = env.last()
-            if terminated:
-                rewards[agent] = reward
-                env.step(None)
-            else:
-                assert obs is not None
-                env.step(rng.choice([i for i, b in enumerate(obs["action_mask"]) if b]))
+        rewards = {agent: reward for agent, _, reward, over in turns(env, seed, steps=10_000)
+                   if over}
         outcome = env.ruleset.outcome(env.state)
         assert outcome is not None
         expected = {f"player_{s}": 1.0 if s in outcome.winners else -1.0
@@ -106,15 +108,11 @@ def test_observations_never_show_what_a_seat_may_not_know() -> None:
     ])
     for seed in range(10):
         env.reset(seed=seed)
-        rng = random.Random(seed)
         full_deal = env.ruleset.view(env.state, MASTER)["events"][0]
         assert "cards" in full_deal
-        for _agent in env.agent_iter(10_000):
-            obs, _, terminated, _, _ = env.last()
-            if terminated:
-                env.step(None)
+        for _agent, _obs, _, over in turns(env, seed, steps=10_000):
+            if over:
                 continue
-            assert obs is not None
             for seat, other in enumerate(env.possible_agents):
                 view = env.observe(other)["observation"]
                 if view["phase"] == "over":
@@ -126,7 +124,6 @@ def test_observations_never_show_what_a_seat_may_not_know() -> None:
                     if event["kind"] == "saw" and "seat" in event and event["seat"] != seat:
                         # Only a Doppelgänger, Seer or Robber looks, and only at their call.
                         assert env.state.start[seat] in ("doppelganger", "seer", "robber")
-            env.step(rng.choice([i for i, b in enumerate(obs["action_mask"]) if b]))
 
 
 @pytest.mark.parametrize(("ruleset", "players"), TABLES)
@@ -198,15 +195,8 @@ def test_talk_adds_claims_to_the_action_space_and_limits_them() -> None:
 
 def random_game(env: NightcallEnv, seed: int) -> None:
     """A game through the mask; ActionSpace.mask raises if a legal action is missing."""
-    env.reset(seed=seed)
-    rng = random.Random(seed)
-    for _agent in env.agent_iter(100_000):
-        obs, _, terminated, _, _ = env.last()
-        if terminated:
-            env.step(None)
-            continue
-        assert obs is not None
-        env.step(rng.choice([i for i, b in enumerate(obs["action_mask"]) if b]))
+    for _ in turns(env, seed):
+        pass
     assert not env.agents
 
 
@@ -236,20 +226,14 @@ def test_action_space_holds_every_legal_action_and_claim(players: int) -> None:
     assert len(set(space.actions)) == len(space)
     env = NightcallEnv("onuw", players, talk=True, max_talk=1)
     for seed in range(20):
-        env.reset(seed=seed)
-        rng = random.Random(seed)
-        for agent in env.agent_iter(10_000):
-            obs, _, terminated, _, _ = env.last()
-            if terminated:
-                env.step(None)
+        for agent, _, _, over in turns(env, seed, steps=10_000):
+            if over:
                 continue
             seat = env.seat(agent)
             for action in ruleset.legal_actions(env.state, seat):
                 assert action in space
             for action in ruleset.legal_claims(env.state, seat):  # type: ignore[attr-defined]
                 assert action in space
-            assert obs is not None
-            env.step(rng.choice([i for i, b in enumerate(obs["action_mask"]) if b]))
 
 
 def test_unknown_ruleset_space_is_a_clear_error() -> None:
@@ -277,12 +261,8 @@ def test_no_seat_is_shown_an_event_meant_for_others(ruleset: str, players: int) 
 
     env = NightcallEnv(ruleset, players)
     for seed in range(3):
-        env.reset(seed=seed)
-        rng = random.Random(seed)
-        for _agent in env.agent_iter(100_000):
-            obs, _, terminated, _, _ = env.last()
-            if terminated:
-                env.step(None)
+        for _agent, _, _, over in turns(env, seed):
+            if over:
                 continue
             for seat, other in enumerate(env.possible_agents):
                 shown = env.observe(other)["observation"]["events"]
@@ -292,8 +272,6 @@ def test_no_seat_is_shown_an_event_meant_for_others(ruleset: str, players: int) 
                 for event in hidden:
                     if event not in visible:
                         assert event not in shown, f"{other} sees {event}"
-            assert obs is not None
-            env.step(rng.choice([i for i, b in enumerate(obs["action_mask"]) if b]))
 
 
 def test_the_core_environment_needs_neither_numpy_nor_pettingzoo() -> None:

@@ -8,59 +8,17 @@ import os
 import re
 import subprocess
 import sys
-import threading
-from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from llmhelpers import Script, ScriptedLLM, to_day
 
 from nightcall.agents.llm import LLMPlayer, parse_choice
 from nightcall.agents.table import Table
-from nightcall.bots.random_bot import RandomBot
 from nightcall.protocol import Observation
 from nightcall.rulesets.onuw.state import NOT_VOTED
-
-Script = Callable[[dict[str, Any]], tuple[int, Any]]
-
-
-class ScriptedServer:
-    """Answers POST /v1/chat/completions with whatever ``script`` says; keeps every request."""
-
-    def __init__(self, script: Script) -> None:
-        self.script = script
-        self.requests: list[dict[str, Any]] = []
-        self.headers: list[dict[str, str]] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                outer.requests.append(body)
-                outer.headers.append(dict(self.headers))
-                if self.path != "/v1/chat/completions":
-                    status, reply = 404, {"error": "no such path"}
-                else:
-                    status, reply = outer.script(body)
-                data = reply.encode() if isinstance(reply, str) else json.dumps(reply).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
 
 def completion(text: str) -> dict[str, Any]:
@@ -81,33 +39,16 @@ def talker(request: dict[str, Any]) -> tuple[int, Any]:
     return 200, completion(f"{len(options)}. That one.")
 
 
-@pytest.fixture
-def server_factory() -> Iterator[Callable[[Script], ScriptedServer]]:
-    servers: list[ScriptedServer] = []
-
-    def make(script: Script) -> ScriptedServer:
-        servers.append(ScriptedServer(script))
-        return servers[-1]
-
-    yield make
-    for s in servers:
-        s.close()
-
-
-def to_day(table: Table) -> None:
-    bot = RandomBot(0)
-    while table.ruleset.view(table.state, None)["phase"] == "night":
-        seat = min(table.to_act())
-        choice = bot.choose(table.ruleset.view(table.state, seat))
-        assert choice is not None
-        table.play(seat, choice)
-
-
-def day_player(url: str, table: Table, seat: int, **kw: Any) -> tuple[LLMPlayer, io.StringIO]:
+def at_day(url: str, players: int, seed: int, seat: int,
+           **kw: Any) -> tuple[Table, LLMPlayer, io.StringIO]:
+    """A One Night table dealt with ``seed``, its night played: the LLM player at ``url``
+    takes ``seat`` for the day. The table, the player and the player's log."""
+    table = Table.deal("onuw", players, seed=seed)
+    to_day(table)
     log = io.StringIO()
     player = LLMPlayer(url, "test-model", log=log, **kw)
     player.start(table.welcome(seat))
-    return player, log
+    return table, player, log
 
 
 def test_parse_choice_reads_the_first_number_only() -> None:
@@ -121,12 +62,10 @@ def test_parse_choice_reads_the_first_number_only() -> None:
 
 @pytest.mark.timeout(30)
 def test_prompt_shows_the_view_and_numbered_options_and_the_reply_picks(
-    server_factory: Callable[[Script], ScriptedServer],
+    llm_server: Callable[[Script], ScriptedLLM],
 ) -> None:
-    server = server_factory(lambda req: (200, completion("2 - seems right")))
-    table = Table.deal("onuw", 5, seed=3)
-    to_day(table)
-    player, log = day_player(server.url, table, 1, api_key="sk-test")
+    server = llm_server(lambda req: (200, completion("2 - seems right")))
+    table, player, log = at_day(server.url, 5, 3, 1, api_key="sk-test")
     obs = table.observe(1)
     choice = player.choose(obs)
     request = server.requests[0]
@@ -156,12 +95,10 @@ def test_prompt_shows_the_view_and_numbered_options_and_the_reply_picks(
     ],
 )
 def test_garbage_becomes_a_random_legal_move_and_the_player_says_so(
-    server_factory: Callable[[Script], ScriptedServer], status: int, reply: Any, why: str,
+    llm_server: Callable[[Script], ScriptedLLM], status: int, reply: Any, why: str,
 ) -> None:
-    server = server_factory(lambda req: (status, reply))
-    table = Table.deal("onuw", 5, seed=3)
-    to_day(table)
-    player, log = day_player(server.url, table, 0)
+    server = llm_server(lambda req: (status, reply))
+    table, player, log = at_day(server.url, 5, 3, 0)
     obs = table.observe(0)
     choice = player.choose(obs)
     assert choice in obs.legal, "a fallback is a move, never talk"
@@ -170,21 +107,17 @@ def test_garbage_becomes_a_random_legal_move_and_the_player_says_so(
 
 
 def test_unreachable_endpoint_falls_back_too() -> None:
-    table = Table.deal("onuw", 4, seed=2)
-    to_day(table)
-    player, log = day_player("http://127.0.0.1:9/v1", table, 0, timeout=2)
+    table, player, log = at_day("http://127.0.0.1:9/v1", 4, 2, 0, timeout=2)
     assert player.choose(table.observe(0)) in table.observe(0).legal
     assert "cannot reach" in log.getvalue()
 
 
 @pytest.mark.timeout(30)
 def test_talk_is_limited_so_the_player_gets_to_vote(
-    server_factory: Callable[[Script], ScriptedServer],
+    llm_server: Callable[[Script], ScriptedLLM],
 ) -> None:
-    server = server_factory(talker)
-    table = Table.deal("onuw", 5, seed=8)
-    to_day(table)
-    player, _ = day_player(server.url, table, 2, max_talk=2)
+    server = llm_server(talker)
+    table, player, _ = at_day(server.url, 5, 8, 2, max_talk=2)
     said = 0
     while 2 in table.to_act():
         obs: Observation = table.observe(2)
@@ -206,7 +139,7 @@ def _message(action: Any, state_id: int) -> Any:
 
 @pytest.mark.timeout(60)
 def test_llm_agent_program_plays_a_whole_game_over_stdio(
-    server_factory: Callable[[Script], ScriptedServer], tmp_path: Path,
+    llm_server: Callable[[Script], ScriptedLLM], tmp_path: Path,
 ) -> None:
     garbled = []
 
@@ -217,7 +150,7 @@ def test_llm_agent_program_plays_a_whole_game_over_stdio(
             return 200, completion("hmm")  # garbage once: the game goes on regardless
         return talker(request)
 
-    server = server_factory(script)
+    server = llm_server(script)
     record = tmp_path / "game.json"
     # The model comes from the environment, the URL from the command line.
     llm = f"{sys.executable} -m nightcall.cli agent llm --url {server.url} --max-talk 1"
@@ -241,12 +174,10 @@ def test_llm_agent_program_plays_a_whole_game_over_stdio(
 
 
 def test_with_only_talk_open_the_player_stays_silent_without_asking(
-    server_factory: Callable[[Script], ScriptedServer],
+    llm_server: Callable[[Script], ScriptedLLM],
 ) -> None:
-    server = server_factory(talker)
-    table = Table.deal("onuw", 5, seed=3)
-    to_day(table)
-    player, _ = day_player(server.url, table, 0)
+    server = llm_server(talker)
+    table, player, _ = at_day(server.url, 5, 3, 0)
     obs = table.observe(0)
     talk_only = Observation(obs.seat, obs.state_id, {**obs.view, "legal": []}, obs.talk)
     assert player.choose(talk_only) is None

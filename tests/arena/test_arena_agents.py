@@ -3,25 +3,23 @@ rate limits and token costs (the endpoint is a small scripted server on 127.0.0.
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from llmhelpers import Script as LLMScript
+from llmhelpers import ScriptedLLM, to_day
 
 from nightcall.agents.table import Table
 from nightcall.arena.config import Entrant, Tournament
 from nightcall.arena.ratings import rate
 from nightcall.arena.run import play_games
 from nightcall.arena.seats import Context, LLMSeat, RateLimiter, StdioSeat, pass_move
-from nightcall.bots.random_bot import RandomBot
 from nightcall.engine.actions import Action
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.rulesets.onuw.state import ABSTAIN
@@ -33,71 +31,29 @@ DECK = tuple(get_ruleset("onuw").default_deck(5))
 Script = Callable[[dict[str, Any]], tuple[float, str, dict[str, int] | None]]
 
 
-class Endpoint:
-    """POST /v1/chat/completions: ``script(request)`` gives (delay, reply text, usage)."""
-
-    def __init__(self, script: Script) -> None:
-        self.script = script
-        self.times: list[float] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                outer.times.append(time.monotonic())
-                delay, text, usage = outer.script(body)
-                time.sleep(delay)
-                reply: dict[str, Any] = {"choices": [{"message": {"role": "assistant",
-                                                                  "content": text}}]}
-                if usage is not None:
-                    reply["usage"] = usage
-                data = json.dumps(reply).encode()
-                try:
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except OSError:  # the player gave up waiting
-                    pass
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
 @pytest.fixture
-def endpoint() -> Iterator[Callable[[Script], Endpoint]]:
-    made: list[Endpoint] = []
+def endpoint(llm_server: Callable[[LLMScript], ScriptedLLM],
+             ) -> Callable[[Script], ScriptedLLM]:
+    """The arena's scripts say (delay, reply text, usage): the endpoint waits that long,
+    then answers with the text (and the token usage, if any)."""
+    def make(script: Script) -> ScriptedLLM:
+        def answer(request: dict[str, Any]) -> tuple[int, Any]:
+            delay, text, usage = script(request)
+            time.sleep(delay)
+            reply: dict[str, Any] = {"choices": [{"message": {"role": "assistant",
+                                                              "content": text}}]}
+            if usage is not None:
+                reply["usage"] = usage
+            return 200, reply
 
-    def make(script: Script) -> Endpoint:
-        made.append(Endpoint(script))
-        return made[-1]
+        return llm_server(answer)
 
-    yield make
-    for e in made:
-        e.close()
+    return make
 
 
 def last_option(request: dict[str, Any]) -> tuple[float, str, dict[str, int]]:
     options = re.findall(r"^(\d+)\. ", request["messages"][-1]["content"], re.M)
     return 0.0, f"{options[-1]} - that one", {"prompt_tokens": 100, "completion_tokens": 7}
-
-
-def to_day(table: Table) -> None:
-    bot = RandomBot(0)
-    while table.ruleset.view(table.state, None)["phase"] == "night":
-        seat = min(table.to_act())
-        choice = bot.choose(table.ruleset.view(table.state, seat))
-        assert choice is not None
-        table.play(seat, choice)
 
 
 def with_agent(agent: Entrant, deals: int = 2) -> Tournament:
@@ -181,7 +137,7 @@ def test_pass_is_doing_nothing_where_the_rules_allow_it() -> None:
 
 
 def test_llm_entrant_plays_and_its_tokens_are_counted_and_priced(
-        endpoint: Callable[[Script], Endpoint]) -> None:
+        endpoint: Callable[[Script], ScriptedLLM]) -> None:
     server = endpoint(last_option)
     llm = Entrant("model", "llm", model="tiny", url=server.url, timeout=10, max_talk=1,
                   price_input=2.0, price_output=8.0)
@@ -197,7 +153,7 @@ def test_llm_entrant_plays_and_its_tokens_are_counted_and_priced(
 
 
 def test_llm_too_slow_passes_and_an_endpoint_without_usage_costs_nothing(
-        endpoint: Callable[[Script], Endpoint]) -> None:
+        endpoint: Callable[[Script], ScriptedLLM]) -> None:
     server = endpoint(lambda req: (2.0, "1 - late", None))
     rs = get_ruleset("onuw")
     table = Table(rs, rs.deal(("A", "B", "C", "D", "E"), DECK, 5))
@@ -212,7 +168,7 @@ def test_llm_too_slow_passes_and_an_endpoint_without_usage_costs_nothing(
     assert seat.stats["tokens_in"] == seat.stats["tokens_out"] == 0
 
 
-def test_rate_limit_spaces_the_requests(endpoint: Callable[[Script], Endpoint]) -> None:
+def test_rate_limit_spaces_the_requests(endpoint: Callable[[Script], ScriptedLLM]) -> None:
     server = endpoint(last_option)
     llm = Entrant("model", "llm", model="tiny", url=server.url, max_talk=0,
                   requests_per_minute=600)  # one every 0.1 s

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -9,6 +11,9 @@ from typing import Any
 # A phone-sized browser context (an iPhone 12-ish screen).
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
          "is_mobile": True, "has_touch": True}
+# The sizes the issue names: a small phone, a common phone (PHONE), and a TV for the host.
+PHONE_360 = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2,
+             "is_mobile": True, "has_touch": True}
 
 
 def wait_for(pred: Any, timeout: float = 30, what: str = "condition") -> None:
@@ -52,6 +57,66 @@ def act_if_called(page: Any) -> bool:
     return False
 
 
+def open_phone(browser: Any, url: str, code: str, errors: list[str],
+               context: dict[str, Any] | None = None, init_script: str = "") -> Any:
+    """A phone (``context``: PHONE unless told) on the room's player page; its uncaught
+    script errors go to ``errors``."""
+    ctx = browser.new_context(**(PHONE if context is None else context))
+    if init_script:
+        ctx.add_init_script(init_script)
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{url}/play/{code}")
+    return page
+
+
+def holding_seat(code: str, token: str) -> str:
+    """An init script: the phone already holds this seat (as after joining once)."""
+    return f"localStorage.setItem('nightcall:seat:{code}', {json.dumps(token)})"
+
+
+def save_at_dusk(db: Path, settings: Any, code: str, names: list[str], roles: list[str],
+                 seed: int) -> tuple[str, list[str]]:
+    """A room saved as playing, at dusk of the first night with nobody connected yet, so
+    that the server loads it as after a restart. The host token and the seat tokens."""
+    from webhelpers import save_playing
+
+    from nightcall.server.room import Seat
+
+    tokens = [f"seat-token-{i:08d}" for i in range(len(names))]
+    seats = [Seat(name, token) for name, token in zip(names, tokens, strict=True)]
+    room = save_playing(db, code, settings, seats, roles, seed)
+    return room.host_token, tokens
+
+
+def take_seat(page: Any, name: str) -> Any:
+    """The phone joins under ``name`` and waits until it is seated."""
+    page.fill("#name", name)
+    page.click("[data-testid=join]")
+    page.wait_for_selector("[data-testid=seats]")
+    return page
+
+
+def hurry(host: Any, phones: list[Any]) -> None:
+    """One look round a table in a hurry: the host opens the vote when it may, and every
+    phone that is called taps its first choice."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    button = host.locator("[data-testid=open-vote]")
+    if button.count():
+        with contextlib.suppress(PlaywrightTimeout):  # the stage moved on under it
+            button.click(timeout=1000)
+    for page in phones:
+        act_if_called(page)
+    time.sleep(0.15)
+
+
+def seated_phone(browser: Any, url: str, code: str, token: str, errors: list[str],
+                 context: dict[str, Any] = PHONE_360) -> Any:
+    """A phone (360 px unless told) that already holds the seat of ``token``."""
+    return open_phone(browser, url, code, errors, context, holding_seat(code, token))
+
+
 class Table:
     """A room made through the API, its host screen open, and phones seated by name;
     ``errors`` collects every page's uncaught script errors."""
@@ -67,22 +132,11 @@ class Table:
         self.host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
         self.host.on("pageerror", lambda e: self.errors.append(str(e)))
         self.host.goto(f"{url}/host/{self.code}#{self.token}")
-        self.phones = []
-        for name in names:
-            page = browser.new_context(**PHONE).new_page()
-            page.on("pageerror", lambda e: self.errors.append(str(e)))
-            page.goto(f"{url}/play/{self.code}")
-            page.fill("#name", name)
-            page.click("[data-testid=join]")
-            page.wait_for_selector("[data-testid=seats]")
-            self.phones.append(page)
+        self.phones = [take_seat(open_phone(browser, url, self.code, self.errors), name)
+                       for name in names]
         wait_for(lambda: self.host.locator("[data-testid=seats] li.on").count() == len(names),
                  what=f"{len(names)} phones")
 
-
-# The sizes the issue names: a small phone, a common phone, and a TV for the host.
-PHONE_360 = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2,
-             "is_mobile": True, "has_touch": True}
 HOST_TV = {"viewport": {"width": 1920, "height": 1080}}
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 

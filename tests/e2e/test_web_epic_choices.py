@@ -6,12 +6,11 @@ By day a phone claims a role, as in One Night, and the host's board shows it."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from e2ehelpers import PHONE_360, axe_violations, sideways, stage, wait_for
+from e2ehelpers import axe_violations, save_at_dusk, seated_phone, sideways, stage, wait_for
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -25,8 +24,6 @@ def saved_room(db: Path) -> tuple[str, str, list[str]]:
     Goblin, Bea Venus, Cy the Instigator. Returns the code, host token, seat tokens."""
     from nightcall.engine.ruleset import get_ruleset
     from nightcall.server.messages import CreateRoom
-    from nightcall.server.room import ClockState, Room, Seat
-    from nightcall.server.store import SQLiteStore
 
     epic = get_ruleset("epic")
     seed = next(s for s in range(5000)
@@ -34,25 +31,7 @@ def saved_room(db: Path) -> tuple[str, str, list[str]]:
                 == ("goblin", "venus", "instigator"))
     settings = CreateRoom(ruleset="epic", seats=6, language="en", roles=ROLES,
                           call_seconds=8, discussion_seconds=120, vote_seconds=60)
-    room = Room("EPIC", settings)
-    tokens = [f"seat-token-{i:08d}" for i in range(6)]
-    room.seats = [Seat(name, tokens[i]) for i, name in enumerate(NAMES)]
-    room.status, room.seed, room.roles, room.actions = "playing", seed, ROLES, []
-    room.clock = ClockState("dusk", 1, 0)
-    room.rebuild()
-    store = SQLiteStore(db)
-    store.save(room.code, room.to_doc(), finished=False)
-    store.close()
-    return room.code, room.host_token, tokens
-
-
-def phone(browser: Any, url: str, code: str, token: str, errors: list[str]) -> Any:
-    ctx = browser.new_context(**PHONE_360)
-    ctx.add_init_script(f"localStorage.setItem('nightcall:seat:{code}', {json.dumps(token)})")
-    page = ctx.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{url}/play/{code}")
-    return page
+    return ("EPIC", *save_at_dusk(db, settings, "EPIC", NAMES, ROLES, seed))
 
 
 def pick_pair(page: Any, kind: str, first: str, second: str, shot: Any = None) -> None:
@@ -83,7 +62,8 @@ def test_venus_the_instigator_and_the_goblin_choose_on_their_phones(
         host = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
         host.on("pageerror", lambda e: errors.append(str(e)))
         host.goto(f"{server.url}/host/{code}#{host_token}")
-        ada, bea, cy = (phone(browser, server.url, code, tokens[i], errors) for i in range(3))
+        ada, bea, cy = (seated_phone(browser, server.url, code, tokens[i], errors)
+                        for i in range(3))
         for page, role in ((ada, "Goblin"), (bea, "Venus"), (cy, "Instigator")):
             page.wait_for_selector("[data-testid=card]")
             page.click("[data-testid=card]")

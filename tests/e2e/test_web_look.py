@@ -5,7 +5,6 @@ phone still fits at 200 % text. Screenshots of each stage go to test-artifacts/e
 
 from __future__ import annotations
 
-import contextlib
 import time
 from typing import Any
 
@@ -17,13 +16,15 @@ from e2ehelpers import (
     PHONE_360,
     act_if_called,
     axe_violations,
+    hurry,
+    open_phone,
     sideways,
     small_targets,
     small_text,
     stage,
+    take_seat,
     wait_for,
 )
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -68,16 +69,11 @@ def test_a_game_at_tv_and_phone_sizes(browser: Any, server: Any, shots: Any) -> 
 
     phones = []
     for size, name in ((PHONE_360, "Noa"), (PHONE, "Ines")):
-        page = browser.new_context(**size).new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server.url}/play/{code}")
+        page = open_phone(browser, server.url, code, errors, size)
         page.wait_for_selector("#name")
         if not phones:
             check(page, "look-02-phone-join", shots)
-        page.fill("#name", name)
-        page.click("[data-testid=join]")
-        page.wait_for_selector("[data-testid=seats]")
-        phones.append(page)
+        phones.append(take_seat(page, name))
     host.click("text=Add a bot")
     wait_for(lambda: host.locator("[data-testid=seats] li").count() == 3, what="three seats")
     # A bot has a plain name (issue 15) and the page tags it once ("Ada (bot) bot" before).
@@ -156,16 +152,8 @@ def test_a_game_at_tv_and_phone_sizes(browser: Any, server: Any, shots: Any) -> 
 
 def seat_phones(browser: Any, url: str, code: str, names: tuple[str, ...],
                 errors: list[str]) -> list[Any]:
-    pages = []
-    for i, name in enumerate(names):
-        page = browser.new_context(**(PHONE_360 if i % 2 == 0 else PHONE)).new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{url}/play/{code}")
-        page.fill("#name", name)
-        page.click("[data-testid=join]")
-        page.wait_for_selector("[data-testid=seats]")
-        pages.append(page)
-    return pages
+    return [take_seat(open_phone(browser, url, code, errors, PHONE_360 if i % 2 == 0 else PHONE),
+                      name) for i, name in enumerate(names)]
 
 
 @pytest.mark.parametrize(("prefix", "settings", "names"), [
@@ -207,13 +195,7 @@ def test_every_stage_of_epic_and_lupus_passes_axe(browser: Any, server: Any, sho
                     check(page, f"{prefix}-look-{n:02d}-phone{i}-{now}", shots)
         if now == "over":
             break
-        button = host.locator("[data-testid=open-vote]")
-        if button.count():
-            with contextlib.suppress(PlaywrightTimeout):  # the stage moved on under it
-                button.click(timeout=1000)
-        for page in phones:
-            act_if_called(page)
-        time.sleep(0.15)
+        hurry(host, phones)
     assert {"dusk", "night", "over"} <= seen, seen
     host.wait_for_selector("[data-testid=faceup] .mini-card")
     check(host, f"{prefix}-look-99-host-end", shots, host=True)
@@ -252,17 +234,8 @@ def test_every_phone_buzzes_at_every_call_and_stays_awake(browser: Any, server: 
     code, token = r.json()["room"], r.json()["host_token"]
     host = browser.new_context(**HOST_TV).new_page()
     host.goto(f"{server.url}/host/{code}#{token}")
-    phones = []
-    for size, name in ((PHONE_360, "Noa"), (PHONE, "Ines")):
-        ctx = browser.new_context(**size)
-        ctx.add_init_script(RECORDER)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server.url}/play/{code}")
-        page.fill("#name", name)
-        page.click("[data-testid=join]")
-        page.wait_for_selector("[data-testid=seats]")
-        phones.append(page)
+    phones = [take_seat(open_phone(browser, server.url, code, errors, size, RECORDER), name)
+              for size, name in ((PHONE_360, "Noa"), (PHONE, "Ines"))]
     host.wait_for_selector("[data-testid=deal]")
     host.click("[data-testid=deal]")
     wait_for(lambda: stage(host) == "night", what="night")

@@ -6,15 +6,13 @@ a side wins; the end screen explains why in Italian."""
 
 from __future__ import annotations
 
-import contextlib
-import random
 import re
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from e2ehelpers import Table, act_if_called, stage, wait_for
+from e2ehelpers import Table, act_if_called, hurry, stage, wait_for
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -90,18 +88,11 @@ def test_lupus_night_and_day(browser: Any, server: Any, shots: Any) -> None:
 def play_to_the_end(host: Any, phones: list[Any]) -> None:
     """The host cuts every talk short, the phones act when called, bots and the clock
     do the rest, until one side has won."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     deadline = time.monotonic() + 150
     while stage(host) != "over":
         assert time.monotonic() < deadline, "the game did not end"
-        button = host.locator("[data-testid=open-vote]")
-        if button.count():
-            with contextlib.suppress(PlaywrightTimeout):  # the stage moved on under it
-                button.click(timeout=1000)
-        for page in phones:
-            act_if_called(page)
-        time.sleep(0.15)
+        hurry(host, phones)
 
 
 def italian_end(host: Any, shots: Any) -> None:
@@ -125,37 +116,18 @@ def room_after_a_double_death(db: Path) -> tuple[str, str, tuple[int, ...]]:
     """A saved 16-seat Italian room (every seat a bot) at the talk after a first dawn
     with two or more dead: the first seed whose random night gives one. Returns the
     room code, the host token and that dawn's dead."""
+    from webhelpers import save_playing, two_dead_at_dawn
+
     from nightcall.engine.ruleset import get_ruleset
     from nightcall.server.messages import CreateRoom
-    from nightcall.server.room import ClockState, Room, Seat
-    from nightcall.server.store import SQLiteStore
+    from nightcall.server.room import Seat
 
-    lupus = get_ruleset("lupus")
-    roles = lupus.default_deck(16, "extra")
-    for seed in range(1000):
-        rng = random.Random(seed)
-        st = lupus.deal(NAMES, roles, seed)
-        actions = []
-        while lupus.view(st, None)["phase"] == "night":
-            seat = rng.choice(lupus.waiting_for(st))
-            action = rng.choice(lupus.legal_actions(st, seat))
-            lupus.apply(st, seat, action)
-            actions.append((seat, action))
-        dead = tuple(lupus.dawn_deaths(st))
-        if len(dead) >= 2 and not lupus.is_over(st):
-            break
-    else:  # pragma: no cover - the search above finds one within a few seeds
-        raise AssertionError("no seed gives two deaths at the first dawn")
+    roles = get_ruleset("lupus").default_deck(16, "extra")
+    seed, actions, dead = two_dead_at_dawn(NAMES, roles)
     settings = CreateRoom(ruleset="lupus", seats=16, language="it", call_seconds=1,
                           discussion_seconds=300, vote_seconds=300, defense_seconds=300)
-    room = Room("DUEM", settings)
-    room.seats = [Seat(name, f"bot-token-{i:08d}", bot=True) for i, name in enumerate(NAMES)]
-    room.status, room.seed, room.roles, room.actions = "playing", seed, roles, actions
-    room.clock = ClockState("discussion", 1, 0)
-    room.rebuild()
-    store = SQLiteStore(db)
-    store.save(room.code, room.to_doc(), finished=False)
-    store.close()
+    seats = [Seat(name, f"bot-token-{i:08d}", bot=True) for i, name in enumerate(NAMES)]
+    room = save_playing(db, "DUEM", settings, seats, roles, seed, actions, "discussion")
     return room.code, room.host_token, dead
 
 

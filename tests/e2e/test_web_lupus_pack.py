@@ -4,12 +4,11 @@ Each wolf's phone shows the pack's picks as they stand; a villager's phone never
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from e2ehelpers import PHONE_360, axe_violations, sideways, wait_for
+from e2ehelpers import PHONE_360, axe_violations, save_at_dusk, seated_phone, sideways, wait_for
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -20,8 +19,6 @@ def saved_room(db: Path) -> tuple[str, list[str]]:
     """An 8-seat Italian Lupus room at dusk where Ada and Bice are the werewolves."""
     from nightcall.engine.ruleset import get_ruleset
     from nightcall.server.messages import CreateRoom
-    from nightcall.server.room import ClockState, Room, Seat
-    from nightcall.server.store import SQLiteStore
 
     lupus = get_ruleset("lupus")
     roles = lupus.default_deck(8)
@@ -30,25 +27,7 @@ def saved_room(db: Path) -> tuple[str, list[str]]:
                     for i in (0, 1)] == ["werewolf", "werewolf"])
     settings = CreateRoom(ruleset="lupus", seats=8, language="it", call_seconds=25,
                           discussion_seconds=120, vote_seconds=60)
-    room = Room("LUPI", settings)
-    tokens = [f"seat-token-{i:08d}" for i in range(8)]
-    room.seats = [Seat(name, tokens[i]) for i, name in enumerate(NAMES)]
-    room.status, room.seed, room.roles, room.actions = "playing", seed, roles, []
-    room.clock = ClockState("dusk", 1, 0)
-    room.rebuild()
-    store = SQLiteStore(db)
-    store.save(room.code, room.to_doc(), finished=False)
-    store.close()
-    return room.code, tokens
-
-
-def phone(browser: Any, url: str, code: str, token: str, errors: list[str]) -> Any:
-    ctx = browser.new_context(locale="it-IT", **PHONE_360)
-    ctx.add_init_script(f"localStorage.setItem('nightcall:seat:{code}', {json.dumps(token)})")
-    page = ctx.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{url}/play/{code}")
-    return page
+    return "LUPI", save_at_dusk(db, settings, "LUPI", NAMES, roles, seed)[1]
 
 
 def pack(page: Any) -> list[str]:
@@ -68,7 +47,8 @@ def test_a_werewolf_changes_its_pick_until_the_pack_agrees(
     server = LiveServer(db).start()
     errors: list[str] = []
     try:
-        ada, bice, carlo = (phone(browser, server.url, code, tokens[i], errors) for i in range(3))
+        ada, bice, carlo = (seated_phone(browser, server.url, code, tokens[i], errors,
+                                         {"locale": "it-IT", **PHONE_360}) for i in range(3))
         for page in (ada, bice):
             page.wait_for_selector("[data-testid=pack]", timeout=40_000)
         assert pack(ada) == ["Tu: non ancora", "Bice: non ancora"]

@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 import pytest
-from e2ehelpers import PHONE, act_if_called, stage, wait_for
+from e2ehelpers import PHONE, act_if_called, open_phone, stage, take_seat, wait_for
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -42,16 +42,8 @@ def test_five_phones_play_one_night_to_the_end(browser: Any, server: Any, shots:
         "() => document.querySelector('[data-testid=qr]').complete && "
         "document.querySelector('[data-testid=qr]').naturalWidth > 100")
 
-    phones = []
-    for name in NAMES:
-        ctx = browser.new_context(**PHONE)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server.url}/play/{code}")
-        page.fill("#name", name)
-        page.click("[data-testid=join]")
-        page.wait_for_selector("[data-testid=seats]")
-        phones.append(page)
+    phones = [take_seat(open_phone(browser, server.url, code, errors), name)
+              for name in NAMES]
     wait_for(lambda: host.locator("[data-testid=seats] li").count() == 5, what="five seats")
     wait_for(lambda: host.locator("[data-testid=seats] li.on").count() == 5, what="all online")
     assert EVIL in host.inner_text("[data-testid=seats]")  # shown as text, not markup

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 import pexpect
@@ -18,6 +19,25 @@ def spawn(*args: str) -> pexpect.spawn:
                          dimensions=(50, 160))
 
 
+def reply(child: pexpect.spawn, prompt: str, text: str) -> None:
+    """Wait for ``prompt``, then type ``text`` as a person would."""
+    child.expect(prompt)
+    child.sendline(text)
+
+
+def answer(child: pexpect.spawn, prompt: str, answers: Iterable[str]) -> None:
+    """Each answer after its prompt, in turn: a table's cards, its tokens, its votes."""
+    for text in answers:
+        reply(child, prompt, text)
+
+
+def ends(child: pexpect.spawn, status: int = 0) -> None:
+    """The command ends by itself, with ``status``."""
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == status
+
+
 def test_narrate_live_counts_down_and_ends_with_the_vote() -> None:
     child = spawn("narrate", "onuw", "-n", "3", "--speed", "0.05", "--discussion", "1.5",
                   "--lang", "it")
@@ -29,30 +49,21 @@ def test_narrate_live_counts_down_and_ends_with_the_vote() -> None:
     child.expect("discussione: \\S*[12] s")  # the day timer ticking
     child.expect("Tre")
     child.expect("Votate!")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    ends(child)
 
 
 def test_judge_asks_question_by_question() -> None:
     child = spawn("judge", "onuw")
-    child.expect("Players, in seating order")
-    child.sendline("Anna, Bruno, Carla, Dario")
+    reply(child, "Players, in seating order", "Anna, Bruno, Carla, Dario")
     for card in ("Doppelgängerin", "A♠", "K♥", "K♠"):  # a German name is fine too
-        child.expect(r"  \w+: ")
-        child.sendline(card)
-    child.expect("Which role did the Doppelgänger copy")
-    child.sendline("werewolf")
+        reply(child, r"  \w+: ", card)
+    reply(child, "Which role did the Doppelgänger copy", "werewolf")
     child.expect("Who does each player point at")
-    for target in ("Bruno", "Anna", "Anna", "Carla"):
-        child.expect("→")
-        child.sendline(target)
+    answer(child, "→", ("Bruno", "Anna", "Anna", "Carla"))
     child.expect("Dead: Anna \\(votes\\)")
     child.expect("Winners: Carla, Dario")  # Anna, a werewolf by copy, died: the village wins
     child.expect("The check, step by step")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    ends(child)
 
 
 def test_judge_epic_asks_for_tokens_and_artifacts() -> None:
@@ -60,71 +71,45 @@ def test_judge_epic_asks_for_tokens_and_artifacts() -> None:
 
     need_ruleset("epic")
     child = spawn("judge", "epic")
-    child.expect("Players")
-    child.sendline("Ann, Ben, Cid")
-    for card in ("werewolf", "Seer", "robber"):
-        child.expect(r"  \w+: ")
-        child.sendline(card)
+    reply(child, "Players", "Ann, Ben, Cid")
+    answer(child, r"  \w+: ", ("werewolf", "Seer", "robber"))
     child.expect("symbol token")
-    for token in ("", "bounty", ""):
-        child.expect(r"  \w+: ")
-        child.sendline(token)
+    answer(child, r"  \w+: ", ("", "bounty", ""))
     child.expect("Artifacts")
-    for artifact in ("brand of the villager", "", ""):
-        child.expect(r"  \w+: ")
-        child.sendline(artifact)
+    answer(child, r"  \w+: ", ("brand of the villager", "", ""))
     child.expect("Who does each player point at")
-    for target in ("Ben", "Ann", "Ann"):
-        child.expect("→")
-        child.sendline(target)
+    answer(child, "→", ("Ben", "Ann", "Ann"))
     # Ann's werewolf card is branded a villager: no monster among the players, and she died.
     child.expect("Dead: Ann")
     child.expect("The check, step by step")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    ends(child)
 
 
 def test_judge_refuses_each_bad_answer_at_once_and_asks_it_again() -> None:
     """Issue 19: one typo in a name or card must not mean retyping the whole table."""
     child = spawn("judge", "onuw")
-    child.expect("Players")
-    child.sendline("A, B, a")
+    reply(child, "Players", "A, B, a")
     child.expect("A is there twice")  # "a" and "A": names are compared as read
-    child.expect("Players")
-    child.sendline("A, B")
+    reply(child, "Players", "A, B")
     child.expect("That is 2 players; this game is for 3 to 10")
-    child.expect("Players")
-    child.sendline("A, B, C")
-    child.expect("  A: ")
-    child.sendline("werewolf")
-    child.expect("  B: ")
-    child.sendline("unicorn")
+    reply(child, "Players", "A, B, C")
+    reply(child, "  A: ", "werewolf")
+    reply(child, "  B: ", "unicorn")
     child.expect("'unicorn' is not a card of this game")
-    child.expect("  B: ")  # the same player again, nobody else
-    child.sendline("A♣")
-    child.expect("  C: ")
-    child.sendline("Lupo")  # a third Werewolf, in Italian
+    reply(child, "  B: ", "A♣")  # the same player again, nobody else
+    reply(child, "  C: ", "Lupo")  # a third Werewolf, in Italian
     child.expect("The box has 2 × Werewolf, and A, B holds it already")
-    child.expect("  C: ")
-    child.sendline("seer")
+    reply(child, "  C: ", "seer")
     child.expect("Who does each player point at")
-    child.expect("A →")
-    child.sendline("Zed")
+    reply(child, "A →", "Zed")
     child.expect("'Zed' is not at this table: type one of A, B, C")
-    child.expect("A →")
-    child.sendline("A")
+    reply(child, "A →", "A")
     child.expect("A cannot point at themselves")
-    child.expect("A →")
-    child.sendline("3")  # a seat number: C
-    child.expect("B →")
-    child.sendline("c")
-    child.expect("C →")
-    child.sendline("")
+    reply(child, "A →", "3")  # a seat number: C
+    reply(child, "B →", "c")
+    reply(child, "C →", "")
     child.expect(r"Dead: C \(votes\)")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    ends(child)
 
 
 def test_judge_a_refused_table_is_mended_not_retyped() -> None:
@@ -134,60 +119,37 @@ def test_judge_a_refused_table_is_mended_not_retyped() -> None:
 
     need_ruleset("epic")
     child = spawn("judge", "epic")
-    child.expect("Players")
-    child.sendline("Ann, Ben, Cid")
-    for card in ("werewolf", "Seer", "robber"):
-        child.expect(r"  \w+: ")
-        child.sendline(card)
+    reply(child, "Players", "Ann, Ben, Cid")
+    answer(child, r"  \w+: ", ("werewolf", "Seer", "robber"))
     child.expect("symbol token")
-    child.expect("  Ann: ")
-    child.sendline("panik")
+    reply(child, "  Ann: ", "panik")
     child.expect("'panik' is not a symbol token")
-    for token in ("bounty", "bounty", ""):
-        child.expect(r"  \w+: ")
-        child.sendline(token)
+    answer(child, r"  \w+: ", ("bounty", "bounty", ""))
     child.expect("Artifacts")
     for _ in range(3):
-        child.expect(r"  \w+: ")
-        child.sendline("")
+        reply(child, r"  \w+: ", "")
     child.expect("Who does each player point at")
-    for target in ("Ben", "Ann", "Ann"):
-        child.expect("→")
-        child.sendline(target)
+    answer(child, "→", ("Ben", "Ann", "Ann"))
     child.expect("This table cannot be judged: there are only 1 bounty")
-    child.expect("Whose answers do you want to change")
-    child.sendline("Ben")
-    child.expect("  Ben: ")
-    child.sendline("seer")
-    child.expect("Ben's symbol token")
-    child.sendline("")
-    child.expect("The artifact on Ben's card")
-    child.sendline("")
-    child.expect("Ben →")
-    child.sendline("Ann")
+    reply(child, "Whose answers do you want to change", "Ben")
+    reply(child, "  Ben: ", "seer")
+    reply(child, "Ben's symbol token", "")
+    reply(child, "The artifact on Ben's card", "")
+    reply(child, "Ben →", "Ann")
     child.expect("Dead: Ann")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    ends(child)
 
 
 def test_judge_speaks_italian() -> None:
     child = spawn("judge", "onuw", "--lang", "it")
-    child.expect("I giocatori, nell'ordine in cui siedono")
-    child.sendline("Anna, Bruno, Carla")
-    for card in ("Lupo", "Veggente", "Ladro"):
-        child.expect(r"  \w+: ")
-        child.sendline(card)
+    reply(child, "I giocatori, nell'ordine in cui siedono", "Anna, Bruno, Carla")
+    answer(child, r"  \w+: ", ("Lupo", "Veggente", "Ladro"))
     child.expect("Chi indica ogni giocatore")
-    for target in ("Bruno", "Anna", "Anna"):
-        child.expect("→")
-        child.sendline(target)
+    answer(child, "→", ("Bruno", "Anna", "Anna"))
     child.expect(r"Morti: Anna \(voti\)")
     child.expect("Vincitori: Bruno, Carla")
     child.expect("La verifica, passo per passo")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    ends(child)
 
 
 def test_play_one_game_in_a_terminal() -> None:
@@ -209,9 +171,7 @@ def test_play_one_game_in_a_terminal() -> None:
             child.expect("'99' is not on the menu")
             child.expect(r"Your choice")
         child.sendline("1")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    ends(child)
     assert turns >= 1  # at least the vote
 
 
@@ -226,28 +186,18 @@ def test_play_shows_the_talk_lets_the_human_claim_then_vote() -> None:
     before = child.before
     assert before.count("says: “") >= 4  # the four bots spoke before the vote
     child.sendline("4")
-    child.expect("'4' is not 1, 2, 3 or Enter")
-    child.sendline("1")
-    child.expect("Which role")
-    child.sendline("x")
-    child.expect("'x' is not on the menu")
-    child.sendline("1")
+    reply(child, "'4' is not 1, 2, 3 or Enter", "1")
+    reply(child, "Which role", "x")
+    reply(child, "'x' is not on the menu", "1")
     child.expect("You say: “I am the")
-    child.expect("Say something before you vote")
-    child.sendline("3")
-    child.expect("The first card you swapped")
-    child.sendline("2")
-    child.expect("The second card you swapped")
-    child.sendline("2")
+    reply(child, "Say something before you vote", "3")
+    reply(child, "The first card you swapped", "2")
+    reply(child, "The second card you swapped", "2")
     child.expect("You say: “I swapped")
-    child.expect("Say something before you vote")
-    child.sendline("")
-    child.expect(r"Your choice \(1-5")
-    child.sendline("1")
+    reply(child, "Say something before you vote", "")
+    reply(child, r"Your choice \(1-5", "1")
     child.expect("You (win|lose)")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    ends(child)
     assert seed.isdigit()
 
 
@@ -261,9 +211,7 @@ def test_play_in_italian() -> None:
         if i == 1:
             break
         child.sendline("" if i == 2 else "1")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    ends(child)
 
 
 def test_narrate_lupus_runs_the_masters_loop_to_the_end() -> None:
@@ -274,11 +222,8 @@ def test_narrate_lupus_runs_the_masters_loop_to_the_end() -> None:
     cards = ["A♠", "2♥", "K♥", "3♥", "A♣", "4♥", "5♥"]  # two werewolves, Seer, villagers
     child = spawn("narrate", "lupus", "-n", "7", "--speed", "0.01", "--discussion", "0.2",
                   "--no-speech")
-    child.expect("The 7 players, clockwise")
-    child.sendline(", ".join(names))
-    for card in cards:
-        child.expect(r"  \w+: ")
-        child.sendline(card)
+    reply(child, "The 7 players, clockwise", ", ".join(names))
+    answer(child, r"  \w+: ", cards)
     child.expect("Night 1")  # the Master's screen marks each night
     answered = 0
     patterns = [r"Whom did the werewolves point at\?", r"Whom did \w+ \(Seer\) point at\?",
@@ -292,9 +237,7 @@ def test_narrate_lupus_runs_the_masters_loop_to_the_end() -> None:
         answered += 1
         assert answered < 120
     assert i == 5
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    ends(child)
 
 
 def test_narrate_lupus_a_wrong_deal_is_asked_again_and_a_closed_terminal_resumes(
@@ -309,25 +252,21 @@ def test_narrate_lupus_a_wrong_deal_is_asked_again_and_a_closed_terminal_resumes
     save = tmp_path / "game.json"
     args = ("--speed", "0.01", "--discussion", "0.2", "--no-speech", "--save", str(save))
     child = spawn("narrate", "lupus", "-n", "7", *args)
-    child.expect("The 7 players, clockwise")
-    child.sendline("Ada, Ben, Cleo")
-    child.expect(r"Give 7 different names separated by commas \(got 3\)")
-    child.sendline("Ada, Ben, Cleo, Dan, Eva, Finn, ada")
-    child.expect(r"\(Ada is there twice\)")
-    child.sendline("Ada, Ben, Cleo, Dan, Eva, Finn, Gus")
+    reply(child, "The 7 players, clockwise", "Ada, Ben, Cleo")
+    reply(child, r"Give 7 different names separated by commas \(got 3\)",
+          "Ada, Ben, Cleo, Dan, Eva, Finn, ada")
+    reply(child, r"\(Ada is there twice\)", "Ada, Ben, Cleo, Dan, Eva, Finn, Gus")
     for card, refusal in (("A♠", None), ("K♠", "There is no Bodyguard in this deck"),
                           ("2♥", None), ("A♥", None), ("A♣", "The deck has 2 × Werewolf, "
                                                         "already dealt to Ada, Cleo"),
                           ("K♥", None), ("seer", "The deck has 1 × Seer"), ("3♥", None),
                           ("4♥", None), ("5♥", None)):
-        child.expect(r"  \w+: ")
-        child.sendline(card)
+        reply(child, r"  \w+: ", card)
         if refusal:
             child.expect(refusal)
     child.expect("The game is saved after every answer in")
     child.expect("Night 1")
-    child.expect(r"Whom did the werewolves point at\?")
-    child.sendline("Ben")
+    reply(child, r"Whom did the werewolves point at\?", "Ben")
     child.expect(r"Whom did Dan \(Seer\) point at\?")
     child.close(force=True)  # the terminal closes before the Seer's answer
     doc = json.loads(save.read_text(encoding="utf-8"))
@@ -343,16 +282,13 @@ def test_narrate_lupus_a_wrong_deal_is_asked_again_and_a_closed_terminal_resumes
     child = spawn("narrate", "lupus", "--resume", *args)
     child.expect("resumed: night 1")
     child.expect("Seer, wake up")  # the open call, said again
-    child.expect(r"Whom did Dan \(Seer\) point at\?")
-    child.sendline("Ada")
+    reply(child, r"Whom did Dan \(Seer\) point at\?", "Ada")
     child.expect(r"Seer points at Ada: a werewolf")
     child.expect("During the night Ben died")  # the werewolves' answer was kept
     child.expect(r"Whom does Cleo accuse\?")
     child.sendcontrol("c")
     child.expect("Stopped. The game is saved in")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 130
+    ends(child, 130)
 
 
 def test_narrate_lupus_a_new_game_keeps_the_saved_one(tmp_path: Path) -> None:
@@ -363,11 +299,8 @@ def test_narrate_lupus_a_new_game_keeps_the_saved_one(tmp_path: Path) -> None:
     save.write_text('{"old": "game"}', encoding="utf-8")
     child = spawn("narrate", "lupus", "-n", "7", "--speed", "0.01", "--no-speech",
                   "--save", str(save))
-    child.expect("The 7 players")
-    child.sendline("A, B, C, D, E, F, G")
-    for card in ("A♠", "A♣", "K♥", "2♥", "3♥", "4♥", "5♥"):
-        child.expect(r"  \w: ")
-        child.sendline(card)
+    reply(child, "The 7 players", "A, B, C, D, E, F, G")
+    answer(child, r"  \w: ", ("A♠", "A♣", "K♥", "2♥", "3♥", "4♥", "5♥"))
     child.expect("The game saved there before is kept in")
     child.expect("Whom did the werewolves")
     child.close(force=True)
@@ -378,9 +311,7 @@ def test_narrate_lupus_a_new_game_keeps_the_saved_one(tmp_path: Path) -> None:
 def test_narrate_lupus_resume_without_a_saved_game_says_so(tmp_path: Path) -> None:
     child = spawn("narrate", "lupus", "--resume", "--save", str(tmp_path / "none.json"))
     child.expect("no saved game at")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 2
+    ends(child, 2)
 
 
 def test_narrate_space_pauses_and_resumes_the_countdown() -> None:
@@ -397,68 +328,43 @@ def test_narrate_space_pauses_and_resumes_the_countdown() -> None:
     child.expect("Seer, open your eyes", timeout=20)
     child.sendcontrol("c")
     child.expect("Stopped.")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 130
+    ends(child, 130)
 
 
 def test_judge_the_copy_the_artifact_and_the_mending_are_asked_again() -> None:
     child = spawn("judge", "onuw")
-    child.expect("Players")
-    child.sendline("A, B, C")
-    for card in ("Doppelgänger", "seer", "robber"):
-        child.expect(r"  \w: ")
-        child.sendline(card)
-    child.expect("Which role did the Doppelgänger copy")
-    child.sendline("Doppelgängerin")
+    reply(child, "Players", "A, B, C")
+    answer(child, r"  \w: ", ("Doppelgänger", "seer", "robber"))
+    reply(child, "Which role did the Doppelgänger copy", "Doppelgängerin")
     child.expect("copies another player's card, never a Doppelgänger")
-    child.expect("Which role did the Doppelgänger copy")
-    child.sendline("unicorn")
+    reply(child, "Which role did the Doppelgänger copy", "unicorn")
     child.expect("'unicorn' is not a card of this game")
-    child.expect("Which role did the Doppelgänger copy")
-    child.sendline("Lupo")
+    reply(child, "Which role did the Doppelgänger copy", "Lupo")
     child.expect("Who does each player point at")
-    for target in ("B", "A", "A"):
-        child.expect("→")
-        child.sendline(target)
+    answer(child, "→", ("B", "A", "A"))
     child.expect(r"Dead: A \(votes\)")  # a werewolf by copy
     child.expect("Winners: B, C")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    ends(child)
 
     from .helpers import need_ruleset
 
     need_ruleset("epic")
     child = spawn("judge", "epic")
-    child.expect("Players")
-    child.sendline("Ann, Ben, Cid")
-    for card in ("werewolf", "seer", "robber"):
-        child.expect(r"  \w+: ")
-        child.sendline(card)
+    reply(child, "Players", "Ann, Ben, Cid")
+    answer(child, r"  \w+: ", ("werewolf", "seer", "robber"))
     child.expect("symbol token")
-    for token in ("bounty", "bounty", ""):
-        child.expect(r"  \w+: ")
-        child.sendline(token)
+    answer(child, r"  \w+: ", ("bounty", "bounty", ""))
     child.expect("Artifacts")
-    child.expect("  Ann: ")
-    child.sendline("sword")
+    reply(child, "  Ann: ", "sword")
     child.expect("'sword' is not an artifact")
-    for artifact in ("", "", ""):
-        child.expect(r"  \w+: ")
-        child.sendline(artifact)
+    answer(child, r"  \w+: ", ("", "", ""))
     child.expect("Who does each player point at")
-    for target in ("Ben", "Ann", "Ann"):
-        child.expect("→")
-        child.sendline(target)
-    child.expect("Whose answers do you want to change")
-    child.sendline("Dora")
+    answer(child, "→", ("Ben", "Ann", "Ann"))
+    reply(child, "Whose answers do you want to change", "Dora")
     child.expect("'Dora' is not at this table")
-    child.expect("Whose answers do you want to change")
-    child.sendline("")  # give up: refused, exit 2, no traceback
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 2
+    # Giving up: refused, exit 2, no traceback.
+    reply(child, "Whose answers do you want to change", "")
+    ends(child, 2)
     assert "Traceback" not in (child.before or "")
 
 
@@ -470,41 +376,28 @@ def test_narrate_lupus_every_question_is_asked_again_after_a_wrong_answer(
     need_ruleset("lupus")
     child = spawn("narrate", "lupus", "-n", "7", "--speed", "0.01", "--discussion", "0.1",
                   "--no-speech", "--save", str(tmp_path / "g.json"))
-    child.expect("The 7 players")
-    child.sendline("Ada, Ben, Cleo, Dan, Eva, Finn, Gus")
-    for card in ("A♠", "A♣", "K♥", "2♥", "3♥", "4♥", "5♥"):
-        child.expect(r"  \w+: ")
-        child.sendline(card)
-    child.expect(r"Whom did the werewolves point at\?")
-    child.sendline("Ada")  # a werewolf: not on the menu
-    child.expect("'Ada' is not one of the 5 choices")
-    child.sendline("dan")  # names are read in any case
-    child.expect(r"Whom did Cleo \(Seer\) point at\?")
-    child.sendline("99")
-    child.expect("'99' is not one of the 6 choices")
-    child.sendline("Ben")
+    reply(child, "The 7 players", "Ada, Ben, Cleo, Dan, Eva, Finn, Gus")
+    answer(child, r"  \w+: ", ("A♠", "A♣", "K♥", "2♥", "3♥", "4♥", "5♥"))
+    reply(child, r"Whom did the werewolves point at\?", "Ada")  # a werewolf: not on the menu
+    reply(child, "'Ada' is not one of the 5 choices", "dan")  # names are read in any case
+    reply(child, r"Whom did Cleo \(Seer\) point at\?", "99")
+    reply(child, "'99' is not one of the 6 choices", "Ben")
     child.expect("Seer points at Ben: a werewolf")
     child.expect("During the night Dan died")
-    child.expect(r"Whom does Eva accuse\?")
-    child.sendline("Eva")
-    child.expect("'Eva' is not one of the")
-    child.sendline("Ben")
+    reply(child, r"Whom does Eva accuse\?", "Eva")
+    reply(child, "'Eva' is not one of the", "Ben")
     child.expect("Eva accuses Ben")
     for _ in range(6):
-        child.expect(r"Whom does \w+ accuse\?")
+        child.expect(r"Whom does \w+ accuse\?")  # (the answer depends on who is asked)
         child.sendline("Ben" if child.match.group(0).split()[2] != "Ben" else "Ada")
     child.expect("The suspects are")
-    child.expect("press Enter when both have spoken")
-    child.sendline("")
+    reply(child, "press Enter when both have spoken", "")
     child.expect("On my count")
     child.expect("One.")
     child.expect("Two.")
     child.expect("Three.")
-    child.expect(r"Whom does \w+ point at to execute\?")
-    child.sendline("Zed")
+    reply(child, r"Whom does \w+ point at to execute\?", "Zed")
     child.expect("'Zed' is not one of the 3 choices")
     child.sendcontrol("c")
     child.expect("Stopped. The game is saved")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 130
+    ends(child, 130)

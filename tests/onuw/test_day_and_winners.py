@@ -100,11 +100,42 @@ def test_claims_are_public_information_during_the_day_only() -> None:
 # --- who wins, sentence by sentence --------------------------------------------------
 
 
-def test_village_wins_if_at_least_one_werewolf_dies_even_with_others() -> None:
-    out = day_outcome([W, V, V, W], [V, "seer", "robber"],
-                      {"Anna": "Bruno", "Bruno": "Anna", "Carla": "Anna", "Dario": "Bruno"})
-    assert out["dead"] == ["Anna", "Bruno"] and out["teams"] == ["village"]
-    assert out["winners"] == ["Bruno", "Carla"]  # dead villagers win too
+# Each row: the players' cards, the center, the votes, then who dies, the teams that win
+# and the winners (by name), as the rulebook's "Who wins" sentence says.
+WHO_WINS = [
+    pytest.param([W, V, V, W], [V, "seer", "robber"],
+                 {"Anna": "Bruno", "Bruno": "Anna", "Carla": "Anna", "Dario": "Bruno"},
+                 ["Anna", "Bruno"], ["village"], ["Bruno", "Carla"],  # dead villagers win too
+                 id="village_wins_if_at_least_one_werewolf_dies_even_with_others"),
+    pytest.param([W, "minion", V, V], [V, W, "seer"],
+                 {"Anna": "Bruno", "Bruno": "Carla", "Carla": "Bruno", "Dario": "Bruno"},
+                 ["Bruno"], ["werewolves"], ["Anna", "Bruno"],  # the Minion wins, though dead
+                 id="werewolves_win_if_a_player_is_a_werewolf_and_none_dies_minion_too"),
+    pytest.param(["minion", V, V, V], [W, W, "seer"],
+                 {"Anna": "Bruno", "Bruno": "Carla", "Carla": "Bruno", "Dario": "Bruno"},
+                 ["Bruno"], ["werewolves"], ["Anna"],
+                 id="minion_without_werewolves_wins_if_another_player_dies"),
+    pytest.param(["minion", V, V, V], [W, W, "seer"],
+                 {"Bruno": "Anna", "Carla": "Anna", "Dario": "Bruno", "Anna": "Carla"},
+                 ["Anna"], [], [],
+                 id="minion_without_werewolves_loses_if_only_the_minion_dies"),
+    pytest.param(["tanner", W, "minion", V], [V, W, "seer"],
+                 {"Anna": "Bruno", "Bruno": "Anna", "Carla": "Anna", "Dario": "Anna"},
+                 ["Anna"], ["tanner"], ["Anna"],
+                 id="tanner_dies_and_no_werewolf_does_werewolves_do_not_win"),
+    pytest.param(["tanner", W, V, V], [V, W, "seer"],
+                 {"Anna": "Bruno", "Bruno": "Anna", "Carla": "Anna", "Dario": "Bruno"},
+                 ["Anna", "Bruno"], ["village", "tanner"], ["Anna", "Carla", "Dario"],
+                 id="tanner_and_a_werewolf_die_village_wins_too"),
+]
+
+
+@pytest.mark.parametrize(("seats", "center", "votes", "dead", "teams", "winners"), WHO_WINS)
+def test_who_wins(seats: list[str], center: list[str], votes: dict[str, str | None],
+                  dead: list[str], teams: list[str], winners: list[str]) -> None:
+    out = day_outcome(seats, center, votes)
+    assert out["dead"] == dead and out["teams"] == teams
+    assert out["winners"] == winners
 
 
 def test_village_wins_if_no_player_is_a_werewolf_and_nobody_dies() -> None:
@@ -122,44 +153,10 @@ def test_village_loses_if_no_werewolf_is_a_player_and_somebody_dies() -> None:
     assert out["explanation"][-1] == "Nobody wins."
 
 
-def test_werewolves_win_if_a_player_is_a_werewolf_and_none_dies_minion_too() -> None:
-    out = day_outcome([W, "minion", V, V], [V, W, "seer"],
-                      {"Anna": "Bruno", "Bruno": "Carla", "Carla": "Bruno", "Dario": "Bruno"})
-    assert out["dead"] == ["Bruno"] and out["teams"] == ["werewolves"]
-    assert out["winners"] == ["Anna", "Bruno"]  # the Minion wins even though it died
-
-
-def test_minion_without_werewolves_wins_if_another_player_dies() -> None:
-    out = day_outcome(["minion", V, V, V], [W, W, "seer"],
-                      {"Anna": "Bruno", "Bruno": "Carla", "Carla": "Bruno", "Dario": "Bruno"})
-    assert out["dead"] == ["Bruno"] and out["teams"] == ["werewolves"]
-    assert out["winners"] == ["Anna"]
-
-
-def test_minion_without_werewolves_loses_if_only_the_minion_dies() -> None:
-    out = day_outcome(["minion", V, V, V], [W, W, "seer"],
-                      {"Bruno": "Anna", "Carla": "Anna", "Dario": "Bruno", "Anna": "Carla"})
-    assert out["dead"] == ["Anna"] and out["teams"] == [] and out["winners"] == []
-
-
 def test_tanner_wins_only_by_dying() -> None:
     alive = day_outcome(["tanner", W, V, V], [V, W, "seer"],
                         {"Anna": "Bruno", "Bruno": "Carla", "Carla": "Dario", "Dario": "Anna"})
     assert "Anna" not in alive["winners"] and alive["teams"] == ["werewolves"]
-
-
-def test_tanner_dies_and_no_werewolf_does_werewolves_do_not_win() -> None:
-    out = day_outcome(["tanner", W, "minion", V], [V, W, "seer"],
-                      {"Anna": "Bruno", "Bruno": "Anna", "Carla": "Anna", "Dario": "Anna"})
-    assert out["dead"] == ["Anna"] and out["teams"] == ["tanner"]
-    assert out["winners"] == ["Anna"]
-
-
-def test_tanner_and_a_werewolf_die_village_wins_too() -> None:
-    out = day_outcome(["tanner", W, V, V], [V, W, "seer"],
-                      {"Anna": "Bruno", "Bruno": "Anna", "Carla": "Anna", "Dario": "Bruno"})
-    assert out["dead"] == ["Anna", "Bruno"] and out["teams"] == ["village", "tanner"]
-    assert out["winners"] == ["Anna", "Carla", "Dario"]
 
 
 def test_no_werewolf_among_players_and_the_tanner_dies_village_loses() -> None:

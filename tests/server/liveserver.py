@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
+from prochelpers import stop
 
 
 def free_port() -> int:
@@ -63,9 +64,10 @@ class LiveServer:
             self.proc.wait(10)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop(self.proc)
+
+    def __enter__(self) -> LiveServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()  # (nothing to do when the test killed it already)

@@ -248,15 +248,8 @@ def test_a_kick_moves_agents_with_their_own_seat_and_closes_the_kicked(
             assert [s["name"] for s in lobby["seats"]] == ["Robo", "Cy"]
             assert all(s["connected"] for s in lobby["seats"])  # the agent counts too
             host.send(type="start")
-            room = room_of(client, code)
-            welcome = _agent_msgs(rw, lambda m: isinstance(m, protocol.Welcome))[-1]
-            assert welcome.seat == 0 and welcome.players[0] == "Robo"
-            obs = _agent_msgs(rw, lambda m: isinstance(m, protocol.Observation))[-1]
-            assert obs.view["seat"] == 0
-            assert obs.view["events"][0] == room.ruleset.view(room.state, 0)["events"][0]
-            cys = cy.until(lambda m: m["type"] == "observation")
-            assert cys["view"]["seat"] == 1
-            assert cys["view"]["events"][0] == room.ruleset.view(room.state, 1)["events"][0]
+            room = _robo_is_dealt(client, code, rw, 0)
+            _is_dealt(cy, room, 1)
 
 
 def test_the_hosts_seat_order_moves_agents_with_their_own_seat(client: TestClient) -> None:
@@ -280,16 +273,28 @@ def test_the_hosts_seat_order_moves_agents_with_their_own_seat(client: TestClien
                            and [s["name"] for s in m["seats"]] == ["Ann", "Cy", "Robo"])
         assert all(s["connected"] for s in lobby["seats"])
         host.send(type="start")
-        room = room_of(client, code)
-        welcome = _agent_msgs(rw, lambda m: isinstance(m, protocol.Welcome))[-1]
-        assert welcome.seat == 2 and welcome.players[2] == "Robo"
-        obs = _agent_msgs(rw, lambda m: isinstance(m, protocol.Observation))[-1]
-        assert obs.view["seat"] == 2
-        assert obs.view["events"][0] == room.ruleset.view(room.state, 2)["events"][0]
+        room = _robo_is_dealt(client, code, rw, 2)
         for ws, seat in ((ann, 0), (cy, 1)):
-            seen = ws.until(lambda m: m["type"] == "observation")
-            assert seen["view"]["seat"] == seat
-            assert seen["view"]["events"][0] == room.ruleset.view(room.state, seat)["events"][0]
+            _is_dealt(ws, room, seat)
+
+
+def _robo_is_dealt(client: TestClient, code: str, rw: Any, seat: int) -> Room:
+    """The agent Robo is welcomed at ``seat`` and its first observation is that seat's,
+    with that seat's own deal."""
+    room = room_of(client, code)
+    welcome = _agent_msgs(rw, lambda m: isinstance(m, protocol.Welcome))[-1]
+    assert welcome.seat == seat and welcome.players[seat] == "Robo"
+    obs = _agent_msgs(rw, lambda m: isinstance(m, protocol.Observation))[-1]
+    assert obs.view["seat"] == seat
+    assert obs.view["events"][0] == room.ruleset.view(room.state, seat)["events"][0]
+    return room
+
+
+def _is_dealt(phone: WS, room: Room, seat: int) -> None:
+    """A phone's first observation is ``seat``'s, with that seat's own deal."""
+    seen = phone.until(lambda m: m["type"] == "observation")
+    assert seen["view"]["seat"] == seat
+    assert seen["view"]["events"][0] == room.ruleset.view(room.state, seat)["events"][0]
 
 
 def test_a_kicked_agent_is_told_and_closed_and_plays_no_more(client: TestClient) -> None:
@@ -357,11 +362,7 @@ def test_a_kick_moves_relayed_connections_too() -> None:
 ])
 def test_a_name_that_shows_nothing_is_refused(client: TestClient, name: str) -> None:
     code, _ = make_room(client)
-    with client.websocket_connect(f"/ws/{code}") as ws:
-        w = WS(ws)
-        w.send(type="hello", name=name)
-        err = w.recv()
-        assert err["type"] == "room_error" and err["code"] == "bad_name", err
+    _refused_name(client, code, name)
     with client.websocket_connect(f"/ws/{code}/agent", params={"name": name}) as ws:
         err = WS(ws).recv()
         assert err["type"] == "error" and err["code"] == "refused", err
@@ -372,12 +373,17 @@ def test_a_name_that_shows_nothing_is_refused(client: TestClient, name: str) -> 
                                   "Ｃａｒｌａ （ｂｏｔ）", "Ann [bot]"])
 def test_a_name_that_poses_as_a_bot_is_refused(client: TestClient, name: str) -> None:
     code, _ = make_room(client)
+    assert "bot" in _refused_name(client, code, name)
+
+
+def _refused_name(client: TestClient, code: str, name: str) -> str:
+    """A phone saying hello with ``name`` is refused as a bad name: the reason given."""
     with client.websocket_connect(f"/ws/{code}") as ws:
         w = WS(ws)
         w.send(type="hello", name=name)
         err = w.recv()
         assert err["type"] == "room_error" and err["code"] == "bad_name", err
-        assert "bot" in err["message"]
+        return str(err["message"])
 
 
 def test_invisible_characters_are_taken_out_of_a_name(client: TestClient) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
-from webhelpers import WS, make_room
+from webhelpers import host_starts, make_room
 
 from nightcall.server.app import create_app
 from nightcall.server.narration import dusk_line, dusk_seconds
@@ -31,11 +31,7 @@ def dusk_length(db: Path, **app: float) -> tuple[float, float]:
     with TestClient(create_app(SQLiteStore(db), **app)) as client:
         code, token = make_room(client, ruleset="onuw", seats=3, call_seconds=2)
         with client.websocket_connect(f"/ws/{code}") as ws:
-            host = WS(ws)
-            host.send(type="hello", **{"as": "host", "token": token})
-            host.until(lambda m: m["type"] == "lobby")
-            host.send(type="start")
-            clock = host.until(lambda m: m["type"] == "observation")["clock"]
+            clock = host_starts(ws, token).latest("observation")["clock"]
             assert clock["stage"] == "dusk"
             roles = client.get(f"/api/rooms/{code}").json()["settings"]["roles"]
             reading = len(dusk_line("onuw", "en", roles).split()) / 2.5

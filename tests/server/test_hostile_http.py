@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from webhelpers import WS, make_room
+from webhelpers import WS, host_starts, make_room
 
 from nightcall.server import hub as hub_mod
 from nightcall.server.app import create_app
@@ -186,11 +186,7 @@ def test_a_restart_loads_the_games_in_play_not_the_lobbies(db_path: Path) -> Non
         lobbies = [make_room(c)[0] for _ in range(5)]
         code, host_token = make_room(c, seats=3, bots="random", call_seconds=60)
         with c.websocket_connect(f"/ws/{code}") as hw:
-            host = WS(hw)
-            host.send(type="hello", **{"as": "host", "token": host_token})
-            host.until(lambda m: m["type"] == "lobby")
-            host.send(type="start")
-            host.until(lambda m: m["type"] == "observation")
+            host_starts(hw, host_token)
     with TestClient(create_app(SQLiteStore(db_path))) as c:
         hub = c.app.state.hub  # type: ignore[attr-defined]
         assert set(hub.rooms) == {code}

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from webhelpers import WS, make_room
+from webhelpers import WS, host_starts, make_room
 
 from nightcall.server import limits as lim
 from nightcall.server.app import create_app
@@ -436,11 +436,7 @@ def test_wrong_tokens_are_limited_per_address(client: TestClient) -> None:
         w.send(type="hello", name="Ann")
         token = w.until(lambda m: m["type"] == "welcome")["token"]
     with client.websocket_connect(f"/ws/{code}") as hw:
-        host = WS(hw)
-        host.send(type="hello", **{"as": "host", "token": host_token})
-        host.until(lambda m: m["type"] == "lobby")
-        host.send(type="start")
-        host.until(lambda m: m["type"] == "observation")
+        host_starts(hw, host_token)
     for i in range(10):
         with client.websocket_connect(f"/ws/{code}") as ws:
             w = WS(ws)

@@ -22,6 +22,7 @@ import httpx
 import pytest
 import websockets
 from liveserver import LiveServer, free_port
+from prochelpers import closes_on_sigterm
 from starlette.testclient import TestClient
 from test_restart import is_obs, read_until, seat_and_deal, three_seat_room
 
@@ -205,16 +206,9 @@ def test_sigterm_saves_closes_with_1012_and_exits_within_5_s(tmp_path: Path) -> 
             await read_until(phones[seat], lambda m, name=name: is_obs("vote")(m)
                              and name in m["view"]["voted"])
         assert server.proc is not None
-        started = time.monotonic()
-        server.proc.send_signal(signal.SIGTERM)
-        for ws in (host, *phones):
-            with contextlib.suppress(websockets.ConnectionClosed):
-                async with asyncio.timeout(5):
-                    while True:
-                        await ws.recv()
-            closes.append(ws.close_code)
-        await asyncio.to_thread(server.proc.wait, 10)
-        took.append(time.monotonic() - started)
+        codes, seconds = await closes_on_sigterm(server.proc, [host, *phones])
+        closes.extend(codes)
+        took.append(seconds)
 
     try:
         asyncio.run(go())

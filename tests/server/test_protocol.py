@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from itertools import groupby
 from typing import Any
 
 import pytest
@@ -143,7 +144,7 @@ def test_a_game_plays_to_the_end_with_defaults_and_bots(client: TestClient) -> N
         calls = [m["clock"]["call"] for m in host.seen
                  if m["type"] == "observation" and m["clock"]["stage"] == "night"]
         deck = client.get(f"/api/rooms/{code}").json()["settings"]["roles"]
-        assert _dedupe(calls) == _expected_calls(deck)
+        assert [call for call, _ in groupby(calls)] == _expected_calls(deck)
         for p in players:
             last = p.until(lambda m: m["type"] == "observation" and m["clock"]["stage"] == "over")
             assert last["view"]["outcome"] == view["outcome"]
@@ -196,14 +197,6 @@ def test_a_human_acts_when_called_and_refusals_change_nothing(client: TestClient
         assert votes[0] == vote["a"]
         assert {"kind": "claim", "seat": 0, "role": "seer"} in events
         assert outcome["explanation"]
-
-
-def _dedupe(seq: list[Any]) -> list[Any]:
-    out: list[Any] = []
-    for x in seq:
-        if not out or out[-1] != x:
-            out.append(x)
-    return out
 
 
 def _expected_calls(deck: list[str]) -> list[str]:

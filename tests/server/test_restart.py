@@ -4,6 +4,7 @@ stood, and the phones rejoin their seats with their tokens."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
 from pathlib import Path
@@ -60,6 +61,14 @@ async def seat_and_deal(ws_url: str, code: str, host_token: str) -> tuple[Any, l
     return host, phones, tokens
 
 
+async def kill_and_drop(server: LiveServer, sockets: list[Any]) -> None:
+    """SIGKILL, as when the machine loses power; then every client lets its socket go."""
+    server.kill()
+    for ws in sockets:
+        with contextlib.suppress(Exception):
+            await ws.close()
+
+
 def test_kill_mid_night_and_resume(tmp_path: Path) -> None:
     db = tmp_path / "rooms.sqlite3"
     server = LiveServer(db).start()
@@ -72,16 +81,11 @@ def test_kill_mid_night_and_resume(tmp_path: Path) -> None:
         await read_until(host, is_obs("night", "seer"))
         for ws in phones:
             last.append(await read_until(ws, is_obs("night", "seer")))
-        server.kill()
-        for ws in (host, *phones):
-            with __import__("contextlib").suppress(Exception):
-                await ws.close()
+        await kill_and_drop(server, [host, *phones])
         return tokens, last
 
-    try:
+    with server:  # (already dead unless the first half failed)
         tokens, before = asyncio.run(first_half())
-    finally:
-        server.kill()  # already dead unless the first half failed
     with sqlite3.connect(db) as con:
         assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         doc = json.loads(con.execute("SELECT doc FROM rooms WHERE code=?", (code,)).fetchone()[0])
@@ -111,10 +115,8 @@ def test_kill_mid_night_and_resume(tmp_path: Path) -> None:
             await ws.close()
         return ends
 
-    try:
+    with server2:
         ends = asyncio.run(second_half())
-    finally:
-        server2.stop()
     outcomes = [e["view"]["outcome"] for e in ends]
     assert outcomes[0] == outcomes[1] == outcomes[2]
     assert ends[0]["timeline"]
@@ -149,16 +151,11 @@ def test_kill_mid_vote_keeps_every_acknowledged_vote(tmp_path: Path) -> None:
             name = ("Ann", "Bob", "Cy")[seat]
             await read_until(phones[seat], lambda m, name=name: is_obs("vote")(m)
                              and name in m["view"]["voted"])
-        server.kill()  # SIGKILL right after the second vote was shown
-        for ws in (host, *phones):
-            with __import__("contextlib").suppress(Exception):
-                await ws.close()
+        await kill_and_drop(server, [host, *phones])  # right after the second vote shows
         return tokens
 
-    try:
+    with server:
         tokens = asyncio.run(first_half())
-    finally:
-        server.kill()
     server2 = LiveServer(db, port=server.port).start()
 
     async def second_half() -> dict[str, Any]:
@@ -172,10 +169,8 @@ def test_kill_mid_vote_keeps_every_acknowledged_vote(tmp_path: Path) -> None:
         await ws.close()
         return end
 
-    try:
+    with server2:
         end = asyncio.run(second_half())
-    finally:
-        server2.stop()
     assert end["view"]["outcome"]["dead"] == ["Ann"]  # Bob and Cy both pointed at Ann
     with sqlite3.connect(db) as con:
         final = json.loads(con.execute("SELECT doc FROM rooms WHERE code=?",

@@ -12,6 +12,7 @@ import asyncio
 import itertools
 import json
 import random
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -196,7 +197,7 @@ def check_game(room: Room, sinks: dict[str, Capture]) -> None:
         for night, msgs in nights.items():
             calls = list(room.ruleset.night_calls(room.roles, night))
             slots = [m["clock"]["call"] for m in msgs]
-            assert _dedupe(slots) == calls, (name, night)
+            assert [slot for slot, _ in groupby(slots)] == calls, (name, night)
             assert len({m["clock"]["seconds"] for m in msgs}) == 1
             if viewer is None:
                 # One message per call, no more: nobody can hear when someone acts.
@@ -208,14 +209,6 @@ def check_game(room: Room, sinks: dict[str, Capture]) -> None:
                     # its own choices or results, or something done to it (a tap).
                     news = len(after["view"]["events"]) > len(before["view"]["events"])
                     assert news or before["view"]["legal"], (name, after["view"])
-
-
-def _dedupe(seq: list[Any]) -> list[Any]:
-    out: list[Any] = []
-    for x in seq:
-        if not out or out[-1] != x:
-            out.append(x)
-    return out
 
 
 GAMES = {"onuw": 150, "epic": 40, "lupus": 25}

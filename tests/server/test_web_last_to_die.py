@@ -5,18 +5,17 @@ history, so a restart and a replay give the same game."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
-from webhelpers import WS
+from webhelpers import WS, save_playing, two_dead_at_dawn
 
 from nightcall.engine.actions import Action
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.server.app import create_app
 from nightcall.server.messages import CreateRoom
-from nightcall.server.room import LAST_TO_DIE, MASTER_SEAT, ClockState, Room, Seat
+from nightcall.server.room import LAST_TO_DIE, MASTER_SEAT, Room, Seat
 from nightcall.server.store import SQLiteStore
 
 LUPUS = get_ruleset("lupus")
@@ -28,30 +27,12 @@ def two_deaths_room(db: Path) -> tuple[Room, tuple[int, ...]]:
     """A 16-seat room saved at the talk after a first dawn with two or more dead."""
     roles = LUPUS.default_deck(16, "extra")
     names = [f"P{i}" for i in range(16)]
-    for seed in range(1000):
-        rng = random.Random(seed)
-        st = LUPUS.deal(names, roles, seed)
-        actions: list[tuple[int, Action]] = []
-        while LUPUS.view(st, None)["phase"] == "night":
-            seat = rng.choice(LUPUS.waiting_for(st))
-            action = rng.choice(LUPUS.legal_actions(st, seat))
-            LUPUS.apply(st, seat, action)
-            actions.append((seat, action))
-        dead = tuple(LUPUS.dawn_deaths(st))
-        if len(dead) >= 2 and not LUPUS.is_over(st) and 0 not in dead:
-            break
+    seed, actions, dead = two_dead_at_dawn(names, roles, keep=lambda dead: 0 not in dead)
     settings = CreateRoom(ruleset="lupus", seats=16, discussion_seconds=300,
                           vote_seconds=300, call_seconds=1)
-    room = Room(CODE, settings)
-    room.seats = [Seat(n, PLAYER_TOKEN if i == 0 else f"bot-token-{i:08d}", bot=i > 0)
-                  for i, n in enumerate(names)]
-    room.status, room.seed, room.roles, room.actions = "playing", seed, roles, actions
-    room.clock = ClockState("discussion", 1, 0)
-    room.rebuild()
-    store = SQLiteStore(db)
-    store.save(CODE, room.to_doc(), finished=False)
-    store.close()
-    return room, dead
+    seats = [Seat(n, PLAYER_TOKEN if i == 0 else f"bot-token-{i:08d}", bot=i > 0)
+             for i, n in enumerate(names)]
+    return save_playing(db, CODE, settings, seats, roles, seed, actions, "discussion"), dead
 
 
 def connect(client: TestClient, stack: Any, **hello: Any) -> WS:

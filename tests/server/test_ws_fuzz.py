@@ -14,6 +14,7 @@ as they were. At the end a legal vote by another player still goes through.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import string
 import sys
@@ -78,36 +79,44 @@ class Case:
     also: frozenset[str] = frozenset()
 
 
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    # The message rate limit has its own tests; here it would only slow the fuzzer.
+@contextlib.contextmanager
+def vote_room(tmp_path: Path) -> Iterator[tuple[Any, TestClient, str, str]]:
+    """An app with no message rate limit (it has its own tests; here it would only slow
+    the fuzzer) and a 5-seat room whose night runs to a long vote: the app, its client,
+    the room's code and host token."""
     loose = Limits(messages_per_second=1e6, message_burst=10**6, misses_per_minute=1e6,
                    miss_burst=10**6)
     app = create_app(SQLiteStore(tmp_path / "rooms.sqlite3"), limits=loose)
     with TestClient(app) as client:
         code, host_token = make_room(client, seats=5, call_seconds=0.05,
                                      discussion_seconds=0, vote_seconds=3600, bots="random")
-        with client.websocket_connect(f"/ws/{code}") as hw, \
-                client.websocket_connect(f"/ws/{code}") as aw, \
-                client.websocket_connect(f"/ws/{code}") as bw, \
-                client.websocket_connect(f"/ws/{code}") as cw:
-            clients = {"host": WS(hw), "ann": WS(aw), "bob": WS(bw), "cy": WS(cw)}
-            clients["host"].send(type="hello", **{"as": "host", "token": host_token})
-            tokens = {"host": host_token}
-            for name in ("ann", "bob", "cy"):
-                clients[name].send(type="hello", name=name.title())
-                tokens[name] = clients[name].until(lambda m: m["type"] == "welcome")["token"]
-            clients["host"].until(lambda m: m["type"] == "lobby" and len(m["seats"]) == 3)
-            clients["host"].send(type="start")
-            for w in clients.values():
-                w.until(lambda m: m["type"] == "observation" and m["clock"]["stage"] == "vote")
-            settle(clients.values())
-            room = app.state.hub.get(code)
-            last = clients["ann"].latest("observation")
-            assert last["state_id"] == room.state_id(0)
-            claims = [a.to_json() for a in room.ruleset.legal_claims(room.state, 0)]
-            yield Table(client, room, clients, tokens, last["state_id"], last["view"]["legal"],
-                        claims)
+        yield app, client, code, host_token
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    with vote_room(tmp_path) as (app, client, code, host_token), \
+            client.websocket_connect(f"/ws/{code}") as hw, \
+            client.websocket_connect(f"/ws/{code}") as aw, \
+            client.websocket_connect(f"/ws/{code}") as bw, \
+            client.websocket_connect(f"/ws/{code}") as cw:
+        clients = {"host": WS(hw), "ann": WS(aw), "bob": WS(bw), "cy": WS(cw)}
+        clients["host"].send(type="hello", **{"as": "host", "token": host_token})
+        tokens = {"host": host_token}
+        for name in ("ann", "bob", "cy"):
+            clients[name].send(type="hello", name=name.title())
+            tokens[name] = clients[name].until(lambda m: m["type"] == "welcome")["token"]
+        clients["host"].until(lambda m: m["type"] == "lobby" and len(m["seats"]) == 3)
+        clients["host"].send(type="start")
+        for w in clients.values():
+            w.until(lambda m: m["type"] == "observation" and m["clock"]["stage"] == "vote")
+        settle(clients.values())
+        room = app.state.hub.get(code)
+        last = clients["ann"].latest("observation")
+        assert last["state_id"] == room.state_id(0)
+        claims = [a.to_json() for a in room.ruleset.legal_claims(room.state, 0)]
+        yield Table(client, room, clients, tokens, last["state_id"], last["view"]["legal"],
+                    claims)
 
 
 def settle(clients: Any) -> None:
@@ -424,33 +433,28 @@ class Mixed:
 
 @pytest.fixture
 def mixed(tmp_path: Path) -> Iterator[Mixed]:
-    loose = Limits(messages_per_second=1e6, message_burst=10**6, misses_per_minute=1e6,
-                   miss_burst=10**6)
-    app = create_app(SQLiteStore(tmp_path / "rooms.sqlite3"), limits=loose)
-    with TestClient(app) as client:
-        code, host_token = make_room(client, seats=5, call_seconds=0.05,
-                                     discussion_seconds=0, vote_seconds=3600, bots="random")
-        with client.websocket_connect(f"/ws/{code}") as hw, \
-                client.websocket_connect(f"/ws/{code}") as aw:
-            host, ann = WS(hw), WS(aw)
-            host.send(type="hello", **{"as": "host", "token": host_token})
-            ann.send(type="hello", name="Ann")
-            ann.until(lambda m: m["type"] == "welcome")
-            with client.websocket_connect(f"/ws/{code}/agent?name=Robo") as rw:
-                host.until(lambda m: m["type"] == "lobby" and len(m["seats"]) == 2)
-                host.send(type="start")
-                for w in (host, ann):
-                    w.until(lambda m: m["type"] == "observation"
-                            and m["clock"]["stage"] == "vote")
-                while True:  # the agent's turn to vote: it is being asked
-                    msg = protocol.decode_server(rw.receive_text())
-                    if isinstance(msg, protocol.Observation) and any(
-                            a.kind == "vote" for a in msg.legal):
-                        break
-                settle([host, ann])
-                rw.send_text('{"type":"ping"}')
-                assert json.loads(rw.receive_text()) == {"type": "pong"}
-                yield Mixed(client, app.state.hub.get(code), ann, rw, host)
+    with vote_room(tmp_path) as (app, client, code, host_token), \
+            client.websocket_connect(f"/ws/{code}") as hw, \
+            client.websocket_connect(f"/ws/{code}") as aw:
+        host, ann = WS(hw), WS(aw)
+        host.send(type="hello", **{"as": "host", "token": host_token})
+        ann.send(type="hello", name="Ann")
+        ann.until(lambda m: m["type"] == "welcome")
+        with client.websocket_connect(f"/ws/{code}/agent?name=Robo") as rw:
+            host.until(lambda m: m["type"] == "lobby" and len(m["seats"]) == 2)
+            host.send(type="start")
+            for w in (host, ann):
+                w.until(lambda m: m["type"] == "observation"
+                        and m["clock"]["stage"] == "vote")
+            while True:  # the agent's turn to vote: it is being asked
+                msg = protocol.decode_server(rw.receive_text())
+                if isinstance(msg, protocol.Observation) and any(
+                        a.kind == "vote" for a in msg.legal):
+                    break
+            settle([host, ann])
+            rw.send_text('{"type":"ping"}')
+            assert json.loads(rw.receive_text()) == {"type": "pong"}
+            yield Mixed(client, app.state.hub.get(code), ann, rw, host)
 
 
 DEFAULT_RECURSION = 1000  # CPython's

@@ -16,10 +16,30 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import websockets
+
+
+@contextlib.asynccontextmanager
+async def node_serving(url: str, prefix: str, lease_seconds: float = 2.0,
+                       ) -> AsyncIterator[Any]:
+    """A cluster node on the Redis at ``url`` (its keys under ``prefix``) with a hub of
+    its own (``node.hub``), started, and stopped with its hub at the end."""
+    from nightcall.server.cluster import Node
+    from nightcall.server.hub import Hub
+    from nightcall.server.store_redis import RedisStore
+
+    node = Node(RedisStore.from_url(url, prefix=prefix), url, lease_seconds=lease_seconds)
+    hub = Hub(node.store, node=node)
+    await node.start(hub)
+    try:
+        yield node
+    finally:
+        await node.stop()
+        hub.stop()
 
 
 async def served_here(node: Any, settings: Any) -> Any:
@@ -31,6 +51,23 @@ async def served_here(node: Any, settings: Any) -> Any:
     found = (await node.getter(created.code))(created.code)
     assert isinstance(found, Room), found
     return found
+
+
+def saw_the_recorded_outcome(url: str, code: str, clients: list[Any]) -> dict[str, Any]:
+    """Every client (phones, host) was last shown the end of the game, with the winners
+    the room's record (fetched from ``url``, and returned) replays to."""
+    from nightcall.engine import records
+
+    record = httpx.get(f"{url}/api/rooms/{code}/record", timeout=10).json()
+    ruleset, state = records.replay(record)
+    outcome = ruleset.outcome(state)
+    assert outcome is not None
+    names = records.players_of(record)
+    for p in clients:
+        assert p.last is not None and p.last["clock"]["stage"] == "over", p.name
+        shown = p.last["view"]["outcome"]
+        assert sorted(shown["winners"]) == sorted(names[w] for w in outcome.winners), p.name
+    return dict(record)
 
 
 def free_port() -> int:

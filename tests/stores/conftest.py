@@ -11,12 +11,11 @@ import shutil
 import signal
 import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from processes import ProcessGroups
+from processes import ProcessGroups, wait_ready
 
 REDIS_BIN = os.environ.get("NIGHTCALL_REDIS_SERVER") or shutil.which("redis-server")
 
@@ -54,21 +53,16 @@ class RedisServer:
         else:
             args += ["--appendonly", "no"]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"redis-server exited at start: {err}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
-                    s.sendall(b"PING\r\n")
-                    if s.recv(64).startswith(b"+PONG"):
-                        return
-            except OSError:
-                pass
-            time.sleep(0.02)
-        self.stop()
-        raise RuntimeError("redis-server did not answer PING within 10 s")
+        try:
+            wait_ready(self.proc, "redis-server", self._pong)
+        except RuntimeError:
+            self.stop()
+            raise
+
+    def _pong(self) -> bool:
+        with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(64).startswith(b"+PONG")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown hook, no final save; only what reached the AOF survives."""

@@ -15,8 +15,26 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+
+def wait_ready(proc: subprocess.Popen[bytes], what: str, ready: Callable[[], bool],
+               pause: float = 0.02,
+               not_yet: tuple[type[Exception], ...] = (OSError,)) -> None:
+    """Poll ``ready()`` for up to 10 s (raising one of ``not_yet`` counts as not ready);
+    if ``proc`` exits first, raise with what it wrote on stderr."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            err = proc.stderr.read().decode() if proc.stderr else ""
+            raise RuntimeError(f"{what} exited at start: {err}")
+        with contextlib.suppress(*not_yet):
+            if ready():
+                return
+        time.sleep(pause)
+    raise RuntimeError(f"{what} did not answer within 10 s")
 
 
 def members(group: int) -> list[int]:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 import httpx
-from processes import ProcessGroups
+from processes import ProcessGroups, wait_ready
+from prochelpers import stop
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -62,6 +62,12 @@ http {{
 """
 
 
+def answers(url: str) -> bool:
+    """Whatever the status: something listens at ``url`` (else httpx raises)."""
+    httpx.get(url, timeout=1, verify=False)
+    return True
+
+
 class Nginx:
     def __init__(self, tmp: Path, site_text: str, groups: ProcessGroups | None = None
                  ) -> None:
@@ -92,24 +98,9 @@ class Nginx:
         else:
             self.proc = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL,
                                          stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"nginx exited: {err}")
-            try:
-                httpx.get(probe, timeout=1, verify=False)
-                return
-            except httpx.HTTPError:
-                time.sleep(0.05)
-        raise RuntimeError("nginx did not answer")
+        wait_ready(self.proc, "nginx", lambda: answers(probe), pause=0.05,
+                   not_yet=(httpx.HTTPError,))
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        stop(self.proc)
         self.proc = None

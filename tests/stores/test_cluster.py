@@ -14,9 +14,8 @@ import httpx
 import pytest
 import redis
 import websockets
-from clusterplay import Phone, create_room, kill, serve, ws_url
+from clusterplay import Phone, create_room, kill, saw_the_recorded_outcome, serve, ws_url
 
-from nightcall.engine import records
 from nightcall.server.cluster import Node
 from nightcall.server.store import LeaseLost
 from nightcall.server.store_redis import RedisStore
@@ -52,21 +51,6 @@ def _owner(redis_url: str, code: str) -> str | None:
     return None if raw is None else raw.decode()
 
 
-def _check_record(url: str, phones: list[Phone]) -> dict[str, Any]:
-    """The record, fetched from ``url``, replays to the outcome every phone was shown."""
-    code = phones[0].code
-    record = httpx.get(f"{url}/api/rooms/{code}/record", timeout=10).json()
-    ruleset, state = records.replay(record)
-    outcome = ruleset.outcome(state)
-    assert outcome is not None
-    names = records.players_of(record)
-    for p in phones:
-        assert p.last is not None and p.last["clock"]["stage"] == "over"
-        shown = p.last["view"]["outcome"]
-        assert sorted(shown["winners"]) == sorted(names[w] for w in outcome.winners), p.name
-    return dict(record)
-
-
 async def _play(phones: list[Phone], host: Phone, firsts: list[int],
                 during: Any = None) -> None:
     players = [asyncio.create_task(p.run(first=f))
@@ -100,7 +84,7 @@ def test_phones_on_two_processes_play_one_room_through_redis(
     for p in phones:  # each phone saw its own seat, wherever its socket was
         assert p.last is not None and p.last["view"]["seat"] == p.seat
         assert not [e for e in p.errors if e["code"] != "stale_state"], p.errors
-    record_a = _check_record(url_a, phones)
+    record_a = saw_the_recorded_outcome(url_a, phones[0].code, phones)
     assert httpx.get(f"{url_b}/api/rooms/{code}/record", timeout=10).json() == record_a
     assert sum(p.moves for p in phones) >= 5  # at least the votes went through the relay
 
@@ -139,7 +123,7 @@ def test_killing_the_owner_mid_night_moves_the_room_and_loses_nothing(
     assert _owner(durable_redis.url, code) != before.get("owner")
     for p in phones:  # everyone had to reconnect: those on A, and those relayed to A
         assert p.connections >= 2, p.name
-    _check_record(url_b, phones)
+    saw_the_recorded_outcome(url_b, phones[0].code, phones)
 
 
 def test_workers_need_redis() -> None:
@@ -202,13 +186,8 @@ def test_a_relayed_client_gets_the_same_refusals_and_limits(
             answers = [json.loads(await asyncio.wait_for(ws.recv(), 10))["type"]
                        for _ in range(45)]
             assert 20 <= answers.count("pong") < 45 and "room_error" in answers
-        async with websockets.connect(ws_url(url_b, code)) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": "not-a-seat-token-at-all"}))
-            answer = json.loads(await asyncio.wait_for(ws.recv(), 10))
-            assert answer["code"] == "bad_token"
-            with pytest.raises(websockets.ConnectionClosed) as closed:
-                await asyncio.wait_for(ws.recv(), 10)
-            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4000
+        await _refused(ws_url(url_b, code), {"token": "not-a-seat-token-at-all"},
+                       "bad_token", 4000)
 
     asyncio.run(go())
     doc = _doc(redis_server.url, code)  # nothing changed but the one seat taken
@@ -236,16 +215,22 @@ def test_a_relayed_phone_gets_back_in_after_its_address_mistyped_codes(
             await ws.send(json.dumps({"type": "hello", "token": token}))
             welcome = json.loads(await asyncio.wait_for(ws.recv(), 10))
             assert welcome["type"] == "welcome" and welcome["seat"] == 0, welcome
-        async with websockets.connect(ws_url(url_b, code)) as ws:
-            await ws.send(json.dumps({"type": "hello", "name": "Eve"}))
-            answer = json.loads(await asyncio.wait_for(ws.recv(), 10))
-            assert answer["code"] == "slow_down"
-            with pytest.raises(websockets.ConnectionClosed) as closed:
-                await asyncio.wait_for(ws.recv(), 10)
-            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+        await _refused(ws_url(url_b, code), {"name": "Eve"}, "slow_down", 1013)
 
     asyncio.run(go())
     assert [s["name"] for s in _doc(redis_server.url, code)["seats"]] == ["Ann"]
+
+
+async def _refused(url: str, hello: dict[str, str], code: str, close: int) -> None:
+    """A hello at ``url`` is answered with the error ``code``, then the socket is closed
+    with ``close``."""
+    async with websockets.connect(url) as ws:
+        await ws.send(json.dumps({"type": "hello", **hello}))
+        answer = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        assert answer["code"] == code, answer
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await asyncio.wait_for(ws.recv(), 10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == close
 
 
 def test_wrong_tokens_through_the_relay_count_against_the_clients_address(

@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 import redis
-from clusterplay import served_here
+from clusterplay import node_serving, served_here
 
 from nightcall.server.cluster import Node
 from nightcall.server.hub import Hub
@@ -52,10 +52,8 @@ def test_updates_wait_for_their_save_and_a_lost_lease_drops_the_room(
     r = redis.Redis.from_url(redis_server.url)
 
     async def go() -> None:
-        node = _node(redis_server.url, prefix)
-        hub = Hub(node.store, node=node)
-        await node.start(hub)
-        try:
+        async with node_serving(redis_server.url, prefix) as node:
+            hub = node.hub
             room = await served_here(node, CreateRoom(seats=5))
             key = f"{prefix}:room:{room.code}"
             phone = Phone(r, key, None)
@@ -83,9 +81,6 @@ def test_updates_wait_for_their_save_and_a_lost_lease_drops_the_room(
             assert phone.closed == 1012
             assert r.get(key) == before  # the fenced save wrote nothing
             assert len(phone.got) == delivered  # and the unsaved update never went out
-        finally:
-            await node.stop()
-            hub.stop()
 
     asyncio.run(go())
 
@@ -106,10 +101,7 @@ def test_a_cluster_grows_its_codes_too_and_never_hangs(
     prefix = f"codes{time.monotonic_ns()}"
 
     async def go() -> None:
-        node = _node(redis_server.url, prefix)
-        hub = Hub(node.store, node=node)
-        await node.start(hub)
-        try:
+        async with node_serving(redis_server.url, prefix) as node:
             codes = [(await node.create(CreateRoom(seats=5))).code for _ in range(6)]
             assert sorted(codes) == ["A", "AA", "AB", "B", "BA", "BB"]
             started = time.monotonic()
@@ -120,8 +112,6 @@ def test_a_cluster_grows_its_codes_too_and_never_hangs(
             else:
                 raise AssertionError("a seventh room in a space of six")
             assert time.monotonic() - started < 5
-        finally:
-            await node.stop()
 
     asyncio.run(go())
 
@@ -237,10 +227,8 @@ def test_a_cluster_lookup_says_where_a_room_lives(redis_server: RedisServer) -> 
     r = redis.Redis.from_url(redis_server.url)
 
     async def go() -> None:
-        node = _node(redis_server.url, prefix)
-        hub = Hub(node.store, node=node)
-        await node.start(hub)
-        try:
+        async with node_serving(redis_server.url, prefix) as node:
+            hub = node.hub
             theirs = await hub.acreate(CreateRoom(seats=5))
             r.set(f"{prefix}:lease:{theirs.code}", "other-process", px=60_000)
             found = (await node.getter(theirs.code))(theirs.code)
@@ -256,8 +244,5 @@ def test_a_cluster_lookup_says_where_a_room_lives(redis_server: RedisServer) -> 
                 assert exc.code == "no_room"
             else:
                 raise AssertionError("an unknown room was found")
-        finally:
-            await node.stop()
-            hub.stop()
 
     asyncio.run(go())

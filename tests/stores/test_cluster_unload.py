@@ -9,10 +9,8 @@ import time
 from typing import Any
 
 import redis
-from clusterplay import served_here
+from clusterplay import node_serving, served_here
 
-from nightcall.server.cluster import Node
-from nightcall.server.hub import Hub
 from nightcall.server.messages import CreateRoom
 from nightcall.server.store_redis import LOBBY_TTL_MS, RedisStore
 
@@ -26,11 +24,8 @@ def test_an_unloaded_lobby_is_not_adopted_again_by_the_sweep(
     r = redis.Redis.from_url(redis_server.url)
 
     async def go() -> None:
-        node = Node(RedisStore.from_url(redis_server.url, prefix=prefix), redis_server.url,
-                    lease_seconds=1.0)
-        hub = Hub(node.store, node=node)
-        await node.start(hub)
-        try:
+        async with node_serving(redis_server.url, prefix, lease_seconds=1.0) as node:
+            hub = node.hub
             lobby = await served_here(node, CreateRoom(seats=5))
             lobby.join("Ann")
             await asyncio.sleep(0.1)  # saved with the turn
@@ -47,9 +42,6 @@ def test_an_unloaded_lobby_is_not_adopted_again_by_the_sweep(
             # It comes back when someone asks for it, seats and all.
             again = (await node.getter(lobby.code))(lobby.code)
             assert [s.name for s in again.seats] == ["Ann"]
-        finally:
-            await node.stop()
-            hub.stop()
 
     asyncio.run(go())
 

@@ -6,7 +6,6 @@ mid-game its rooms move to the other one and every game ends with nothing lost."
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import signal
@@ -20,11 +19,10 @@ import httpx
 import pytest
 import redis
 import websockets
-from clusterplay import Phone, create_room, free_port
+from clusterplay import Phone, create_room, free_port, saw_the_recorded_outcome
 from processes import ProcessGroups, members
+from prochelpers import closes_on_sigterm
 from proxy import DEPLOY, NGINX, Nginx, site
-
-from nightcall.engine import records
 
 RedisServer = Any
 TOKEN = "operator-token-for-the-tests"
@@ -182,15 +180,7 @@ def test_two_workers_behind_nginx_lose_nothing_when_one_is_killed_mid_game(
         assert was["status"] == "playing" and now["status"] == "over"
         # Everything saved before the kill is still the start of the game's history.
         assert now["actions"][: len(was["actions"])] == was["actions"]
-        record = httpx.get(f"{stack.url}/api/rooms/{code}/record", timeout=10).json()
-        ruleset, state = records.replay(record)
-        outcome = ruleset.outcome(state)
-        assert outcome is not None
-        names = records.players_of(record)
-        for p in [*phones, host]:  # every phone saw the outcome the record replays to
-            assert p.last is not None and p.last["clock"]["stage"] == "over", p.name
-            shown = p.last["view"]["outcome"]
-            assert sorted(shown["winners"]) == sorted(names[w] for w in outcome.winners)
+        saw_the_recorded_outcome(stack.url, code, [*phones, host])
         for p in phones:
             assert p.last is not None and p.last["view"]["seat"] == p.seat
             assert not [e for e in p.errors if e["code"] != "stale_state"], p.errors
@@ -256,16 +246,9 @@ def test_sigterm_stops_every_worker_within_5_s_and_tells_the_phones(
             await ws.send(json.dumps({"type": "hello", "as": "host", "token": token}))
             assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "welcome"
             sockets.append(ws)
-        started = time.monotonic()
-        stack.proc.send_signal(signal.SIGTERM)
-        for ws in sockets:
-            with contextlib.suppress(websockets.ConnectionClosed):
-                async with asyncio.timeout(5):
-                    while True:
-                        await ws.recv()
-            closes.append(ws.close_code)
-        await asyncio.to_thread(stack.proc.wait, 10)
-        return time.monotonic() - started
+        codes, seconds = await closes_on_sigterm(stack.proc, sockets)
+        closes.extend(codes)
+        return seconds
 
     pids = list(workers_of(stack.proc.pid).values())
     took = asyncio.run(go())

@@ -68,33 +68,13 @@ class NightcallAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         }
 
     # The bookkeeping lives in the core environment; these read it through.
-    @property
-    def agents(self) -> list[str]:
-        return self.core.agents
-
-    @property
-    def rewards(self) -> dict[str, float]:
-        return self.core.rewards
-
-    @property
-    def _cumulative_rewards(self) -> dict[str, float]:
-        return self.core._cumulative_rewards
-
-    @property
-    def terminations(self) -> dict[str, bool]:
-        return self.core.terminations
-
-    @property
-    def truncations(self) -> dict[str, bool]:
-        return self.core.truncations
-
-    @property
-    def infos(self) -> dict[str, dict[str, Any]]:
-        return self.core.infos
-
-    @property
-    def agent_selection(self) -> str:
-        return self.core.agent_selection
+    agents = property(lambda self: self.core.agents)
+    rewards = property(lambda self: self.core.rewards)
+    _cumulative_rewards = property(lambda self: self.core._cumulative_rewards)
+    terminations = property(lambda self: self.core.terminations)
+    truncations = property(lambda self: self.core.truncations)
+    infos = property(lambda self: self.core.infos)
+    agent_selection = property(lambda self: self.core.agent_selection)
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.observation_spaces[agent]

@@ -1,11 +1,21 @@
 """What the table-side commands share: a command class that lists its options when one
-typed is unknown (click only suggests a close match, and often none)."""
+typed is unknown (click only suggests a close match, and often none), and the options
+they declare alike (one help text each)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
+import typer
 from typer.core import TyperCommand
+
+RulesetArg = Annotated[str, typer.Argument(metavar="RULESET", help="onuw, epic or lupus.")]
+ScenarioOpt = Annotated[str | None, typer.Option(help="A scenario (Epic Battle).")]
+DeckOpt = Annotated[
+    list[str] | None,
+    typer.Option(help="The deck: role ids, names or playing cards (see `nightcall deck`)."),
+]
+LangOpt = Annotated[str, typer.Option(help="en, it or de.")]
 
 
 class ListsOptions(TyperCommand):

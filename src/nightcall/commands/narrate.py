@@ -14,6 +14,8 @@ from typing import Annotated, Any
 
 import typer
 
+from nightcall.commands._options import DeckOpt, LangOpt, RulesetArg, ScenarioOpt
+
 EXIT_REFUSED = 2
 
 
@@ -52,16 +54,13 @@ def _speaker(console: Any, voice_name: str, locale: Any) -> Any:
 
 
 def narrate(
-    ruleset_id: Annotated[str, typer.Argument(metavar="RULESET", help="onuw, epic or lupus.")],
+    ruleset_id: RulesetArg,
     players: Annotated[
         int | None, typer.Option("--players", "-n", help="How many players.")
     ] = None,
-    scenario: Annotated[str | None, typer.Option(help="A scenario (Epic Battle).")] = None,
-    roles: Annotated[
-        list[str] | None,
-        typer.Option(help="The deck: role ids, names or playing cards (see `nightcall deck`)."),
-    ] = None,
-    lang: Annotated[str, typer.Option(help="en, it or de.")] = "en",
+    scenario: ScenarioOpt = None,
+    roles: DeckOpt = None,
+    lang: LangOpt = "en",
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the script as JSON steps, without waiting.")
     ] = False,

@@ -13,6 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
+from nightcall.commands._options import DeckOpt, LangOpt, RulesetArg, ScenarioOpt
+
 EXIT_REFUSED = 2
 
 
@@ -316,13 +318,10 @@ def ask_claim(legal: Sequence[Any], render: Renderer) -> Any:
 
 
 def play(
-    ruleset_id: Annotated[str, typer.Argument(metavar="RULESET", help="onuw, epic or lupus.")],
+    ruleset_id: RulesetArg,
     players: Annotated[int, typer.Option("--players", "-n", help="How many players.")],
-    scenario: Annotated[str | None, typer.Option(help="A scenario (Epic Battle).")] = None,
-    roles: Annotated[
-        list[str] | None,
-        typer.Option(help="The deck: role ids, names or playing cards (see `nightcall deck`)."),
-    ] = None,
+    scenario: ScenarioOpt = None,
+    roles: DeckOpt = None,
     seat: Annotated[int, typer.Option(help="Your seat, from 1.")] = 1,
     seed: Annotated[
         int | None,
@@ -337,7 +336,7 @@ def play(
         typer.Option(help="Who plays the other seats: random, reasoning, reasoning:easy or "
                      "reasoning:hard."),
     ] = "reasoning",
-    lang: Annotated[str, typer.Option(help="en, it or de.")] = "en",
+    lang: LangOpt = "en",
 ) -> None:
     """Play one game against bots, seeing only what your seat may know."""
     import time

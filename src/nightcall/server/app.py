@@ -12,8 +12,6 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from functools import partial
-from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -29,7 +27,6 @@ from nightcall.server import messages as m
 from nightcall.server.guard import (
     ORIGIN_REFUSED,
     SOCKET_GONE,
-    Endpoint,
     Guards,
     SecurityHeaders,
     server_base,
@@ -56,6 +53,7 @@ from nightcall.server.ops import (
     reader,
     readyz,
 )
+from nightcall.server.pages import page, web_dir
 from nightcall.server.pipeline import (
     Caller,
     SlowDown,
@@ -80,10 +78,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("nightcall.server")
 HELLO_TIMEOUT = 30.0
 SEND_QUEUE = 256
-
-
-def web_dir() -> Path:
-    return Path(str(resources.files("nightcall").joinpath("web")))
 
 
 # Every message through the writer task, as before the direct path (for the load
@@ -522,13 +516,6 @@ async def _unload_loop(hub: Hub, every: float = 60.0) -> None:
 
 
 EXPIRE_EVERY = 10  # unload rounds (of a minute) between two expiries of the store
-
-
-def page(name: str) -> Endpoint:
-    async def endpoint(request: Request) -> Response:
-        return FileResponse(web_dir() / name, headers={"Cache-Control": "no-cache"})
-
-    return endpoint
 
 
 async def favicon(request: Request) -> Response:

@@ -56,6 +56,18 @@ class RoomClock:
         c.ends_at = None if seconds is None else time.time() + seconds
         return self.gen
 
+    def _timed(self, stage: str, seconds: float, then: Callable[[int], None], *,
+               bots: bool = False) -> int:
+        """Open ``stage`` for ``seconds`` and tell the room; the bots (if asked) move within
+        it; ``then(gen)`` runs when the time is up (and does nothing if the clock moved on).
+        The stage's generation."""
+        gen = self._new_stage(stage, seconds)
+        self.room.changed()
+        if bots:
+            self.move_bots(seconds)
+        self._later(seconds, then, gen)
+        return gen
+
     def stop(self) -> None:
         for h in self.handles:
             h.cancel()
@@ -98,9 +110,7 @@ class RoomClock:
         line = dusk_line(room.ruleset.id, room.settings.language, room.roles)
         seconds = self._seconds(dusk_seconds(line, room.settings.call_seconds,
                                                  self.dusk_scale))
-        gen = self._new_stage("dusk", seconds)
-        room.changed()
-        self._later(seconds, self.end_dusk, gen)
+        self._timed("dusk", seconds, self.end_dusk)
 
     def end_dusk(self, gen: int) -> None:
         if gen == self.gen:
@@ -137,11 +147,7 @@ class RoomClock:
         if room.engine_phase() != "night":
             self.route()  # the last call has ended: the dawn
             return
-        seconds = self._seconds(room.settings.call_seconds)
-        gen = self._new_stage("night", seconds)
-        room.changed()
-        self.move_bots(seconds)
-        self._later(seconds, self.end_slot, gen)
+        self._timed("night", self._seconds(room.settings.call_seconds), self.end_slot, bots=True)
 
     def end_slot(self, gen: int) -> None:
         if gen != self.gen:
@@ -164,9 +170,7 @@ class RoomClock:
 
     def enter_discussion(self) -> None:
         seconds = self._seconds(self.room.settings.discussion_seconds)
-        gen = self._new_stage("discussion", seconds)
-        self.room.changed()
-        self._later(seconds, self.end_discussion, gen)
+        gen = self._timed("discussion", seconds, self.end_discussion)
         for seat, bot in self.bots.items():  # bots that talk say their claims at dawn
             if hasattr(bot, "talk"):
                 self._later(self.rng.uniform(0.1, 0.5) * seconds, self.bot_talk, seat, gen)
@@ -200,10 +204,7 @@ class RoomClock:
             self._new_stage(c.stage, None)
             room.changed()
             return
-        left = self.paused_left
-        gen = self._new_stage(c.stage, left)
-        room.changed()
-        self._later(left, self.end_discussion, gen)
+        self._timed(c.stage, self.paused_left, self.end_discussion)
 
     def extend(self, seconds: float = 60.0) -> None:
         """The host gives the talk (or the defense) another minute."""
@@ -212,27 +213,18 @@ class RoomClock:
         if c.stage not in ("discussion", "defense"):
             raise RoomError("not_now", "there is no discussion to extend")
         left = c.ends_at - time.time() if c.ends_at is not None else self.paused_left
-        left = max(0.0, left) + self._seconds(seconds)
-        gen = self._new_stage(c.stage, left)
-        room.changed()
-        self._later(left, self.end_discussion, gen)
+        self._timed(c.stage, max(0.0, left) + self._seconds(seconds), self.end_discussion)
 
     def enter_defense(self) -> None:
         """Lupus: the Suspects speak in their defense before the execution vote."""
-        seconds = self._seconds(self.room.settings.defense_seconds)
-        gen = self._new_stage("defense", seconds)
-        self.room.changed()
-        self._later(seconds, self.end_discussion, gen)
+        self._timed("defense", self._seconds(self.room.settings.defense_seconds),
+                    self.end_discussion)
 
     def enter_turns(self) -> None:
         room = self.room
-        stage = room.turn_stage()
-        seconds = self._seconds(room.settings.vote_seconds)
-        gen = self._new_stage(stage, seconds)
         self.waiting_seen = set(room.ruleset.waiting_for(room.state))
-        room.changed()
-        self.move_bots(seconds)
-        self._later(seconds, self.end_turns, gen)
+        self._timed(room.turn_stage(), self._seconds(room.settings.vote_seconds),
+                    self.end_turns, bots=True)
 
     def end_turns(self, gen: int) -> None:
         if gen != self.gen:

@@ -50,3 +50,12 @@ export function countdown(el, endsAt) {
   tick();
   if (endsAt) el._timer = setInterval(tick, 250);
 }
+
+// The page's #toast shows ``text`` for ``ms`` milliseconds (a refusal, a lost link).
+export function toast(text, ms) {
+  const el = $("#toast");
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(el._t);
+  el._t = setTimeout(() => { el.hidden = true; }, ms);
+}

@@ -1,6 +1,6 @@
 // The player's phone: take a seat, see your card (as you know it now), act when
 // called, claim, vote, and at the end read your own story.
-import { h, mount, $, countdown } from "./dom.js";
+import { h, mount, $, countdown, toast } from "./dom.js";
 import { connect, roomCode } from "./net.js";
 import { actionLabel, artifactName, centerName, errorText, eventText, positionName, preferredLanguage, roleName, setLanguage, setRoleNames, stageName, t, tokenName, translatePage } from "./text.js";
 import { causeOf, finalCards, renderEnd, renderSeats } from "./common.js";
@@ -145,18 +145,10 @@ function onMessage(msg) {
         $("#join-error").textContent = errorText(msg);
         if (net) { net.close(); net = null; }
       } else {
-        showError(errorText(msg));
+        toast(errorText(msg), 3500);
       }
       break;
   }
-}
-
-function showError(text) {
-  const el = $("#toast");
-  el.textContent = text;
-  el.hidden = false;
-  clearTimeout(el._t);
-  el._t = setTimeout(() => { el.hidden = true; }, 3500);
 }
 
 function act(action) {

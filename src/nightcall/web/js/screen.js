@@ -1,7 +1,7 @@
 // The shared screen (host) and the spectators' page: public information only.
 // Read from across a room: the stage, the call and the timer big; the day board
 // newest first; the table as a circle in the order that counts.
-import { h, mount, $, countdown } from "./dom.js";
+import { h, mount, $, countdown, toast } from "./dom.js";
 import { connect, roomCode } from "./net.js";
 import { errorText, eventText, hasText, list, roleName, setLanguage, setRoleNames, stageName, t, translatePage } from "./text.js";
 import { cardWords, causeOf, finalCards, miniCard, renderCircle, renderEnd } from "./common.js";
@@ -63,7 +63,7 @@ export function runScreen({ host }) {
       }
       else if (msg.type === "observation") obs = msg;
       else if (msg.type === "next_room") { moveTo(msg); return; }
-      else if (msg.type === "error" || msg.type === "room_error") { showError(errorText(msg)); return; }
+      else if (msg.type === "error" || msg.type === "room_error") { toast(errorText(msg), 4000); return; }
       else return;
       render();
     }, (s) => {
@@ -78,14 +78,6 @@ export function runScreen({ host }) {
     net.close();
     mount($("#main"), h("p", { class: "prompt", "data-testid": "moving" }, t("moving", { room: msg.room })));
     location.href = `/${host ? "host" : "watch"}/${encodeURIComponent(msg.room)}`;
-  }
-
-  function showError(text) {
-    const el = $("#toast");
-    el.textContent = text;
-    el.hidden = false;
-    clearTimeout(el._t);
-    el._t = setTimeout(() => { el.hidden = true; }, 4000);
   }
 
   // --- sound and voice (host only) ------------------------------------------------

@@ -1,0 +1,23 @@
+"""Fixtures for every test folder. (Being here also puts tests/ on the import path, so
+the helper modules beside this file, such as llmhelpers, import from any folder.)"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from llmhelpers import Script, ScriptedLLM
+
+
+@pytest.fixture
+def llm_server() -> Iterator[Callable[[Script], ScriptedLLM]]:
+    """Makes scripted OpenAI-compatible endpoints; each is closed at the test's end."""
+    made: list[ScriptedLLM] = []
+
+    def make(script: Script) -> ScriptedLLM:
+        made.append(ScriptedLLM(script))
+        return made[-1]
+
+    yield make
+    for server in made:
+        server.close()
