@@ -777,8 +777,10 @@ function useLanguage(code, after = null) {
     if (state.stage === "setup") { renderSetup(); refreshSetup(); }
     if (state.stage === "end") renderEnd();
   };
-  setLanguage(code, () => { redo(); if (after) { const go = after; after = null; go(); } });
+  const then = () => { if (after) { const go = after; after = null; go(); } };
+  setLanguage(code, () => { redo(); then(); });
   redo();
+  if (code === "en") then();  // (English is in before the page starts: no callback for it)
 }
 
 // The table kept before a reload, where it was: a night or a count waits for a tap
