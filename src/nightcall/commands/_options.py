@@ -30,6 +30,18 @@ class ListsOptions(TyperCommand):
             raise
 
 
+def check_bot(spec: str) -> None:
+    """Refuse an unknown bot name (--bots, --village ...) in the reader's language; the
+    bot itself (``make_bot``) checks the rest."""
+    from nightcall.bots import BOT_NAMES
+    from nightcall.engine.errors import Said
+
+    name = spec.partition(":")[0]
+    if name not in BOT_NAMES:
+        raise ValueError(Said(f"unknown bot {spec!r}: use one of {', '.join(BOT_NAMES)}",
+                              "bots.unknown", name=spec, bots=", ".join(BOT_NAMES)))
+
+
 def command_options() -> dict[str, Any]:
     """Keyword arguments for ``app.command`` that give a command this behaviour."""
     return {"cls": ListsOptions}
