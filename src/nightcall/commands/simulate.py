@@ -109,9 +109,9 @@ def simulate(
     from nightcall.bots import make_bot
     from nightcall.commands._options import check_bot
     from nightcall.engine.errors import NightcallError, Said
-    from nightcall.narration.refusals import refused_in
     from nightcall.engine.ruleset import get_ruleset
     from nightcall.narration.locale import LocaleError, load
+    from nightcall.narration.refusals import refused_in
     from nightcall.sim.parallel import default_workers
     from nightcall.sim.parallel import simulate as run
     from nightcall.sim.runner import Setup
