@@ -120,3 +120,30 @@ def test_the_check_catches_the_defects_the_issue_names() -> None:
     # "der Hexe" is a right dative; "Die Werwolf" is wrong in any case.
     right = {"onuw.z": "Die Doppelgängerin kopiert, der Werwolf schläft, die Werwölfe wachen."}
     assert misused_articles("de", right) == []
+
+
+@pytest.mark.parametrize("lang", ["it", "de"])
+def test_the_pages_words_name_roles_as_the_glossary_does(lang: str) -> None:
+    """The pages' texts (web/locales) too: no English role name, and the article before
+    a role fits its gender ("la Doppelgänger", "die Doppelgängerin", "il Veggente")."""
+    import json
+    from pathlib import Path
+
+    import nightcall
+
+    web = Path(nightcall.__file__).parent / "web" / "locales" / f"{lang}.json"
+    words = {f"page.{k}": v for k, v in json.loads(web.read_text(encoding="utf-8")).items()
+             if isinstance(v, str)}
+    # (a help line's ruleset is in its key: help.lupus.seer names Lupus roles)
+    lines = {(f"{k.split('.')[2]}.{k}" if k.startswith("page.help.") else k): v
+             for k, v in words.items()}
+    assert misused_articles(lang, lines) == []
+    loc, en = load(lang), load("en")
+    own = {form for entries in loc.glossary["roles"].values() for e in entries.values()
+           for form in (e["name"], e.get("plural", ""))}
+    english = {form for entries in en.glossary["roles"].values() for e in entries.values()
+               for form in (e["name"], e.get("plural", "")) if form and form not in own
+               and "(" not in form}
+    bad = [(k, name) for k, line in words.items() for name in english
+           if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line)]
+    assert bad == []
