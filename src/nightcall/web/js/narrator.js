@@ -788,7 +788,8 @@ function useLanguage(code, after = null) {
 function restorePlace(g) {
   const r = rulesets.find((x) => x.id === g.setup.ruleset);
   if (!r || r.id === "lupus") { home(); return; }
-  Object.assign(state, { ruleset: r.id, setup: g.setup, table: g.table || null, verdict: g.verdict || null });
+  Object.assign(state, { ruleset: r.id, players: g.setup.players, setup: g.setup, table: g.table || null, verdict: g.verdict || null });
+  if (state.table && Array.isArray(state.table.names)) state.names = [...state.table.names];
   useRuleset(r);
   setRoleNames(g.setup.role_names);
   const p = g.place;
