@@ -147,3 +147,24 @@ def test_the_pages_words_name_roles_as_the_glossary_does(lang: str) -> None:
     bad = [(k, name) for k, line in words.items() for name in english
            if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line)]
     assert bad == []
+
+
+def test_the_words_the_issue_names_are_gone_from_lines_and_pages() -> None:
+    """Issue 19, "Words": "Al mio conto" (say "Al mio tre"), "tutti indicano" where an
+    imperative is meant, "Morgen 2" (write "2. Morgen"), British spelling mixed into
+    the American English."""
+    import json
+    from pathlib import Path
+
+    import nightcall
+
+    def everything(lang: str) -> list[str]:
+        web = Path(nightcall.__file__).parent / "web" / "locales" / f"{lang}.json"
+        page = json.loads(web.read_text(encoding="utf-8"))
+        return [*load(lang).lines.values(), *(v for v in page.values() if isinstance(v, str))]
+
+    italian = " ".join(everything("it"))
+    assert "Al mio conto" not in italian and "tutti indicano" not in italian
+    assert not re.search(r"\bMorgen \d", " ".join(everything("de")))
+    english = " ".join(everything("en"))
+    assert not re.search(r"\b(centre|colour|favour|realise|recognise)s?\b", english)
