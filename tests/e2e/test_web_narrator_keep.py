@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from e2ehelpers import wait_for
+from e2ehelpers import ambience_is_heard, wait_for
 from test_web_finish import LOUDNESS, PROBE
 from test_web_narrator import check_look, choose, open_table, setup_of, spoken
 
@@ -32,12 +32,23 @@ def line_no(page: Any) -> int:
     return int(m.group()) - 1
 
 
+def table_for(browser: Any, url: str, body: dict[str, Any], phone: bool = False
+              ) -> tuple[Any, Any, list[str]]:
+    """The table page set up as ``body`` asks, the same setup from the API, the page's
+    errors (a list that fills as they happen)."""
+    errors: list[str] = []
+    page = open_table(browser, url, lang=body["lang"], phone=phone, errors=errors)
+    choose(page, body["ruleset"], body["players"])
+    if "scenario" in body:
+        page.select_option("[data-testid=scenario]", body["scenario"])
+    wait_for(lambda: page.locator("[data-testid=start]").count() == 1, what="the setup")
+    return page, setup_of(url, body), errors
+
+
 def test_a_one_night_table_survives_a_reload_at_every_stage(
         browser: Any, server: Any, shots: Any) -> None:
-    errors: list[str] = []
-    page = open_table(browser, server.url, errors=errors)
-    choose(page, "onuw", 3)
-    api = setup_of(server.url, {"ruleset": "onuw", "players": 3, "lang": "en"})
+    page, api, errors = table_for(browser, server.url,
+                                  {"ruleset": "onuw", "players": 3, "lang": "en"})
     night = [s for s in api["steps"] if s["phase"] == "night"]
     page.click("[data-testid=start]")
     wait_for(lambda: len(spoken(page)) >= 4, what="four lines of the night")
@@ -121,14 +132,10 @@ def test_a_one_night_table_survives_a_reload_at_every_stage(
 
 def test_epic_asks_what_the_mimic_copied_and_takes_the_center_cards(
         browser: Any, server: Any, shots: Any) -> None:
-    errors: list[str] = []
-    page = open_table(browser, server.url, lang="de", phone=True, errors=errors)
-    choose(page, "epic", 3)
-    page.select_option("[data-testid=scenario]", "horror_awakens")
-    api = setup_of(server.url, {"ruleset": "epic", "players": 3, "lang": "de",
-                                "scenario": "horror_awakens"})
+    page, api, errors = table_for(browser, server.url, {
+        "ruleset": "epic", "players": 3, "lang": "de", "scenario": "horror_awakens"},
+        phone=True)
     assert "mimic" in api["deck"]
-    wait_for(lambda: page.locator("[data-testid=start]").count() == 1, what="the setup")
     page.click("[data-testid=start]")
     page.wait_for_selector("[data-testid=clock-end]", timeout=60000)
     page.click("[data-testid=clock-end]")
@@ -186,20 +193,5 @@ def test_the_table_pages_night_ambience_is_heard(browser: Any, server: Any) -> N
     page.wait_for_selector("[data-testid=start]", timeout=60000)
     assert page.evaluate(LOUDNESS)["state"] == "none"  # no sound before anyone asks
     page.click(".sound-panel summary")
-    page.locator("#ambience").check()
-    loud: list[float] = []
-
-    def heard() -> bool:
-        level = page.evaluate(LOUDNESS)
-        loud.append(level["rms"])
-        return bool(level["state"] == "running" and level["rms"] > 0.002)
-
-    wait_for(heard, timeout=10, what="the ambience's sound")
-    page.locator("#volume").fill("0")
-    page.wait_for_timeout(800)
-    assert page.evaluate(LOUDNESS)["rms"] < max(loud) / 20
-    page.locator("#volume").fill("60")
-    page.locator("#ambience").uncheck()
-    page.wait_for_timeout(800)
-    assert page.evaluate(LOUDNESS)["rms"] < 1e-4
+    ambience_is_heard(page, LOUDNESS)
     ctx.close()

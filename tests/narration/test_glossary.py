@@ -59,16 +59,21 @@ def test_the_locale_role_names_are_the_glossarys() -> None:
                 assert loc.role(rid, role) == entry["name"]
 
 
+def english_names(lang: str) -> set[str]:
+    """The English role names (and plurals) that are not also this language's words."""
+    own = {form for entries in load(lang).glossary["roles"].values() for e in entries.values()
+           for form in (e["name"], e.get("plural", ""))}
+    return {form for entries in load("en").glossary["roles"].values()
+            for e in entries.values() for form in (e["name"], e.get("plural", ""))
+            if form and form not in own and "(" not in form}
+
+
 @pytest.mark.parametrize("lang", ["it", "de"])
 def test_no_line_names_a_role_in_english(lang: str) -> None:
     """An English role name that is not also this language's word (the German lines once
     said "Der Doppelgänger" for the Doppelgängerin)."""
-    loc, en = load(lang), load("en")
-    own = {form for entries in loc.glossary["roles"].values() for e in entries.values()
-           for form in (e["name"], e.get("plural", ""))}
-    english = {form for entries in en.glossary["roles"].values() for e in entries.values()
-               for form in (e["name"], e.get("plural", "")) if form and form not in own
-               and "(" not in form}
+    loc = load(lang)
+    english = english_names(lang)
     bad = []
     for key, line in loc.lines.items():
         for name in english:
@@ -138,13 +143,7 @@ def test_the_pages_words_name_roles_as_the_glossary_does(lang: str) -> None:
     lines = {(f"{k.split('.')[2]}.{k}" if k.startswith("page.help.") else k): v
              for k, v in words.items()}
     assert misused_articles(lang, lines) == []
-    loc, en = load(lang), load("en")
-    own = {form for entries in loc.glossary["roles"].values() for e in entries.values()
-           for form in (e["name"], e.get("plural", ""))}
-    english = {form for entries in en.glossary["roles"].values() for e in entries.values()
-               for form in (e["name"], e.get("plural", "")) if form and form not in own
-               and "(" not in form}
-    bad = [(k, name) for k, line in words.items() for name in english
+    bad = [(k, name) for k, line in words.items() for name in english_names(lang)
            if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line)]
     assert bad == []
 
