@@ -423,3 +423,17 @@ def test_the_center_cards_count_with_the_hands_against_the_deck(client: TestClie
     short = post(client, "judge", {"ruleset": "onuw", "lang": "de", "deck": deck,
                                    "table": {**table, "center": ["werewolf", "villager"]}})
     assert short.status_code == 400 and "3" in short.json()["message"]
+
+
+def test_with_the_alpha_wolf_the_middle_holds_four_cards(client: TestClient) -> None:
+    """"Place one werewolf card ... face down next to the 3 face-down cards in the
+    middle": with the Alpha Wolf, four cards lie in the middle at the end."""
+    deck = ["alpha_wolf", "werewolf", "seer", "robber", "villager", "villager", "dream_wolf"]
+    table = {"players": EPIC_NAMES, "votes": {},
+             "cards": {"Ada": "alpha_wolf", "Bruno": "seer", "Carla": "villager"}}
+    three = post(client, "judge", {"ruleset": "epic", "lang": "en", "deck": deck, "table": {
+        **table, "center": ["werewolf", "robber", "villager"]}})
+    assert three.status_code == 400 and "4" in three.json()["message"]
+    four = post(client, "judge", {"ruleset": "epic", "lang": "en", "deck": deck, "table": {
+        **table, "center": ["werewolf", "robber", "villager", "dream_wolf"]}})
+    assert four.status_code == 200, four.text
