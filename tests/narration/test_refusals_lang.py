@@ -32,8 +32,15 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     bad = copy.deepcopy(record)
     bad["steps"][1]["look"] = "Zoe"  # nobody of that name is seated
     (folder / "bad-step.json").write_text(json.dumps(bad), encoding="utf-8")
-    return {"missing": str(folder / "missing.json"), "not_json": str(folder / "not.json"),
-            "bad_step": str(folder / "bad-step.json"), "no_folder": str(folder / "no" / "p.png")}
+    out = {"missing": str(folder / "missing.json"), "not_json": str(folder / "not.json"),
+           "bad_step": str(folder / "bad-step.json"), "no_folder": str(folder / "no" / "p.png")}
+    # A night step for a role that never wakes, one not in the deck, one of no game.
+    for name, call in (("never", "hunter"), ("not_in_deck", "drunk"), ("no_role", "zorro")):
+        wrong = copy.deepcopy(record)
+        wrong["steps"][0]["call"] = call
+        (folder / f"{name}.json").write_text(json.dumps(wrong), encoding="utf-8")
+        out[name] = str(folder / f"{name}.json")
+    return out
 
 
 # (the command line, the locale key said and its values, English words it must not say)
@@ -79,6 +86,12 @@ CASES: list[tuple[tuple[str, ...], str, dict[str, Any], str]] = [
      "not valid JSON"),
     (("replay", "{bad_step}"), "refusal.record.not_seated", {"field": "look", "name": "Zoe"},
      "is not seated"),
+    (("replay", "{never}"), "refusal.onuw.record.never_called", {"role": "hunter"},
+     "is never called"),
+    (("replay", "{not_in_deck}"), "refusal.onuw.record.not_in_deck", {"role": "drunk"},
+     "not in the deck"),
+    (("replay", "{no_role}"), "refusal.onuw.record.not_a_role", {"call": "zorro"},
+     "is not a One Night role"),
     # click's usage errors
     (("deck", "onuw"), "cli.missing_option", {"option": "--players / -n"}, "Missing option"),
     (("simulate", "onuw", "-n", "5", "--games", "0"), "cli.want_int_from",
@@ -115,7 +128,10 @@ def test_a_wrong_input_is_refused_in_the_language_asked(
     assert "Traceback" not in said
     assert english not in said, said
     loc = load(lang)
-    expected = loc.line(key, **{k: filled(v, files) for k, v in values.items()})
+    given = {k: filled(v, files) for k, v in values.items()}
+    if "role" in given:  # (a role is named in the reader's language)
+        given["role"] = loc.role("onuw", given["role"])
+    expected = loc.line(key, **given)
     if key == "cli.no_such_option":
         expected = expected.split(" `")[0]  # (the options listed are the command's)
         assert "--lang" in said
