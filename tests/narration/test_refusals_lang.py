@@ -40,6 +40,14 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         wrong["steps"][0]["call"] = call
         (folder / f"{name}.json").write_text(json.dumps(wrong), encoding="utf-8")
         out[name] = str(folder / f"{name}.json")
+    lupus = json.loads((RECORDS / "lupus-example-round.json").read_text(encoding="utf-8"))
+    for name, change in (("lupus_bodyguard", {"bodyguard": "Carla"}),  # not in the deck
+                         ("lupus_call", None)):  # a one-night style call step
+        wrong = copy.deepcopy(lupus)
+        wrong["steps"][0] = {**wrong["steps"][0], **change} if change else {
+            "call": "seer", "player": "Elena"}
+        (folder / f"{name}.json").write_text(json.dumps(wrong), encoding="utf-8")
+        out[name] = str(folder / f"{name}.json")
     return out
 
 
@@ -92,6 +100,10 @@ CASES: list[tuple[tuple[str, ...], str, dict[str, Any], str]] = [
      "not in the deck"),
     (("replay", "{no_role}"), "refusal.onuw.record.not_a_role", {"call": "zorro"},
      "is not a One Night role"),
+    (("replay", "{lupus_bodyguard}"), "refusal.lupus.record.not_in_deck",
+     {"field": "bodyguard", "role": "bodyguard"}, "the role is not in this deck"),
+    (("replay", "{lupus_call}"), "refusal.lupus.record.call_key",
+     {"call": "seer", "field": "seer"}, "one step with every choice"),
     # click's usage errors
     (("deck", "onuw"), "cli.missing_option", {"option": "--players / -n"}, "Missing option"),
     (("simulate", "onuw", "-n", "5", "--games", "0"), "cli.want_int_from",
@@ -130,7 +142,7 @@ def test_a_wrong_input_is_refused_in_the_language_asked(
     loc = load(lang)
     given = {k: filled(v, files) for k, v in values.items()}
     if "role" in given:  # (a role is named in the reader's language)
-        given["role"] = loc.role("onuw", given["role"])
+        given["role"] = loc.role(key.split(".")[1], given["role"])
     expected = loc.line(key, **given)
     if key == "cli.no_such_option":
         expected = expected.split(" `")[0]  # (the options listed are the command's)
