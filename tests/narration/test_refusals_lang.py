@@ -48,6 +48,12 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
             "call": "seer", "player": "Elena"}
         (folder / f"{name}.json").write_text(json.dumps(wrong), encoding="utf-8")
         out[name] = str(folder / f"{name}.json")
+    epic = json.loads((RECORDS / "epic-three-parties.json").read_text(encoding="utf-8"))
+    for name, call in (("epic_sleeper", "bodyguard"), ("epic_no_call", "zorro")):
+        wrong = copy.deepcopy(epic)
+        wrong["steps"][0]["call"] = call
+        (folder / f"{name}.json").write_text(json.dumps(wrong), encoding="utf-8")
+        out[name] = str(folder / f"{name}.json")
     return out
 
 
@@ -72,7 +78,7 @@ CASES: list[tuple[tuple[str, ...], str, dict[str, Any], str]] = [
     (("narrate", "onuw", "-n", "5", "--option", "x"), "refusal.narrate.option_form",
      {"option": "x"}, "write it as"),
     (("narrate", "onuw"), "refusal.narrate.players", {}, "how many players"),
-    (("judge", "nope"), "refusal.judge.no_check", {"name": "nope", "known": "onuw, epic"},
+    (("judge", "nope"), "refusal.judge.no_check", {"name": "nope", "known": "epic, onuw"},
      "end-of-game check"),
     (("judge", "onuw", "--file", "{missing}"), "refusal.file.missing",
      {"path": "{missing}"}, "No such file"),
@@ -104,6 +110,10 @@ CASES: list[tuple[tuple[str, ...], str, dict[str, Any], str]] = [
      {"field": "bodyguard", "role": "bodyguard"}, "the role is not in this deck"),
     (("replay", "{lupus_call}"), "refusal.lupus.record.call_key",
      {"call": "seer", "field": "seer"}, "one step with every choice"),
+    (("replay", "{epic_sleeper}"), "refusal.epic.record.sleeper", {"role": "bodyguard"},
+     "sleeps through the night"),
+    (("replay", "{epic_no_call}"), "refusal.epic.record.not_a_call", {"call": "zorro"},
+     "is not an Epic Battle role"),
     # click's usage errors
     (("deck", "onuw"), "cli.missing_option", {"option": "--players / -n"}, "Missing option"),
     (("simulate", "onuw", "-n", "5", "--games", "0"), "cli.want_int_from",

@@ -217,7 +217,7 @@ def judge_module(ruleset_id: str) -> Any:
 def _judged() -> list[str]:
     from nightcall.engine.ruleset import all_rulesets
 
-    return [rid for rid, rs in all_rulesets().items() if rs.judge is not None]
+    return sorted(rid for rid, rs in all_rulesets().items() if rs.judge is not None)
 
 
 def _snake(value: Any) -> Any:
