@@ -386,7 +386,7 @@ def replay(ruleset: EpicBattle, record: Mapping[str, Any]) -> EpicState:
     try:
         st = ruleset.new_game(names, deal, options, tokens)
     except DeckError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(exc.args[0] if exc.args else str(exc)) from None
     run = _Replay(ruleset, st)
     steps = records.steps_of(record)
     for i, step in enumerate(steps):

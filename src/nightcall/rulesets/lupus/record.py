@@ -66,7 +66,7 @@ def replay(ruleset: Lupus, record: Mapping[str, Any]) -> LupusState:
     try:
         st = ruleset.new_game(names, deal, options)
     except DeckError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(exc.args[0] if exc.args else str(exc)) from None
     for i, step in enumerate(records.steps_of(record)):
         apply_step(ruleset, st, step, i)
     return st
