@@ -191,3 +191,27 @@ def small_text(page: Any, selector: str, least: float = 28) -> list[str]:
         .map(([el, size]) => `${el.tagName}.${el.className} ${size}px: `
             + el.textContent.trim().slice(0, 30))
     """, [selector, least]))
+
+
+def ambience_is_heard(page: Any, loudness: str) -> None:
+    """Switch the page's night ambience on and hear it (``loudness``: a script reading
+    the analyser the page's audio graph was tapped with), then the volume at zero and
+    the ambience off each silence it. The sound panel must be open."""
+    page.locator("#ambience").check()
+    loud: list[float] = []
+
+    def heard() -> bool:
+        level = page.evaluate(loudness)
+        loud.append(level["rms"])
+        return bool(level["state"] == "running" and level["rms"] > 0.002)
+
+    wait_for(heard, timeout=10, what="the ambience's sound")
+    # The volume slider at zero silences it (the master gain glides down in ~0.2 s).
+    page.locator("#volume").fill("0")
+    page.wait_for_timeout(800)
+    assert page.evaluate(loudness)["rms"] < max(loud) / 20
+    page.locator("#volume").fill("60")
+    page.locator("#ambience").uncheck()
+    page.wait_for_timeout(800)
+    quiet = page.evaluate(loudness)["rms"]
+    assert quiet < 1e-4, quiet  # switched off: silence (a cricket at most fading out)

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from e2ehelpers import HOST_TV, PHONE_360, axe_violations, sideways, wait_for
+from e2ehelpers import HOST_TV, PHONE_360, ambience_is_heard, axe_violations, sideways, wait_for
 
 from nightcall.narration.locale import load
 
@@ -159,22 +159,5 @@ def test_the_night_ambience_is_heard(browser: Any, server: Any) -> None:
     page.wait_for_selector("[data-testid=deal]")
     assert page.evaluate(LOUDNESS)["state"] == "none"  # no sound before anyone asks
     page.click(".sound-panel summary")  # the host's sound settings, folded away
-    page.locator("#ambience").check()
-    loud: list[float] = []
-
-    def heard() -> bool:
-        level = page.evaluate(LOUDNESS)
-        loud.append(level["rms"])
-        return bool(level["state"] == "running" and level["rms"] > 0.002)
-
-    wait_for(heard, timeout=10, what="the ambience's sound")
-    # The volume slider at zero silences it (the master gain glides down in ~0.2 s).
-    page.locator("#volume").fill("0")
-    page.wait_for_timeout(800)
-    assert page.evaluate(LOUDNESS)["rms"] < max(loud) / 20
-    page.locator("#volume").fill("60")
-    page.locator("#ambience").uncheck()
-    page.wait_for_timeout(800)
-    quiet = page.evaluate(LOUDNESS)["rms"]
-    assert quiet < 1e-4, quiet  # switched off: silence (a cricket at most fading out)
+    ambience_is_heard(page, LOUDNESS)
     ctx.close()

@@ -59,16 +59,21 @@ def test_the_locale_role_names_are_the_glossarys() -> None:
                 assert loc.role(rid, role) == entry["name"]
 
 
+def english_names(lang: str) -> set[str]:
+    """The English role names (and plurals) that are not also this language's words."""
+    own = {form for entries in load(lang).glossary["roles"].values() for e in entries.values()
+           for form in (e["name"], e.get("plural", ""))}
+    return {form for entries in load("en").glossary["roles"].values()
+            for e in entries.values() for form in (e["name"], e.get("plural", ""))
+            if form and form not in own and "(" not in form}
+
+
 @pytest.mark.parametrize("lang", ["it", "de"])
 def test_no_line_names_a_role_in_english(lang: str) -> None:
     """An English role name that is not also this language's word (the German lines once
     said "Der Doppelgänger" for the Doppelgängerin)."""
-    loc, en = load(lang), load("en")
-    own = {form for entries in loc.glossary["roles"].values() for e in entries.values()
-           for form in (e["name"], e.get("plural", ""))}
-    english = {form for entries in en.glossary["roles"].values() for e in entries.values()
-               for form in (e["name"], e.get("plural", "")) if form and form not in own
-               and "(" not in form}
+    loc = load(lang)
+    english = english_names(lang)
     bad = []
     for key, line in loc.lines.items():
         for name in english:
@@ -120,3 +125,45 @@ def test_the_check_catches_the_defects_the_issue_names() -> None:
     # "der Hexe" is a right dative; "Die Werwolf" is wrong in any case.
     right = {"onuw.z": "Die Doppelgängerin kopiert, der Werwolf schläft, die Werwölfe wachen."}
     assert misused_articles("de", right) == []
+
+
+@pytest.mark.parametrize("lang", ["it", "de"])
+def test_the_pages_words_name_roles_as_the_glossary_does(lang: str) -> None:
+    """The pages' texts (web/locales) too: no English role name, and the article before
+    a role fits its gender ("la Doppelgänger", "die Doppelgängerin", "il Veggente")."""
+    import json
+    from pathlib import Path
+
+    import nightcall
+
+    web = Path(nightcall.__file__).parent / "web" / "locales" / f"{lang}.json"
+    words = {f"page.{k}": v for k, v in json.loads(web.read_text(encoding="utf-8")).items()
+             if isinstance(v, str)}
+    # (a help line's ruleset is in its key: help.lupus.seer names Lupus roles)
+    lines = {(f"{k.split('.')[2]}.{k}" if k.startswith("page.help.") else k): v
+             for k, v in words.items()}
+    assert misused_articles(lang, lines) == []
+    bad = [(k, name) for k, line in words.items() for name in english_names(lang)
+           if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line)]
+    assert bad == []
+
+
+def test_the_words_the_issue_names_are_gone_from_lines_and_pages() -> None:
+    """Issue 19, "Words": "Al mio conto" (say "Al mio tre"), "tutti indicano" where an
+    imperative is meant, "Morgen 2" (write "2. Morgen"), British spelling mixed into
+    the American English."""
+    import json
+    from pathlib import Path
+
+    import nightcall
+
+    def everything(lang: str) -> list[str]:
+        web = Path(nightcall.__file__).parent / "web" / "locales" / f"{lang}.json"
+        page = json.loads(web.read_text(encoding="utf-8"))
+        return [*load(lang).lines.values(), *(v for v in page.values() if isinstance(v, str))]
+
+    italian = " ".join(everything("it"))
+    assert "Al mio conto" not in italian and "tutti indicano" not in italian
+    assert not re.search(r"\bMorgen \d", " ".join(everything("de")))
+    english = " ".join(everything("en"))
+    assert not re.search(r"\b(centre|colour|favour|realise|recognise)s?\b", english)

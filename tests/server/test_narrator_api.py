@@ -304,3 +304,136 @@ def test_a_page_of_another_site_may_not_use_the_table_api(client: TestClient, wh
                        headers={"origin": "http://evil.example"})
     assert said.status_code == 403
     assert said.json()["code"] == "bad_origin"
+
+
+# --- the end's copiers and center cards ------------------------------------------------
+
+EPIC_DECK = ["werewolf", "mimic", "ghost_hunter", "seer", "villager", "tanner"]
+EPIC_NAMES = ["Ada", "Bruno", "Carla"]
+
+
+def epic_end(client: TestClient, cards: dict[str, str], votes: dict[str, str],
+             **extra: Any) -> Any:
+    table = {"players": EPIC_NAMES, "cards": cards, "votes": votes, **extra}
+    return post(client, "judge", {"ruleset": "epic", "lang": "en", "deck": EPIC_DECK,
+                                  "table": table})
+
+
+def test_setup_says_which_copying_cards_the_end_asks_about(client: TestClient) -> None:
+    s = post(client, "setup", {"ruleset": "epic", "players": 3, "roles": EPIC_DECK}).json()
+    copies = {c["card"]: c["options"] for c in s["copies"]}
+    # The Mimic takes on a card of the deck (the Villager also stands for a Mimic card
+    # that started in the middle); the Ghost Hunter turns only into a monster or Tanner.
+    assert copies["mimic"] == ["werewolf", "ghost_hunter", "seer", "villager", "tanner"]
+    assert copies["ghost_hunter"] == ["", "werewolf", "tanner"]
+    onuw = post(client, "setup", {"ruleset": "onuw", "players": 3,
+                                  "roles": ["doppelganger", "werewolf", "seer", "robber",
+                                            "villager", "villager"]}).json()
+    assert onuw["copies"] == [{"card": "doppelganger",
+                               "options": ["werewolf", "seer", "robber", "villager"]}]
+    plain = post(client, "setup", {"ruleset": "onuw", "players": 5}).json()
+    assert plain["copies"] == []
+
+
+def test_the_mimic_card_counts_as_the_role_it_copied_wherever_it_went(
+        client: TestClient) -> None:
+    """"If the Mimic's role card changes players, the role card continues to be the role
+    the Mimic had looked at": Bruno holds the Mimic card, which copied a Werewolf, and
+    is voted out, so the Village wins."""
+    cards = {"Ada": "seer", "Bruno": "mimic", "Carla": "villager"}
+    votes = {"Ada": "Bruno", "Carla": "Bruno", "Bruno": "Ada"}
+    r = epic_end(client, cards, votes, copies={"mimic": "werewolf"})
+    assert r.status_code == 200, r.text
+    assert r.json()["dead"] == ["Bruno"] and r.json()["winners"] == ["Ada", "Carla"]
+    from nightcall.rulesets.epic import judge as epic_judge
+
+    same = epic_judge.judge({"players": EPIC_NAMES, "votes": votes,
+                             "cards": {**cards, "Bruno": "werewolf"}})
+    assert r.json()["explanation"] == list(same.explain("en"))
+    # "If the Mimic's card lies in the middle at the start ... the role counts as a
+    # regular villager": then the same vote kills a villager, and no werewolf is out.
+    r = epic_end(client, cards, votes, copies={"mimic": "villager"})
+    assert r.status_code == 200, r.text
+    plain = epic_judge.judge({"players": EPIC_NAMES, "votes": votes,
+                              "cards": {**cards, "Bruno": "villager"}}).to_json(EPIC_NAMES)
+    assert r.json()["winners"] == plain["winners"] != ["Ada", "Carla"]
+
+
+def test_a_mimic_without_its_copy_or_with_one_not_in_the_deck_is_refused(
+        client: TestClient) -> None:
+    cards = {"Ada": "seer", "Bruno": "mimic", "Carla": "villager"}
+    r = epic_end(client, cards, {}, copies={})
+    assert r.status_code == 400 and "Bruno" in r.json()["message"]
+    assert "Mimic" in r.json()["message"]
+    r = epic_end(client, cards, {}, copies={"mimic": "robber"})  # no Robber tonight
+    assert r.status_code == 400
+    assert "Robber" in r.json()["message"] and "Werewolf" in r.json()["message"]
+
+
+def test_a_ghost_hunter_who_transformed_is_judged_as_what_he_became(
+        client: TestClient) -> None:
+    """"If he discovers the card of the Tanner, a werewolf or a vampire ... he transforms
+    into the role he looked at": voted out as a werewolf, his death is the Village's win;
+    as the Ghost Hunter it is the werewolves'."""
+    cards = {"Ada": "werewolf", "Bruno": "ghost_hunter", "Carla": "seer"}
+    votes = {"Ada": "Bruno", "Carla": "Bruno", "Bruno": "Ada"}
+    stayed = epic_end(client, cards, votes, copies={"ghost_hunter": ""})
+    became = epic_end(client, cards, votes, copies={"ghost_hunter": "werewolf"})
+    assert stayed.status_code == became.status_code == 200, (stayed.text, became.text)
+    assert stayed.json()["winners"] == ["Ada"]
+    assert set(became.json()["winners"]) == {"Carla"}
+    refused = epic_end(client, cards, votes, copies={"ghost_hunter": "seer"})
+    assert refused.status_code == 400  # the Seer is no card he turns into
+
+
+def test_the_doppelgangers_copy_from_the_page_is_the_judges_doppelganger(
+        client: TestClient) -> None:
+    deck = ["doppelganger", "werewolf", "seer", "robber", "villager", "villager"]
+    table = {"players": EPIC_NAMES,
+             "cards": {"Ada": "doppelganger", "Bruno": "werewolf", "Carla": "seer"},
+             "votes": {"Ada": "Bruno", "Bruno": "Ada", "Carla": "Ada"}}
+    page = post(client, "judge", {"ruleset": "onuw", "lang": "de", "deck": deck,
+                                  "table": {**table, "copies": {"doppelganger": "werewolf"}}})
+    assert page.status_code == 200, page.text
+    outcome = onuw_judge.judge({**table, "doppelganger": "werewolf"})
+    assert page.json()["explanation"] == list(outcome.explain("de"))
+    assert page.json()["winners"] == outcome.to_json(EPIC_NAMES)["winners"]
+    missing = post(client, "judge", {"ruleset": "onuw", "lang": "it", "deck": deck,
+                                     "table": {**table, "copies": {}}})
+    assert missing.status_code == 400 and "Ada" in missing.json()["message"]
+
+
+def test_the_center_cards_count_with_the_hands_against_the_deck(client: TestClient) -> None:
+    deck = ["werewolf", "werewolf", "seer", "robber", "villager", "villager"]
+    table = {"players": EPIC_NAMES,
+             "cards": {"Ada": "werewolf", "Bruno": "seer", "Carla": "robber"}, "votes": {}}
+    ok = post(client, "judge", {"ruleset": "onuw", "lang": "en", "deck": deck,
+                                "table": {**table, "center": ["A♣", "2♠", "villager"]}})
+    assert ok.status_code == 200, ok.text  # playing cards or roles, as tapped
+    # A Seer in a hand and one in the middle, from a deck with one Seer.
+    two = post(client, "judge", {"ruleset": "onuw", "lang": "it", "deck": deck,
+                                 "table": {**table, "center": ["werewolf", "seer", "villager"]}})
+    assert two.status_code == 400
+    assert "Veggente" in two.json()["message"] and "carta centrale 2" in two.json()["message"]
+    # Three Werewolves: the box has two.
+    three = post(client, "judge", {"ruleset": "onuw", "lang": "en", "table": {
+        **table, "cards": {"Ada": "werewolf", "Bruno": "seer", "Carla": "werewolf"},
+        "center": ["werewolf", "villager", "villager"]}})
+    assert three.status_code == 400 and "center card 1" in three.json()["message"]
+    short = post(client, "judge", {"ruleset": "onuw", "lang": "de", "deck": deck,
+                                   "table": {**table, "center": ["werewolf", "villager"]}})
+    assert short.status_code == 400 and "3" in short.json()["message"]
+
+
+def test_with_the_alpha_wolf_the_middle_holds_four_cards(client: TestClient) -> None:
+    """"Place one werewolf card ... face down next to the 3 face-down cards in the
+    middle": with the Alpha Wolf, four cards lie in the middle at the end."""
+    deck = ["alpha_wolf", "werewolf", "seer", "robber", "villager", "villager", "dream_wolf"]
+    table = {"players": EPIC_NAMES, "votes": {},
+             "cards": {"Ada": "alpha_wolf", "Bruno": "seer", "Carla": "villager"}}
+    three = post(client, "judge", {"ruleset": "epic", "lang": "en", "deck": deck, "table": {
+        **table, "center": ["werewolf", "robber", "villager"]}})
+    assert three.status_code == 400 and "4" in three.json()["message"]
+    four = post(client, "judge", {"ruleset": "epic", "lang": "en", "deck": deck, "table": {
+        **table, "center": ["werewolf", "robber", "villager", "dream_wolf"]}})
+    assert four.status_code == 200, four.text

@@ -1,9 +1,11 @@
 """What the table-side commands share: a command class that lists its options when one
-typed is unknown (click only suggests a close match, and often none), and the options
-they declare alike (one help text each)."""
+typed is unknown (click only suggests a close match, and often none), says every usage
+error (a missing option, a value of the wrong kind) in the --lang given, and declares the
+options they share alike (one help text each)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
@@ -18,26 +20,152 @@ DeckOpt = Annotated[
 LangOpt = Annotated[str, typer.Option(help="en, it or de.")]
 
 
+def _is(exc: BaseException, name: str) -> bool:
+    # typer bundles its own click: its exceptions are matched by class name.
+    return any(c.__name__ == name for c in type(exc).__mro__)
+
+
+def _lang_of(args: Sequence[str]) -> str:
+    """The --lang typed on the command line (the usage error came before any parsing)."""
+    for i, arg in enumerate(args):
+        if arg == "--lang" and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return "en"
+
+
+def _typed(args: Sequence[str], param: Any) -> str:
+    """What was typed for ``param`` (the value after its option), or ''."""
+    opts = list(getattr(param, "opts", []) or [])
+    for i, arg in enumerate(args):
+        for opt in opts:
+            if arg == opt and i + 1 < len(args):
+                return args[i + 1]
+            if arg.startswith(opt + "="):
+                return arg.partition("=")[2]
+    return ""
+
+
+def _option_name(param: Any) -> str:
+    opts = [o for o in getattr(param, "opts", []) or [] if o.startswith("--")]
+    if getattr(param, "param_type_name", "") == "argument" or not opts:
+        return str(getattr(param, "metavar", None) or str(getattr(param, "name", "?")).upper())
+    return " / ".join(opts + [o for o in param.opts if not o.startswith("--")])
+
+
+def _kind(param: Any) -> str:
+    """The name of the Python type a parameter takes ("int", "float", "str" ...)."""
+    try:
+        kind = param.bare_type()
+    except Exception:  # (not a typer parameter)
+        return ""
+    return str(getattr(kind, "__name__", kind))
+
+
+def _localized(exc: Any, ctx: Any, args: Sequence[str], lang: str) -> str | None:
+    """The usage error's message in ``lang`` (None: keep click's English)."""
+    from nightcall.narration.locale import LANGUAGES, load
+
+    if lang not in LANGUAGES or lang == "en":
+        return None
+    loc = load(lang)
+    param = getattr(exc, "param", None)
+    if _is(exc, "NoSuchOption"):
+        return None  # (worded in parse_args, where the options are known)
+    if _is(exc, "MissingParameter") and param is not None:
+        key = "cli.missing_argument" if param.param_type_name == "argument" \
+            else "cli.missing_option"
+        return loc.line(key, option=_option_name(param))
+    if _is(exc, "BadParameter") and param is not None:
+        value = _typed(args, param)
+        kind = _kind(param)
+        low, high = getattr(param, "min", None), getattr(param, "max", None)
+        option = _option_name(param)
+        if kind == "int":
+            if low is not None and high is not None:
+                return loc.line("cli.want_int_range", option=option, value=value, low=low,
+                                high=high)
+            if low is not None:
+                return loc.line("cli.want_int_from", option=option, value=value, low=low)
+            return loc.line("cli.want_int", option=option, value=value)
+        if kind == "float":
+            return loc.line("cli.want_number", option=option, value=value)
+        return loc.line("cli.bad_value", option=option, value=value)
+    message = str(getattr(exc, "message", ""))
+    if message.startswith("Got unexpected extra argument"):
+        extra = message.rpartition("(")[2].rstrip(")")
+        return loc.line("cli.extra", args=extra)
+    return None
+
+
+def _show_in(lang: str) -> Any:
+    """``show`` for a usage error: click's, with its words in ``lang``."""
+    from nightcall.narration.locale import LANGUAGES, load
+
+    def show(self: Any, file: Any = None) -> None:
+        import typer
+
+        loc = load(lang if lang in LANGUAGES else "en")
+        ctx = self.ctx
+        if ctx is not None:
+            usage = ctx.get_usage()
+            if usage.startswith("Usage:"):
+                usage = loc.line("cli.usage") + usage[len("Usage:"):]
+            typer.echo(usage + "\n" + loc.line("cli.try_help", command=ctx.command_path),
+                       err=True)
+        typer.echo(loc.line("cli.error", message=self.format_message()), err=True)
+
+    return show
+
+
 class ListsOptions(TyperCommand):
-    """A command that answers an unknown option with the list of the options it has."""
+    """A command that answers an unknown option with the list of the options it has,
+    and every usage error in the --lang typed."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        typed = list(args)
         try:
             return super().parse_args(ctx, args)
         except Exception as exc:
-            # typer bundles its own click: match its NoSuchOption by name, and keep the
-            # exception (its type is the one typer knows how to print), with more words.
-            if type(exc).__name__ != "NoSuchOption":
+            if not _is(exc, "UsageError"):
                 raise
-            names = sorted({opt for p in self.get_params(ctx) for opt in p.opts
-                            if opt.startswith("--") and opt != "--help"})
-            close = getattr(exc, "possibilities", None)
-            hint = f" Did you mean {' or '.join(close)}?" if close else ""
-            exc.message = (  # type: ignore[attr-defined]
-                f"No such option: {getattr(exc, 'option_name', '?')}.{hint} The options of "
-                f"`nightcall {ctx.info_name}` are: {', '.join(names)}.")
-            exc.possibilities = None  # type: ignore[attr-defined]
+            lang = _lang_of(typed)
+            if _is(exc, "NoSuchOption"):
+                self._list_options(exc, ctx, lang)
+            else:
+                message = _localized(exc, ctx, typed, lang)
+                if message is not None:
+                    # (click builds some messages from their parts: the whole one, said)
+                    exc.format_message = lambda: message  # type: ignore[attr-defined]
+            if lang != "en":
+                exc.show = _show_in(lang).__get__(exc)  # type: ignore[attr-defined]
             raise
+
+    def _list_options(self, exc: Any, ctx: Any, lang: str) -> None:
+        from nightcall.narration.locale import LANGUAGES, load
+
+        loc = load(lang if lang in LANGUAGES else "en")
+        names = sorted({opt for p in self.get_params(ctx) for opt in p.opts
+                        if opt.startswith("--") and opt != "--help"})
+        close = getattr(exc, "possibilities", None)
+        hint = loc.line("cli.did_you_mean", options=f" {loc.line('cli.or')} ".join(close)) \
+            if close else ""
+        exc.message = loc.line("cli.no_such_option", option=getattr(exc, "option_name", "?"),
+                               hint=hint, command=ctx.command_path, options=", ".join(names))
+        exc.possibilities = None
+
+
+def check_bot(spec: str) -> None:
+    """Refuse an unknown bot name (--bots, --village ...) in the reader's language; the
+    bot itself (``make_bot``) checks the rest."""
+    from nightcall.bots import BOT_NAMES
+    from nightcall.engine.errors import Said
+
+    name = spec.partition(":")[0]
+    if name not in BOT_NAMES:
+        raise ValueError(Said(f"unknown bot {spec!r}: use one of {', '.join(BOT_NAMES)}",
+                              "bots.unknown", name=spec, bots=", ".join(BOT_NAMES)))
 
 
 def command_options() -> dict[str, Any]:

@@ -217,7 +217,7 @@ def judge_module(ruleset_id: str) -> Any:
 def _judged() -> list[str]:
     from nightcall.engine.ruleset import all_rulesets
 
-    return [rid for rid, rs in all_rulesets().items() if rs.judge is not None]
+    return sorted(rid for rid, rs in all_rulesets().items() if rs.judge is not None)
 
 
 def _snake(value: Any) -> Any:
@@ -257,11 +257,19 @@ def normalize(ruleset_id: str, table: Any) -> Any:
 
 
 def _load_table(file: Path) -> Any:
-    text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
+    from nightcall.engine.errors import Said
+
+    try:
+        text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
+    except OSError as exc:
+        key = "file.missing" if isinstance(exc, FileNotFoundError) else "file.unreadable"
+        raise ValueError(Said(f"cannot read {file}: {exc.strerror}", key, path=str(file),
+                              reason=str(exc.strerror))) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"the table is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        raise ValueError(Said(f"the table is not valid JSON ({exc.msg} at line {exc.lineno})",
+                              "file.not_json", path=str(file), line=exc.lineno)) from None
 
 
 def judge(
@@ -290,9 +298,9 @@ def judge(
         raise typer.Exit(EXIT_REFUSED) from None
     module = judge_module(ruleset_id)
     if module is None:
-        err.print(f"[bold red]cannot judge[/]: {ruleset_id!r} has no end-of-game check here "
-                  f"(known: {', '.join(_judged())}); Lupus ends inside `nightcall narrate "
-                  "lupus`", highlight=False)
+        err.print(loc.line("refusal.judge.no_check", name=ruleset_id,
+                           known=", ".join(_judged())),
+                  style="bold red", highlight=False, markup=False)
         raise typer.Exit(EXIT_REFUSED)
     try:
         if file is not None:

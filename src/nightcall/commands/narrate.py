@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from nightcall.commands._options import DeckOpt, LangOpt, RulesetArg, ScenarioOpt
+from nightcall.engine.errors import Said
 
 EXIT_REFUSED = 2
 
@@ -25,7 +26,8 @@ def _parse_options(items: list[str] | None) -> dict[str, Any]:
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key:
-            raise ValueError(f"--option {item!r}: write it as name=value, e.g. lone_wolf=false")
+            raise ValueError(Said(f"--option {item!r}: write it as name=value, e.g. "
+                                  "lone_wolf=false", "narrate.option_form", option=item))
         low = value.strip().lower()
         if low in ("true", "yes", "on", "1"):
             out[key] = True
@@ -124,19 +126,22 @@ def narrate(
     err = Console(stderr=True)
     try:
         if night < 1:
-            raise ValueError(f"nights are counted from 1, not {night}")
+            raise ValueError(Said(f"nights are counted from 1, not {night}",
+                                  "narrate.night_from_1", night=night))
         locale = load(lang)
         ruleset = get_ruleset(ruleset_id)
         master = isinstance(ruleset, MasterChoice)  # a Master runs the game, night by night
         if ruleset.nights is not None and night > ruleset.nights:
-            raise ValueError(f"{ruleset.title} has one night only: --night {night} is for "
-                             "games of many nights (Lupus in Tabula)")
+            raise ValueError(Said(f"{ruleset.title} has one night only: --night {night} is "
+                                  "for games of many nights (Lupus in Tabula)",
+                                  "narrate.one_night", title=ruleset.title, night=night))
         if not master and (resume or save is not None):
-            raise ValueError("--save and --resume are for a game Master's many nights "
-                             "(Lupus in Tabula)")
+            raise ValueError(Said("--save and --resume are for a game Master's many nights "
+                                  "(Lupus in Tabula)", "narrate.save_master"))
         if players is None:
             if not (master and resume):
-                raise ValueError("give --players N (how many players are at the table)")
+                raise ValueError(Said("give --players N (how many players are at the table)",
+                                      "narrate.players"))
             players = ruleset.min_players  # the saved game knows its table
         options = _parse_options(option)
         if options:
@@ -163,16 +168,17 @@ def narrate(
                       style="yellow", highlight=False, markup=False)
     if wav_dir is not None:
         if not voice.available():
-            err.print("[bold red]cannot write WAV files[/]: espeak-ng is not installed",
-                      highlight=False)
+            err.print(locale.line("refusal.no_espeak"), style="bold red", highlight=False,
+                      markup=False)
             raise typer.Exit(EXIT_REFUSED)
         try:
             wav_dir.mkdir(parents=True, exist_ok=True)
             for i, step in enumerate(steps, 1):
                 voice.synthesize(step.text, locale.voice, wav_dir / f"{i:03d}-{step.key}.wav")
         except (OSError, subprocess.CalledProcessError) as exc:
-            err.print(f"[bold red]cannot write WAV files[/] to {wav_dir}: {exc}",
-                      highlight=False)
+            err.print(locale.line("refusal.cannot_write_wav", path=str(wav_dir),
+                                  reason=str(exc)), style="bold red", highlight=False,
+                      markup=False)
             raise typer.Exit(EXIT_REFUSED) from None
         console.print(f"{len(steps)} WAV files written to {wav_dir}", highlight=False)
         return
@@ -208,6 +214,7 @@ def _run_master(console: Any, err: Any, ruleset: Any, deck: list[str], locale: A
     import time
 
     from nightcall.narration.master import default_save_path, run_master
+    from nightcall.narration.refusals import said
 
     path = save if save is not None else default_save_path()
     started = time.time()
@@ -215,10 +222,12 @@ def _run_master(console: Any, err: Any, ruleset: Any, deck: list[str], locale: A
         run_master(console, ruleset, deck, locale, timing, speak=speak, wait=wait,
                    save_path=path, resume=resume, keys=keys)
     except ValueError as exc:
-        err.print(f"[bold red]cannot narrate[/]: {exc}", highlight=False)
+        err.print(locale.line("refusal.cannot_narrate", reason=said(locale, exc)),
+                  style="bold red", highlight=False, markup=False)
         raise typer.Exit(EXIT_REFUSED) from None
     except OSError as exc:
-        err.print(f"[bold red]cannot save the game[/]: {exc}", highlight=False)
+        err.print(locale.line("refusal.cannot_save", reason=str(exc)), style="bold red",
+                  highlight=False, markup=False)
         raise typer.Exit(EXIT_REFUSED) from None
     except (KeyboardInterrupt, EOFError, typer.Abort):
         saved = resume or (path.exists() and path.stat().st_mtime >= started - 1)

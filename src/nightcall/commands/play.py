@@ -342,10 +342,12 @@ def play(
     import time
 
     from nightcall.bots import make_bot
-    from nightcall.engine.errors import NightcallError
+    from nightcall.commands._options import check_bot
+    from nightcall.engine.errors import NightcallError, Said
     from nightcall.engine.ruleset import get_ruleset
     from nightcall.narration.deckspec import choose_deck
     from nightcall.narration.locale import LocaleError, load
+    from nightcall.narration.refusals import refused_in
     from nightcall.narration.script import sorted_deck
 
     if seed is None:
@@ -356,16 +358,19 @@ def play(
         ruleset = get_ruleset(ruleset_id)
         deck, _ = choose_deck(ruleset, players, scenario, roles)
         if not 1 <= seat <= players:
-            raise ValueError(f"--seat must be between 1 and {players}, not {seat}")
+            raise ValueError(Said(f"--seat must be between 1 and {players}, not {seat}",
+                                  "play.seat", high=players, seat=seat))
         names = [f"Bot {i}" for i in range(1, players + 1)]
         if name in names:
-            raise ValueError(f"--name {name!r} is a bot's name; pick another")
+            raise ValueError(Said(f"--name {name!r} is a bot's name; pick another",
+                                  "play.bot_name", name=name))
         me = seat - 1
         names[me] = name
         state = ruleset.deal(names, deck, seed)
+        check_bot(bots)
         make_bot(bots, ruleset.id, 0)  # refuse an unknown bot name before the game starts
     except (NightcallError, LocaleError, ValueError) as exc:
-        typer.echo(f"cannot start: {exc}", err=True)
+        typer.echo(refused_in(lang, "cannot_play", "cannot start", exc), err=True)
         raise typer.Exit(EXIT_REFUSED) from None
     render = Renderer(names, me, lambda r: locale.role(ruleset.id, r), lang, ruleset.id)
     typer.echo(render.t("start", title=ruleset.title, n=players, name=name, seat=seat))

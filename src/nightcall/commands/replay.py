@@ -16,19 +16,24 @@ def replay(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the outcome object of the spec.")
     ] = False,
+    lang: Annotated[str, typer.Option(help="en, it or de.")] = "en",
 ) -> None:
     """Replay a game record step by step and say who won and why."""
     from rich.console import Console
 
     from nightcall.engine import records
     from nightcall.engine.errors import NightcallError
+    from nightcall.narration.locale import LocaleError, load
+    from nightcall.narration.refusals import refused_in
 
     err = Console(stderr=True)
     try:
+        loc = load(lang)
         record = records.load(file)
         ruleset, state = records.replay(record)
-    except NightcallError as exc:
-        err.print(f"[bold red]illegal record[/]: {exc}", highlight=False, markup=True)
+    except (NightcallError, LocaleError) as exc:
+        err.print(refused_in(lang, "bad_record", "illegal record", exc), style="bold red",
+                  highlight=False, markup=False)
         raise typer.Exit(EXIT_ILLEGAL) from None
     outcome = ruleset.outcome_json(state)
     if as_json:
@@ -37,9 +42,11 @@ def replay(
     console = Console()
     from nightcall.narration.telling import tell
 
-    for line in tell(ruleset, state):
+    for line in tell(ruleset, state, lang=loc.lang):
         console.print(line, highlight=False, markup=False)
 
 
 def register(app: typer.Typer) -> None:
-    app.command("replay")(replay)
+    from nightcall.commands._options import command_options
+
+    app.command("replay", **command_options())(replay)

@@ -21,14 +21,15 @@ def resolve_deck(
 ) -> tuple[int, list[str]]:
     """The player count and deck from --players / --scenario / --roles (role ids, names
     in any language or playing cards, as ``nightcall deck`` reads them)."""
-    from nightcall.engine.errors import DeckError
+    from nightcall.engine.errors import DeckError, Said
     from nightcall.engine.ruleset import get_ruleset
     from nightcall.narration.deckspec import parse_roles
 
     rs = get_ruleset(ruleset_id)
     if roles:
         if scenario:
-            raise DeckError("give either --scenario or --roles, not both")
+            raise DeckError(Said("give either --scenario or --roles, not both",
+                                 "deck.scenario_and_roles"))
         deck = parse_roles(rs, roles)
         if players is None:
             fits = []
@@ -39,24 +40,30 @@ def resolve_deck(
                     continue
                 fits.append(n)
             if len(fits) != 1:
-                raise DeckError("give --players: the roles alone do not fix the player count")
+                raise DeckError(Said("give --players: the roles alone do not fix the player "
+                                     "count", "simulate.players_from_roles"))
             players = fits[0]
         rs.validate_deck(players, deck)
         return players, deck
     if players is None:
-        raise DeckError("give --players N (or --roles)")
+        raise DeckError(Said("give --players N (or --roles)", "simulate.players"))
     return players, rs.default_deck(players, scenario)
 
 
 def check_plot_path(plot: Path) -> Path:
     """Refuse a plot file that cannot be written before any game is played."""
+    from nightcall.engine.errors import Said
+
     folder = plot.parent if str(plot.parent) else Path(".")
     if plot.suffix.lower() != ".png":
-        raise ValueError(f"--plot {plot}: the plot is a PNG file; give a name ending in .png")
+        raise ValueError(Said(f"--plot {plot}: the plot is a PNG file; give a name ending "
+                              "in .png", "simulate.plot_png", plot=str(plot)))
     if not folder.is_dir():
-        raise ValueError(f"--plot {plot}: the folder {folder} does not exist")
+        raise ValueError(Said(f"--plot {plot}: the folder {folder} does not exist",
+                              "simulate.plot_folder", plot=str(plot), folder=str(folder)))
     if not os.access(folder, os.W_OK):
-        raise ValueError(f"--plot {plot}: the folder {folder} is not writable")
+        raise ValueError(Said(f"--plot {plot}: the folder {folder} is not writable",
+                              "simulate.plot_writable", plot=str(plot), folder=str(folder)))
     if plot.is_dir():
         raise ValueError(f"--plot {plot} is a folder; give a file name ending in .png")
     return plot
@@ -104,9 +111,11 @@ def simulate(
     from rich.console import Console
 
     from nightcall.bots import make_bot
-    from nightcall.engine.errors import NightcallError
+    from nightcall.commands._options import check_bot
+    from nightcall.engine.errors import NightcallError, Said
     from nightcall.engine.ruleset import get_ruleset
     from nightcall.narration.locale import LocaleError, load
+    from nightcall.narration.refusals import refused_in
     from nightcall.sim.parallel import default_workers
     from nightcall.sim.parallel import simulate as run
     from nightcall.sim.runner import Setup
@@ -119,14 +128,17 @@ def simulate(
         rs = get_ruleset(ruleset)
         n, deck = resolve_deck(rs.id, players, scenario, roles)
         if vampires is not None and not any(rs.side_of(r) == "vampires" for r in rs.role_ids):
-            raise ValueError("--vampires is for Epic Battle, where vampires play")
+            raise ValueError(Said("--vampires is for Epic Battle, where vampires play",
+                                  "simulate.vampires"))
         for spec in (village, wolves, vampires or wolves):
+            check_bot(spec)
             make_bot(spec, rs.id, 0)
         if plot is not None:
             check_plot_path(plot)
         scenario_name = _scenario_name(rs, n, scenario, bool(roles))
     except (NightcallError, LocaleError, ValueError) as exc:
-        err.print(f"[bold red]cannot simulate[/]: {exc}", highlight=False)
+        err.print(refused_in(lang, "cannot_simulate", "cannot simulate", exc),
+                  style="bold red", highlight=False, markup=False)
         raise typer.Exit(EXIT_BAD_SETUP) from None
     setup = Setup(rs.id, n, tuple(deck), village, wolves, vampires=vampires)
     k = workers or default_workers()
@@ -169,7 +181,8 @@ def simulate(
         try:
             plot_win_rates(rates, f"{label}, {village} v {wolves}", plot)
         except OSError as exc:
-            err.print(f"[bold red]cannot write the plot[/]: {exc}", highlight=False)
+            err.print(locale.line("refusal.cannot_plot", reason=str(exc)), style="bold red",
+                      highlight=False, markup=False)
             raise typer.Exit(EXIT_BAD_SETUP) from None
         result["plot"] = str(plot.resolve())
     if as_json:

@@ -43,6 +43,13 @@ class RecordError(NightcallError):
 
     def __init__(self, message: str, step: int | None = None) -> None:
         where = "record" if step is None else f"step {step}"
-        super().__init__(f"{where}: {message}")
+        # (a Said message stays one, so a front end can say it in its reader's language)
+        text = f"{where}: {message}"
+        if step is not None:
+            super().__init__(Said(text, "record.at_step", step=step, reason=message))
+        elif isinstance(message, Said):
+            super().__init__(Said(text, message.key, **message.values))
+        else:
+            super().__init__(text)
         self.step = step
         self.detail = message

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from nightcall.engine.errors import DeckError, RecordError
+from nightcall.engine.errors import DeckError, RecordError, Said
 from nightcall.engine.ruleset import Ruleset, get_ruleset
 
 COMMENT_KEYS = frozenset({"text", "rule"})
@@ -23,13 +23,16 @@ def load(path: str | Path) -> dict[str, Any]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+        key = "file.missing" if isinstance(exc, FileNotFoundError) else "file.unreadable"
+        raise RecordError(Said(f"cannot read {path}: {exc.strerror}", key, path=str(path),
+                               reason=str(exc.strerror))) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        raise RecordError(Said(f"not valid JSON ({exc.msg} at line {exc.lineno})",
+                               "file.not_json", path=str(path), line=exc.lineno)) from None
     if not isinstance(data, dict):
-        raise RecordError("a game record is a JSON object")
+        raise RecordError(Said("a game record is a JSON object", "record.not_object"))
     return data
 
 
@@ -39,11 +42,12 @@ def ruleset_of(record: Mapping[str, Any]) -> Ruleset[Any]:
         from nightcall.engine.ruleset import all_rulesets
 
         known = ", ".join(f'"{r}"' for r in sorted(all_rulesets()))
-        raise RecordError(f"the record needs a 'ruleset': one of {known}")
+        raise RecordError(Said(f"the record needs a 'ruleset': one of {known}",
+                               "record.no_ruleset", known=known))
     try:
         return get_ruleset(rid)
     except DeckError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(exc.args[0] if exc.args else str(exc)) from None
 
 
 def replay(record: Mapping[str, Any]) -> tuple[Ruleset[Any], Any]:
@@ -55,38 +59,42 @@ def replay(record: Mapping[str, Any]) -> tuple[Ruleset[Any], Any]:
 def players_of(record: Mapping[str, Any]) -> tuple[str, ...]:
     players = record.get("players")
     if not isinstance(players, list) or not players:
-        raise RecordError("'players' must be a non-empty list of names")
+        raise RecordError(Said("'players' must be a non-empty list of names",
+                               "record.players"))
     for p in players:
         if not isinstance(p, str) or not p.strip():
-            raise RecordError(f"player names must be non-empty strings, got {p!r}")
+            raise RecordError(Said(f"player names must be non-empty strings, got {p!r}",
+                                   "record.players"))
     if len(set(players)) != len(players):
-        raise RecordError("two players have the same name")
+        raise RecordError(Said("two players have the same name", "judge.same_name"))
     return tuple(players)
 
 
 def seat_of(names: Sequence[str], name: Any, step: int, field: str) -> int:
     if not isinstance(name, str):
-        raise RecordError(f"'{field}' must be a player name, got {name!r}", step)
+        raise RecordError(Said(f"'{field}' must be a player name, got {name!r}",
+                               "record.not_a_name", field=field, name=repr(name)), step)
     try:
         return names.index(name)
     except ValueError:
-        raise RecordError(f"'{field}': {name!r} is not seated at this table", step) from None
+        raise RecordError(Said(f"'{field}': {name!r} is not seated at this table",
+                               "record.not_seated", field=field, name=name), step) from None
 
 
 def options_of(record: Mapping[str, Any]) -> dict[str, Any]:
     options = record.get("options") or {}
     if not isinstance(options, dict):
-        raise RecordError("'options' must be an object")
+        raise RecordError(Said("'options' must be an object", "record.options"))
     return options
 
 
 def steps_of(record: Mapping[str, Any]) -> list[dict[str, Any]]:
     steps = record.get("steps", [])
     if not isinstance(steps, list):
-        raise RecordError("'steps' must be a list")
+        raise RecordError(Said("'steps' must be a list", "record.steps"))
     for i, step in enumerate(steps):
         if not isinstance(step, dict):
-            raise RecordError("a step must be an object", i)
+            raise RecordError(Said("a step must be an object", "record.step_object"), i)
     return steps
 
 
@@ -99,22 +107,27 @@ def dealt_cards(
     cards = next((record[k] for k in keys if k in record), None)
     if not isinstance(cards, dict):
         shown = " or ".join(f"'{k}'" for k in keys)
-        raise RecordError(f"{shown} must map every player to a card")
+        raise RecordError(Said(f"{shown} must map every player to a card", "record.cards",
+                               field=shown))
     missing = [p for p in names if p not in cards]
     if missing:
-        raise RecordError(f"no card dealt to {', '.join(missing)}")
+        raise RecordError(Said(f"no card dealt to {', '.join(missing)}", "record.no_card",
+                               names=", ".join(missing)))
     extra = [str(p) for p in cards if p not in names]
     if extra:
-        raise RecordError(f"cards dealt to people not seated: {', '.join(extra)}")
-    return [ruleset.card_to_role(cards[p], f"card of {p}") for p in names]
+        raise RecordError(Said(f"cards dealt to people not seated: {', '.join(extra)}",
+                               "judge.strangers", names=", ".join(extra)))
+    return [ruleset.card_to_role(cards[p], Said(f"card of {p}", "record.card_of", name=p))
+            for p in names]
 
 
 def center_cards(ruleset: Ruleset[Any], record: Mapping[str, Any]) -> list[str]:
     """The three center cards of a one-night game, left to right, as role ids."""
     center = record.get("center")
     if not isinstance(center, list) or len(center) != 3:
-        raise RecordError("'center' must list the 3 center cards")
-    return [ruleset.card_to_role(c, f"center card {i}") for i, c in enumerate(center)]
+        raise RecordError(Said("'center' must list the 3 center cards", "record.center"))
+    return [ruleset.card_to_role(c, Said(f"center card {i}", "record.center_card", n=i))
+            for i, c in enumerate(center)]
 
 
 def is_comment(step: Mapping[str, Any]) -> bool:

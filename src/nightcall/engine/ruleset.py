@@ -30,7 +30,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
 from nightcall.engine.clock import CLOCK_SEAT, END_CALL
-from nightcall.engine.errors import DeckError, IllegalAction, RecordError
+from nightcall.engine.errors import DeckError, IllegalAction, RecordError, Said
 from nightcall.engine.events import Viewer
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.words import Words
@@ -92,7 +92,8 @@ class Ruleset(ABC, Generic[S]):
 
     def scenario_deck(self, name: str, players: int, seed: int = 0) -> list[str]:
         """The deck of scenario ``name`` for ``players`` (DeckError if there is none)."""
-        raise DeckError(f"{self.title} has no scenarios")
+        raise DeckError(Said(f"{self.title} has no scenarios", "deck.no_scenarios",
+                             title=self.title))
 
     # --- setting up -------------------------------------------------------
     @abstractmethod
@@ -207,14 +208,17 @@ class Ruleset(ABC, Generic[S]):
     def card_to_role(self, card: Any, where: str) -> str:
         """Read a record card: a role id of this ruleset or a playing card."""
         if not isinstance(card, str):
-            raise RecordError(f"{where}: a card must be a string, got {card!r}")
+            raise RecordError(Said(f"{where}: a card must be a string, got {card!r}",
+                                   "record.card_type", where=where, card=repr(card)))
         if card in self.role_ids:
             return card
         if self.card_map is not None:
             role = self.card_map.role_of(card)
             if role is not None:
                 return role
-        raise RecordError(f"{where}: {card!r} is not a {self.id} role or playing card")
+        raise RecordError(Said(f"{where}: {card!r} is not a {self.id} role or playing card",
+                               "record.not_a_card", where=where, card=str(card),
+                               roles=list(self.role_ids), game=self.id))
 
 
 class Talk(ABC, Generic[S]):
@@ -313,7 +317,8 @@ def get_ruleset(ruleset_id: str) -> Ruleset[Any]:
         return _REGISTRY[ruleset_id]
     except KeyError:
         known = ", ".join(sorted(set(_entry_points()) | set(_REGISTRY)))
-        raise DeckError(f"unknown ruleset {ruleset_id!r} (known: {known})") from None
+        raise DeckError(Said(f"unknown ruleset {ruleset_id!r} (known: {known})",
+                             "ruleset.unknown", name=str(ruleset_id), known=known)) from None
 
 
 def all_rulesets() -> dict[str, Ruleset[Any]]:

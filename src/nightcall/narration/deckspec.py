@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from nightcall.engine.errors import DeckError
+from nightcall.engine.errors import DeckError, Said
 from nightcall.engine.ruleset import Ruleset
 from nightcall.narration.locale import LANGUAGES, load
 
@@ -85,11 +85,15 @@ def parse_deck(ruleset: Ruleset[Any], values: Sequence[str]) -> tuple[list[str],
             role = ruleset.card_map.role_of(item)
             card = parse_playing_card(item) if role is not None else None
         if card is not None and role is not None and (card in given or count > 1):
-            raise DeckError(f"{card} is given twice: a 52-card deck has one {card} "
-                            f"(the cards of this role: {' '.join(_cards_of(ruleset, role))})")
+            cards = " ".join(_cards_of(ruleset, role))
+            raise DeckError(Said(f"{card} is given twice: a 52-card deck has one {card} "
+                                 f"(the cards of this role: {cards})", "deck.card_twice",
+                                 card=card, cards=cards))
         if role is None:
             known = ", ".join(ruleset.role_ids)
-            raise DeckError(f"{item!r} is not a {ruleset.id} role or playing card (roles: {known})")
+            raise DeckError(Said(f"{item!r} is not a {ruleset.id} role or playing card "
+                                 f"(roles: {known})", "judge.not_a_card", card=item,
+                                 roles=list(ruleset.role_ids), game=ruleset.id))
         if not 1 <= count <= 30:
             raise DeckError(f"{item!r}: a role can be repeated 1 to 30 times, not {count}")
         deck.extend([role] * count)
@@ -141,7 +145,8 @@ def choose_deck_cards(
     """:func:`choose_deck`, with the playing card typed for each role (or None)."""
     if roles:
         if scenario:
-            raise DeckError("give either --scenario or --roles, not both")
+            raise DeckError(Said("give either --scenario or --roles, not both",
+                                 "deck.scenario_and_roles"))
         deck, given = parse_deck(ruleset, roles)
     else:
         deck = ruleset.default_deck(players, scenario)

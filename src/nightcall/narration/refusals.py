@@ -26,7 +26,8 @@ def said(loc: Locale, what: BaseException | str) -> str:
     if key not in loc.lines:
         return str(text)
     game = str(text.values.get("game", text.key.split(".")[0]))
-    values = dict(text.values)
+    # (a reason inside the sentence, a record step's, is said in the language too)
+    values = {k: said(loc, v) if isinstance(v, Said) else v for k, v in text.values.items()}
     for name in ("role", "roles"):
         value = values.get(name)
         if isinstance(value, str):

@@ -96,6 +96,7 @@ def setup(request: Mapping[str, Any]) -> dict[str, Any]:
         raise TableModeError(said(loc, exc)) from None
     tokens, artifacts = _epic_extras(ruleset.id, deck)
     return {
+        "copies": _copies(ruleset.id, deck),  # the end asks what each copier became
         "ruleset": ruleset.id,
         "title": ruleset.title,
         "tokens": tokens,  # Epic: the symbol tokens to ask at the end (none: all Certainty)
@@ -111,6 +112,33 @@ def setup(request: Mapping[str, Any]) -> dict[str, Any]:
         "timing": {"action": timing.action, "gap": timing.gap,
                    "discussion": timing.discussion, "count": timing.count},
     }
+
+
+# The cards whose holder at the end is not what the card says: what they copied (the
+# Doppelgänger, the Mimic) or turned into (a Ghost Hunter who found a monster or the
+# Tanner) is asked at the end. Each entry: the card, and what it may have become.
+def _copies(ruleset_id: str, deck: Sequence[str]) -> list[dict[str, Any]]:
+    roles = list(dict.fromkeys(deck))
+    out: list[dict[str, Any]] = []
+    if ruleset_id == "onuw" and "doppelganger" in roles:
+        # "Looks at another player's card": any other card of the deck.
+        out.append({"card": "doppelganger",
+                    "options": [r for r in roles if r != "doppelganger"]})
+    if ruleset_id == "epic":
+        from nightcall.rulesets.epic.roles import GHOST_TRANSFORMS, VILLAGER
+
+        if "mimic" in roles:
+            # "Looks at a card in the middle"; a Mimic card that started in the middle
+            # counts as a villager ("Mimic", Notes): the Villager option says both.
+            options = [r for r in roles if r != "mimic"]
+            out.append({"card": "mimic", "options": options if VILLAGER in options
+                        else [*options, VILLAGER]})
+        if "ghost_hunter" in roles:
+            # "Transforms into the role he looked at": a monster or the Tanner; "" for
+            # a Ghost Hunter who found none.
+            out.append({"card": "ghost_hunter",
+                        "options": ["", *(r for r in roles if r in GHOST_TRANSFORMS)]})
+    return out
 
 
 def _epic_extras(ruleset_id: str, deck: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -138,7 +166,12 @@ def _sorted_with_cards(ruleset: Any, deck: Sequence[str], given: Sequence[str | 
 def judge(request: Mapping[str, Any]) -> dict[str, Any]:
     """Who died and who won, and why, in the request's language: the same check as
     ``nightcall judge`` and the phones' end of game. A table that cannot happen (more
-    copies of a card than the box or the deck has) is refused with the reason."""
+    copies of a card than the box or the deck has, hands and center that are not the
+    deck) is refused with the reason.
+
+    Beyond the judge's own table format the page may send ``center`` (the cards left
+    in the middle) and ``copies`` ({card: what its holder became}: the Doppelgänger's
+    and the Mimic's copy, a Ghost Hunter's transformation)."""
     from nightcall.commands.judge import judge_module, normalize
 
     if not isinstance(request, Mapping):
@@ -152,22 +185,13 @@ def judge(request: Mapping[str, Any]) -> dict[str, Any]:
     table = request.get("table")
     if not isinstance(table, Mapping):
         raise TableModeError(loc.line("tablemode.no_table"))
-    table = normalize(str(rid), dict(table))
+    ruleset = get_ruleset(str(rid))
+    table = normalize(str(rid), _played_cards(ruleset, dict(table)))
     deck = request.get("deck")
-    cards = table.get("cards")
-    if isinstance(cards, Mapping):
-        held: Counter[str] = Counter(c for c in cards.values() if isinstance(c, str))
-        in_deck = Counter(deck) if isinstance(deck, list) else None
-        for role, k in held.items():
-            name = loc.role(str(rid), role)
-            holders = ", ".join(p for p, c in cards.items() if c == role)
-            limit = module.copies_allowed(role)
-            if limit is not None and k > limit:
-                raise TableModeError(loc.line("tablemode.too_many_box", k=limit, role=name,
-                                              names=holders))
-            if in_deck is not None and k > in_deck[role]:
-                raise TableModeError(loc.line("tablemode.too_many_deck", k=in_deck[role],
-                                              role=name, names=holders))
+    deck = list(deck) if isinstance(deck, list) and all(isinstance(r, str) for r in deck) \
+        else None
+    _check_counts(loc, module, str(rid), table, deck)
+    table = _apply_copies(loc, str(rid), table, deck)
     try:
         outcome = module.judge(table)
     except NightcallError as exc:
@@ -178,6 +202,88 @@ def judge(request: Mapping[str, Any]) -> dict[str, Any]:
     result["explanation"] = list(outcome.explain(lang))
     result["causes"] = {p: _cause(loc, c) for p, c in result["causes"].items()}
     return result
+
+
+def _played_cards(ruleset: Any, table: dict[str, Any]) -> dict[str, Any]:
+    """Playing cards ("K♥") in the hands and the center as the roles they stand for."""
+    if ruleset.card_map is None:
+        return table
+
+    def role(value: Any) -> Any:
+        return (ruleset.card_map.role_of(value) or value) if isinstance(value, str) else value
+
+    if isinstance(table.get("cards"), Mapping):
+        table["cards"] = {p: role(c) for p, c in table["cards"].items()}
+    if isinstance(table.get("center"), list):
+        table["center"] = [role(c) for c in table["center"]]
+    return table
+
+
+def _check_counts(loc: Locale, module: Any, rid: str, table: Mapping[str, Any],
+                  deck: list[str] | None) -> None:
+    """No more of a card in the hands and the center than the box and tonight's deck
+    hold; the center has the deck's cards that nobody holds."""
+    cards = table.get("cards")
+    if not isinstance(cards, Mapping):
+        return  # (the judge says what is missing)
+    center = table.get("center")
+    center = [c for c in center if isinstance(c, str)] if isinstance(center, list) else []
+    players = table.get("players")
+    if deck is not None and center and isinstance(players, list) \
+            and len(center) != len(deck) - len(players):
+        raise TableModeError(loc.line("tablemode.center_count", k=len(deck) - len(players),
+                                      got=len(center)))
+    where: dict[str, list[str]] = {}
+    for p, c in cards.items():
+        if isinstance(c, str):
+            where.setdefault(c, []).append(str(p))
+    for i, c in enumerate(center, 1):
+        where.setdefault(c, []).append(loc.line("tablemode.center_n", n=i))
+    in_deck = Counter(deck) if deck is not None else None
+    for role, places in where.items():
+        name = loc.role(rid, role)
+        limit = module.copies_allowed(role)
+        if limit is not None and len(places) > limit:
+            raise TableModeError(loc.line("tablemode.too_many_box", k=limit, role=name,
+                                          names=", ".join(places)))
+        if in_deck is not None and len(places) > in_deck[role]:
+            raise TableModeError(loc.line("tablemode.too_many_deck", k=in_deck[role],
+                                          role=name, names=", ".join(places)))
+
+
+def _apply_copies(loc: Locale, rid: str, table: dict[str, Any],
+                  deck: list[str] | None) -> dict[str, Any]:
+    """The page's ``copies`` as the judge reads them: One Night's ``doppelganger``;
+    in Epic the Mimic's and a transformed Ghost Hunter's holder as the role they play."""
+    copies = table.pop("copies", None)
+    if copies is None:
+        return table
+    if not isinstance(copies, Mapping):
+        raise TableModeError(loc.line("tablemode.bad_copies"))
+    lookup = role_lookup(get_ruleset(rid))
+    wanted = {c["card"]: c["options"] for c in _copies(rid, deck or list(lookup.values()))}
+    cards = table.get("cards")
+    held = {c: p for p, c in cards.items()} if isinstance(cards, Mapping) else {}
+    for card, raw in copies.items():
+        became = lookup.get(str(raw).strip().casefold().replace(" ", "_"), raw) \
+            if isinstance(raw, str) else raw
+        options = wanted.get(card)
+        if options is None or not isinstance(became, str) or became not in options:
+            raise TableModeError(loc.line(
+                "tablemode.bad_copy", card=loc.role(rid, str(card)),
+                became=loc.role(rid, became) if became in lookup.values() else str(raw),
+                options=", ".join(loc.role(rid, o) for o in (options or []) if o)))
+        if card == "doppelganger":
+            table["doppelganger"] = became
+        elif card in held and became:
+            table["cards"] = {**table["cards"], held[card]: became}
+    # A Mimic held by a player must say what it copied (the Doppelgänger's copy is
+    # optional in the judge, but a page that asks it gets it asked).
+    for card in ("mimic", "doppelganger"):
+        if card in wanted and card in held and card not in copies:
+            raise TableModeError(loc.line("tablemode.copy_missing", card=loc.role(rid, card),
+                                          name=held[card]))
+    return table
 
 
 def _cause(loc: Locale, cause: str) -> str:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from nightcall.engine.errors import Said
+
 SPEEDS: dict[str, float] = {"slow": 1.5, "normal": 1.0, "fast": 0.7}
 
 
@@ -60,11 +62,12 @@ def speed_factor(speed: str) -> float:
     try:
         factor = float(speed)
     except ValueError:
-        raise ValueError(
-            f"unknown speed {speed!r}: use slow, normal, fast or a factor like 1.5"
-        ) from None
+        raise ValueError(Said(
+            f"unknown speed {speed!r}: use slow, normal, fast or a factor like 1.5",
+            "timing.speed", speed=str(speed))) from None
     if not 0 < factor <= 10:
-        raise ValueError(f"a speed factor must be above 0 and at most 10, got {speed}")
+        raise ValueError(Said(f"a speed factor must be above 0 and at most 10, got {speed}",
+                              "timing.speed", speed=str(speed)))
     return factor
 
 
@@ -75,7 +78,8 @@ def timing_for(
     base = ruleset_timing(ruleset)
     if discussion is not None:
         if discussion < 0:
-            raise ValueError(f"the discussion cannot last {discussion} seconds")
+            raise ValueError(Said(f"the discussion cannot last {discussion} seconds",
+                                  "timing.discussion", seconds=f"{discussion:g}"))
         scaled = base.scaled(speed_factor(speed))
         # An explicit day length is taken as given, not scaled.
         return Timing(scaled.action, discussion, scaled.short, scaled.count, scaled.per_call,

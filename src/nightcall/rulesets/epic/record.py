@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from nightcall.engine import records
 from nightcall.engine.actions import Action
-from nightcall.engine.errors import DeckError, IllegalAction, RecordError
+from nightcall.engine.errors import DeckError, IllegalAction, RecordError, Said
 from nightcall.engine.events import EVERYONE, Event
 from nightcall.rulesets.epic.common import SKIP
 from nightcall.rulesets.epic.day import end_of_night
@@ -75,31 +75,38 @@ class _Replay:
             self.perform(i, call, st.actor, then)
             return
         if SKIP not in self.ruleset.legal_actions(st, st.actor):
-            raise RecordError(
+            raise RecordError(Said(
                 f"the {call} call needs a choice from {st.names[st.actor]} (it is "
-                "compulsory) but the record has none before this step", i)
+                "compulsory) but the record has none before this step",
+                "epic.record.compulsory", role=call, name=st.names[st.actor]), i)
         self.ruleset.apply(st, st.actor, SKIP)
 
     def night_step(self, i: int, step: dict[str, Any]) -> None:
         st = self.st
         raw = step["call"]
         if not isinstance(raw, str):
-            raise RecordError("'call' must be a role id", i)
+            raise RecordError(Said("'call' must be a role id", "epic.record.call_id"), i)
         if raw in SLEEPERS - {"dream_wolf"}:
-            raise RecordError(f"the {name(raw)} sleeps through the night and is never called", i)
+            raise RecordError(Said(f"the {name(raw)} sleeps through the night and is never "
+                                   "called", "epic.record.sleeper", role=raw), i)
         call = ALIASES.get(raw, raw)
         if call == "werewolves" and "werewolves_dream_wolf" in st.schedule:
             call = "werewolves_dream_wolf"
         if call not in CALLS:
-            raise RecordError(f"{raw!r} is not an Epic Battle role or call", i)
+            raise RecordError(Said(f"{raw!r} is not an Epic Battle role or call",
+                                   "epic.record.not_a_call", call=str(raw)), i)
         if self.day_begun:
-            raise RecordError(f"a night step ({raw}) after the day has begun", i)
+            raise RecordError(Said(f"a night step ({raw}) after the day has begun",
+                                   "epic.record.after_night", role=raw), i)
         if call not in st.schedule:
-            raise RecordError(f"nobody is called as {raw}: that role is not in the deck", i)
+            raise RecordError(Said(f"nobody is called as {raw}: that role is not in the deck",
+                                   "epic.record.not_in_deck", role=raw), i)
         j = st.schedule.index(call)
         if j < self.last_call:
-            raise RecordError(f"the {raw} call comes before the {st.schedule[self.last_call]} "
-                              "call: night steps come in wake order", i)
+            raise RecordError(Said(f"the {raw} call comes before the "
+                                   f"{st.schedule[self.last_call]} call: night steps come in "
+                                   "wake order", "epic.record.wake_order", role=raw,
+                                   before=st.schedule[self.last_call]), i)
         self.last_call = j
         while st.phase == NIGHT and st.call_i < j:
             self.skip_current(i)
@@ -142,8 +149,8 @@ class _Replay:
         st = self.st
         for action in self.actions(i, call, actor, step):
             if st.phase != NIGHT or st.actor != actor or st.schedule[st.call_i] != call:
-                raise RecordError(f"the {call} call is already over: too many choices in "
-                                  "this step", i)
+                raise RecordError(Said(f"the {call} call is already over: too many choices "
+                                       "in this step", "epic.record.too_many", role=call), i)
             if call == "curator" and action.kind == "artifact":
                 drawn = step.get("artifact")
                 if drawn is not None:
@@ -155,7 +162,8 @@ class _Replay:
         if call == "mimic" and "then" in step:
             then = step["then"]
             if not isinstance(then, dict):
-                raise RecordError("'then' must be an action object", i)
+                raise RecordError(Said("'then' must be an action object",
+                                       "epic.record.then"), i)
             copied = st.card_as.get(MIMIC, "")
             target = ALIASES.get(copied, copied)
             if copied in VAMPIRE_CARDS:
@@ -163,7 +171,8 @@ class _Replay:
             if target == "werewolves" and "werewolves_dream_wolf" in st.schedule:
                 target = "werewolves_dream_wolf"
             if target not in st.schedule:
-                raise RecordError(f"the Mimic became a {name(copied)}, which does not wake", i)
+                raise RecordError(Said(f"the Mimic became a {name(copied)}, which does not "
+                                       "wake", "epic.record.mimic_sleeps", role=copied), i)
             self.pending_then = (target, then)
         # A call with a second, optional stage (Ghost Hunter, Tracker) ends here;
         # a compulsory one (the Witch's swap) is an error.
@@ -173,24 +182,29 @@ class _Replay:
     def seat(self, i: int, value: Any, field: str) -> int:
         if isinstance(value, list):
             if len(value) != 1:
-                raise RecordError(f"'{field}' names one player here", i)
+                raise RecordError(Said(f"'{field}' names one player here",
+                                       "epic.record.one_player", field=field), i)
             value = value[0]
         return records.seat_of(self.st.names, value, i, field)
 
     def pair(self, i: int, value: Any, field: str) -> tuple[int, int]:
         if not isinstance(value, list) or len(value) != 2:
-            raise RecordError(f"'{field}' must be a pair of player names", i)
+            raise RecordError(Said(f"'{field}' must be a pair of player names",
+                                   "epic.record.pair", field=field), i)
         a, b = (records.seat_of(self.st.names, v, i, field) for v in value)
         if a == b:
-            raise RecordError(f"'{field}' names the same player twice", i)
+            raise RecordError(Said(f"'{field}' names the same player twice",
+                                   "epic.record.twice", field=field), i)
         return min(a, b), max(a, b)
 
     def center(self, i: int, value: Any, count: int) -> list[int]:
         if not isinstance(value, list) or len(value) != count:
-            raise RecordError(f"'center' must list {count} center card index(es)", i)
+            raise RecordError(Said(f"'center' must list {count} center card index(es)",
+                                   "epic.record.center_count", n=count), i)
         for c in value:
             if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= 2:
-                raise RecordError(f"center indices are 0, 1 or 2, got {c!r}", i)
+                raise RecordError(Said(f"center indices are 0, 1 or 2, got {c!r}",
+                                       "epic.record.center_index", got=repr(c)), i)
         return list(value)
 
     def actions(self, i: int, call: str, actor: int, step: Mapping[str, Any]) -> list[Action]:
@@ -209,7 +223,8 @@ class _Replay:
         if call == "mimic":
             only("center")
             if "center" not in step:
-                raise RecordError("the Mimic must look at a center card ('center': [i])", i)
+                raise RecordError(Said("the Mimic must look at a center card ('center': [i])",
+                                       "epic.record.mimic_center"), i)
             return [Action("copy_center", self.center(i, step["center"], 1)[0])]
         if call in ("vampires", "the_count", "infected", "instigator", "assassin"):
             only("token")
@@ -263,7 +278,8 @@ class _Replay:
             looks = step.get("look", [])
             looks = looks if isinstance(looks, list) else [looks]
             if len(looks) > 2:
-                raise RecordError("the Ghost Hunter looks at two cards at most", i)
+                raise RecordError(Said("the Ghost Hunter looks at two cards at most",
+                                       "epic.record.ghost_two"), i)
             return [Action("look", records.seat_of(st.names, x, i, "look")) for x in looks]
         if call == "tracker":
             only("look", "token")
@@ -271,7 +287,8 @@ class _Replay:
             if "look" in step:
                 out.append(Action("look", self.seat(i, step["look"], "look")))
             elif "token" in step:
-                raise RecordError("the Tracker looks at a token only after a card", i)
+                raise RecordError(Said("the Tracker looks at a token only after a card",
+                                       "epic.record.tracker_order"), i)
             if "token" in step:
                 out.append(Action("look_token", self.seat(i, step["token"], "token")))
             return out
@@ -281,7 +298,8 @@ class _Replay:
             if "center" in step:
                 out.append(Action("look_center", self.center(i, step["center"], 1)[0]))
             elif "swap" in step:
-                raise RecordError("the Witch swaps only a center card she looked at", i)
+                raise RecordError(Said("the Witch swaps only a center card she looked at",
+                                       "epic.record.witch_swap"), i)
             if "swap" in step:
                 out.append(Action("swap_center", self.seat(i, step["swap"], "swap")))
             return out
@@ -318,11 +336,14 @@ class _Replay:
         st = self.st
         claims = step.get("claims", {})
         if not isinstance(claims, dict):
-            raise RecordError("'claims' must map player names to role ids", i)
+            raise RecordError(Said("'claims' must map player names to role ids",
+                                   "epic.record.claims"), i)
         for who, role in claims.items():
             seat = records.seat_of(st.names, who, i, "claims")
             if role not in ROLE_IDS:
-                raise RecordError(f"{who} claims {role!r}, which is not an Epic Battle role", i)
+                raise RecordError(Said(f"{who} claims {role!r}, which is not an Epic Battle "
+                                       "role", "epic.record.claim_role", name=str(who),
+                                       claim=str(role)), i)
             st.log.append(Event("claim", EVERYONE, {"seat": seat, "role": role}))
         # claims_detail is free-form in the spec: a card seen or a swap made is replayed
         # (the phones' claims), anything else is kept as text only.
@@ -337,9 +358,11 @@ class _Replay:
         st = self.st
         votes = step["votes"]
         if not isinstance(votes, dict):
-            raise RecordError("'votes' must map voters to the player they point at", i)
+            raise RecordError(Said("'votes' must map voters to the player they point at",
+                                   "epic.record.votes"), i)
         if st.phase != DAY:
-            raise RecordError("the vote has already been counted", i)
+            raise RecordError(Said("the vote has already been counted", "epic.record.counted"),
+                              i)
         for voter, target in votes.items():
             seat = records.seat_of(st.names, voter, i, "votes")
             if target is None:
@@ -347,8 +370,8 @@ class _Replay:
                 continue
             t = records.seat_of(st.names, target, i, f"votes of {voter}")
             if t == seat:
-                raise RecordError(f"{voter} points at themselves; a vote is for a fellow "
-                                  "player", i)
+                raise RecordError(Said(f"{voter} points at themselves; a vote is for a fellow "
+                                       "player", "judge.self_vote", name=str(voter)), i)
             self.ruleset.apply(st, seat, Action("vote", t))
         for seat in range(st.n):
             if st.phase == DAY and st.votes[seat] == NOT_VOTED:
@@ -363,7 +386,7 @@ def replay(ruleset: EpicBattle, record: Mapping[str, Any]) -> EpicState:
     try:
         st = ruleset.new_game(names, deal, options, tokens)
     except DeckError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(exc.args[0] if exc.args else str(exc)) from None
     run = _Replay(ruleset, st)
     steps = records.steps_of(record)
     for i, step in enumerate(steps):
@@ -407,7 +430,9 @@ def read_tokens(record: Mapping[str, Any], names: tuple[str, ...]) -> list[str] 
         raise RecordError("'tokens' must map players to their starting symbol token")
     unknown = [p for p in tokens if p not in names]
     if unknown:
-        raise RecordError(f"tokens given to people not seated: {', '.join(map(str, unknown))}")
+        raise RecordError(Said(f"tokens given to people not seated: "
+                               f"{', '.join(map(str, unknown))}", "judge.strangers",
+                               names=", ".join(map(str, unknown))))
     out = [tokens.get(p, CERTAINTY) for p in names]
     for p, t in zip(names, out, strict=True):
         if t not in TOKENS:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from nightcall.engine import records
 from nightcall.engine.actions import Action
-from nightcall.engine.errors import DeckError, IllegalAction, RecordError
+from nightcall.engine.errors import DeckError, IllegalAction, RecordError, Said
 from nightcall.rulesets.lupus import end
 from nightcall.rulesets.lupus.night import KIND, STAY_HOME
 from nightcall.rulesets.lupus.roles import (
@@ -66,7 +66,7 @@ def replay(ruleset: Lupus, record: Mapping[str, Any]) -> LupusState:
     try:
         st = ruleset.new_game(names, deal, options)
     except DeckError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(exc.args[0] if exc.args else str(exc)) from None
     for i, step in enumerate(records.steps_of(record)):
         apply_step(ruleset, st, step, i)
     return st
@@ -83,9 +83,10 @@ def apply_step(ruleset: Lupus, st: LupusState, step: Mapping[str, Any], i: int =
     if not night_keys and not day_keys:
         return  # comments, claims and unknown keys change nothing (spec: data, not code)
     if night_keys and day_keys:
-        raise RecordError(
+        raise RecordError(Said(
             f"a step is a night ({', '.join(sorted(night_keys))}) or a day "
-            f"({', '.join(sorted(day_keys))}), not both", i)
+            f"({', '.join(sorted(day_keys))}), not both", "lupus.record.night_or_day",
+            night=", ".join(sorted(night_keys)), day=", ".join(sorted(day_keys))), i)
     if st.phase == OVER:
         raise RecordError(f"the game is already over ({_over_text(st)})", i)
     if night_keys:
@@ -103,8 +104,10 @@ def _call_step(i: int, step: Mapping[str, Any]) -> None:
         return
     key = KEY_OF.get(call) if isinstance(call, str) else None
     where = f"its '{key}' key" if key else "the keys of the roles that choose"
-    raise RecordError(f"a Lupus night is one step with every choice of the night, so the "
-                      f"{call} call goes in {where}, not in a 'call' step", i)
+    raise RecordError(Said(f"a Lupus night is one step with every choice of the night, so "
+                           f"the {call} call goes in {where}, not in a 'call' step",
+                           "lupus.record.call_key" if key else "lupus.record.call_step",
+                           call=str(call), field=str(key)), i)
 
 
 def read_deal(ruleset: Lupus, record: Mapping[str, Any], names: tuple[str, ...]) -> list[str]:
@@ -132,25 +135,31 @@ def _check_night_keys(st: LupusState, i: int, step: Mapping[str, Any]) -> None:
             continue
         name = DISPLAY_NAME[role]
         if role not in st.deck:
-            raise RecordError(f"'{key}': nobody is the {name}, the role is not in this deck", i)
+            raise RecordError(Said(f"'{key}': nobody is the {name}, the role is not in this "
+                                   "deck", "lupus.record.not_in_deck", field=key, role=role), i)
         first = FIRST_NIGHT.get(role, 1)
         only = ONLY_NIGHT.get(role)
         if st.night < first or (only is not None and st.night != only):
             when = f"only on night {only}" if only is not None else f"from night {first}"
-            raise RecordError(
-                f"'{key}': the {name} is not called to choose on night {st.night} ({when})", i)
+            raise RecordError(Said(
+                f"'{key}': the {name} is not called to choose on night {st.night} ({when})",
+                "lupus.record.only_night" if only is not None else "lupus.record.from_night",
+                field=key, role=role, night=st.night, only=only, first=first), i)
         if not st.living_with(role):
             holders = [names[s] for s, r in enumerate(st.roles) if r == role]
-            raise RecordError(
+            raise RecordError(Said(
                 f"'{key}': {' and '.join(holders)} ({name}) is dead: ghosts keep their eyes "
-                "closed at night", i)
+                "closed at night", "lupus.record.dead", field=key, names=", ".join(holders),
+                role=role), i)
 
 
 def _night_step(ruleset: Lupus, st: LupusState, i: int, step: Mapping[str, Any]) -> None:
     if st.phase != NIGHT:
         stage = "accusation round" if st.stage == ACCUSE else "execution"
-        raise RecordError(
-            f"a night step, but day {st.day} is not over: the {stage} comes first", i)
+        raise RecordError(Said(
+            f"a night step, but day {st.day} is not over: the {stage} comes first",
+            "lupus.record.day_first_" + ("accuse" if st.stage == ACCUSE else "execute"),
+            day=st.day), i)
     _check_night_keys(st, i, step)
     night_no = st.night
     while st.phase == NIGHT and st.night == night_no:
@@ -184,12 +193,14 @@ def _pick_order(
 ) -> tuple[int, ...]:
     """The werewolves in the order ``wolf_picks`` lists them (the order they pointed)."""
     if not isinstance(picks, dict):
-        raise RecordError("'wolf_picks' must map each living werewolf to their pick", i)
+        raise RecordError(Said("'wolf_picks' must map each living werewolf to their pick",
+                               "lupus.record.wolf_picks"), i)
     order = tuple(records.seat_of(st.names, w, i, "wolf_picks") for w in picks)
     if sorted(order) != sorted(waiting):
         awake = ", ".join(st.names[s] for s in waiting)
-        raise RecordError(f"'wolf_picks' must give the pick of every living werewolf "
-                          f"({awake}) and nobody else", i)
+        raise RecordError(Said(f"'wolf_picks' must give the pick of every living werewolf "
+                               f"({awake}) and nobody else", "lupus.record.wolf_picks_all",
+                               names=awake), i)
     return order
 
 
@@ -203,31 +214,36 @@ def _night_action(
     if call == WEREWOLF and "wolf_picks" in step:
         picks = step["wolf_picks"]
         if not isinstance(picks, dict) or names[seat] not in picks:
-            raise RecordError(f"'wolf_picks' must give the pick of every living werewolf, "
-                              f"{names[seat]}'s is missing", i)
+            raise RecordError(Said(f"'wolf_picks' must give the pick of every living "
+                                   f"werewolf, {names[seat]}'s is missing",
+                                   "lupus.record.wolf_pick_missing", name=names[seat]), i)
         return Action(kind, records.seat_of(names, picks[names[seat]], i, "wolf_picks"))
     if key not in step:
         if call == HARLOT:
             return STAY_HOME  # a role that may act and has no step did nothing (spec)
-        raise RecordError(
+        raise RecordError(Said(
             f"night {st.night}: the {name} ({names[seat]}) is alive and must point at "
-            f"someone, but the step has no '{key}'", i)
+            f"someone, but the step has no '{key}'", "lupus.record.must_point",
+            night=st.night, role=call, name=names[seat], field=key), i)
     value = step[key]
     if call == HARLOT and value is None:
         return STAY_HOME
     if call == SEER and isinstance(value, dict):
         if names[seat] not in value:
-            raise RecordError(f"'seer' gives no pick for {names[seat]}, a living Seer", i)
+            raise RecordError(Said(f"'seer' gives no pick for {names[seat]}, a living Seer",
+                                   "lupus.record.seer_pick", name=names[seat]), i)
         value = value[names[seat]]
     elif call == SEER and len(st.actors) > 1:
-        raise RecordError(
-            "two Seers are awake (one is the Mythomaniac): 'seer' must map each to a pick", i)
+        raise RecordError(Said(
+            "two Seers are awake (one is the Mythomaniac): 'seer' must map each to a pick",
+            "lupus.record.two_seers"), i)
     return Action(kind, records.seat_of(names, value, i, key))
 
 
 def _targets_of(st: LupusState, i: int, value: Any, key: str) -> dict[int, int]:
     if not isinstance(value, dict):
-        raise RecordError(f"'{key}' must map player names to the player they point at", i)
+        raise RecordError(Said(f"'{key}' must map player names to the player they point at",
+                               "lupus.record.targets", field=key), i)
     out: dict[int, int] = {}
     for who, target in value.items():
         seat = records.seat_of(st.names, who, i, key)
@@ -239,11 +255,13 @@ def _targets_of(st: LupusState, i: int, value: Any, key: str) -> dict[int, int]:
 def _day_step(ruleset: Lupus, st: LupusState, i: int, step: Mapping[str, Any]) -> None:
     names = st.names
     if st.phase != DAY:
-        raise RecordError(f"a day step during night {st.night}: the night's choices come first", i)
+        raise RecordError(Said(f"a day step during night {st.night}: the night's choices "
+                               "come first", "lupus.record.night_first", night=st.night), i)
     day_no = st.day
     if "accuse" in step:
         if st.stage != ACCUSE:
-            raise RecordError(f"the accusation round of day {day_no} is already over", i)
+            raise RecordError(Said(f"the accusation round of day {day_no} is already over",
+                                   "lupus.record.accusations_over", day=day_no), i)
         accusations = _targets_of(st, i, step["accuse"], "accuse")
         for seat in st.accuse_order:
             target = accusations.get(seat, NOBODY)
@@ -253,8 +271,9 @@ def _day_step(ruleset: Lupus, st: LupusState, i: int, step: Mapping[str, Any]) -
                    f"day {day_no}, {names[seat]} accuses {aim}")
     if "execute" in step:
         if st.phase != DAY or st.stage != EXECUTE or st.day != day_no:
-            raise RecordError(
-                f"the execution of day {day_no} comes after its accusation round", i)
+            raise RecordError(Said(
+                f"the execution of day {day_no} comes after its accusation round",
+                "lupus.record.execution_after", day=day_no), i)
         votes = _targets_of(st, i, step["execute"], "execute")
         chosen = []
         for seat, target in votes.items():

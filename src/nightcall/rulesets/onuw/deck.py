@@ -80,7 +80,9 @@ def recommended(players: int, add: Sequence[str] = ()) -> list[str]:
     :data:`DEFAULT_EXTRAS`. Masons count as the two cards they are.
     """
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise DeckError(f"One Night is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+        raise DeckError(Said(f"One Night is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                             f"not {players}", "deck.players", title="One Night",
+                             low=MIN_PLAYERS, high=MAX_PLAYERS, n=players))
     deck = list(_BASE) + [VILLAGER] * max(0, min(players, 5) - 3)
     extras = list(add) if add else list(DEFAULT_EXTRAS)
     wanted = players + CENTER - len(deck)

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
 from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
-from nightcall.engine.errors import DeckError, IllegalAction
+from nightcall.engine.errors import DeckError, IllegalAction, Said
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.ruleset import MoveFn, Ruleset, Talk, register
@@ -87,7 +87,8 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
 
     def default_deck(self, players: int, scenario: str | None = None) -> list[str]:
         if scenario is not None:
-            raise DeckError("One Night has no scenarios; use --roles to pick a deck")
+            raise DeckError(Said("One Night has no scenarios; use --roles to pick a deck",
+                                 "deck.no_scenarios", title="One Night"))
         return deck.recommended(players)
 
     def night_calls(self, roles: Sequence[str], night: int = 1) -> list[str]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from nightcall.engine import records
 from nightcall.engine.actions import Action
-from nightcall.engine.errors import DeckError, IllegalAction, RecordError
+from nightcall.engine.errors import DeckError, IllegalAction, RecordError, Said
 from nightcall.rulesets.onenight import detail_claim, position_json
 from nightcall.rulesets.onuw import night
 from nightcall.rulesets.onuw.night import SKIP, holders
@@ -46,7 +46,7 @@ def replay(ruleset: OneNight, record: Mapping[str, Any]) -> OneNightState:
     try:
         st = ruleset.new_game(names, deal, options)
     except DeckError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(exc.args[0] if exc.args else str(exc)) from None
     run = _Replay(ruleset, st)
     steps = records.steps_of(record)
     for i, step in enumerate(steps):
@@ -82,11 +82,10 @@ def _skip_current(ruleset: OneNight, st: OneNightState, i: int) -> None:
     legal = ruleset.legal_actions(st, st.actor)
     call = st.schedule[st.call_i]
     if SKIP not in legal:
-        raise RecordError(
+        raise RecordError(Said(
             f"the {call} call needs a choice from {st.names[st.actor]} "
             f"(it is compulsory) but the record has none before this step",
-            i,
-        )
+            "onuw.record.compulsory", role=call, name=st.names[st.actor]), i)
     ruleset.apply(st, st.actor, SKIP)
 
 
@@ -133,28 +132,34 @@ class _Replay:
         places = [j for j, c in enumerate(st.schedule) if c in names]
         if not places:
             if raw not in night.CALLS:
-                raise RecordError(f"the {raw} is never called: it does not wake at night", i)
-            raise RecordError(f"nobody is called as {raw}: that role is not in the deck", i)
+                raise RecordError(Said(f"the {raw} is never called: it does not wake at night",
+                                       "onuw.record.never_called", role=raw), i)
+            raise RecordError(Said(f"nobody is called as {raw}: that role is not in the deck",
+                                   "onuw.record.not_in_deck", role=raw), i)
         later = [j for j in places if j >= self.last_call and j not in self.chosen]
         if not later:
             if places[-1] in self.chosen:
-                raise RecordError(
-                    f"the {raw} call is already over: an earlier step made its choice", i)
-            raise RecordError(
+                raise RecordError(Said(
+                    f"the {raw} call is already over: an earlier step made its choice",
+                    "onuw.record.call_over", role=raw), i)
+            raise RecordError(Said(
                 f"out of wake order: the {raw} call comes before the "
-                f"{st.schedule[self.last_call]} call, and night steps come in wake order", i)
+                f"{st.schedule[self.last_call]} call, and night steps come in wake order",
+                "onuw.record.wake_order", role=raw, before=st.schedule[self.last_call]), i)
         return later[0]
 
     def night_step(self, i: int, step: dict[str, Any]) -> None:
         ruleset, st = self.ruleset, self.st
         raw = step["call"]
         if not isinstance(raw, str):
-            raise RecordError("'call' must be a role id", i)
+            raise RecordError(Said("'call' must be a role id", "onuw.record.call_id"), i)
         if raw not in ROLE_IDS and raw != DOPPELGANGER_INSOMNIAC:
-            raise RecordError(f"{raw!r} is not a One Night role", i)
+            raise RecordError(Said(f"{raw!r} is not a One Night role", "onuw.record.not_a_role",
+                                   call=raw), i)
         if self.day_step >= 0:
-            raise RecordError(f"a night step ({raw}) after the night is over: the day "
-                              f"began at step {self.day_step}", i)
+            raise RecordError(Said(f"a night step ({raw}) after the night is over: the day "
+                                   f"began at step {self.day_step}", "onuw.record.after_night",
+                                   role=raw, day=self.day_step), i)
         j = self.target(i, raw)
         call = st.schedule[j]
         while st.phase == NIGHT and st.call_i < j:
@@ -168,10 +173,12 @@ class _Replay:
             if has_choice:
                 raise RecordError(self.why_no_choice(raw, call), i)
             if seat >= 0 and seat not in wakers(st, call):
-                raise RecordError(f"{player} does not wake in the {raw} call", i)
+                raise RecordError(Said(f"{player} does not wake in the {raw} call",
+                                       "onuw.record.not_awake", name=str(player), role=raw), i)
             return
         if seat >= 0 and seat != st.actor:
-            raise RecordError(f"{player} does not wake to choose in the {raw} call", i)
+            raise RecordError(Said(f"{player} does not wake to choose in the {raw} call",
+                                   "onuw.record.not_choosing", name=str(player), role=raw), i)
         seat = st.actor
         self.chosen.add(j)
         if call == DOPPELGANGER:
@@ -182,13 +189,14 @@ class _Replay:
                 if then is None:
                     _skip_current(ruleset, st, i)
                 elif not isinstance(then, dict):
-                    raise RecordError("'then' must be an action object", i)
+                    raise RecordError(Said("'then' must be an action object",
+                                           "onuw.record.then"), i)
                 else:
                     ruleset.apply(st, seat, _read_action(st, i, copied, then))
             elif then:
-                raise RecordError(
-                    f"the Doppelgänger copied the {copied}, which does not act at once", i
-                )
+                raise RecordError(Said(
+                    f"the Doppelgänger copied the {copied}, which does not act at once",
+                    "onuw.record.copy_later", role=copied), i)
             return
         ruleset.apply(st, seat, _read_action(st, i, call, step))
 
@@ -215,10 +223,12 @@ class _Replay:
 
 def _center(st: OneNightState, i: int, value: Any, count: int) -> list[int]:
     if not isinstance(value, list) or len(value) != count:
-        raise RecordError(f"'center' must list {count} center card index(es)", i)
+        raise RecordError(Said(f"'center' must list {count} center card index(es)",
+                               "onuw.record.center_count", n=count), i)
     for c in value:
         if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= 2:
-            raise RecordError(f"center indices are 0, 1 or 2, got {c!r}", i)
+            raise RecordError(Said(f"center indices are 0, 1 or 2, got {c!r}",
+                                   "onuw.record.center_index", got=repr(c)), i)
     return value
 
 
@@ -229,14 +239,16 @@ def _read_action(st: OneNightState, i: int, role: str, step: Mapping[str, Any]) 
         return SKIP
     if role == DOPPELGANGER:
         if "look" not in step:
-            raise RecordError("the Doppelgänger must look at another player's card", i)
+            raise RecordError(Said("the Doppelgänger must look at another player's card",
+                                   "onuw.record.copy_look"), i)
         return Action("copy", records.seat_of(names, step["look"], i, "look"))
     if role == SEER:
         if "look" in step:
             look = step["look"]
             if isinstance(look, list):
                 if len(look) != 1:
-                    raise RecordError("the Seer looks at one player's card", i)
+                    raise RecordError(Said("the Seer looks at one player's card",
+                                           "onuw.record.seer_one"), i)
                 look = look[0]
             return Action("look", records.seat_of(names, look, i, "look"))
         if "center" in step:
@@ -249,7 +261,8 @@ def _read_action(st: OneNightState, i: int, role: str, step: Mapping[str, Any]) 
         pair = step.get("swap")
         if pair is not None:
             if not isinstance(pair, list) or len(pair) != 2:
-                raise RecordError("the Troublemaker swaps a pair of players", i)
+                raise RecordError(Said("the Troublemaker swaps a pair of players",
+                                       "onuw.record.swap_pair"), i)
             a, b = sorted(records.seat_of(names, p, i, "swap") for p in pair)
             return Action("swap_two", a, b)
     elif role == DRUNK:
@@ -259,20 +272,24 @@ def _read_action(st: OneNightState, i: int, role: str, step: Mapping[str, Any]) 
         if "center" in step:
             return Action("look_center", _center(st, i, step["center"], 1)[0])
     else:
-        raise RecordError(f"the {role} has no choice to make at night", i)
+        raise RecordError(Said(f"the {role} has no choice to make at night",
+                               "onuw.record.no_choice", role=role), i)
     if any(key in step for key in ("look", "center", "swap")):
-        raise RecordError(f"these fields do not fit the {role}'s action", i)
+        raise RecordError(Said(f"these fields do not fit the {role}'s action",
+                               "onuw.record.fields", role=role), i)
     return SKIP
 
 
 def _claims(ruleset: OneNight, st: OneNightState, i: int, step: Mapping[str, Any]) -> None:
     claims = step.get("claims", {})
     if not isinstance(claims, dict):
-        raise RecordError("'claims' must map player names to role ids", i)
+        raise RecordError(Said("'claims' must map player names to role ids",
+                               "onuw.record.claims"), i)
     for name, role in claims.items():
         seat = records.seat_of(st.names, name, i, "claims")
         if role not in ROLE_IDS:
-            raise RecordError(f"{name} claims {role!r}, which is not a One Night role", i)
+            raise RecordError(Said(f"{name} claims {role!r}, which is not a One Night role",
+                                   "onuw.record.claim_role", name=name, claim=str(role)), i)
         ruleset.apply(st, seat, Action("claim", ROLE_IDS.index(role)))
     # claims_detail is free-form in the spec; structured entries are replayed, others kept as text.
     detail = step.get("claims_detail")
@@ -289,9 +306,10 @@ def _claims(ruleset: OneNight, st: OneNightState, i: int, step: Mapping[str, Any
 def _votes(ruleset: OneNight, st: OneNightState, i: int, step: Mapping[str, Any]) -> None:
     votes = step["votes"]
     if not isinstance(votes, dict):
-        raise RecordError("'votes' must map voters to the player they point at", i)
+        raise RecordError(Said("'votes' must map voters to the player they point at",
+                               "onuw.record.votes"), i)
     if st.phase != DAY:
-        raise RecordError("the vote has already been counted", i)
+        raise RecordError(Said("the vote has already been counted", "onuw.record.counted"), i)
     for voter, target in votes.items():
         seat = records.seat_of(st.names, voter, i, "votes")
         if target is None:
@@ -299,7 +317,8 @@ def _votes(ruleset: OneNight, st: OneNightState, i: int, step: Mapping[str, Any]
             continue
         t = records.seat_of(st.names, target, i, f"votes of {voter}")
         if t == seat:
-            raise RecordError(f"{voter} points at themselves; a vote is for another player", i)
+            raise RecordError(Said(f"{voter} points at themselves; a vote is for another "
+                                   "player", "judge.self_vote", name=str(voter)), i)
         ruleset.apply(st, seat, Action("vote", t))
     for seat in range(st.n):  # absent from the map: did not point
         if st.phase == DAY and st.votes[seat] == NOT_VOTED:

@@ -12,6 +12,9 @@ const LANGUAGES = ["en", "it", "de"];
 const PICKED = "nightcall:language";
 const KEEP = "nightcall:table-mode";
 const LUPUS = "nightcall:table-mode:lupus";
+// Where a One Night or Epic table is (the setup, the line of the night, the day's
+// clock, the end's taps, the verdict): a reload or a killed tab goes on from there.
+const PLACE = "nightcall:table-mode:place";
 // ?scale=0.1 runs every pause ten times faster (the browser tests); never above 1.
 const SCALE = (() => {
   const v = Number(new URLSearchParams(location.search).get("scale"));
@@ -32,6 +35,23 @@ function keep() {
   const { ruleset, players, scenario, pick, counts, speed, minutes, names } = state;
   try { localStorage.setItem(KEEP, JSON.stringify({ ruleset, players, scenario, pick, counts, speed, minutes, names })); }
   catch { /* private mode: not remembered */ }
+}
+
+function keepPlace(place) {
+  const { setup, table, verdict } = state;
+  try { localStorage.setItem(PLACE, JSON.stringify({ place, setup, table, verdict })); }
+  catch { /* private mode: a reload starts again */ }
+}
+
+function forgetPlace() {
+  try { localStorage.removeItem(PLACE); } catch { /* nothing kept */ }
+}
+
+function savedPlace() {
+  try {
+    const g = JSON.parse(localStorage.getItem(PLACE) || "null");
+    return g && g.place && g.setup && Array.isArray(g.setup.steps) ? g : null;
+  } catch { return null; }
 }
 
 function info() { return rulesets.find((r) => r.id === state.ruleset) || rulesets[0]; }
@@ -106,6 +126,13 @@ class Timer {
   toggle() { this.paused = !this.paused; this.onTick(this); return this.paused; }
   end() { clearInterval(this.handle); if (this.handle !== null) { this.handle = null; this.onDone(); } }
   stop() { clearInterval(this.handle); this.handle = null; }
+  // What a reload needs to go on: the time left when kept, and whether it ran since.
+  snapshot() { return { left: this.left, paused: this.paused, at: Date.now() }; }
+  restore({ left, paused, at }) {
+    this.left = Number(left) - (paused ? 0 : Math.max(0, Date.now() - Number(at)));
+    this.paused = Boolean(paused);
+    this.tick();
+  }
 }
 
 function clockText(s) {
@@ -119,10 +146,16 @@ function clockText(s) {
 // then its pause; ``paused`` holds the line or the pause where it is.
 const runner = { steps: [], i: 0, timer: null, paused: false, done: null, active: false };
 
-function playSteps(steps, done) {
-  Object.assign(runner, { steps, i: 0, timer: null, paused: false, done, active: true, master: false });
+// ``from``: the line to start at; ``paused``: wait for a tap first (after a reload the
+// browser speaks only after one); ``onStep(i)`` hears each line as it starts.
+function playSteps(steps, done, { from = 0, paused = false, onStep = null } = {}) {
+  Object.assign(runner, { steps, i: from, timer: null, paused: false, done, active: true, master: false, onStep, resume: null });
   lockScreen(true);
   if (prefs.ambience) setAmbience(true);
+  if (paused && from < steps.length) {
+    showLine(steps[from]);
+    togglePause();
+  }
   nextStep();
 }
 
@@ -136,6 +169,7 @@ function nextStep() {
   }
   const step = runner.steps[runner.i];
   const previous = runner.steps[runner.i - 1];
+  if (runner.onStep) runner.onStep(runner.i);
   if (step.role && (!previous || previous.role !== step.role) && prefs.chime) chime();
   showLine(step);
   sayThen(step.text, () => {
@@ -322,17 +356,26 @@ function start() {
   const s = state.setup;
   if (!s) return;
   if (s.ruleset === "lupus") { renderLupusDeal(); return; }
+  state.table = null;
+  state.verdict = null;
+  startNight(0, false);
+}
+
+function startNight(from, paused) {
+  const s = state.setup;
   state.stage = "night";
   document.body.dataset.stage = "night";
   const night = s.steps.filter((x) => x.phase === "night");
   mount($("#main"), narrationPanel(h("button", { type: "button", class: "quiet", onclick: () => { stopSteps(); lockScreen(false); home(); } },
     t("narrator.stop"))));
-  playSteps(night, () => renderDay());
+  playSteps(night, () => renderDay(), { from, paused, onStep: (i) => keepPlace({ stage: "night", i }) });
 }
 
 // --- the day -----------------------------------------------------------------------
 
-function renderDay() {
+// The day in four parts, each kept for a reload: the lines before the discussion
+// ("intro"), its clock ("talk"), the button to point ("point"), the count ("vote").
+function renderDay(place = { part: "intro", i: 0 }, paused = false) {
   const s = state.setup;
   state.stage = "day";
   document.body.dataset.stage = "day";
@@ -340,36 +383,54 @@ function renderDay() {
   const talk = day.findIndex((x) => /discussion/.test(x.key));
   const intro = day.slice(0, talk + 1);
   const vote = day.slice(talk + 1);
+  const at = (part) => (i) => keepPlace({ stage: "day", part, i });
+  const point = () => {
+    keepPlace({ stage: "day", part: "point" });
+    mount($("#main"), h("section", { class: "panel stage-panel" },
+      h("p", { class: "narration big-text" }, t("narrator.vote_now")),
+      h("button", { type: "button", class: "primary big", "data-testid": "point", onclick: () => countdown(0, false) },
+        t("narrator.point"))));
+  };
+  const countdown = (from, held) => {
+    mount($("#main"), narrationPanel());
+    playSteps(vote, () => { lockScreen(false); renderEnd(); }, { from, paused: held, onStep: at("vote") });
+  };
+  const discussion = (clock) => {
+    const timer = dayTimer(talk >= 0 ? day[talk].wait : 0, t("narrator.discussion"), point,
+      { onChange: (tm) => keepPlace({ stage: "day", part: "talk", clock: tm.snapshot() }) });
+    if (clock) timer.restore(clock);  // (a clock that ran out meanwhile goes on to the vote)
+    if (timer.handle !== null) keepPlace({ stage: "day", part: "talk", clock: timer.snapshot() });
+  };
+  if (place.part === "talk") { discussion(place.clock); return; }
+  if (place.part === "point") { point(); return; }
+  if (place.part === "vote") { countdown(place.i || 0, paused); return; }
   mount($("#main"), narrationPanel());
-  playSteps(intro.map((x, i) => (i === intro.length - 1 ? { ...x, wait: 0 } : x)), () => {
-    dayTimer(talk >= 0 ? day[talk].wait : 0, t("narrator.discussion"), () => {
-      mount($("#main"), h("section", { class: "panel stage-panel" },
-        h("p", { class: "narration big-text" }, t("narrator.vote_now")),
-        h("button", { type: "button", class: "primary big", "data-testid": "point", onclick: () => {
-          mount($("#main"), narrationPanel());
-          playSteps(vote, () => { lockScreen(false); renderEnd(); });
-        } }, t("narrator.point"))));
-    });
-  });
+  playSteps(intro.map((x, i) => (i === intro.length - 1 ? { ...x, wait: 0 } : x)), () => discussion(null),
+    { from: place.i || 0, paused, onStep: at("intro") });
 }
 
 // The discussion (or the defense): a big clock, pause, one more minute, end now.
-function dayTimer(seconds, label, done, { testid = "day-timer" } = {}) {
+function dayTimer(seconds, label, done, { testid = "day-timer", onChange = () => {} } = {}) {
   const panel = h("section", { class: "panel stage-panel", "data-testid": testid },
     h("h2", {}, label),
     h("p", { class: "timer huge", role: "timer", "data-testid": "clock" }),
     h("div", { class: "row" },
       h("button", { type: "button", class: "primary big", "data-testid": "clock-pause", onclick: (e) => {
-        const paused = timer.toggle();
-        e.target.textContent = paused ? t("narrator.resume") : t("narrator.pause");
-        e.target.setAttribute("aria-pressed", String(paused));
+        timer.toggle();
+        onChange(timer);
       }, "aria-pressed": "false" }, t("narrator.pause")),
-      h("button", { type: "button", "data-testid": "clock-extend", onclick: () => timer.extend(60) }, t("narrator.extend")),
+      h("button", { type: "button", "data-testid": "clock-extend", onclick: () => { timer.extend(60); onChange(timer); } }, t("narrator.extend")),
       h("button", { type: "button", "data-testid": "clock-end", onclick: () => timer.end() }, t("narrator.end_now"))));
   const clock = panel.querySelector("[data-testid=clock]");
   mount($("#main"), panel);
+  const pause = panel.querySelector("[data-testid=clock-pause]");
   const timer = new Timer(seconds, {
-    onTick: (tm) => { clock.textContent = clockText(tm.seconds()); clock.classList.toggle("urgent", tm.seconds() <= 10); },
+    onTick: (tm) => {
+      clock.textContent = clockText(tm.seconds());
+      clock.classList.toggle("urgent", tm.seconds() <= 10);
+      pause.textContent = tm.paused ? t("narrator.resume") : t("narrator.pause");
+      pause.setAttribute("aria-pressed", String(tm.paused));
+    },
     onDone: done,
   });
   return timer;
@@ -389,16 +450,26 @@ function renderEnd() {
   state.stage = "end";
   document.body.dataset.stage = "end";
   const names = players();
+  const middle = s.deck.length - names.length;  // 3, or 4 with Epic's Alpha Wolf
   if (!state.table || state.table.names.length !== names.length) {
-    state.table = { names, cards: names.map(() => null), votes: names.map(() => null), copied: null,
-      tokens: names.map(() => "certainty"), artifacts: names.map(() => "") };
+    state.table = { names, cards: names.map(() => null), votes: names.map(() => null), copies: {},
+      center: Array(middle).fill(null), tokens: names.map(() => "certainty"), artifacts: names.map(() => "") };
   }
   const tb = state.table;
-  const roles = [...new Set(s.deck)].filter((r) => r !== "mimic");
+  tb.copies = tb.copies || {};
+  if (!Array.isArray(tb.center) || tb.center.length !== middle) tb.center = Array(middle).fill(null);
+  keepPlace({ stage: "end" });
+  const roles = [...new Set(s.deck)];
   const cardsOf = {};
   (s.cards || []).forEach((c, i) => { (cardsOf[s.deck[i]] = cardsOf[s.deck[i]] || []).push(c); });
   const chip = (label, pressed, onclick, extra = {}) => h("button", { type: "button", class: `chip${pressed ? " on" : ""}`, "aria-pressed": String(pressed), onclick, ...extra }, label);
+  // A role's chip also shows the playing cards that stand for it, so either can be tapped.
+  const cardChip = (role, pressed, onclick) => chip([roleIcon(role, { cls: "icon tiny" }), roleName(role),
+    cardsOf[role] ? h("small", {}, ` ${cardsOf[role].join(" ")}`) : null], pressed, onclick, { "data-testid": `card-${role}` });
   const again = () => renderEnd();
+  // What a copying card became, asked once a player holds it (the Doppelgänger, the
+  // Mimic, the Ghost Hunter): the judge plays the holder as that role.
+  const copies = (s.copies || []).filter((c) => tb.cards.includes(c.card));
   mount($("#main"),
     h("section", { class: "panel", "aria-labelledby": "end-title" },
       h("h2", { id: "end-title" }, t("narrator.end")),
@@ -410,9 +481,7 @@ function renderEnd() {
             state.names = [...tb.names]; keep(); again();
           } })),
         h("div", { class: "chips", role: "group", "aria-label": t("narrator.card_of", { name }) },
-          roles.map((role) => chip([roleIcon(role, { cls: "icon tiny" }), roleName(role),
-            cardsOf[role] ? h("small", {}, ` ${cardsOf[role].join(" ")}`) : null], tb.cards[i] === role,
-          () => { tb.cards[i] = role; again(); }, { "data-testid": `card-${role}` }))),
+          roles.map((role) => cardChip(role, tb.cards[i] === role, () => { tb.cards[i] = role; again(); }))),
         h("div", { class: "chips votes", role: "group", "aria-label": t("narrator.vote_of", { name }) },
           h("span", { class: "hint" }, t("narrator.points_at")),
           tb.names.map((other, j) => (j === i ? null : chip(other, tb.votes[i] === j, () => { tb.votes[i] = j; again(); }, { "data-testid": "vote" }))),
@@ -426,9 +495,21 @@ function renderEnd() {
           chip(t("narrator.none"), !tb.artifacts[i], () => { tb.artifacts[i] = ""; again(); }),
           s.artifacts.map((a) => chip(t(`artifact.${a}`), tb.artifacts[i] === a,
             () => { tb.artifacts[i] = a; again(); }, { "data-testid": `artifact-${a}` }))) : null))),
-      tb.cards.includes("doppelganger") && s.ruleset === "onuw" ? h("div", { class: "chips", role: "group", "aria-label": t("narrator.copied") },
-        h("span", {}, t("narrator.copied")),
-        roles.filter((r) => r !== "doppelganger").map((role) => chip(roleName(role), tb.copied === role, () => { tb.copied = role; again(); }, { "data-testid": `copied-${role}` }))) : null,
+      copies.map((c) => h("div", { class: "copy-question", "data-testid": `copy-${c.card}` },
+        h("h3", {}, t(`narrator.copy.${c.card}`, { name: tb.names[tb.cards.indexOf(c.card)] })),
+        c.card === "mimic" ? h("p", { class: "hint" }, t("narrator.copy.mimic_hint")) : null,
+        h("div", { class: "chips", role: "group", "aria-label": t(`narrator.copy.${c.card}`, { name: tb.names[tb.cards.indexOf(c.card)] }) },
+          c.options.map((role) => chip(role ? [roleIcon(role, { cls: "icon tiny" }), roleName(role)] : t("narrator.copy.stayed"),
+            (tb.copies[c.card] ?? (role ? null : "")) === role, () => { tb.copies[c.card] = role; again(); },
+            { "data-testid": `copied-${role || "none"}` }))))),
+      h("section", { class: "center-cards", "aria-labelledby": "center-title", "data-testid": "center" },
+        h("h3", { id: "center-title" }, t("narrator.center")),
+        h("p", { class: "hint" }, t("narrator.center_hint")),
+        h("ol", { class: "end-table" }, tb.center.map((card, k) => h("li", { class: "end-seat", "data-testid": "center-card" },
+          h("p", { class: "seat-name" }, t("narrator.center_n", { n: k + 1 })),
+          h("div", { class: "chips", role: "group", "aria-label": t("narrator.center_n", { n: k + 1 }) },
+            // (a second tap on the chosen card takes it back: the card is not turned over)
+            roles.map((role) => cardChip(role, card === role, () => { tb.center[k] = card === role ? null : role; again(); }))))))),
       h("p", { class: "error", role: "alert", "data-testid": "judge-error" }, state.judgeError || ""),
       h("button", { type: "button", class: "primary big", "data-testid": "judge", onclick: judge }, t("narrator.judge")),
       h("button", { type: "button", class: "quiet", onclick: home }, t("narrator.new_game"))));
@@ -444,7 +525,11 @@ async function judge() {
     table.cards[name] = tb.cards[i];
     if (tb.votes[i] !== null && tb.votes[i] >= 0) table.votes[name] = tb.names[tb.votes[i]];
   });
-  if (tb.copied) table.doppelganger = tb.copied;
+  // Only the copiers someone holds; the center once every card of it is tapped.
+  const copies = Object.entries(tb.copies).filter(([card, role]) => tb.cards.includes(card) && role !== null);
+  if (copies.length) table.copies = Object.fromEntries(copies);
+  else if ((s.copies || []).some((c) => tb.cards.includes(c.card))) table.copies = {};
+  if (tb.center.length && tb.center.every((c) => c)) table.center = [...tb.center];
   if (s.tokens.length) table.tokens = Object.fromEntries(tb.names.map((n, i) => [n, tb.tokens[i] || "certainty"]));
   if (s.artifacts.length) {
     table.artifacts = Object.fromEntries(tb.names.map((n, i) => [n, tb.artifacts[i]]).filter(([, a]) => a));
@@ -452,12 +537,14 @@ async function judge() {
   const { data, error } = await post("judge", { ruleset: s.ruleset, lang: lang(), deck: s.deck, table });
   if (error) { state.judgeError = error; renderEnd(); return; }
   state.judgeError = "";
+  state.verdict = data;
   renderVerdict(data);
 }
 
 function renderVerdict(v) {
   state.stage = "verdict";
   document.body.dataset.stage = "verdict";
+  keepPlace({ stage: "verdict" });
   mount($("#main"), h("section", { class: "panel outcome", "data-testid": "verdict" },
     h("h2", {}, v.winners.length ? t("end.winners", { names: list(v.winners) }) : t("end.nobody_wins")),
     h("p", { "data-testid": "dead" }, v.dead.length
@@ -466,7 +553,7 @@ function renderVerdict(v) {
     h("ol", { class: "explanation", "data-testid": "explanation" }, v.explanation.map((l) => h("li", {}, l))),
     h("div", { class: "row" },
       h("button", { type: "button", onclick: renderEnd, "data-testid": "change" }, t("narrator.change")),
-      h("button", { type: "button", class: "primary", onclick: () => { state.table = null; home(); } }, t("narrator.new_game")))));
+      h("button", { type: "button", class: "primary", onclick: home }, t("narrator.new_game")))));
 }
 
 // --- Lupus: the Master's assistant ----------------------------------------------------
@@ -653,6 +740,9 @@ function askMaster(data) {
 function home() {
   stopSteps();
   lockScreen(false);
+  forgetPlace();
+  state.table = null;
+  state.verdict = null;
   state.stage = "setup";
   document.body.dataset.stage = "setup";
   renderSetup();
@@ -676,7 +766,8 @@ function fillVoices() {
     : h("option", { value: "" }, t("narrator.no_voice")));
 }
 
-function useLanguage(code) {
+// ``after``: once the language's words are in (a kept table is drawn with them).
+function useLanguage(code, after = null) {
   $("#page-language").value = code;
   const redo = () => {
     translatePage();
@@ -684,9 +775,29 @@ function useLanguage(code) {
     const r = info();
     if (r) { useRuleset(r); setRoleNames(r.role_names ? r.role_names[lang()] : null); }
     if (state.stage === "setup") { renderSetup(); refreshSetup(); }
+    if (state.stage === "end") renderEnd();
   };
-  setLanguage(code, redo);
+  const then = () => { if (after) { const go = after; after = null; go(); } };
+  setLanguage(code, () => { redo(); then(); });
   redo();
+  if (code === "en") then();  // (English is in before the page starts: no callback for it)
+}
+
+// The table kept before a reload, where it was: a night or a count waits for a tap
+// (the browser speaks only after one), the discussion's clock goes on as it was.
+function restorePlace(g) {
+  const r = rulesets.find((x) => x.id === g.setup.ruleset);
+  if (!r || r.id === "lupus") { home(); return; }
+  Object.assign(state, { ruleset: r.id, players: g.setup.players, setup: g.setup, table: g.table || null, verdict: g.verdict || null });
+  if (state.table && Array.isArray(state.table.names)) state.names = [...state.table.names];
+  useRuleset(r);
+  setRoleNames(g.setup.role_names);
+  const p = g.place;
+  if (p.stage === "night") startNight(p.i || 0, true);
+  else if (p.stage === "day") renderDay(p, true);
+  else if (p.stage === "verdict" && state.verdict) renderVerdict(state.verdict);
+  else if (p.stage === "end" || p.stage === "verdict") renderEnd();
+  else home();
 }
 
 async function load() {
@@ -717,7 +828,9 @@ async function load() {
   });
   let stored = null;
   try { stored = localStorage.getItem(PICKED); } catch { /* none */ }
-  useLanguage(LANGUAGES.includes(stored) ? stored : browserLanguage());
+  const saved = savedPlace();
+  if (saved) state.stage = "restoring";  // (not the setup: the kept table comes back)
+  useLanguage(LANGUAGES.includes(stored) ? stored : browserLanguage(), saved ? () => restorePlace(saved) : null);
 }
 
 load();

@@ -1,0 +1,197 @@
+"""Table mode (/table, issue 19), the rest of it: a One Night table kept across reloads
+at every stage (the line of the night, the day's clock, the end's taps, the verdict);
+the end asking what a copying card became (Epic's Mimic) and taking the center cards,
+both used by the judge; the page's night ambience heard through an AnalyserNode."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import httpx
+import pytest
+from e2ehelpers import ambience_is_heard, wait_for
+from test_web_finish import LOUDNESS, PROBE
+from test_web_narrator import check_look, choose, open_table, setup_of, spoken
+
+pytestmark = pytest.mark.timeout(240)
+
+PLACE = "nightcall:table-mode:place"
+
+
+def place(page: Any) -> Any:
+    kept = page.evaluate(f"localStorage.getItem('{PLACE}')")
+    return json.loads(kept)["place"] if kept else None
+
+
+def line_no(page: Any) -> int:
+    """The line the page shows, counted from 0 ("Line 4 of 13" is 3)."""
+    m = re.search(r"\d+", page.inner_text("[data-testid=progress]"))
+    assert m, page.inner_text("[data-testid=progress]")
+    return int(m.group()) - 1
+
+
+def table_for(browser: Any, url: str, body: dict[str, Any], phone: bool = False
+              ) -> tuple[Any, Any, list[str]]:
+    """The table page set up as ``body`` asks, the same setup from the API, the page's
+    errors (a list that fills as they happen)."""
+    errors: list[str] = []
+    page = open_table(browser, url, lang=body["lang"], phone=phone, errors=errors)
+    choose(page, body["ruleset"], body["players"])
+    if "scenario" in body:
+        page.select_option("[data-testid=scenario]", body["scenario"])
+    wait_for(lambda: page.locator("[data-testid=start]").count() == 1, what="the setup")
+    return page, setup_of(url, body), errors
+
+
+def test_a_one_night_table_survives_a_reload_at_every_stage(
+        browser: Any, server: Any, shots: Any) -> None:
+    page, api, errors = table_for(browser, server.url,
+                                  {"ruleset": "onuw", "players": 3, "lang": "en"})
+    night = [s for s in api["steps"] if s["phase"] == "night"]
+    page.click("[data-testid=start]")
+    wait_for(lambda: len(spoken(page)) >= 4, what="four lines of the night")
+
+    # Mid-night: the page comes back on the line it was saying, held until a tap
+    # (a browser speaks only after one), then says the rest of the night in order.
+    page.reload()
+    page.wait_for_selector("[data-testid=narration]")
+    at = line_no(page)
+    assert 3 <= at < len(night) - 1, at
+    assert page.inner_text("[data-testid=narration]") == night[at]["text"]
+    assert page.is_visible("[data-testid=paused]")
+    assert page.get_attribute("[data-testid=pause]", "aria-pressed") == "true"
+    check_look(page, shots, "keep-night-reloaded")
+    page.wait_for_timeout(1000)
+    assert spoken(page) == []
+    page.click("[data-testid=pause]")
+    wait_for(lambda: page.locator("[data-testid=day-timer]").count() == 1, timeout=60,
+             what="the day")
+    assert [s["text"] for s in spoken(page)][:len(night) - at] == \
+        [s["text"] for s in night[at:]]
+
+    # The discussion: a paused clock comes back paused at the same time.
+    page.click("[data-testid=clock-pause]")
+    stopped = page.inner_text("[data-testid=clock]")
+    page.reload()
+    page.wait_for_selector("[data-testid=clock]")
+    assert page.inner_text("[data-testid=clock]") == stopped
+    assert page.get_attribute("[data-testid=clock-pause]", "aria-pressed") == "true"
+    assert place(page)["part"] == "talk"
+    # A running clock goes on counting across the reload.
+    page.click("[data-testid=clock-pause]")
+    page.wait_for_timeout(300)
+    page.reload()
+    page.wait_for_selector("[data-testid=clock]")
+    assert page.get_attribute("[data-testid=clock-pause]", "aria-pressed") == "false"
+    wait_for(lambda: page.inner_text("[data-testid=clock]") != stopped, what="the clock")
+    page.click("[data-testid=clock-end]")
+    page.wait_for_selector("[data-testid=point]")
+    page.reload()
+    page.click("[data-testid=point]")
+    page.wait_for_selector("[data-testid=end-seat]", timeout=30000)
+    assert [s["text"] for s in spoken(page)][-4:-1] == ["Three.", "Two.", "One."]
+
+    # The end: names and taps survive a reload; so does the verdict.
+    seats = page.locator("[data-testid=end-seat]")
+    for i, name in enumerate(("Ada", "Bruno", "Carla")):
+        seats.nth(i).locator("[data-testid=name]").fill(name)
+        seats.nth(i).locator("[data-testid=name]").dispatch_event("change")
+    page.locator("[data-testid=end-seat]").nth(0).locator("[data-testid=card-werewolf]").click()
+    page.locator("[data-testid=end-seat]").nth(1).locator("[data-testid=vote]",
+                                                          has_text="Ada").click()
+    page.locator("[data-testid=center-card]").nth(2).locator(
+        "[data-testid=card-villager]").click()
+    page.reload()
+    page.wait_for_selector("[data-testid=end-seat]")
+    seats = page.locator("[data-testid=end-seat]")
+    assert seats.nth(0).locator("[data-testid=name]").input_value() == "Ada"
+    assert seats.nth(0).locator("[data-testid=card-werewolf]").get_attribute(
+        "aria-pressed") == "true"
+    assert seats.nth(1).locator("[data-testid=vote]", has_text="Ada").get_attribute(
+        "aria-pressed") == "true"
+    assert page.locator("[data-testid=center-card]").nth(2).locator(
+        "[data-testid=card-villager]").get_attribute("aria-pressed") == "true"
+    seats.nth(1).locator("[data-testid=card-seer]").click()
+    page.locator("[data-testid=end-seat]").nth(2).locator("[data-testid=card-robber]").click()
+    page.click("[data-testid=judge]")
+    page.wait_for_selector("[data-testid=verdict]")
+    verdict = page.inner_text("[data-testid=verdict]")
+    page.reload()
+    page.wait_for_selector("[data-testid=verdict]")
+    assert page.inner_text("[data-testid=verdict]") == verdict
+    # A new game forgets the table.
+    page.get_by_role("button", name="New game").click()
+    page.wait_for_selector("[data-testid=start]")
+    assert place(page) is None
+    page.reload()
+    page.wait_for_selector("[data-testid=start]")
+    assert not errors, errors
+
+
+def test_epic_asks_what_the_mimic_copied_and_takes_the_center_cards(
+        browser: Any, server: Any, shots: Any) -> None:
+    page, api, errors = table_for(browser, server.url, {
+        "ruleset": "epic", "players": 3, "lang": "de", "scenario": "horror_awakens"},
+        phone=True)
+    assert "mimic" in api["deck"]
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=clock-end]", timeout=60000)
+    page.click("[data-testid=clock-end]")
+    page.click("[data-testid=point]")
+    page.wait_for_selector("[data-testid=end-seat]", timeout=30000)
+    seats = page.locator("[data-testid=end-seat]")
+    for i, name in enumerate(("Ada", "Bruno", "Carla")):
+        seats.nth(i).locator("[data-testid=name]").fill(name)
+        seats.nth(i).locator("[data-testid=name]").dispatch_event("change")
+    # The Mimic card is one of the cards to tap; holding it asks what it copied.
+    assert page.locator("[data-testid=copy-mimic]").count() == 0
+    assert seats.nth(0).locator("[data-testid=card-seer]").count() == 0  # (not in this deck)
+    page.locator("[data-testid=end-seat]").nth(0).locator("[data-testid=card-enlightener]").click()
+    page.locator("[data-testid=end-seat]").nth(1).locator("[data-testid=card-mimic]").click()
+    page.locator("[data-testid=end-seat]").nth(2).locator("[data-testid=card-villager]").click()
+    for i, target in enumerate(("Bruno", "Ada", "Bruno")):
+        page.locator("[data-testid=end-seat]").nth(i).locator(
+            "[data-testid=vote]", has_text=target).click()
+    question = page.locator("[data-testid=copy-mimic]")
+    assert "Bruno" in question.inner_text() and "Nachahmer" in question.inner_text()
+    # Unanswered, the judge refuses with the reason.
+    page.click("[data-testid=judge]")
+    wait_for(lambda: "Bruno" in page.inner_text("[data-testid=judge-error]"), what="refusal")
+    page.locator("[data-testid=copy-mimic] [data-testid=copied-werewolf]").click()
+    # The center: two Werewolves in the middle and a Werewolf copied is fine, but the
+    # deck has one Werewolf card: a second one in the middle is refused.
+    center = page.locator("[data-testid=center-card]")
+    assert center.count() == 3
+    for k, role in enumerate(("werewolf", "sight_wolf", "werewolf")):
+        center.nth(k).locator(f"[data-testid=card-{role}]").click()
+    page.click("[data-testid=judge]")
+    wait_for(lambda: "Mitte" in page.inner_text("[data-testid=judge-error]"), what="refusal")
+    assert "Werwolf" in page.inner_text("[data-testid=judge-error]")
+    check_look(page, shots, "epic-end-mimic-390")
+    center.nth(2).locator("[data-testid=card-witch]").click()
+    page.click("[data-testid=judge]")
+    page.wait_for_selector("[data-testid=verdict]")
+    # The same verdict as the judge's of the table with Bruno as the Werewolf he copied.
+    table = {"players": ["Ada", "Bruno", "Carla"],
+             "cards": {"Ada": "enlightener", "Bruno": "werewolf", "Carla": "villager"},
+             "votes": {"Ada": "Bruno", "Bruno": "Ada", "Carla": "Bruno"}}
+    v = httpx.post(f"{server.url}/api/narrator/judge",
+                   json={"ruleset": "epic", "lang": "de", "table": table}).json()
+    assert page.locator("[data-testid=explanation] li").all_inner_texts() == v["explanation"]
+    assert v["dead"] == ["Bruno"] and "Ada" in page.inner_text("[data-testid=verdict] h2")
+    check_look(page, shots, "epic-verdict-mimic-390")
+    assert not errors, errors
+
+
+def test_the_table_pages_night_ambience_is_heard(browser: Any, server: Any) -> None:
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
+    ctx.add_init_script(PROBE)
+    page = ctx.new_page()
+    page.goto(f"{server.url}/table")
+    page.wait_for_selector("[data-testid=start]", timeout=60000)
+    assert page.evaluate(LOUDNESS)["state"] == "none"  # no sound before anyone asks
+    page.click(".sound-panel summary")
+    ambience_is_heard(page, LOUDNESS)
+    ctx.close()

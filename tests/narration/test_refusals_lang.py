@@ -1,0 +1,174 @@
+"""Issue 19: "Everything the Master sees ... follows --lang". Each table-side command
+(deck, narrate, judge, simulate, replay, play) run with wrong input in Italian and in
+German says what is wrong in that language, from the locale files: the rules'
+refusals, the record's, the options' and click's usage errors. Never English, never a
+traceback."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nightcall.narration.locale import load
+
+from .helpers import run_cli
+
+RECORDS = Path(__file__).resolve().parents[1] / "records"
+
+
+def flat(text: str) -> str:
+    return " ".join(text.replace("│", " ").split())
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    folder = tmp_path_factory.mktemp("refusals")
+    (folder / "not.json").write_text("this is no JSON\n", encoding="utf-8")
+    record = json.loads((RECORDS / "onuw-example-round.json").read_text(encoding="utf-8"))
+    bad = copy.deepcopy(record)
+    bad["steps"][1]["look"] = "Zoe"  # nobody of that name is seated
+    (folder / "bad-step.json").write_text(json.dumps(bad), encoding="utf-8")
+    out = {"missing": str(folder / "missing.json"), "not_json": str(folder / "not.json"),
+           "bad_step": str(folder / "bad-step.json"), "no_folder": str(folder / "no" / "p.png")}
+    # A night step for a role that never wakes, one not in the deck, one of no game.
+    for name, call in (("never", "hunter"), ("not_in_deck", "drunk"), ("no_role", "zorro")):
+        wrong = copy.deepcopy(record)
+        wrong["steps"][0]["call"] = call
+        (folder / f"{name}.json").write_text(json.dumps(wrong), encoding="utf-8")
+        out[name] = str(folder / f"{name}.json")
+    lupus = json.loads((RECORDS / "lupus-example-round.json").read_text(encoding="utf-8"))
+    for name, change in (("lupus_bodyguard", {"bodyguard": "Carla"}),  # not in the deck
+                         ("lupus_call", None)):  # a one-night style call step
+        wrong = copy.deepcopy(lupus)
+        wrong["steps"][0] = {**wrong["steps"][0], **change} if change else {
+            "call": "seer", "player": "Elena"}
+        (folder / f"{name}.json").write_text(json.dumps(wrong), encoding="utf-8")
+        out[name] = str(folder / f"{name}.json")
+    epic = json.loads((RECORDS / "epic-three-parties.json").read_text(encoding="utf-8"))
+    for name, call in (("epic_sleeper", "bodyguard"), ("epic_no_call", "zorro")):
+        wrong = copy.deepcopy(epic)
+        wrong["steps"][0]["call"] = call
+        (folder / f"{name}.json").write_text(json.dumps(wrong), encoding="utf-8")
+        out[name] = str(folder / f"{name}.json")
+    return out
+
+
+# (the command line, the locale key said and its values, English words it must not say)
+CASES: list[tuple[tuple[str, ...], str, dict[str, Any], str]] = [
+    (("deck", "onuw", "-n", "99"), "refusal.deck.players",
+     {"title": "One Night", "low": 3, "high": 10, "n": 99}, "players, not 99"),
+    (("deck", "onuw", "-n", "5", "--scenario", "x"), "refusal.deck.no_scenarios",
+     {"title": "One Night"}, "has no scenarios"),
+    (("deck", "nope", "-n", "5"), "refusal.ruleset.unknown",
+     {"name": "nope", "known": "epic, lupus, onuw"}, "unknown ruleset"),
+    (("deck", "onuw", "-n", "3", "--roles", "A♠ A♠ K♥ J♣ Q♣ 2♠"), "refusal.deck.card_twice",
+     {"card": "A♠", "cards": "A♠ A♣"}, "is given twice"),
+    (("narrate", "onuw", "-n", "5", "--night", "2"), "refusal.narrate.one_night",
+     {"title": "One Night Ultimate Werewolf", "night": 2}, "has one night only"),
+    (("narrate", "onuw", "-n", "5", "--night", "0"), "refusal.narrate.night_from_1",
+     {"night": 0}, "counted from"),
+    (("narrate", "onuw", "-n", "5", "--speed", "warp"), "refusal.timing.speed",
+     {"speed": "warp"}, "unknown speed"),
+    (("narrate", "onuw", "-n", "5", "--discussion", "-3"), "refusal.timing.discussion",
+     {"seconds": "-3"}, "cannot last"),
+    (("narrate", "onuw", "-n", "5", "--option", "x"), "refusal.narrate.option_form",
+     {"option": "x"}, "write it as"),
+    (("narrate", "onuw"), "refusal.narrate.players", {}, "how many players"),
+    (("judge", "nope"), "refusal.judge.no_check", {"name": "nope", "known": "epic, onuw"},
+     "end-of-game check"),
+    (("judge", "onuw", "--file", "{missing}"), "refusal.file.missing",
+     {"path": "{missing}"}, "No such file"),
+    (("judge", "onuw", "--file", "{not_json}"), "refusal.file.not_json",
+     {"path": "{not_json}", "line": 1}, "not valid JSON"),
+    (("simulate", "onuw", "-n", "5", "--bots", "nope"), "refusal.bots.unknown",
+     {"name": "nope", "bots": "random, reasoning"}, "unknown bot"),
+    (("simulate", "onuw", "-n", "5", "--plot", "{no_folder}"), "refusal.simulate.plot_folder",
+     {"plot": "{no_folder}", "folder": "{no_folder_dir}"}, "does not exist"),
+    (("simulate", "onuw", "-n", "5", "--vampires", "random"), "refusal.simulate.vampires",
+     {}, "where vampires play"),
+    (("simulate", "onuw"), "refusal.simulate.players", {}, "give --players"),
+    (("play", "onuw", "-n", "5", "--seat", "77"), "refusal.play.seat",
+     {"high": 5, "seat": 77}, "must be between"),
+    (("play", "onuw", "-n", "5", "--bots", "nope"), "refusal.bots.unknown",
+     {"name": "nope", "bots": "random, reasoning"}, "unknown bot"),
+    (("replay", "{missing}"), "refusal.file.missing", {"path": "{missing}"}, "cannot read"),
+    (("replay", "{not_json}"), "refusal.file.not_json", {"path": "{not_json}", "line": 1},
+     "not valid JSON"),
+    (("replay", "{bad_step}"), "refusal.record.not_seated", {"field": "look", "name": "Zoe"},
+     "is not seated"),
+    (("replay", "{never}"), "refusal.onuw.record.never_called", {"role": "hunter"},
+     "is never called"),
+    (("replay", "{not_in_deck}"), "refusal.onuw.record.not_in_deck", {"role": "drunk"},
+     "not in the deck"),
+    (("replay", "{no_role}"), "refusal.onuw.record.not_a_role", {"call": "zorro"},
+     "is not a One Night role"),
+    (("replay", "{lupus_bodyguard}"), "refusal.lupus.record.not_in_deck",
+     {"field": "bodyguard", "role": "bodyguard"}, "the role is not in this deck"),
+    (("replay", "{lupus_call}"), "refusal.lupus.record.call_key",
+     {"call": "seer", "field": "seer"}, "one step with every choice"),
+    (("replay", "{epic_sleeper}"), "refusal.epic.record.sleeper", {"role": "bodyguard"},
+     "sleeps through the night"),
+    (("replay", "{epic_no_call}"), "refusal.epic.record.not_a_call", {"call": "zorro"},
+     "is not an Epic Battle role"),
+    # click's usage errors
+    (("deck", "onuw"), "cli.missing_option", {"option": "--players / -n"}, "Missing option"),
+    (("simulate", "onuw", "-n", "5", "--games", "0"), "cli.want_int_from",
+     {"option": "--games / -g", "value": "0", "low": 1}, "Invalid value"),
+    (("deck", "onuw", "-n", "x"), "cli.want_int", {"option": "--players / -n", "value": "x"},
+     "Invalid value"),
+    (("replay",), "cli.missing_argument", {"option": "FILE"}, "Missing argument"),
+    (("narrate", "onuw", "-n", "5", "--bogus"), "cli.no_such_option",
+     {"option": "--bogus", "hint": "", "command": "nightcall narrate",
+      "options": "{narrate_options}"}, "No such option"),
+]
+
+
+def filled(value: Any, files: dict[str, str]) -> Any:
+    if not isinstance(value, str):
+        return value
+    names = {**files, "no_folder_dir": str(Path(files["no_folder"]).parent),
+             "narrate_options": ""}
+    for key, path in names.items():
+        value = value.replace("{" + key + "}", path)
+    return value
+
+
+@pytest.mark.parametrize("lang", ["it", "de"])
+@pytest.mark.parametrize(("args", "key", "values", "english"), CASES,
+                         ids=[" ".join(c[0]) for c in CASES])
+def test_a_wrong_input_is_refused_in_the_language_asked(
+        files: dict[str, str], lang: str, args: tuple[str, ...], key: str,
+        values: dict[str, Any], english: str) -> None:
+    line = [filled(a, files) for a in args]
+    code, out, err = run_cli(*line, "--lang", lang)
+    said = flat(out + err)
+    assert code == 2, (code, said)
+    assert "Traceback" not in said
+    assert english not in said, said
+    loc = load(lang)
+    given = {k: filled(v, files) for k, v in values.items()}
+    if "role" in given:  # (a role is named in the reader's language)
+        given["role"] = loc.role(key.split(".")[1], given["role"])
+    expected = loc.line(key, **given)
+    if key == "cli.no_such_option":
+        expected = expected.split(" `")[0]  # (the options listed are the command's)
+        assert "--lang" in said
+    assert flat(expected) in said, (expected, said)
+
+
+def test_a_refusal_names_roles_in_the_language_asked() -> None:
+    code, out, err = run_cli("deck", "onuw", "-n", "5", "--roles", "Zorro", "--lang", "de")
+    said = flat(out + err)
+    assert code == 2 and "„Zorro“" in said
+    assert "Seherin" in said and "Unruhestifterin" in said and "seer" not in said
+
+
+def test_english_refusals_stay_the_rules_own_sentences() -> None:
+    code, _, err = run_cli("narrate", "onuw", "-n", "5", "--night", "0")
+    assert code == 2 and "nights are counted from 1, not 0" in flat(err)
+    code, _, err = run_cli("deck", "onuw")
+    assert code == 2 and "Missing option" in flat(err)
