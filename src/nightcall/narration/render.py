@@ -1,0 +1,270 @@
+"""The one renderer: an event (as a view carries it) becomes a sentence, in a language,
+for one viewer, from the ``event.*`` templates of the locale files.
+
+Which template: ``event.<kind>.<field>.<field>...`` names the fields a template
+needs, and the one chosen is the template needing the most of the fields the event
+carries (a field that is absent, None, False or empty does not count):
+``{"kind": "seen", "seat": 1, "werewolf": true}`` is told by ``event.seen.seat.werewolf``
+and, with ``werewolf`` false, by ``event.seen.seat``. The ruleset's own templates
+(``event.<ruleset>.<kind>...``, in ``rulesets/<id>/locales``) come first, then the
+shared ones (``narration/locales``). A template may end in a variant, preferred when
+it applies:
+
+- ``.you`` when the viewer is the event's subject (its ``seat``, or the one seat of
+  ``seats``): "You accuse Bob." against "Ann accuses Bob.";
+- ``.many`` when the deck holds more than one card of the event's ``role``:
+  "the Werewolves are called".
+
+A template ``event.<kind>`` that is ``""`` marks a bookkeeping event with no sentence.
+No template at all (or two that fit equally) is a :class:`LocaleError`, never raw data:
+tests/engine/test_event_sentences.py renders every kind of every ruleset.
+
+A placeholder is a field, or a field and a form: ``{seat}`` (a name, or "you"),
+``{seat_obj}``/``{seat_dat}`` (the cases of "you"), ``{seat_card}``, ``{seat_token}``,
+``{seats}`` ("A, B, C"), ``{seats_cards}`` ("your card and B's card"), ``{card}``,
+``{role_plural}``, ``{center}``, ``{saw_said}`` (a position in the speaker's own
+words), ... (see :meth:`Renderer._value`). The forms are the same for every ruleset.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from nightcall.narration.locale import Locale, LocaleError, load, placeholders
+
+# Fields that hold one seat, and fields that hold a list of seats.
+PERSON = frozenset({"seat", "by", "target", "bitten", "owl", "last"})
+PEOPLE = frozenset({"seats", "dead", "order", "dream_wolves"})
+# Fields that hold a role id.
+ROLE = frozenset({"card", "role", "becomes", "copy"})
+
+
+VARIANTS = ("you", "many")
+
+
+@cache
+def _templates(lang: str, stem: str) -> dict[tuple[tuple[str, ...], str], str]:
+    """The templates ``<stem>[.<field>...][.you|.many]`` of a language, by the fields
+    they need and their variant."""
+    out: dict[tuple[tuple[str, ...], str], str] = {}
+    for key in load(lang).lines:
+        if key != stem and not key.startswith(stem + "."):
+            continue
+        parts = key[len(stem) + 1:].split(".") if key != stem else []
+        variant = parts.pop() if parts and parts[-1] in VARIANTS else ""
+        out[(tuple(parts), variant)] = key
+    return out
+
+
+def _present(value: object) -> bool:
+    return value is not None and value is not False and value != [] and value != {}
+
+
+class Renderer:
+    """Events as sentences for one viewer (a seat, or None for the public or the
+    master), in ``lang``, with the names of ``players``. ``deck`` (the cards in play)
+    lets a call name a role in the plural when the deck has several of it."""
+
+    def __init__(self, ruleset: str, players: Sequence[str], viewer: int | None,
+                 lang: str = "en", deck: Iterable[str] = ()) -> None:
+        self.ruleset = ruleset
+        self.players = list(players)
+        self.viewer = viewer
+        self.loc: Locale = load(lang)
+        self.copies = Counter(deck)
+
+    # -- the words a sentence is made of ----------------------------------------------
+
+    def word(self, key: str, **values: object) -> str:
+        return self.loc.line(f"event.word.{key}", **values)
+
+    def role(self, role: str) -> str:
+        return self.loc.role(self.ruleset, role)
+
+    def plural(self, role: str) -> str:
+        entry = self.loc.glossary["roles"].get(self.ruleset, {}).get(role)
+        if entry is None:
+            raise LocaleError(f"the {self.loc.lang} glossary has no {self.ruleset} role {role!r}")
+        return str(entry["plural"])
+
+    def who(self, seat: int | None, case: str = "") -> str:
+        """A seat's name, or "you" in the case the sentence needs ("" subject, "obj",
+        "dat"); "nobody" for None."""
+        if seat is None:
+            return self.word("nobody")
+        if seat == self.viewer:
+            return self.word(f"you_{case}" if case else "you")
+        return self.players[seat]
+
+    def card_of(self, seat: int) -> str:
+        if seat == self.viewer:
+            return self.word("card_mine")
+        return self.word("card_of", name=self.players[seat])
+
+    def center(self, i: int) -> str:
+        return self.word("center", n=i + 1)
+
+    def position(self, p: int, speaker: int | None = None) -> str:
+        """A claim's position (a seat 0..n-1, or n+i for center card i); in the
+        ``speaker``'s own words their own card is "my card"."""
+        n = len(self.players)
+        if p >= n:
+            return self.center(p - n)
+        if p == speaker and speaker != self.viewer:
+            return self.word("card_said_mine")
+        return self.card_of(p)
+
+    def listing(self, items: Sequence[str]) -> str:
+        """``A, B and C`` (the word for nobody when empty)."""
+        if not items:
+            return self.word("nobody")
+        if len(items) == 1:
+            return items[0]
+        return self.word("and", first=", ".join(items[:-1]), second=items[-1])
+
+    def pairs(self, cards: Sequence[str]) -> str:
+        """``Ann: Seer, you: Robber`` for the seats' cards (a center beyond them is left
+        to ``{cards_center}``)."""
+        return ", ".join(self.word("pair", name=self.who(s), role=self.role(c))
+                         for s, c in enumerate(cards[:len(self.players)]))
+
+    def own(self, what: str, word: str) -> str:
+        """A ruleset's own word: a token's or artifact's name, a group call."""
+        return self.loc.line(f"account.{self.ruleset}.{what}.{word}")
+
+    # -- events -------------------------------------------------------------------------
+
+    def key(self, event: Mapping[str, Any]) -> str | None:
+        """The template's key for ``event`` (None: a bookkeeping event, no sentence)."""
+        kind = str(event["kind"])
+        present = {k for k, v in event.items() if k != "kind" and _present(v)}
+        variants = set()
+        if self.viewer is not None and self._subject(event) == self.viewer:
+            variants.add("you")
+        role = event.get("role")
+        if isinstance(role, str) and self.copies[role] > 1:
+            variants.add("many")
+        for prefix in (f"event.{self.ruleset}.", "event."):
+            templates = _templates(self.loc.lang, prefix + kind)
+            if templates.get(((), "")) == prefix + kind and self.loc.lines[prefix + kind] == "":
+                return None
+            fitting = [(len(fields), variant in variants, key)
+                       for (fields, variant), key in templates.items()
+                       if set(fields) <= present and (not variant or variant in variants)]
+            if fitting:
+                best = max(fitting)
+                if sum(1 for f in fitting if f[:2] == best[:2]) > 1:
+                    raise LocaleError(f"two templates fit a {kind!r} event equally: "
+                                      f"{sorted(f[2] for f in fitting if f[:2] == best[:2])}")
+                return best[2]
+        raise LocaleError(f"the {self.loc.lang} locale has no template for a {kind!r} event "
+                          f"(event.{self.ruleset}.{kind}.* or event.{kind}.*)")
+
+    def event(self, event: Mapping[str, Any]) -> str | None:
+        """The sentence for ``event`` (None for a bookkeeping event)."""
+        key = self.key(event)
+        if key is None:
+            return None
+        template = self.loc.lines[key]
+        values = {name: self._value(event, name) for name in placeholders(template)}
+        return template.format(**values)
+
+    def events(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
+        """The sentences of ``events``, bookkeeping ones left out."""
+        return [text for e in events if (text := self.event(e)) is not None]
+
+    @staticmethod
+    def _subject(event: Mapping[str, Any]) -> int | None:
+        seat = event.get("seat")
+        if isinstance(seat, int):
+            return seat
+        seats = event.get("seats")
+        if isinstance(seats, list) and len(seats) == 1:
+            return int(seats[0])
+        return None
+
+    def _value(self, event: Mapping[str, Any], name: str) -> str:
+        # The field is the longest start of the name that the event has ("dream_wolves"
+        # has a "_" of its own); the rest is the form.
+        field, form = name, ""
+        for i in range(len(name), 0, -1):
+            if name[:i] in event and (i == len(name) or name[i] == "_"):
+                field, form = name[:i], name[i + 1:]
+                break
+        else:
+            raise LocaleError(f"a {event['kind']!r} event has nothing for {{{name}}}")
+        value = event[field]
+        formatter = self._forms(event).get((field if field in _FIELD_FORMS else _group(field),
+                                            form))
+        if formatter is None:
+            raise LocaleError(f"no form {form!r} of the field {field!r} ({{{name}}})")
+        return formatter(value)
+
+    def _forms(self, event: Mapping[str, Any]) -> dict[tuple[str, str], Callable[[Any], str]]:
+        speaker = event.get("seat") if isinstance(event.get("seat"), int) else None
+        n = len(self.players)
+        return {
+            ("person", ""): self.who,
+            ("person", "obj"): lambda s: self.who(s, "obj"),
+            ("person", "dat"): lambda s: self.who(s, "dat"),
+            ("person", "card"): self.card_of,
+            ("person", "token"): lambda s: self.word("token_mine") if s == self.viewer
+            else self.word("token_of", name=self.players[s]),
+            ("people", ""): lambda seats: ", ".join(self.who(s) for s in seats)
+            or self.word("nobody"),
+            ("people", "first"): lambda seats: self.who(seats[0]),
+            ("people", "cards"): lambda seats: self.listing([self.card_of(s) for s in seats]),
+            ("people", "first_dat"): lambda seats: self.who(seats[0], "dat"),
+            ("people", "second_dat"): lambda seats: self.who(seats[1], "dat"),
+            ("role", ""): self.role,
+            ("role", "plural"): self.plural,
+            ("center", ""): self.center,
+            ("call", ""): lambda call: self.own("call", call)
+            if f"account.{self.ruleset}.call.{call}" in self.loc.lines else self.role(call),
+            ("token", ""): lambda token: self.own("token", token),
+            ("artifact", ""): lambda artifact: self.own("artifact", artifact),
+            ("artifact", "do"): lambda artifact: self.loc.line(
+                f"{self.ruleset}.artifact_do.{artifact}"),
+            ("night", ""): str,
+            ("day", ""): str,
+            ("saw", "said"): lambda p: self.position(p, speaker),
+            ("swapped", "said_first"): lambda ps: self.position(ps[0], speaker),
+            ("swapped", "said_second"): lambda ps: self.position(ps[1], speaker),
+            ("votes", ""): self._votes,
+            ("deaths", ""): lambda deaths: ", ".join(
+                self.word("death", name=self.who(s), cause=self._cause(c)) for s, c in deaths),
+            ("cards", ""): lambda cards: ", ".join(
+                self.word("pair", name=self.who(int(s)), role=self.role(c))
+                for s, c in cards.items()) if isinstance(cards, dict) else self.pairs(cards),
+            ("cards", "center"): lambda cards: ", ".join(self.role(c) for c in cards[n:]),
+            ("roles", ""): self.pairs,
+        }
+
+    def _votes(self, votes: Sequence[Any]) -> str:
+        # One Night: one target per seat; Lupus: [voter, target] pairs.
+        pairs = [tuple(v) if isinstance(v, list | tuple) else (s, v)
+                 for s, v in enumerate(votes)]
+        pointed = [self.word("vote_pair_you", target=self.who(v, "obj")) if s == self.viewer
+                   else self.word("vote_pair", name=self.players[s], target=self.who(v, "obj"))
+                   for s, v in pairs if v is not None]
+        return ", ".join(pointed) or self.word("nobody_points")
+
+    def _cause(self, cause: str) -> str:
+        return self.loc.line(f"judge.cause.{cause}")
+
+
+_FIELD_FORMS = frozenset({"center", "call", "token", "artifact", "night", "day", "saw",
+                          "swapped", "votes", "deaths", "cards", "roles"})
+
+
+def _group(field: str) -> str:
+    if field in PERSON:
+        return "person"
+    if field in PEOPLE:
+        return "people"
+    if field in ROLE:
+        return "role"
+    return field
