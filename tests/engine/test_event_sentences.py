@@ -141,3 +141,19 @@ def test_the_account_tells_every_game_in_every_language(rid: str) -> None:
             assert lines[-len(reasons):] == list(reasons), lang
             assert all(line.strip() for line in lines), lang
     assert games
+
+
+def test_the_end_of_a_one_night_game_says_each_fact_once() -> None:
+    """``play`` ended with "No Werewolf died" twice (the village's line, then the
+    werewolves'): the werewolves' line now follows from the village's."""
+    rs = get_ruleset("onuw")
+    teams_seen: set[str] = set()
+    for state in finished_games(rs, 60, seed=41):
+        outcome = rs.outcome(state)
+        teams_seen |= set(outcome.teams)
+        for lang, facts in (("en", ("No Werewolf died", "A Werewolf died")),
+                            ("de", ("Kein Werwolf ist gestorben", "Ein Werwolf ist gestorben"))):
+            text = " ".join(outcome.explain(lang))
+            for fact in facts:
+                assert text.count(fact) <= 1, (lang, text)
+    assert {"village", "werewolves"} <= teams_seen
