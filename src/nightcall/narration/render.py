@@ -15,9 +15,10 @@ it applies:
 - ``.many`` when the deck holds more than one card of the event's ``role``:
   "the Werewolves are called".
 
-A template ``event.<kind>`` that is ``""`` marks a bookkeeping event with no sentence.
-No template at all (or two that fit equally) is a :class:`LocaleError`, never raw data:
-tests/engine/test_event_sentences.py renders every kind of every ruleset.
+A bookkeeping kind (its struct in the ruleset's shapes.py says ``quiet = True``: the
+master's notes, the end marker) has no sentence. No template at all, or two that fit
+equally, is a :class:`LocaleError`, never raw data: tests/engine/test_event_sentences.py
+renders every kind of every ruleset in every language.
 
 A placeholder is a field, or a field and a form: ``{seat}`` (a name, or "you"),
 ``{seat_obj}``/``{seat_dat}`` (the cases of "you"), ``{seat_card}``, ``{seat_token}``,
@@ -33,6 +34,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
+from nightcall.engine.ruleset import get_ruleset
+from nightcall.engine.shapes import event_kinds, shapes_of
 from nightcall.narration.locale import Locale, LocaleError, load, placeholders
 
 # Fields that hold one seat, and fields that hold a list of seats.
@@ -59,6 +62,18 @@ def _templates(lang: str, stem: str) -> dict[tuple[tuple[str, ...], str], str]:
     return out
 
 
+@cache
+def quiet_kinds(ruleset: str) -> frozenset[str]:
+    """The ruleset's bookkeeping kinds, told with no sentence (``quiet`` in its shapes)."""
+    if not ruleset:
+        return frozenset()
+    rules = get_ruleset(ruleset)
+    if not type(rules).__module__.rpartition(".")[0]:  # a one-module ruleset: no shapes.py
+        return frozenset()
+    events, _ = shapes_of(rules)
+    return frozenset(kind for kind, cls in event_kinds(events).items() if cls.quiet)
+
+
 def _present(value: object) -> bool:
     return value is not None and value is not False and value != [] and value != {}
 
@@ -75,6 +90,7 @@ class Renderer:
         self.viewer = viewer
         self.loc: Locale = load(lang)
         self.copies = Counter(deck)
+        self.quiet = quiet_kinds(ruleset)
 
     # -- the words a sentence is made of ----------------------------------------------
 
@@ -140,6 +156,8 @@ class Renderer:
     def key(self, event: Mapping[str, Any]) -> str | None:
         """The template's key for ``event`` (None: a bookkeeping event, no sentence)."""
         kind = str(event["kind"])
+        if kind in self.quiet:
+            return None
         present = {k for k, v in event.items() if k != "kind" and _present(v)}
         variants = set()
         if self.viewer is not None and self._subject(event) == self.viewer:
@@ -149,8 +167,6 @@ class Renderer:
             variants.add("many")
         for prefix in (f"event.{self.ruleset}.", "event."):
             templates = _templates(self.loc.lang, prefix + kind)
-            if templates.get(((), "")) == prefix + kind and self.loc.lines[prefix + kind] == "":
-                return None
             fitting = [(len(fields), variant in variants, key)
                        for (fields, variant), key in templates.items()
                        if set(fields) <= present and (not variant or variant in variants)]
