@@ -6,8 +6,8 @@ accounts against it and never import the narration package (the layer above them
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Protocol
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 from nightcall.engine.outcome import Reason
 
@@ -15,6 +15,11 @@ from nightcall.engine.outcome import Reason
 class Words(Protocol):
     def __call__(self, key: str, **values: object) -> str:
         """The line ``account.<key>`` with its placeholders filled in."""
+
+    def event(self, names: Sequence[str], event: Mapping[str, Any],
+              actor: int | tuple[int, ...] | None = None) -> str | None:
+        """The master's sentence for one event of the log (``{"kind": ..., **data}``),
+        ``actor`` the seat who did or learned it; None for one with nothing to tell."""
 
     def has(self, key: str) -> bool:
         """Whether there is a line ``account.<key>``."""

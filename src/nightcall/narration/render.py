@@ -32,11 +32,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, TypeAlias
 
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.engine.shapes import event_kinds, shapes_of
 from nightcall.narration.locale import Locale, LocaleError, load, placeholders
+
+# Who did or learned an event, for the master's account: a seat, the seats of a group,
+# or None ("someone").
+Actor: TypeAlias = "int | tuple[int, ...] | None"
 
 # Fields that hold one seat, and fields that hold a list of seats.
 PERSON = frozenset({"seat", "by", "target", "bitten", "owl", "last"})
@@ -45,20 +49,22 @@ PEOPLE = frozenset({"seats", "dead", "order", "dream_wolves"})
 ROLE = frozenset({"card", "role", "becomes", "copy"})
 
 
-VARIANTS = ("you", "many")
+VARIANTS = ("you", "many", "one", "own", "master")
 
 
 @cache
-def _templates(lang: str, stem: str) -> dict[tuple[tuple[str, ...], str], str]:
-    """The templates ``<stem>[.<field>...][.you|.many]`` of a language, by the fields
-    they need and their variant."""
-    out: dict[tuple[tuple[str, ...], str], str] = {}
+def _templates(lang: str, stem: str) -> dict[tuple[tuple[str, ...], frozenset[str]], str]:
+    """The templates ``<stem>[.<field>...][.<variant>...]`` of a language, by the fields
+    they need and their variants."""
+    out: dict[tuple[tuple[str, ...], frozenset[str]], str] = {}
     for key in load(lang).lines:
         if key != stem and not key.startswith(stem + "."):
             continue
         parts = key[len(stem) + 1:].split(".") if key != stem else []
-        variant = parts.pop() if parts and parts[-1] in VARIANTS else ""
-        out[(tuple(parts), variant)] = key
+        variants = set()
+        while parts and parts[-1] in VARIANTS:
+            variants.add(parts.pop())
+        out[(tuple(parts), frozenset(variants))] = key
     return out
 
 
@@ -84,8 +90,9 @@ class Renderer:
     lets a call name a role in the plural when the deck has several of it."""
 
     def __init__(self, ruleset: str, players: Sequence[str], viewer: int | None,
-                 lang: str = "en", deck: Iterable[str] = ()) -> None:
+                 lang: str = "en", deck: Iterable[str] = (), master: bool = False) -> None:
         self.ruleset = ruleset
+        self.master = master  # the master's account: the ``.master`` templates first
         self.players = list(players)
         self.viewer = viewer
         self.loc: Locale = load(lang)
@@ -133,6 +140,11 @@ class Renderer:
             return self.word("card_said_mine")
         return self.card_of(p)
 
+    def place(self, p: int) -> str:
+        """A claim's position as the master says it: a name, or a center card."""
+        n = len(self.players)
+        return self.players[p] if p < n else self.center(p - n)
+
     def listing(self, items: Sequence[str]) -> str:
         """``A, B and C`` (the word for nobody when empty)."""
         if not items:
@@ -153,39 +165,52 @@ class Renderer:
 
     # -- events -------------------------------------------------------------------------
 
-    def key(self, event: Mapping[str, Any]) -> str | None:
+    def key(self, event: Mapping[str, Any], actor: Actor = None) -> str | None:
         """The template's key for ``event`` (None: a bookkeeping event, no sentence)."""
         kind = str(event["kind"])
-        if kind in self.quiet:
+        if kind in self.quiet and not self.master:
             return None
         present = {k for k, v in event.items() if k != "kind" and _present(v)}
-        variants = set()
-        if self.viewer is not None and self._subject(event) == self.viewer:
-            variants.add("you")
+        subject = self._subject(event)
+        applies = set()
+        if self.master:
+            applies.add("master")
+        if self.viewer is not None and subject == self.viewer:
+            applies.add("you")
+        if actor is not None and subject == actor:
+            applies.add("own")
         role = event.get("role")
         if isinstance(role, str) and self.copies[role] > 1:
-            variants.add("many")
+            applies.add("many")
+        seats = event.get("seats")
+        if isinstance(seats, list) and len(seats) == 1:
+            applies.add("one")
         for prefix in (f"event.{self.ruleset}.", "event."):
             templates = _templates(self.loc.lang, prefix + kind)
-            fitting = [(len(fields), variant in variants, key)
-                       for (fields, variant), key in templates.items()
-                       if set(fields) <= present and (not variant or variant in variants)]
+            # the master's own wording first, then the template needing the most
+            # fields, then the one with the most variants that apply
+            fitting = [(("master" in variants), len(fields), len(variants), key)
+                       for (fields, variants), key in templates.items()
+                       if set(fields) <= present and variants <= applies]
             if fitting:
                 best = max(fitting)
-                if sum(1 for f in fitting if f[:2] == best[:2]) > 1:
+                if sum(1 for f in fitting if f[:3] == best[:3]) > 1:
                     raise LocaleError(f"two templates fit a {kind!r} event equally: "
-                                      f"{sorted(f[2] for f in fitting if f[:2] == best[:2])}")
-                return best[2]
+                                      f"{sorted(f[3] for f in fitting if f[:3] == best[:3])}")
+                return best[3]
+        if kind in self.quiet:  # the master's notes the account does not tell
+            return None
         raise LocaleError(f"the {self.loc.lang} locale has no template for a {kind!r} event "
                           f"(event.{self.ruleset}.{kind}.* or event.{kind}.*)")
 
-    def event(self, event: Mapping[str, Any]) -> str | None:
-        """The sentence for ``event`` (None for a bookkeeping event)."""
-        key = self.key(event)
+    def event(self, event: Mapping[str, Any], actor: Actor = None) -> str | None:
+        """The sentence for ``event`` (None for a bookkeeping event); ``actor`` is the
+        seat who did or learned it, for the master's account ("{actor} looks at ...")."""
+        key = self.key(event, actor)
         if key is None:
             return None
         template = self.loc.lines[key]
-        values = {name: self._value(event, name) for name in placeholders(template)}
+        values = {name: self._value(event, name, actor) for name in placeholders(template)}
         return template.format(**values)
 
     def events(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
@@ -202,7 +227,13 @@ class Renderer:
             return int(seats[0])
         return None
 
-    def _value(self, event: Mapping[str, Any], name: str) -> str:
+    def _value(self, event: Mapping[str, Any], name: str, actor: Actor) -> str:
+        if name == "actor":
+            if actor is None:
+                return self.loc.line("account.someone")
+            if isinstance(actor, tuple):
+                return ", ".join(self.players[s] for s in actor)
+            return self.players[actor]
         # The field is the longest start of the name that the event has ("dream_wolves"
         # has a "_" of its own); the rest is the form.
         field, form = name, ""
@@ -232,12 +263,17 @@ class Renderer:
             ("people", ""): lambda seats: ", ".join(self.who(s) for s in seats)
             or self.word("nobody"),
             ("people", "first"): lambda seats: self.who(seats[0]),
+            ("people", "second"): lambda seats: self.who(seats[1]),
+            ("people", "and"): lambda seats: self.listing([self.who(s) for s in seats]),
             ("people", "cards"): lambda seats: self.listing([self.card_of(s) for s in seats]),
             ("people", "first_dat"): lambda seats: self.who(seats[0], "dat"),
             ("people", "second_dat"): lambda seats: self.who(seats[1], "dat"),
             ("role", ""): self.role,
             ("role", "plural"): self.plural,
+            ("role", "called"): lambda role: self.own("called", role)
+            if f"account.{self.ruleset}.called.{role}" in self.loc.lines else self.role(role),
             ("center", ""): self.center,
+            ("center", "n"): lambda i: str(i + 1),
             ("call", ""): lambda call: self.own("call", call)
             if f"account.{self.ruleset}.call.{call}" in self.loc.lines else self.role(call),
             ("token", ""): lambda token: self.own("token", token),
@@ -249,9 +285,13 @@ class Renderer:
             ("saw", "said"): lambda p: self.position(p, speaker),
             ("swapped", "said_first"): lambda ps: self.position(ps[0], speaker),
             ("swapped", "said_second"): lambda ps: self.position(ps[1], speaker),
+            ("saw", "place"): self.place,
+            ("swapped", "place_first"): lambda ps: self.place(ps[0]),
+            ("swapped", "place_second"): lambda ps: self.place(ps[1]),
             ("votes", ""): self._votes,
             ("deaths", ""): lambda deaths: ", ".join(
                 self.word("death", name=self.who(s), cause=self._cause(c)) for s, c in deaths),
+            ("deaths", "causes"): lambda deaths: "; ".join(self._why_dead(s, c) for s, c in deaths),
             ("cards", ""): lambda cards: ", ".join(
                 self.word("pair", name=self.who(int(s)), role=self.role(c))
                 for s, c in cards.items()) if isinstance(cards, dict) else self.pairs(cards),
@@ -260,16 +300,25 @@ class Renderer:
         }
 
     def _votes(self, votes: Sequence[Any]) -> str:
-        # One Night: one target per seat; Lupus: [voter, target] pairs.
-        pairs = [tuple(v) if isinstance(v, list | tuple) else (s, v)
+        # One Night: one target per seat, None for a seat that pointed at nobody (left
+        # out); Lupus: [voter, target] pairs of those who voted, None for nobody.
+        pairs = [(v[0], v[1], True) if isinstance(v, list | tuple) else (s, v, False)
                  for s, v in enumerate(votes)]
         pointed = [self.word("vote_pair_you", target=self.who(v, "obj")) if s == self.viewer
                    else self.word("vote_pair", name=self.players[s], target=self.who(v, "obj"))
-                   for s, v in pairs if v is not None]
+                   for s, v, voted in pairs if voted or v is not None]
         return ", ".join(pointed) or self.word("nobody_points")
 
     def _cause(self, cause: str) -> str:
         return self.loc.line(f"judge.cause.{cause}")
+
+    def _why_dead(self, seat: int, cause: str) -> str:
+        """The master's note on a death: the ruleset's words for the cause."""
+        key = f"account.{self.ruleset}.cause.{cause}"
+        if key in self.loc.lines:
+            return self.loc.line(key, name=self.players[seat])
+        return self.loc.line(f"account.{self.ruleset}.cause_other", name=self.players[seat],
+                             cause=cause)
 
 
 _FIELD_FORMS = frozenset({"center", "call", "token", "artifact", "night", "day", "saw",

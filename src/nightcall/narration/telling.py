@@ -4,12 +4,13 @@ the ``why.*`` lines that write out the judges' reasons (:func:`explain`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from nightcall.engine.outcome import Arg, Reason, Term
 from nightcall.engine.ruleset import Ruleset
 from nightcall.narration.locale import Locale, LocaleError, load
+from nightcall.narration.render import Renderer
 
 
 def tell(ruleset: Ruleset[Any], state: Any, lang: str = "en") -> list[str]:
@@ -24,6 +25,18 @@ class Teller:
     def __init__(self, ruleset: str, lang: str = "en") -> None:
         self.ruleset = ruleset
         self.loc: Locale = load(lang)
+        self._renderers: dict[tuple[str, ...], Renderer] = {}
+
+    def event(self, names: Sequence[str], event: Mapping[str, Any],
+              actor: int | tuple[int, ...] | None = None) -> str | None:
+        """The master's sentence for one event of the log: the one renderer's, with its
+        ``.master`` templates (nightcall.narration.render)."""
+        key = tuple(names)
+        renderer = self._renderers.get(key)
+        if renderer is None:
+            renderer = Renderer(self.ruleset, names, None, self.loc.lang, master=True)
+            self._renderers[key] = renderer
+        return renderer.event(event, actor)
 
     def __call__(self, key: str, **values: object) -> str:
         return self.loc.line(f"account.{key}", **values)
