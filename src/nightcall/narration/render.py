@@ -4,8 +4,8 @@ for one viewer, from the ``event.*`` templates of the locale files.
 Which template: ``event.<kind>.<field>.<field>...`` names the fields a template
 needs, and the one chosen is the template needing the most of the fields the event
 carries (a field that is absent, None, False or empty does not count):
-``{"kind": "seen", "seat": 1, "werewolf": true}`` is told by ``event.seen.seat.werewolf``
-and, with ``werewolf`` false, by ``event.seen.seat``. The ruleset's own templates
+``{"kind": "seen", "seat": 1, "werewolf": true}`` is told by ``event.lupus.seen.seat.werewolf``
+and, with ``werewolf`` false, by ``event.lupus.seen.seat``. The ruleset's own templates
 (``event.<ruleset>.<kind>...``, in ``rulesets/<id>/locales``) come first, then the
 shared ones (``narration/locales``). A template may end in a variant, preferred when
 it applies:
