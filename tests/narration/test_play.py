@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from nightcall.commands.play import Renderer, play_game
+from nightcall.commands.play import play_game
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.narration.locale import LocaleError
+from nightcall.narration.seat import Renderer
 from nightcall.rulesets.onuw.deck import recommended
 from nightcall.rulesets.onuw.game import ONUW
 

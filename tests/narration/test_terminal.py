@@ -251,6 +251,28 @@ def test_play_shows_the_talk_lets_the_human_claim_then_vote() -> None:
     assert seed.isdigit()
 
 
+def test_play_calls_two_werewolves_in_the_plural_and_says_the_end_once() -> None:
+    """Issue #13 (noticed in session 5): with two Werewolves in the deck ``play`` said
+    "Night: the Werewolf is called.", and "No Werewolf died" twice at the end."""
+    deck = ("werewolf", "werewolf", "seer", "robber", "troublemaker", "villager", "villager")
+    child = spawn("play", "onuw", "-n", "4", "--seed", "8", "--name", "Zoe",
+                  *(arg for role in deck for arg in ("--roles", role)))
+    child.expect("Night: the Werewolves are called.")
+    seen = child.before + child.after
+    while True:
+        i = child.expect([r"Your choice \(1-\d+, q to quit\)", "You (win|lose)",
+                          "Say something before you vote"])
+        seen += child.before + child.after
+        if i == 1:
+            break
+        child.sendline("" if i == 2 else "1")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "the Werewolf is called" not in seen
+    assert seen.count("No Werewolf died") <= 1 and seen.count("A Werewolf died") <= 1
+
+
 def test_play_in_italian() -> None:
     child = spawn("play", "onuw", "-n", "3", "--seed", "5", "--lang", "it")
     child.expect("Ruoli in gioco: ")
