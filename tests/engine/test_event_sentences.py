@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from nightcall.agents.render import Names, describe_event
 from nightcall.engine.ruleset import get_ruleset
@@ -159,3 +161,27 @@ def test_the_end_of_a_one_night_game_says_each_fact_once() -> None:
             for fact in facts:
                 assert text.count(fact) <= 1, (lang, text)
     assert {"village", "werewolves"} <= teams_seen
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rid=st.sampled_from(RULESETS), seed=st.integers(0, 10_000),
+       lang=st.sampled_from(LANGUAGES))
+def test_a_seat_is_told_of_itself_as_you_never_by_its_name(rid: str, seed: int,
+                                                             lang: str) -> None:
+    """The renderer addresses the viewer: in every sentence of a seat's view its own
+    name never appears (it is "you", "your card", "du", "te" ...), and the other
+    players are named."""
+    rs = get_ruleset(rid)
+    named_others = False
+    for view in views_of_games(rs, 1, seed=seed):
+        seat = view.get("seat")
+        if not isinstance(seat, int):
+            continue
+        players = view["players"]
+        me = re.compile(rf"\b{re.escape(players[seat])}\b")
+        for text in Renderer(rid, players, seat, lang).events(view["events"]):
+            assert not me.search(text), (rid, lang, players[seat], text)
+            named_others = named_others or any(
+                re.search(rf"\b{re.escape(p)}\b", text) for i, p in enumerate(players)
+                if i != seat)
+    assert named_others
