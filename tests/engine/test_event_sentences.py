@@ -185,3 +185,22 @@ def test_a_seat_is_told_of_itself_as_you_never_by_its_name(rid: str, seed: int,
                 re.search(rf"\b{re.escape(p)}\b", text) for i, p in enumerate(players)
                 if i != seat)
     assert named_others
+
+
+def test_the_masters_account_names_who_did_it() -> None:
+    """The account's sentences are the same renderer's, with the ``.master`` templates:
+    third person, the actor named, ``.own`` when the actor is the subject."""
+    names = ["Ann", "Bob", "Cy"]
+    master = Renderer("epic", names, None, master=True)
+    took = {"kind": "gave_token", "seat": 1, "token": "love"}
+    assert master.event(took, actor=1) == "Bob takes the love token."
+    assert master.event(took, actor=0) == "Ann gives Bob the love token."
+    assert master.event({"kind": "saw", "seat": 2, "card": "seer"}, actor=0) == \
+        "Ann looks at Cy's card: Seer."
+    lupus = Renderer("lupus", names, None, master=True)
+    assert lupus.event({"kind": "wolves", "seats": [2]}) == \
+        "Cy opens their eyes, the only werewolf left."
+    assert lupus.event({"kind": "wolves", "seats": [0, 2]}) == \
+        "Ann and Cy open their eyes as the werewolves."
+    # A seat's own view of the same event is the seat's sentence, not the master's.
+    assert Renderer("epic", names, 1).event(took) == "You get the love token."

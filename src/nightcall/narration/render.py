@@ -13,7 +13,15 @@ it applies:
 - ``.you`` when the viewer is the event's subject (its ``seat``, or the one seat of
   ``seats``): "You accuse Bob." against "Ann accuses Bob.";
 - ``.many`` when the deck holds more than one card of the event's ``role``:
-  "the Werewolves are called".
+  "the Werewolves are called";
+- ``.one`` when ``seats`` holds one seat ("P3 wakes as the only Werewolf");
+- ``.master`` in the master's account (``master=True``: third person, ``{actor}`` for
+  the seat who did or learned it), and ``.own`` there when the subject is the actor
+  ("Ann takes the Love token" against "Ann gives Bob the Love token").
+
+A template may carry several variants (``.one.master``). In the master's account its own
+templates come first; then the template needing the most fields wins, then the one with
+the most variants.
 
 A bookkeeping kind (its struct in the ruleset's shapes.py says ``quiet = True``: the
 master's notes, the end marker) has no sentence. No template at all, or two that fit
