@@ -106,7 +106,8 @@ def test_a_center_card_has_the_accounts_name_on_every_page(browser: Any, server:
             };
         }""", lang)
         words = load(lang)
-        account = [words.line("account.center_card", n=i) for i in (1, 2, 3)]
+        # the account's word for a center card (event.word.center since issue #13)
+        account = [words.line("event.word.center", n=i) for i in (1, 2, 3)]
         assert got["names"] == account, (lang, got)  # the end's account says the same
         assert got["claim"] == account[1]
         assert account[2] in got["look"]
