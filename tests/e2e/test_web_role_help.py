@@ -17,7 +17,8 @@ def test_the_page_reads_each_rulesets_role_help_in_its_language(browser: Any,
         got = page.evaluate("""async (lang) => {
             const text = await import("/static/js/text.js");
             await new Promise((done) => { text.setLanguage(lang, done); setTimeout(done, 2000); });
-            return ["help.onuw.seer", "help.epic.the_thing", "help.lupus.owl"].map((k) => text.t(k));
+            const keys = ["help.onuw.seer", "help.epic.the_thing", "help.lupus.owl"];
+            return keys.map((k) => text.t(k));
         }""", lang)
         lines = load(lang).lines
         assert got == [lines["help.onuw.seer"], lines["help.epic.the_thing"],

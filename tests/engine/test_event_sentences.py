@@ -204,3 +204,33 @@ def test_the_masters_account_names_who_did_it() -> None:
         "Ann and Cy open their eyes as the werewolves."
     # A seat's own view of the same event is the seat's sentence, not the master's.
     assert Renderer("epic", names, 1).event(took) == "You get the love token."
+
+
+def test_every_template_is_the_one_chosen_for_the_fields_it_names() -> None:
+    """No template is dead or shadowed: an event carrying exactly the fields a template
+    names (and to whom its variant applies) is told by that template, in its ruleset
+    (a shared one in at least one ruleset)."""
+    from nightcall.narration.render import VARIANTS
+
+    lines = load("en").lines
+    for key in (k for k in lines if k.startswith("event.") and not k.startswith("event.word.")):
+        parts = key.split(".")[1:]
+        rids = [parts.pop(0)] if parts[0] in RULESETS else list(RULESETS)
+        variants = set()
+        while parts[-1] in VARIANTS:
+            variants.add(parts.pop())
+        kind, fields = parts[0], parts[1:]
+        event: dict[str, object] = {"kind": kind, **{f: [1, 2] if f == "seats" else 1
+                                                     for f in fields}}
+        if variants & {"one", "you", "own"} and "seat" not in event:
+            assert "seats" in event, f"{key}: the variant needs a subject"
+            event["seats"] = [1]  # the subject: seat 1
+        viewer = 1 if "you" in variants else None
+        actor = 1 if "own" in variants else (2 if "master" in variants else None)
+        deck = []
+        if "many" in variants:
+            event["role"] = "werewolf"
+            deck = ["werewolf", "werewolf"]
+        chosen = {Renderer(rid, ["Ann", "Bob", "Cy"], viewer, "en", deck,
+                           master="master" in variants).key(event, actor) for rid in rids}
+        assert key in chosen, (key, chosen)
