@@ -27,11 +27,5 @@ class Words(Protocol):
     def role(self, role: str) -> str:
         """The role's name, in the language."""
 
-    def commas(self, names: Sequence[str]) -> str:
-        """``A, B, C``, or the word for nobody."""
-
-    def listing(self, names: Sequence[str]) -> str:
-        """``A, B and C``, or the word for nobody."""
-
     def explain(self, reasons: Iterable[Reason]) -> list[str]:
         """The judges' reasons as sentences, one per reason."""

@@ -47,18 +47,8 @@ class Teller:
     def role(self, role: str) -> str:
         return self.loc.role(self.ruleset, role)
 
-    def commas(self, names: Sequence[str]) -> str:
-        """``A, B, C``, or the word for nobody."""
-        return ", ".join(names) or self("nobody")
-
     def explain(self, reasons: Iterable[Reason]) -> list[str]:
         return [_sentence(self.loc, r) for r in reasons]
-
-    def listing(self, names: Sequence[str]) -> str:
-        """``A, B and C``, or the word for nobody."""
-        if len(names) <= 1:
-            return "".join(names) or self("nobody")
-        return self("and", rest=", ".join(names[:-1]), last=names[-1])
 
 
 def explain(reasons: Iterable[Reason], lang: str = "en") -> list[str]:
