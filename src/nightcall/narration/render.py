@@ -113,13 +113,17 @@ class Renderer:
         return self.loc.line(f"event.word.{key}", **values)
 
     def role(self, role: str) -> str:
-        return self.loc.role(self.ruleset, role)
+        return str(self._glossary(role)["name"])
 
     def plural(self, role: str) -> str:
-        entry = self.loc.glossary["roles"].get(self.ruleset, {}).get(role)
+        return str(self._glossary(role)["plural"])
+
+    def _glossary(self, role: str) -> dict[str, str]:
+        # No made-up name for a role the glossary lacks: that is a missing word.
+        entry: dict[str, str] | None = self.loc.glossary["roles"].get(self.ruleset, {}).get(role)
         if entry is None:
             raise LocaleError(f"the {self.loc.lang} glossary has no {self.ruleset} role {role!r}")
-        return str(entry["plural"])
+        return entry
 
     def who(self, seat: int | None, case: str = "") -> str:
         """A seat's name, or "you" in the case the sentence needs ("" subject, "obj",
