@@ -17,6 +17,7 @@ from llmhelpers import Script, ScriptedLLM, to_day
 
 from nightcall.agents.llm import LLMPlayer, parse_choice
 from nightcall.agents.table import Table
+from nightcall.narration.locale import load
 from nightcall.protocol import Observation
 from nightcall.rulesets.onuw.state import NOT_VOTED
 
@@ -74,8 +75,10 @@ def test_prompt_shows_the_view_and_numbered_options_and_the_reply_picks(
     assert "One Night Ultimate Werewolf" in request["messages"][0]["content"]
     user = request["messages"][1]["content"]
     assert "You are player_1 (seat 1)" in user
-    assert f"You were dealt the {table.state.start[1]}." in user
-    assert user.count("You were dealt") == 1, "only this seat's card is in the prompt"
+    # The one renderer's sentence for the deal (issue #13; it was "You were dealt the ...").
+    dealt = load("en").role("onuw", table.state.start[1])
+    assert f"You look at your card: you are the {dealt}." in user
+    assert user.count("You look at your card") == 1, "only this seat's card is in the prompt"
     options = options_of(request)
     assert options[0] == "vote for player_0" and options[-1].startswith('say "')
     assert choice == player.options(obs)[1]

@@ -17,7 +17,8 @@ RULESETS = sorted(all_rulesets())
 
 
 def test_one_night_actions_read_as_sentences() -> None:
-    names = Names(["ann", "bob", "cid"], ["doppelganger", "werewolf", "seer"], me=0)
+    names = Names(["ann", "bob", "cid"], ["doppelganger", "werewolf", "seer"], me=0,
+                  ruleset="onuw")
     assert describe_action(Action("vote", 1), names) == "vote for bob"
     assert describe_action(Action("swap_two", 1, 2), names) == "swap the cards of bob and cid"
     assert describe_action(Action("look_center", 0, 2), names) == (
@@ -28,12 +29,13 @@ def test_one_night_actions_read_as_sentences() -> None:
         'say "I saw that center card 2 is the werewolf"'
     )
     assert describe_action(Action("claim_swap", 0, 1), names) == 'say "I swapped my card and bob"'
-    # In someone's words, seats are named, and the speaker's own card is "my card".
+    # In someone's words the speaker's own card is "my card" (the one renderer's
+    # sentences since issue #13: the reader's own card is "your card").
     assert describe_event({"kind": "claim", "seat": 1, "swapped": [0, 1]}, names) == (
-        'bob said: "I swapped ann and my card."'
+        "bob says: “I swapped your card and my card.”"
     )
     assert describe_event({"kind": "claim", "seat": 2, "saw": 3, "role": "seer"}, names) == (
-        'cid said: "I saw that center card 1 is the seer."'
+        "cid says: “I saw center card 1: the Seer.”"
     )
     assert describe_action(Action("tap", 2), names) == "tap: cid"
 
@@ -42,7 +44,7 @@ def test_one_night_actions_read_as_sentences() -> None:
 def test_every_action_of_the_space_renders(ruleset: str) -> None:
     rs = all_rulesets()[ruleset]
     players = max(5, rs.min_players)
-    names = Names([f"p{i}" for i in range(players)], rs.role_ids, me=0)
+    names = Names([f"p{i}" for i in range(players)], rs.role_ids, me=0, ruleset=ruleset)
     for action in action_space(rs, players, talk=True):
         text = describe_action(action, names)
         assert text and "{" not in text, action
@@ -58,7 +60,7 @@ def test_every_view_of_a_game_renders(ruleset: str) -> None:
     while True:
         seat = rng.randrange(players)
         view = table.observe(seat).view
-        lines = describe_view(view, Names(table.names, rs.role_ids, seat))
+        lines = describe_view(view, Names(table.names, rs.role_ids, seat, ruleset))
         assert lines[0].startswith(f"You are {table.names[seat]} (seat {seat})")
         assert len(lines) >= 3 + len(view["events"]) - 1
         if table.is_over():

@@ -88,14 +88,37 @@ def test_a_missing_room_is_said_in_the_visitors_language(
     ctx.close()
 
 
-def test_a_center_card_has_the_accounts_name_on_every_page(browser: Any, server: Any) -> None:
+def front_page(browser: Any, server: Any) -> Any:
     page = browser.new_page()
     page.goto(f"{server.url}/")
     page.wait_for_selector("#ruleset option", state="attached")
+    return page
+
+
+# The page's words module in a language: ``text`` in the function's body.
+IN_LANGUAGE = """async (lang) => {
+    const text = await import("/static/js/text.js");
+    await new Promise((done) => { text.setLanguage(lang, done); setTimeout(done, 2000); });
+    %s
+}"""
+
+
+def test_the_page_reads_each_rulesets_role_help_in_its_language(browser: Any,
+                                                                  server: Any) -> None:
+    """The role help comes from each ruleset's own locales (issue #13), served with the
+    pages' words."""
+    page = front_page(browser, server)
+    keys = ["help.onuw.seer", "help.epic.the_thing", "help.lupus.owl"]
     for lang in ("en", "it", "de"):
-        got = page.evaluate("""async (lang) => {
-            const text = await import("/static/js/text.js");
-            await new Promise((done) => { text.setLanguage(lang, done); setTimeout(done, 2000); });
+        got = page.evaluate(IN_LANGUAGE % f"return {keys!r}.map((k) => text.t(k));", lang)
+        assert got == [load(lang).lines[k] for k in keys], (lang, got)
+    page.close()
+
+
+def test_a_center_card_has_the_accounts_name_on_every_page(browser: Any, server: Any) -> None:
+    page = front_page(browser, server)
+    for lang in ("en", "it", "de"):
+        got = page.evaluate(IN_LANGUAGE % """
             const players = ["Ada", "Bea", "Cy"];
             return {
               names: [0, 1, 2].map((i) => text.centerName(i)),
@@ -103,10 +126,10 @@ def test_a_center_card_has_the_accounts_name_on_every_page(browser: Any, server:
               look: text.actionLabel({ kind: "look_center", a: 2 }, players),
               two: text.actionLabel({ kind: "look_center", a: 2, b: 0 }, players),
               saw: text.eventText({ kind: "saw", center: 1, card: "seer" }, players, 0),
-            };
-        }""", lang)
+            };""", lang)
         words = load(lang)
-        account = [words.line("account.center_card", n=i) for i in (1, 2, 3)]
+        # the account's word for a center card (event.word.center since issue #13)
+        account = [words.line("event.word.center", n=i) for i in (1, 2, 3)]
         assert got["names"] == account, (lang, got)  # the end's account says the same
         assert got["claim"] == account[1]
         assert account[2] in got["look"]

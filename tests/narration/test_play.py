@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from nightcall.commands.play import Renderer, play_game
+from nightcall.commands.play import play_game
 from nightcall.engine.ruleset import get_ruleset
-from nightcall.narration.locale import load
+from nightcall.narration.locale import LocaleError
+from nightcall.narration.seat import Renderer
 from nightcall.rulesets.onuw.deck import recommended
 from nightcall.rulesets.onuw.game import ONUW
 
@@ -21,8 +22,7 @@ def test_the_human_is_shown_exactly_their_views_events(players: int, seed: int, 
     names = [f"P{i}" for i in range(players)]
     deck = recommended(players, add=["doppelganger", "minion", "insomniac", "hunter"])
     state = ONUW.deal(names, deck, seed)
-    locale = load("en")
-    render = Renderer(names, me, lambda r: locale.role("onuw", r))
+    render = Renderer(names, me, "onuw", deck=deck)
     shown: list[str] = []
     menus: list[list[dict[str, Any]]] = []
 
@@ -53,8 +53,7 @@ def test_other_rulesets_play_through_with_readable_events(
     names = [f"P{i}" for i in range(players)]
     deck = ruleset.default_deck(players)
     state = ruleset.deal(names, deck, seed)
-    locale = load("en")
-    render = Renderer(names, 0, lambda r: locale.role(rid, r))
+    render = Renderer(names, 0, rid, deck=deck)
     shown: list[str] = []
     play_game(ruleset, state, 0, lambda legal: legal[0], shown.append, render, seed)
     assert ruleset.is_over(state)
@@ -69,13 +68,15 @@ def test_other_rulesets_play_through_with_readable_events(
 
 
 def test_renderer_names_actions_for_the_menu() -> None:
-    r = Renderer(["Ann", "Bob", "Cy"], 0, str.title)
+    r = Renderer(["Ann", "Bob", "Cy"], 0, "onuw")
     assert r.action({"kind": "vote", "a": 1}) == "Point at Bob"
     assert r.action({"kind": "swap_two", "a": 1, "b": 2}) == "Swap the cards of Bob and Cy"
     assert r.action({"kind": "look_center", "a": 0, "b": 2}) == "Look at center cards 1 and 3"
     assert r.action({"kind": "tap", "a": 2}) == "Tap Cy's shoulder"
     assert r.action({"kind": "dance", "a": 2}) == "dance 2"  # unknown kinds stay readable
-    assert r.event({"kind": "dance", "with": 2}) == "dance: with=2"
+    # An event with no template is an error, never raw data on the screen (issue #13).
+    with pytest.raises(LocaleError, match="dance"):
+        r.event({"kind": "dance", "with": 2})
     assert r.event({"kind": "saw", "seat": 1, "card": "seer"}) == "You see Bob's card: the Seer."
 
 
@@ -85,7 +86,7 @@ def test_reasoning_bots_fill_the_other_seats_and_talk_at_dawn() -> None:
     names = ["You", "Bot 2", "Bot 3", "Bot 4", "Bot 5"]
     state = ONUW.deal(names, ONUW.recommended_deck(5), 11)
     shown: list[str] = []
-    render = Renderer(names, 0, lambda r: r)
+    render = Renderer(names, 0, "onuw")
     outcome = play_game(ONUW, state, 0, lambda legal: legal[0], shown.append, render, 11,
                         "reasoning")
     assert ONUW.is_over(state) and "explanation" in outcome
@@ -95,11 +96,12 @@ def test_reasoning_bots_fill_the_other_seats_and_talk_at_dawn() -> None:
 
 def test_the_human_is_addressed_as_you() -> None:
     """Issue 19: "You accuse", not "You accuses"; the same for every sentence about you."""
-    r = Renderer(["Ann", "Bob", "Cy"], 0, str.title)
+    r = Renderer(["Ann", "Bob", "Cy"], 0, "lupus")
     assert r.event({"kind": "accuse", "seat": 0, "target": 1}) == "You accuse Bob."
     assert r.event({"kind": "accuse", "seat": 1, "target": 0}) == "Bob accuses you."
     assert r.event({"kind": "executed", "seat": 0}) == "You are executed."
     assert r.event({"kind": "wolf_pick", "seat": 0, "target": 2}) == "You point at Cy."
+    r = Renderer(["Ann", "Bob", "Cy"], 0, "onuw")
     assert r.event({"kind": "claim", "seat": 0, "role": "seer"}) == "You say: “I am the Seer.”"
     assert r.event({"kind": "claim", "seat": 2, "saw": 4, "role": "werewolf"}) == \
         "Cy says: “I saw center card 2: the Werewolf.”"
@@ -108,18 +110,19 @@ def test_the_human_is_addressed_as_you() -> None:
 
 
 def test_the_renderer_speaks_italian_and_german() -> None:
-    it = Renderer(["Ann", "Bob", "Cy"], 0, lambda r: load("it").role("onuw", r), "it")
-    assert it.event({"kind": "accuse", "seat": 0, "target": 1}) == "Accusi Bob."
+    it = Renderer(["Ann", "Bob", "Cy"], 0, "onuw", "it")
+    it_lupus = Renderer(["Ann", "Bob", "Cy"], 0, "lupus", "it")
+    assert it_lupus.event({"kind": "accuse", "seat": 0, "target": 1}) == "Accusi Bob."
     assert it.event({"kind": "saw", "seat": 1, "card": "seer"}) == \
         "Vedi la carta di Bob: Veggente."
     assert it.action({"kind": "vote", "a": 2}) == "Indica Cy"
-    de = Renderer(["Ann", "Bob", "Cy"], 1, lambda r: load("de").role("onuw", r), "de")
+    de = Renderer(["Ann", "Bob", "Cy"], 1, "onuw", "de")
     assert de.event({"kind": "claim", "seat": 1, "role": "seer"}) == "Du sagst: „Ich bin Seherin.“"
     assert de.action({"kind": "abstain"}) == "Auf niemanden zeigen"
     # "you" as an object takes its case: "auf dich", "accusa te", never "auf du".
     assert de.event({"kind": "votes", "votes": [1, 2, 1]}) == \
         "Die Abstimmung: Ann zeigt auf dich, du zeigst auf Cy, Cy zeigt auf dich."
-    assert it.event({"kind": "accuse", "seat": 2, "target": 0}) == "Cy accusa te."
+    assert it_lupus.event({"kind": "accuse", "seat": 2, "target": 0}) == "Cy accusa te."
     assert it.event({"kind": "votes", "votes": [1, 0, None]}) == \
         "Il voto: tu indichi Bob, Bob indica te."
 
@@ -128,7 +131,7 @@ def test_the_human_votes_after_the_bots_talk_and_may_claim_first() -> None:
     names = ["You", "Bot 2", "Bot 3", "Bot 4", "Bot 5"]
     state = ONUW.deal(names, ONUW.recommended_deck(5), 11)
     shown: list[str] = []
-    render = Renderer(names, 0, lambda r: load("en").role("onuw", r))
+    render = Renderer(names, 0, "onuw")
     seen_at_vote: list[int] = []
 
     def ask(legal: list[dict[str, Any]]) -> dict[str, Any]:

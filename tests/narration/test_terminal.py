@@ -201,17 +201,40 @@ def test_play_shows_the_talk_lets_the_human_claim_then_vote() -> None:
     assert seed.isdigit()
 
 
-def test_play_in_italian() -> None:
-    child = spawn("play", "onuw", "-n", "3", "--seed", "5", "--lang", "it")
-    child.expect("Ruoli in gioco: ")
-    child.expect("Guardi la tua carta: sei")
+def play_to_the_end(child: pexpect.spawn, choice: str, end: str, talk: str) -> str:
+    """Answer 1 to every menu and vote without a claim until the game ends; what the
+    terminal showed. The command must exit with 0."""
+    seen = ""
     while True:
-        i = child.expect([r"La tua scelta \(1-\d+, q per uscire\)", "Hai (vinto|perso)",
-                          "Vuoi dire qualcosa prima di votare"])
+        i = child.expect([choice, end, talk])
+        seen += child.before + child.after
         if i == 1:
             break
         child.sendline("" if i == 2 else "1")
     ends(child)
+    return seen
+
+
+def test_play_calls_two_werewolves_in_the_plural_and_says_the_end_once() -> None:
+    """Issue #13 (noticed in session 5): with two Werewolves in the deck ``play`` said
+    "Night: the Werewolf is called.", and "No Werewolf died" twice at the end."""
+    deck = ("werewolf", "werewolf", "seer", "robber", "troublemaker", "villager", "villager")
+    child = spawn("play", "onuw", "-n", "4", "--seed", "8", "--name", "Zoe",
+                  *(arg for role in deck for arg in ("--roles", role)))
+    child.expect("Night: the Werewolves are called.")
+    seen = child.before + child.after + play_to_the_end(
+        child, r"Your choice \(1-\d+, q to quit\)", "You (win|lose)",
+        "Say something before you vote")
+    assert "the Werewolf is called" not in seen
+    assert seen.count("No Werewolf died") <= 1 and seen.count("A Werewolf died") <= 1
+
+
+def test_play_in_italian() -> None:
+    child = spawn("play", "onuw", "-n", "3", "--seed", "5", "--lang", "it")
+    child.expect("Ruoli in gioco: ")
+    child.expect("Guardi la tua carta: sei")
+    play_to_the_end(child, r"La tua scelta \(1-\d+, q per uscire\)", "Hai (vinto|perso)",
+                    "Vuoi dire qualcosa prima di votare")
 
 
 def test_narrate_lupus_runs_the_masters_loop_to_the_end() -> None:

@@ -9,7 +9,9 @@ Since then ``final.cards`` lists the physical cards (shared/spec/game-record.md,
 "The outcome") and ``final.roles`` what each player counts as. Main printed the
 resolved card there (a Doppelgänger or Mimic card as its copy, no artifact or token
 applied): that is ``final.roles`` where no artifact or Vampire token changed the
-player, and the card itself where no copy was made. Everything else is unchanged.
+player, and the card itself where no copy was made. And the werewolves' line of the
+One Night check no longer repeats the village's "No Werewolf died" (issue #13, session
+6: REWORDED). Everything else is unchanged.
 """
 
 from __future__ import annotations
@@ -22,6 +24,15 @@ import pytest
 
 from nightcall.engine.ruleset import get_ruleset
 
+# Lines of main's explanation reworded since, and what they read now.
+REWORDED = {
+    "No Werewolf died: the werewolves win.": "So the werewolves win.",
+    "No Werewolf died: the werewolves win, and the Minion with them.":
+        "So the werewolves win, and the Minion with them.",
+    "A Werewolf died, so the werewolves lose.": "So the werewolves lose.",
+    "No Werewolf died, but the Tanner did: the werewolves do not win.":
+        "But the Tanner died, so the werewolves do not win.",
+}
 FIXTURES = sorted((Path(__file__).parent / "from-main").glob("*.json"))
 
 
@@ -35,7 +46,8 @@ def test_a_record_from_main_replays_to_the_outcome_main_gave(path: Path) -> None
     saved: dict[str, Any] = json.loads(path.read_text())
     ruleset = get_ruleset(saved["record"]["ruleset"])
     now = ruleset.outcome_json(ruleset.replay(saved["record"]))
-    before = saved["outcome"]
+    before = dict(saved["outcome"])
+    before["explanation"] = [REWORDED.get(line, line) for line in before["explanation"]]
     for key in ("dead", "causes", "winners", "teams", "explanation", "status"):
         assert now.get(key) == before.get(key), key
     old_final = dict(before["final"])

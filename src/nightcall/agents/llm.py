@@ -63,7 +63,7 @@ class LLMPlayer:
         self.completion_tokens = 0
 
     def start(self, welcome: Welcome) -> None:
-        self.names = Names(welcome.players, welcome.role_ids, welcome.seat)
+        self.names = Names(welcome.players, welcome.role_ids, welcome.seat, welcome.ruleset)
         self.ruleset = welcome.ruleset
         self.talked = 0
 

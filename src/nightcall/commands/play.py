@@ -9,248 +9,16 @@ appears only when the human has something to do.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from nightcall.commands._options import DeckOpt, LangOpt, RulesetArg, ScenarioOpt
 
+if TYPE_CHECKING:  # imported where used: ``nightcall --help`` stays quick
+    from nightcall.narration.seat import Renderer
+
 EXIT_REFUSED = 2
-
-
-class Renderer:
-    """Events and actions of a view as plain sentences for one seat, in ``lang``."""
-
-    def __init__(self, players: Sequence[str], seat: int, role_name: Callable[[str], str],
-                 lang: str = "en", ruleset: str = ""):
-        from nightcall.narration.locale import load
-
-        self.ruleset = ruleset  # whose words name tokens and artifacts (its account's)
-        self.players = list(players)
-        self.seat = seat
-        self.role = role_name
-        self.n = len(players)
-        self.loc = load(lang)
-
-    def t(self, key: str, **values: Any) -> str:
-        return self.loc.line(f"play.{key}", **values)
-
-    def who(self, s: int, case: str = "") -> str:
-        """A seat's name, or "you" in the case the sentence needs: "" (subject), "obj"
-        (accusative: "Bot 2 accusa te", "zeigt auf dich"), "dat" ("gibt dir")."""
-        if s != self.seat:
-            return self.players[s]
-        return self.t(f"you_{case}" if case else "you")
-
-    def card_of(self, s: int) -> str:
-        return self.t("card_mine") if s == self.seat else self.t("card_of", name=self.players[s])
-
-    def token_of(self, s: int) -> str:
-        return self.t("token_mine") if s == self.seat else self.t("token_of", name=self.players[s])
-
-    def seats(self, seats: Sequence[int]) -> str:
-        return ", ".join(self.who(s) for s in seats) or self.t("nobody")
-
-    def place(self, d: dict[str, Any]) -> str:
-        if "seat" in d:
-            return self.card_of(d["seat"])
-        return self.t("center", n=d["center"] + 1)
-
-    def position(self, p: int) -> str:
-        """A claim's position: a seat 0..n-1, or n+i for center card i."""
-        return self.card_of(p) if p < self.n else self.t("center", n=p - self.n + 1)
-
-    def token(self, token: str) -> str:
-        return self._word("token", token)
-
-    def artifact(self, artifact: str) -> str:
-        return self._word("artifact", artifact)
-
-    def _word(self, what: str, word: str) -> str:
-        """A token's or artifact's name, as the ruleset's account says it (one place for
-        those words); the id made readable for a renderer told no ruleset."""
-        key = f"account.{self.ruleset}.{what}.{word}"
-        return self.loc.line(key) if self.ruleset else word.replace("_", " ")
-
-    def cause(self, cause: str) -> str:
-        key = f"judge.cause.{cause}"
-        return self.loc.line(key) if key in self.loc.lines else cause.replace("_", " ")
-
-    def mine(self, s: int, key: str, **values: Any) -> str:
-        """The sentence about seat ``s``: its second-person form when it is the human."""
-        if s == self.seat:
-            return self.t(f"{key}_you", **values)
-        return self.t(key, name=self.players[s], **values)
-
-    def event(self, e: dict[str, Any]) -> str | None:
-        """One event as a sentence (None for bookkeeping events). A kind with no sentence
-        here (another ruleset's) stays readable as ``kind: key=value``; a known kind of
-        the wrong shape is a bug and raises (tests/engine/test_event_sentences.py renders
-        every kind of every ruleset, in every language)."""
-        k = e.get("kind")
-        n = self.n
-        t = self.t
-        if k == "deal":
-            return t("deal", role=self.role(e["card"])) if "seat" in e else None
-        if k == "night":
-            return t("night", n=e["night"])
-        if k == "call":
-            return t("call", role=self.role(e.get("role") or e["call"]))
-        if k == "wolves":
-            seats = e["seats"]
-            dream = e.get("dream_wolves")
-            text = (t("wolf_alone") if seats == [self.seat]
-                    else t("wolves", names=self.seats(seats)))
-            return text + (t("dream", names=self.seats(dream)) if dream else "")
-        if k in GROUPS:
-            return t(f"group.{k}", names=self.seats(e["seats"]))
-        if k == "became":
-            return t("became", role=self.role(e["role"]))
-        if k == "saw":
-            return t("saw", where=self.place(e), role=self.role(e["card"]))
-        if k == "saw_token":
-            return t("saw_token", where=self.token_of(e["seat"]), token=self.token(e["token"]))
-        if k == "token":
-            where = self.token_of(e["seat"])
-            return t("token", where=where[:1].upper() + where[1:],
-                     token=self.token(e["token"]))
-        if k == "gave_token" and "seats" in e:  # Venus: the two Love tokens
-            return t("gave_tokens", names=self.seats(e["seats"]), token=self.token(e["token"]))
-        if k == "gave_token":
-            return self.mine(e["seat"], "gave_token", token=self.token(e["token"]))
-        if k == "bitten":
-            return t("bitten", name=self.who(e["seat"], "dat"))
-        if k == "swapped":
-            parts = [self.card_of(s) for s in e.get("seats", [])]
-            if "seat" in e:
-                parts.append(self.card_of(e["seat"]))
-            if "center" in e:
-                parts.append(t("center", n=e["center"] + 1))
-            places = parts[0] if len(parts) == 1 else t(
-                "and", first=", ".join(parts[:-1]), second=parts[-1])
-            return t("swapped", places=places)
-        if k == "swapped_tokens":
-            a, b = e["seats"]
-            return t("swapped_tokens", a=self.who(a, "dat"), b=self.who(b, "dat"))
-        if k == "artifact":
-            text = t("artifact", artifact=self.artifact(e["artifact"]))
-            return f"{text} {e.get('instruction', '')}".strip()
-        if k == "placed_artifact":
-            return t("placed_artifact", where=self.card_of(e["seat"]))
-        if k == "tapped" and "by" not in e:  # the Thing's own tap
-            return t("tapped_you", name=self.players[e["seat"]])
-        if k == "tapped":
-            return t("tapped", name=self.who(e["by"]))
-        if k == "concealed":
-            return t("concealed", where=self.card_of(e["seat"]))
-        if k == "mark":
-            return t("mark", name=self.players[e["seat"]])
-        if k == "revealed":
-            shown = ", ".join(t("pair", name=self.who(int(s)), role=self.role(c))
-                              for s, c in e["cards"].items())
-            return t("revealed", cards=shown)
-        if k == "wolf_pick":
-            return self.mine(e["seat"], "wolf_pick", target=self.who(e["target"], "obj"))
-        if k == "victim":
-            return t("victim", name=self.who(e["seat"]))
-        if k == "protect":
-            return t("protect", name=self.who(e["seat"]))
-        if k == "visit":
-            return (t("stay_home") if e["seat"] is None
-                    else t("visit", name=self.players[e["seat"]]))
-        if k == "seen":
-            return t("seen_wolf" if e["werewolf"] else "seen_human", name=self.who(e["seat"]))
-        if k == "medium":
-            return t("medium_wolf" if e["werewolf"] else "medium_human",
-                     name=self.who(e["seat"]))
-        if k == "imitate":
-            becomes = e.get("becomes")
-            return t("imitate", role=self.role(becomes)) if becomes else t("imitate_nothing")
-        if k == "dawn":
-            if "dead" not in e:
-                return t("morning")
-            dead = e["dead"]
-            return t("dawn_dead", names=self.seats(dead)) if dead else t("dawn_none")
-        if k == "accusation":
-            owl = e.get("owl")
-            return (t("accusation", day=e["day"], name=self.who(e["order"][0]))
-                    + (t("owl", name=self.who(owl)) if owl is not None else ""))
-        if k == "accuse":
-            target = e["target"]
-            return self.mine(e["seat"], "accuse",
-                             target=self.who(target, "obj") if target is not None
-                             else t("nobody"))
-        if k == "suspects":
-            return t("suspects", names=self.seats(e["seats"]))
-        if k == "executed":
-            return self.mine(e["seat"], "executed")
-        if k == "votes":
-            votes = e["votes"]
-            pairs = votes if votes and isinstance(votes[0], list) else list(enumerate(votes))
-            pointed = [t("vote_pair_you" if s == self.seat else "vote_pair",
-                         name=self.players[s], target=self.who(v, "obj"))
-                       for s, v in pairs if v is not None]
-            return t("votes", votes=", ".join(pointed) or t("nobody_points"))
-        if k == "died":
-            deaths = [t("death", name=self.who(s), cause=self.cause(cause))
-                      for s, cause in e["deaths"]]
-            return t("died", deaths=", ".join(deaths) or t("nobody"))
-        if k == "reveal":
-            cards = e.get("roles") or e["cards"]
-            held = ", ".join(t("pair", name=self.who(s), role=self.role(cards[s]))
-                             for s in range(n))
-            text = t("reveal", cards=held[:1].upper() + held[1:])
-            center = e["cards"][n:n + 3]
-            if center:
-                text += t("reveal_center", cards=", ".join(self.role(c) for c in center))
-            if e.get("copy"):
-                text += t("reveal_copy", role=self.role(e["copy"]))
-            return text
-        if k == "claim":
-            s = e["seat"]
-            if "swapped" in e:
-                a, b = e["swapped"]
-                return self.mine(s, "claim_swapped", a=self.position(a), b=self.position(b))
-            if "saw" in e:
-                return self.mine(s, "claim_saw", where=self.position(e["saw"]),
-                                 role=self.role(e["role"]))
-            return self.mine(s, "claim_am", role=self.role(e["role"]))
-        if k in ("over", "causes", "last"):
-            return None
-        extra = ", ".join(f"{key}={value}" for key, value in e.items() if key != "kind")
-        return f"{k}: {extra}" if extra else str(k)
-
-    def action(self, a: dict[str, Any]) -> str:
-        kind = a["kind"]
-        x, y = a.get("a", -1), a.get("b", -1)
-        p = self.players
-
-        def act(key: str, **values: Any) -> str:
-            return self.loc.line(f"play.act.{key}", **values)
-
-        if kind in ON_PLAYERS and 0 <= x < len(p) and (y == -1 or 0 <= y < len(p)):
-            return act(kind, x=p[x], y=p[y] if y >= 0 else "")
-        if kind == "look_center":
-            return (act("look_center_two", x=x + 1, y=y + 1) if y >= 0
-                    else act("look_center", x=x + 1))
-        if kind in ("take_center", "copy_center"):
-            return act(kind, x=x + 1)
-        if kind in ON_NOBODY:
-            return act(kind)
-        args = " ".join(str(v) for v in (x, y) if v != -1)
-        return f"{kind} {args}".strip()
-
-
-# Events that only list who is in a group (play.group.* says it).
-GROUPS = ("thumbs", "masons", "freemasons", "vampires", "lovers")
-# Actions on one or two players (a, b are seats), across the three rulesets
-# (play.act.* says each).
-ON_PLAYERS = frozenset({
-    "vote", "copy", "look", "swap", "swap_two", "kill", "see", "protect", "visit", "accuse",
-    "execute", "mark", "imitate", "tap", "swap_tokens", "artifact", "token", "token_two",
-    "look_token", "reveal", "swap_center",
-})
-ON_NOBODY = frozenset({"abstain", "skip", "stay_home", "no_accusation"})
 
 
 def _choose(legal: list[dict[str, Any]], render: Renderer) -> dict[str, Any]:
@@ -349,6 +117,7 @@ def play(
     from nightcall.narration.locale import LocaleError, load
     from nightcall.narration.refusals import refused_in
     from nightcall.narration.script import sorted_deck
+    from nightcall.narration.seat import Renderer
 
     if seed is None:
         seed = int(time.time()) % 1_000_000
@@ -372,7 +141,7 @@ def play(
     except (NightcallError, LocaleError, ValueError) as exc:
         typer.echo(refused_in(lang, "cannot_play", "cannot start", exc), err=True)
         raise typer.Exit(EXIT_REFUSED) from None
-    render = Renderer(names, me, lambda r: locale.role(ruleset.id, r), lang, ruleset.id)
+    render = Renderer(names, me, ruleset.id, lang, deck)
     typer.echo(render.t("start", title=ruleset.title, n=players, name=name, seat=seat))
     typer.echo(render.t("roles", roles=", ".join(render.role(r)
                                                  for r in sorted_deck(ruleset, deck))))

@@ -13,7 +13,7 @@ An event's JSON is ``{"kind": ..., **data}``: the struct's tag is its kind.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -26,6 +26,10 @@ DeathPair = tuple[Seat, str]
 
 class EventBody(msgspec.Struct, tag_field="kind", forbid_unknown_fields=True, kw_only=True):
     """The base of every event struct; a subclass's tag is the event's kind."""
+
+    # A bookkeeping kind (the master's notes, the end marker): the renderer
+    # (nightcall.narration.render) tells it with no sentence.
+    quiet: ClassVar[bool] = False
 
 
 class LegalAction(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

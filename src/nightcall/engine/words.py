@@ -6,8 +6,8 @@ accounts against it and never import the narration package (the layer above them
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Protocol
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 from nightcall.engine.outcome import Reason
 
@@ -16,17 +16,16 @@ class Words(Protocol):
     def __call__(self, key: str, **values: object) -> str:
         """The line ``account.<key>`` with its placeholders filled in."""
 
+    def event(self, names: Sequence[str], event: Mapping[str, Any],
+              actor: int | tuple[int, ...] | None = None) -> str | None:
+        """The master's sentence for one event of the log (``{"kind": ..., **data}``),
+        ``actor`` the seat who did or learned it; None for one with nothing to tell."""
+
     def has(self, key: str) -> bool:
         """Whether there is a line ``account.<key>``."""
 
     def role(self, role: str) -> str:
         """The role's name, in the language."""
-
-    def commas(self, names: Sequence[str]) -> str:
-        """``A, B, C``, or the word for nobody."""
-
-    def listing(self, names: Sequence[str]) -> str:
-        """``A, B and C``, or the word for nobody."""
 
     def explain(self, reasons: Iterable[Reason]) -> list[str]:
         """The judges' reasons as sentences, one per reason."""

@@ -47,6 +47,7 @@ from nightcall.engine.ruleset import MasterChoice, Ruleset, S
 from nightcall.narration import lines as L
 from nightcall.narration.deckspec import role_lookup
 from nightcall.narration.locale import Locale
+from nightcall.narration.render import Renderer
 from nightcall.narration.runner import PauseKey, countdown
 from nightcall.narration.script import duration_text
 from nightcall.narration.timing import Timing
@@ -196,6 +197,11 @@ class Master:
         """A line of the Master's screen in the narrator's language."""
         return self.locale.line(key, **values)
 
+    def told(self, event: dict[str, Any]) -> str:
+        """An event of the Master's view as the account tells it (the one renderer)."""
+        renderer = Renderer(self.ruleset.id, self.names, None, self.locale.lang, master=True)
+        return renderer.event(event) or ""
+
     def say(self, key: str, **values: Any) -> None:
         text = self.locale.line(key, **values)
         self.console.print(Text.assemble(("[master] ", "bold cyan"), text))
@@ -304,8 +310,7 @@ class Master:
         elif kind == "victim":
             self.note(self.t("master.victim", name=names[e["seat"]]))
         elif kind == "transformed":
-            self.note(self.t("account.lupus.transformed", name=names[e["seat"]],
-                             role=self.role(e["role"])))
+            self.note(self.told(e))
         elif kind == "dawn":
             self.say("lupus.night.dawn")
             dead = e["dead"]
@@ -334,10 +339,7 @@ class Master:
                 self.say("lupus.day.owl", name=names[e["owl"]])
             self.say("lupus.day.accuse", name=names[e["order"][0]])
         elif kind == "accuse":
-            target = e.get("target")
-            self.tell("   ✓ " + self.t("account.lupus.accuse", name=names[e["seat"]],
-                                        target=names[target] if target is not None
-                                        else self.t("master.nobody")))
+            self.tell("   ✓ " + self.told(e))
         elif kind == "suspects":
             first, second = (names[s] for s in e["seats"])
             self.say("lupus.day.suspects", first=first, second=second)

@@ -4,12 +4,13 @@ the ``why.*`` lines that write out the judges' reasons (:func:`explain`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from nightcall.engine.outcome import Arg, Reason, Term
 from nightcall.engine.ruleset import Ruleset
 from nightcall.narration.locale import Locale, LocaleError, load
+from nightcall.narration.render import Renderer
 
 
 def tell(ruleset: Ruleset[Any], state: Any, lang: str = "en") -> list[str]:
@@ -24,6 +25,18 @@ class Teller:
     def __init__(self, ruleset: str, lang: str = "en") -> None:
         self.ruleset = ruleset
         self.loc: Locale = load(lang)
+        self._renderers: dict[tuple[str, ...], Renderer] = {}
+
+    def event(self, names: Sequence[str], event: Mapping[str, Any],
+              actor: int | tuple[int, ...] | None = None) -> str | None:
+        """The master's sentence for one event of the log: the one renderer's, with its
+        ``.master`` templates (nightcall.narration.render)."""
+        key = tuple(names)
+        renderer = self._renderers.get(key)
+        if renderer is None:
+            renderer = Renderer(self.ruleset, names, None, self.loc.lang, master=True)
+            self._renderers[key] = renderer
+        return renderer.event(event, actor)
 
     def __call__(self, key: str, **values: object) -> str:
         return self.loc.line(f"account.{key}", **values)
@@ -34,18 +47,8 @@ class Teller:
     def role(self, role: str) -> str:
         return self.loc.role(self.ruleset, role)
 
-    def commas(self, names: Sequence[str]) -> str:
-        """``A, B, C``, or the word for nobody."""
-        return ", ".join(names) or self("nobody")
-
     def explain(self, reasons: Iterable[Reason]) -> list[str]:
         return [_sentence(self.loc, r) for r in reasons]
-
-    def listing(self, names: Sequence[str]) -> str:
-        """``A, B and C``, or the word for nobody."""
-        if len(names) <= 1:
-            return "".join(names) or self("nobody")
-        return self("and", rest=", ".join(names[:-1]), last=names[-1])
 
 
 def explain(reasons: Iterable[Reason], lang: str = "en") -> list[str]:

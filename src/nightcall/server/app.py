@@ -518,6 +518,17 @@ async def _unload_loop(hub: Hub, every: float = 60.0) -> None:
 EXPIRE_EVERY = 10  # unload rounds (of a minute) between two expiries of the store
 
 
+async def page_words(request: Request) -> Response:
+    """The pages' words in a language: web/locales plus each ruleset's own (its role
+    help, from its locales folder: a ruleset is one folder)."""
+    from nightcall.server.narration import page_words as words
+
+    table = words(request.path_params["lang"])
+    if table is None:
+        return Response("no such language", status_code=404)
+    return Response(table, media_type="application/json", headers={"Cache-Control": "no-cache"})
+
+
 async def favicon(request: Request) -> Response:
     """Browsers ask for /favicon.ico whatever the page links: the app's moon icon."""
     return FileResponse(web_dir() / "icons" / "favicon.svg", media_type="image/svg+xml",
@@ -579,6 +590,7 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
         *replay_routes(page),
         WebSocketRoute("/ws/{code}", websocket_endpoint),
         WebSocketRoute("/ws/{code}/agent", agent_endpoint),
+        Route("/static/locales/{lang}.json", page_words),  # before the files: merged words
         Mount("/static", StaticFiles(directory=web_dir()), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

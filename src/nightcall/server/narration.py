@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 log = logging.getLogger("nightcall.server")
@@ -27,6 +27,29 @@ def _locale(language: str) -> Any:
     except LocaleError:  # a language the narrator lacks: English words below
         log.warning("no narration in %r: the host shows plain English", language)
         return None
+
+
+# The rulesets' own lines that the pages read (the role help, a side's win line).
+PAGE_KEYS = ("help.", "win.")
+
+
+@cache
+def page_words(language: str) -> bytes | None:
+    """The pages' word table for ``language`` (web/locales/<lang>.json) with the role
+    help of every ruleset, kept in the ruleset's own locales; None for a language the
+    pages do not have."""
+    import json
+
+    from nightcall.narration.locale import LANGUAGES, ruleset_lines
+    from nightcall.server.pages import web_dir
+
+    if language not in LANGUAGES:
+        return None
+    table = json.loads((web_dir() / "locales" / f"{language}.json").read_text(encoding="utf-8"))
+    own = {k: v for k, v in ruleset_lines(language).items() if k.startswith(PAGE_KEYS)}
+    if clash := sorted(set(own) & set(table)):
+        raise ValueError(f"the pages and a ruleset both define {clash[:3]}")
+    return json.dumps({**table, **own}, ensure_ascii=False).encode()
 
 
 def role_name(ruleset: str, role: str, language: str) -> str:

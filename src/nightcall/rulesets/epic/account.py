@@ -1,27 +1,31 @@
 """A readable account of an Epic Battle game from the master's log: twilight, night,
 day, the vote and the who-has-won check. Used by ``nightcall replay`` and the end
-screen, in the narrator's languages (``account.*`` lines, through ``say``: engine/words.py)."""
+screen, in the narrator's languages, through ``say`` (nightcall.engine.words): each
+event's sentence is the one renderer's (the ``event.*.master`` templates); only the
+deal and the end, which read the state, are written here."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from nightcall.engine.events import Event
 from nightcall.engine.words import Words
 from nightcall.rulesets.epic.state import EpicState
 
-# Calls that name a group rather than one role have their own words.
-GROUP_CALLS = frozenset({"vampires", "tokens", "lovers", "werewolves",
-                         "werewolves_dream_wolf", "freemasons"})
+# The kinds the account tells, and how deep each is indented (the night's steps under
+# their call).
+INDENT = {"call": 0, "dawn": 0, "votes": 0, "saw": 2, "saw_token": 2, "became": 2,
+          "vampires": 2, "wolves": 2, "freemasons": 2, "lovers": 2, "bitten": 2,
+          "gave_token": 2, "token": 2, "swapped": 2, "swapped_tokens": 2, "tapped": 2,
+          "thumbs": 2, "concealed": 2, "artifact_drawn": 2, "revealed": 2, "claim": 2}
 
 
-def _who(st: EpicState, e: Event, say: Words) -> str:
+def _actor(e: Event) -> int | tuple[int, ...] | None:
+    """Who did or learned it: the seat (or seats) the event was for."""
     a = e.audience
     if isinstance(a, frozenset) and len(a) == 1:
-        return st.names[next(iter(a))]
+        return next(iter(a))
     if isinstance(a, frozenset):
-        return ", ".join(st.names[s] for s in sorted(a))
-    return (say("someone"))
+        return tuple(sorted(a))
+    return None
 
 
 def account(st: EpicState, say: Words, explain: bool = True) -> list[str]:
@@ -29,21 +33,12 @@ def account(st: EpicState, say: Words, explain: bool = True) -> list[str]:
     role = say.role
     names, n = st.names, st.n
 
-    def group(seats: list[int]) -> str:
-        return say.commas([names[s] for s in seats])
-
     def token(t: str) -> str:
         return say(f"epic.token.{t}") if say.has(f"epic.token.{t}") else t
-
-    def pos(d: dict[str, Any]) -> str:
-        if "seat" in d:
-            return say("card_of", name=names[d["seat"]])
-        return say("center_card", n=d["center"] + 1)
 
     lines: list[str] = []
     for e in st.log:
         d, k = e.data, e.kind
-        who = _who(st, e, say)
         if k == "deal" and "cards" in d:
             cards = d["cards"]
             dealt = ", ".join(say("pair", name=names[s], role=role(cards[s])) for s in range(n))
@@ -52,84 +47,11 @@ def account(st: EpicState, say: Words, explain: bool = True) -> list[str]:
             if len(cards) > n + 3:
                 line += " " + say("epic.beside", role=role(cards[n + 3]))
             lines.append(line)
-        elif k == "call":
-            call = d["call"]
-            title = say(f"epic.call.{call}") if call in GROUP_CALLS else role(call)
-            lines.append(say("epic.called", call=title))
-        elif k == "saw":
-            lines.append("  " + say("saw", who=who, where=pos(d), role=role(d["card"])))
-        elif k == "saw_token":
-            lines.append("  " + say("epic.saw_token", who=who, name=names[d["seat"]],
-                                    token=token(d["token"])))
-        elif k == "became":
-            lines.append("  " + say("became", who=who, role=role(d["role"])))
-        elif k == "vampires" and "bitten" in d:
-            bitten = d["bitten"]
-            victim = names[bitten] if bitten is not None else say("nobody")
-            lines.append("  " + say("epic.vampires_bitten", who=who, names=group(d["seats"]),
-                                    victim=victim))
-        elif k in ("vampires", "wolves", "freemasons", "lovers"):
-            if d.get("dream_wolves"):
-                lines.append("  " + say(f"epic.awake.{k}_dream", names=group(d["seats"]),
-                                        dream=group(d["dream_wolves"])))
-            else:
-                lines.append("  " + say(f"epic.awake.{k}", names=group(d["seats"])))
-        elif k == "bitten":
-            lines.append("  " + say("epic.bitten", name=names[d["seat"]]))
-        elif k == "gave_token":
-            if d.get("seat") is not None and names[d["seat"]] == who:
-                lines.append("  " + say("epic.took_token", who=who, token=token(d["token"])))
-            else:
-                target = group(d["seats"]) if "seats" in d else names[d["seat"]]
-                lines.append("  " + say("epic.gave_token", who=who, target=target,
-                                        token=token(d["token"])))
-        elif k == "token":
-            lines.append("  " + say("epic.token", name=names[d["seat"]], token=token(d["token"])))
-        elif k == "swapped":
-            if d.get("extra"):
-                lines.append("  " + say("epic.swapped_extra", who=who, name=names[d["seats"][0]]))
-            elif "center" in d:
-                lines.append("  " + say("epic.swapped_center", who=who, n=d["center"] + 1,
-                                        name=names[d["seats"][0]]))
-            else:
-                a, b = d["seats"]
-                lines.append("  " + say("swapped_two", who=who, a=names[a], b=names[b]))
-        elif k == "swapped_tokens":
-            a, b = d["seats"]
-            lines.append("  " + say("epic.swapped_tokens", who=who, a=names[a], b=names[b]))
-        elif k == "tapped" and "by" in d:
-            lines.append("  " + say("epic.tapped", by=names[d["by"]], who=who))
-        elif k == "thumbs":
-            lines.append("  " + say("epic.thumbs", who=who, names=group(d["seats"])))
-        elif k == "concealed":
-            lines.append("  " + say("epic.concealed", who=who, name=names[d["seat"]]))
-        elif k == "artifact_drawn":
-            lines.append("  " + say("epic.artifact_drawn", name=names[d["seat"]],
-                                    artifact=say(f"epic.artifact.{d['artifact']}")))
-        elif k == "dawn":
-            lines.append(say("day"))
-        elif k == "revealed":
-            up = ", ".join(say("pair", name=names[int(s)], role=role(c))
-                           for s, c in d["cards"].items())
-            lines.append("  " + say("epic.revealed", cards=up))
-        elif k == "claim":
-            speaker = names[d["seat"]]
-
-            def place(p: int) -> str:
-                return names[p] if p < n else say("center_card", n=p - n + 1)
-
-            if "saw" in d:
-                lines.append("  " + say("claim_saw", who=speaker, where=place(d["saw"]),
-                                        role=role(d["role"])))
-            elif "swapped" in d:
-                a, b = (place(p) for p in d["swapped"])
-                lines.append("  " + say("claim_swapped", who=speaker, a=a, b=b))
-            else:
-                lines.append("  " + say("claim_am", who=speaker, role=role(d["role"])))
-        elif k == "votes":
-            votes = ", ".join(say("vote_pair", name=names[s], target=names[v])
-                              for s, v in enumerate(d["votes"]) if v is not None)
-            lines.append(say("vote", votes=votes or say("nobody_points")))
+        # The Thing's own tap is not told: the "tapped" with "by" says it.
+        elif k in INDENT and not (k == "tapped" and "by" not in d):
+            text = say.event(names, {"kind": k, **d}, _actor(e))
+            if text is not None:
+                lines.append(" " * INDENT[k] + text)
         elif k == "reveal":
             final = ", ".join(  # the card as it lies, and what it counts as if that differs
                 say("epic.final", name=names[s], role=role(d["roles"][s]),

@@ -120,6 +120,7 @@ class PlacedArtifact(EventBody, tag="placed_artifact"):
 class ArtifactDrawn(EventBody, tag="artifact_drawn"):
     """The master alone: which artifact the Curator drew."""
 
+    quiet = True
     seat: Seat
     artifact: str
 
@@ -169,7 +170,7 @@ class Reveal(EventBody, tag="reveal"):
 
 
 class Over(EventBody, tag="over"):
-    pass
+    quiet = True
 
 
 Event = Deal | Call | Saw | Became | Vampires | Bitten | GaveToken | Token | Lovers | \

@@ -82,6 +82,7 @@ class Imitate(EventBody, tag="imitate"):
 
 
 class Transformed(EventBody, tag="transformed"):
+    quiet = True
     seat: Seat
     role: str
 
@@ -97,6 +98,7 @@ class Dawn(EventBody, tag="dawn"):
 class Causes(EventBody, tag="causes"):
     """The master alone: why each died in the night."""
 
+    quiet = True
     deaths: list[DeathPair]
 
 
@@ -139,6 +141,7 @@ class Reveal(EventBody, tag="reveal"):
 
 
 class Over(EventBody, tag="over"):
+    quiet = True
     teams: list[str]
     winners: list[Seat]
 

@@ -1,0 +1,347 @@
+"""The one renderer: an event (as a view carries it) becomes a sentence, in a language,
+for one viewer, from the ``event.*`` templates of the locale files.
+
+Which template: ``event.<kind>.<field>.<field>...`` names the fields a template
+needs, and the one chosen is the template needing the most of the fields the event
+carries (a field that is absent, None, False or empty does not count):
+``{"kind": "seen", "seat": 1, "werewolf": true}`` is told by ``event.lupus.seen.seat.werewolf``
+and, with ``werewolf`` false, by ``event.lupus.seen.seat``. The ruleset's own templates
+(``event.<ruleset>.<kind>...``, in ``rulesets/<id>/locales``) come first, then the
+shared ones (``narration/locales``). A template may end in a variant, preferred when
+it applies:
+
+- ``.you`` when the viewer is the event's subject (its ``seat``, or the one seat of
+  ``seats``): "You accuse Bob." against "Ann accuses Bob.";
+- ``.many`` when the deck holds more than one card of the event's ``role``:
+  "the Werewolves are called";
+- ``.one`` when ``seats`` holds one seat ("P3 wakes as the only Werewolf");
+- ``.master`` in the master's account (``master=True``: third person, ``{actor}`` for
+  the seat who did or learned it), and ``.own`` there when the subject is the actor
+  ("Ann takes the Love token" against "Ann gives Bob the Love token").
+
+A template may carry several variants (``.one.master``). In the master's account its own
+templates come first; then the template needing the most fields wins, then the one with
+the most variants.
+
+A bookkeeping kind (its struct in the ruleset's shapes.py says ``quiet = True``: the
+master's notes, the end marker) has no sentence. No template at all, or two that fit
+equally, is a :class:`LocaleError`, never raw data: tests/engine/test_event_sentences.py
+renders every kind of every ruleset in every language.
+
+A placeholder is a field, or a field and a form: ``{seat}`` (a name, or "you"),
+``{seat_obj}``/``{seat_dat}`` (the cases of "you"), ``{seat_card}``, ``{seat_token}``,
+``{seats}`` ("A, B, C"), ``{seats_cards}`` ("your card and B's card"), ``{card}``,
+``{role_plural}``, ``{center}``, ``{saw_said}`` (a position in the speaker's own
+words), ... (see :meth:`Renderer._value`). The forms are the same for every ruleset.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
+from typing import Any, TypeAlias
+
+from nightcall.engine.ruleset import get_ruleset
+from nightcall.engine.shapes import event_kinds, shapes_of
+from nightcall.narration.locale import Locale, LocaleError, load, placeholders
+
+# Who did or learned an event, for the master's account: a seat, the seats of a group,
+# or None ("someone").
+Actor: TypeAlias = "int | tuple[int, ...] | None"
+
+# Fields that hold one seat, and fields that hold a list of seats.
+PERSON = frozenset({"seat", "by", "target", "bitten", "owl", "last"})
+PEOPLE = frozenset({"seats", "dead", "order", "dream_wolves"})
+# Fields that hold a role id.
+ROLE = frozenset({"card", "role", "becomes", "copy"})
+
+
+VARIANTS = ("you", "many", "one", "own", "master")
+
+
+@cache
+def _templates(lang: str, stem: str) -> dict[tuple[tuple[str, ...], frozenset[str]], str]:
+    """The templates ``<stem>[.<field>...][.<variant>...]`` of a language, by the fields
+    they need and their variants."""
+    out: dict[tuple[tuple[str, ...], frozenset[str]], str] = {}
+    for key in load(lang).lines:
+        if key != stem and not key.startswith(stem + "."):
+            continue
+        parts = key[len(stem) + 1:].split(".") if key != stem else []
+        variants = set()
+        while parts and parts[-1] in VARIANTS:
+            variants.add(parts.pop())
+        out[(tuple(parts), frozenset(variants))] = key
+    return out
+
+
+@cache
+def quiet_kinds(ruleset: str) -> frozenset[str]:
+    """The ruleset's bookkeeping kinds, told with no sentence (``quiet`` in its shapes)."""
+    if not ruleset:
+        return frozenset()
+    rules = get_ruleset(ruleset)
+    if not type(rules).__module__.rpartition(".")[0]:  # a one-module ruleset: no shapes.py
+        return frozenset()
+    events, _ = shapes_of(rules)
+    return frozenset(kind for kind, cls in event_kinds(events).items() if cls.quiet)
+
+
+def _present(value: object) -> bool:
+    return value is not None and value is not False and value != [] and value != {}
+
+
+class Renderer:
+    """Events as sentences for one viewer (a seat, or None for the public or the
+    master), in ``lang``, with the names of ``players``. ``deck`` (the cards in play)
+    lets a call name a role in the plural when the deck has several of it."""
+
+    def __init__(self, ruleset: str, players: Sequence[str], viewer: int | None,
+                 lang: str = "en", deck: Iterable[str] = (), master: bool = False) -> None:
+        self.ruleset = ruleset
+        self.master = master  # the master's account: the ``.master`` templates first
+        self.players = list(players)
+        self.viewer = viewer
+        self.loc: Locale = load(lang)
+        self.copies = Counter(deck)
+        self.quiet = quiet_kinds(ruleset)
+
+    # -- the words a sentence is made of ----------------------------------------------
+
+    def word(self, key: str, **values: object) -> str:
+        return self.loc.line(f"event.word.{key}", **values)
+
+    def role(self, role: str) -> str:
+        return str(self._glossary(role)["name"])
+
+    def plural(self, role: str) -> str:
+        return str(self._glossary(role)["plural"])
+
+    def _glossary(self, role: str) -> dict[str, str]:
+        # No made-up name for a role the glossary lacks: that is a missing word.
+        entry: dict[str, str] | None = self.loc.glossary["roles"].get(self.ruleset, {}).get(role)
+        if entry is None:
+            raise LocaleError(f"the {self.loc.lang} glossary has no {self.ruleset} role {role!r}")
+        return entry
+
+    def who(self, seat: int | None, case: str = "") -> str:
+        """A seat's name, or "you" in the case the sentence needs ("" subject, "obj",
+        "dat"); "nobody" for None."""
+        if seat is None:
+            return self.word("nobody")
+        if seat == self.viewer:
+            return self.word(f"you_{case}" if case else "you")
+        return self.players[seat]
+
+    def card_of(self, seat: int) -> str:
+        if seat == self.viewer:
+            return self.word("card_mine")
+        return self.word("card_of", name=self.players[seat])
+
+    def center(self, i: int) -> str:
+        return self.word("center", n=i + 1)
+
+    def position(self, p: int, speaker: int | None = None) -> str:
+        """A claim's position (a seat 0..n-1, or n+i for center card i); in the
+        ``speaker``'s own words their own card is "my card"."""
+        n = len(self.players)
+        if p >= n:
+            return self.center(p - n)
+        if p == speaker and speaker != self.viewer:
+            return self.word("card_said_mine")
+        return self.card_of(p)
+
+    def place(self, p: int) -> str:
+        """A claim's position as the master says it: a name, or a center card."""
+        n = len(self.players)
+        return self.players[p] if p < n else self.center(p - n)
+
+    def listing(self, items: Sequence[str]) -> str:
+        """``A, B and C`` (the word for nobody when empty)."""
+        if not items:
+            return self.word("nobody")
+        if len(items) == 1:
+            return items[0]
+        return self.word("and", first=", ".join(items[:-1]), second=items[-1])
+
+    def pairs(self, cards: Sequence[str]) -> str:
+        """``Ann: Seer, you: Robber`` for the seats' cards (a center beyond them is left
+        to ``{cards_center}``)."""
+        return ", ".join(self.word("pair", name=self.who(s), role=self.role(c))
+                         for s, c in enumerate(cards[:len(self.players)]))
+
+    def own(self, what: str, word: str) -> str:
+        """A ruleset's own word: a token's or artifact's name, a group call."""
+        return self.loc.line(f"account.{self.ruleset}.{what}.{word}")
+
+    # -- events -------------------------------------------------------------------------
+
+    def key(self, event: Mapping[str, Any], actor: Actor = None) -> str | None:
+        """The template's key for ``event`` (None: a bookkeeping event, no sentence)."""
+        kind = str(event["kind"])
+        if kind in self.quiet and not self.master:
+            return None
+        present = {k for k, v in event.items() if k != "kind" and _present(v)}
+        subject = self._subject(event)
+        applies = set()
+        if self.master:
+            applies.add("master")
+        if self.viewer is not None and subject == self.viewer:
+            applies.add("you")
+        if actor is not None and subject == actor:
+            applies.add("own")
+        role = event.get("role")
+        if isinstance(role, str) and self.copies[role] > 1:
+            applies.add("many")
+        seats = event.get("seats")
+        if isinstance(seats, list) and len(seats) == 1:
+            applies.add("one")
+        for prefix in (f"event.{self.ruleset}.", "event."):
+            templates = _templates(self.loc.lang, prefix + kind)
+            # the master's own wording first, then the template needing the most
+            # fields, then the one with the most variants that apply
+            fitting = [(("master" in variants), len(fields), len(variants), key)
+                       for (fields, variants), key in templates.items()
+                       if set(fields) <= present and variants <= applies]
+            if fitting:
+                best = max(fitting)
+                if sum(1 for f in fitting if f[:3] == best[:3]) > 1:
+                    raise LocaleError(f"two templates fit a {kind!r} event equally: "
+                                      f"{sorted(f[3] for f in fitting if f[:3] == best[:3])}")
+                return best[3]
+        if kind in self.quiet:  # the master's notes the account does not tell
+            return None
+        raise LocaleError(f"the {self.loc.lang} locale has no template for a {kind!r} event "
+                          f"(event.{self.ruleset}.{kind}.* or event.{kind}.*)")
+
+    def event(self, event: Mapping[str, Any], actor: Actor = None) -> str | None:
+        """The sentence for ``event`` (None for a bookkeeping event); ``actor`` is the
+        seat who did or learned it, for the master's account ("{actor} looks at ...")."""
+        key = self.key(event, actor)
+        if key is None:
+            return None
+        template = self.loc.lines[key]
+        values = {name: self._value(event, name, actor) for name in placeholders(template)}
+        return template.format(**values)
+
+    def events(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
+        """The sentences of ``events``, bookkeeping ones left out."""
+        return [text for e in events if (text := self.event(e)) is not None]
+
+    @staticmethod
+    def _subject(event: Mapping[str, Any]) -> int | None:
+        seat = event.get("seat")
+        if isinstance(seat, int):
+            return seat
+        seats = event.get("seats")
+        if isinstance(seats, list) and len(seats) == 1:
+            return int(seats[0])
+        return None
+
+    def _value(self, event: Mapping[str, Any], name: str, actor: Actor) -> str:
+        if name == "actor":
+            if actor is None:
+                return self.loc.line("account.someone")
+            if isinstance(actor, tuple):
+                return ", ".join(self.players[s] for s in actor)
+            return self.players[actor]
+        # The field is the longest start of the name that the event has ("dream_wolves"
+        # has a "_" of its own); the rest is the form.
+        field, form = name, ""
+        for i in range(len(name), 0, -1):
+            if name[:i] in event and (i == len(name) or name[i] == "_"):
+                field, form = name[:i], name[i + 1:]
+                break
+        else:
+            raise LocaleError(f"a {event['kind']!r} event has nothing for {{{name}}}")
+        value = event[field]
+        formatter = self._forms(event).get((field if field in _FIELD_FORMS else _group(field),
+                                            form))
+        if formatter is None:
+            raise LocaleError(f"no form {form!r} of the field {field!r} ({{{name}}})")
+        return formatter(value)
+
+    def _forms(self, event: Mapping[str, Any]) -> dict[tuple[str, str], Callable[[Any], str]]:
+        speaker = event.get("seat") if isinstance(event.get("seat"), int) else None
+        n = len(self.players)
+        return {
+            ("person", ""): self.who,
+            ("person", "obj"): lambda s: self.who(s, "obj"),
+            ("person", "dat"): lambda s: self.who(s, "dat"),
+            ("person", "card"): self.card_of,
+            ("person", "token"): lambda s: self.word("token_mine") if s == self.viewer
+            else self.word("token_of", name=self.players[s]),
+            ("people", ""): lambda seats: ", ".join(self.who(s) for s in seats)
+            or self.word("nobody"),
+            ("people", "first"): lambda seats: self.who(seats[0]),
+            ("people", "second"): lambda seats: self.who(seats[1]),
+            ("people", "and"): lambda seats: self.listing([self.who(s) for s in seats]),
+            ("people", "cards"): lambda seats: self.listing([self.card_of(s) for s in seats]),
+            ("people", "first_dat"): lambda seats: self.who(seats[0], "dat"),
+            ("people", "second_dat"): lambda seats: self.who(seats[1], "dat"),
+            ("role", ""): self.role,
+            ("role", "plural"): self.plural,
+            ("role", "called"): lambda role: self.own("called", role)
+            if f"account.{self.ruleset}.called.{role}" in self.loc.lines else self.role(role),
+            ("center", ""): self.center,
+            ("center", "n"): lambda i: str(i + 1),
+            ("call", ""): lambda call: self.own("call", call)
+            if f"account.{self.ruleset}.call.{call}" in self.loc.lines else self.role(call),
+            ("token", ""): lambda token: self.own("token", token),
+            ("artifact", ""): lambda artifact: self.own("artifact", artifact),
+            ("artifact", "do"): lambda artifact: self.loc.line(
+                f"{self.ruleset}.artifact_do.{artifact}"),
+            ("night", ""): str,
+            ("day", ""): str,
+            ("saw", "said"): lambda p: self.position(p, speaker),
+            ("swapped", "said_first"): lambda ps: self.position(ps[0], speaker),
+            ("swapped", "said_second"): lambda ps: self.position(ps[1], speaker),
+            ("saw", "place"): self.place,
+            ("swapped", "place_first"): lambda ps: self.place(ps[0]),
+            ("swapped", "place_second"): lambda ps: self.place(ps[1]),
+            ("votes", ""): self._votes,
+            ("deaths", ""): lambda deaths: ", ".join(
+                self.word("death", name=self.who(s), cause=self._cause(c)) for s, c in deaths),
+            ("deaths", "causes"): lambda deaths: "; ".join(self._why_dead(s, c) for s, c in deaths),
+            ("cards", ""): lambda cards: ", ".join(
+                self.word("pair", name=self.who(int(s)), role=self.role(c))
+                for s, c in cards.items()) if isinstance(cards, dict) else self.pairs(cards),
+            ("cards", "center"): lambda cards: ", ".join(self.role(c) for c in cards[n:]),
+            ("roles", ""): self.pairs,
+        }
+
+    def _votes(self, votes: Sequence[Any]) -> str:
+        # One Night: one target per seat, None for a seat that pointed at nobody (left
+        # out); Lupus: [voter, target] pairs of those who voted, None for nobody.
+        pairs = [(v[0], v[1], True) if isinstance(v, list | tuple) else (s, v, False)
+                 for s, v in enumerate(votes)]
+        pointed = [self.word("vote_pair_you", target=self.who(v, "obj")) if s == self.viewer
+                   else self.word("vote_pair", name=self.players[s], target=self.who(v, "obj"))
+                   for s, v, voted in pairs if voted or v is not None]
+        return ", ".join(pointed) or self.word("nobody_points")
+
+    def _cause(self, cause: str) -> str:
+        return self.loc.line(f"judge.cause.{cause}")
+
+    def _why_dead(self, seat: int, cause: str) -> str:
+        """The master's note on a death: the ruleset's words for the cause."""
+        key = f"account.{self.ruleset}.cause.{cause}"
+        if key in self.loc.lines:
+            return self.loc.line(key, name=self.players[seat])
+        return self.loc.line(f"account.{self.ruleset}.cause_other", name=self.players[seat],
+                             cause=cause)
+
+
+_FIELD_FORMS = frozenset({"center", "call", "token", "artifact", "night", "day", "saw",
+                          "swapped", "votes", "deaths", "cards", "roles"})
+
+
+def _group(field: str) -> str:
+    if field in PERSON:
+        return "person"
+    if field in PEOPLE:
+        return "people"
+    if field in ROLE:
+        return "role"
+    return field
