@@ -105,6 +105,7 @@ def start_day(st: LupusState) -> None:
     st.day = st.night
     st.actors = ()
     st.picks = {}
+    st.choices = {}
     st.days_log.append({})
     start_accusation(st)
 
@@ -168,13 +169,15 @@ def start_execution(st: LupusState) -> None:
     st.stage = EXECUTE
     st.voters = tuple(s for s in st.living() if s not in st.suspects)
     st.votes = [NOT_YET] * st.n
+    st.vote_choices = execute_options(st.suspects)
     st.log.append(Event("suspects", EVERYONE, {"seats": list(st.suspects)}))
 
 
 def vote(st: LupusState, seat: int, action: Action) -> None:
-    st.votes[seat] = action.a if action.kind == "execute" else NOBODY
-    st.days_log[-1].setdefault("execute", {})[seat] = st.votes[seat]
-    if all(st.votes[s] != NOT_YET for s in st.voters):
+    target = st.votes[seat] = action.a if action.kind == "execute" else NOBODY
+    cast = st.days_log[-1].setdefault("execute", {})
+    cast[seat] = target
+    if len(cast) == len(st.voters):  # each voter votes once: the last ballot is in
         execute(st)
 
 

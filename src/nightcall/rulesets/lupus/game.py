@@ -102,10 +102,13 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState])
         if st.phase == NIGHT:
             return night.options(st, seat)
         if st.phase == DAY:
-            if st.stage == ACCUSE:
-                return day.accuse_options(st, seat) if seat == day.accuser(st) else ()
+            if st.stage == ACCUSE:  # (day.accuser, inlined: this runs three times a turn)
+                i = st.accuse_i
+                if i < st.n and seat == st.accuse_order[i]:
+                    return day.accuse_options(st, seat)
+                return ()
             if seat in st.voters and st.votes[seat] == NOT_YET:
-                return day.execute_options(st.suspects)
+                return st.vote_choices
         return ()
 
     def apply(self, state: LupusState, seat: int, action: Action) -> None:

@@ -40,6 +40,7 @@ class LupusState:
         "alive_mask",
         "call_i",
         "calls",
+        "choices",
         "dawn_dead",
         "day",
         "days_log",
@@ -73,6 +74,7 @@ class LupusState:
         "victim",
         "visit",
         "voters",
+        "vote_choices",
         "votes",
     )
 
@@ -100,6 +102,9 @@ class LupusState:
         self.call_i = 0
         self.actors: tuple[int, ...] = ()
         self.picks: dict[int, Action] = {}
+        # Each actor's legal choices in the open call, worked out once when it opens
+        # (they cannot change before the call ends): asked by legal_actions and apply.
+        self.choices: dict[int, tuple[Action, ...]] = {}
         self.victim = NOBODY
         self.protected = NOBODY
         self.visit = NOBODY  # the Harlot's host tonight, NOBODY when at home
@@ -116,6 +121,7 @@ class LupusState:
         self.suspects: tuple[int, ...] = ()
         self.voters: tuple[int, ...] = ()
         self.votes = [NOT_YET] * n
+        self.vote_choices: tuple[Action, ...] = ()  # a voter's choices, set with suspects
         # what happened
         self.deaths: list[Death] = []
         self.role_at_death: dict[int, str] = {}
