@@ -39,11 +39,12 @@ def execute_options(suspects: tuple[int, ...]) -> tuple[Action, ...]:
 
 
 def accuse_options(st: LupusState, seat: int) -> tuple[Action, ...]:
-    return _accuse_options(st.alive_mask, seat, st.n)
+    return accuse_choices(st.alive_mask, seat, st.n)
 
 
 @lru_cache(maxsize=8192)
-def _accuse_options(mask: int, seat: int, n: int) -> tuple[Action, ...]:
+def accuse_choices(mask: int, seat: int, n: int) -> tuple[Action, ...]:
+    """Whom ``seat`` may accuse among the living (``mask``), or nobody."""
     # Asked twice per accusation (the seat's choices, then apply's check): built once.
     return (*night.targets("accuse", mask, seat, n), NO_ACCUSATION)
 

@@ -27,6 +27,7 @@ from nightcall.rulesets.lupus.state import (
     ACCUSE,
     DAY,
     NIGHT,
+    NOBODY,
     NOT_YET,
     OVER,
     PHASE_NAMES,
@@ -105,7 +106,7 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState])
             if st.stage == ACCUSE:  # (day.accuser, inlined: this runs three times a turn)
                 i = st.accuse_i
                 if i < st.n and seat == st.accuse_order[i]:
-                    return day.accuse_options(st, seat)
+                    return day.accuse_choices(st.alive_mask, seat, st.n)
                 return ()
             if seat in st.voters and st.votes[seat] == NOT_YET:
                 return st.vote_choices
@@ -208,8 +209,9 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState])
         if st.phase == NIGHT:
             return tuple(s for s in st.actors if s not in st.picks)
         if st.phase == DAY:
-            if st.stage == ACCUSE:
-                return (day.accuser(st),)
+            if st.stage == ACCUSE:  # (day.accuser, inlined)
+                i = st.accuse_i
+                return (st.accuse_order[i] if i < st.n else NOBODY,)
             return tuple(s for s in st.voters if st.votes[s] == NOT_YET)
         return ()
 

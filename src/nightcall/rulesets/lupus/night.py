@@ -85,8 +85,9 @@ def _options(st: LupusState, call: str, seat: int) -> tuple[Action, ...]:
     n = st.n
     mask = st.alive_mask
     if call == WEREWOLF:
-        # Any living player outside the pack (rulings: the pack knows itself).
-        pack = st.mask_of(st.living_with(WEREWOLF))
+        # Any living player outside the pack (rulings: the pack knows itself), who are
+        # the call's actors (``_wolves``).
+        pack = st.mask_of(st.actors)
         return targets("kill", mask & ~pack, NOBODY, n)
     if call == BODYGUARD:
         return targets("protect", mask, seat if st.self_protected else NOBODY, n)

@@ -11,6 +11,7 @@ day's choices by seat, from which the record is written.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from nightcall.engine.actions import Action
@@ -73,8 +74,8 @@ class LupusState:
         "suspects",
         "victim",
         "visit",
-        "voters",
         "vote_choices",
+        "voters",
         "votes",
     )
 
@@ -155,7 +156,7 @@ class LupusState:
         player to their left. Before anyone died, seat 0 is the start (rulings)."""
         return (seat - self.last - 1) % self.n
 
-    def mask_of(self, seats: list[int]) -> int:
+    def mask_of(self, seats: Iterable[int]) -> int:
         mask = 0
         for s in seats:
             mask |= 1 << s

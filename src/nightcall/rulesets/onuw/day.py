@@ -36,7 +36,6 @@ from nightcall.rulesets.onuw.roles import (
 from nightcall.rulesets.onuw.state import ABSTAIN, DAY, NOT_VOTED, OVER, OneNightState
 
 
-
 @cache
 def claim_options(n: int, roles: tuple[str, ...]) -> tuple[Action, ...]:
     """Everything a seat may say: its role, a card it saw, a swap it made."""
