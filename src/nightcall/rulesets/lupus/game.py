@@ -58,13 +58,24 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState])
     def side_of(self, role: str) -> str:
         return side_of(role)
 
+    def __init__(self) -> None:
+        self._valid: dict[tuple[Any, ...], list[str]] = {}
+
     # --- setting up -------------------------------------------------------
     def validate_deck(
         self, players: int, roles: Sequence[str], options: Mapping[str, Any] | None = None
     ) -> list[str]:
         if options:
             raise DeckError(f"Lupus in Tabula has no options, got: {', '.join(sorted(options))}")
-        return deck.validate(players, roles)
+        # A table deals the same deck game after game: remember the verdict, as One Night
+        # does (a refused deck raises and is not remembered).
+        key = (players, *sorted(roles))
+        warnings = self._valid.get(key)
+        if warnings is None:
+            if len(self._valid) > 1000:  # many different decks: keep the cache small
+                self._valid.clear()
+            warnings = self._valid[key] = deck.validate(players, roles)
+        return list(warnings)
 
     def default_deck(self, players: int, scenario: str | None = None) -> list[str]:
         return deck.table_deck(players, scenario)
