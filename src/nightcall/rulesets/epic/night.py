@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
+from functools import cache
 
 from nightcall.engine.actions import Action
 from nightcall.engine.events import EVERYONE, Event
@@ -131,8 +132,22 @@ def _wolves_begin(st: EpicState) -> int:
     return -1
 
 
+# Option tuples that are the same in every game, or for every table size: built once
+# (each choice is asked twice, by legal_actions and by apply's check).
+CENTER_ONE_OR_SKIP = (*CENTER_ONE, SKIP)
+
+
+@cache
+def goblin_choices(n: int, tokens: bool) -> tuple[Action, ...]:
+    """The Goblin's choices at ``n`` seats: swap two cards, two tokens if any token role
+    is in play, or nothing."""
+    if not tokens:  # no token role: everyone keeps Certainty (docs/rulings.md)
+        return (*each_pair("swap_two", n), SKIP)
+    return (*each_pair("swap_two", n), *each_pair("swap_tokens", n), SKIP)
+
+
 def _lone_options(st: EpicState, seat: int) -> tuple[Action, ...]:
-    return (*CENTER_ONE, SKIP)
+    return CENTER_ONE_OR_SKIP
 
 
 def _look_center_act(st: EpicState, seat: int, action: Action) -> bool:
@@ -286,7 +301,7 @@ def _witch_begin(st: EpicState) -> int:
 
 def _witch_options(st: EpicState, seat: int) -> tuple[Action, ...]:
     if st.stage == 1:
-        return (*CENTER_ONE, SKIP)
+        return CENTER_ONE_OR_SKIP
     return each_seat("swap_center", tuple(range(st.n)), False)  # compulsory once she looked
 
 
@@ -311,9 +326,7 @@ def _fortune_begin(st: EpicState) -> int:
 
 
 def _goblin_options(st: EpicState, seat: int) -> tuple[Action, ...]:
-    if not st.tokens_in_play:  # no token role: everyone keeps Certainty (docs/rulings.md)
-        return (*each_pair("swap_two", st.n), SKIP)
-    return (*each_pair("swap_two", st.n), *each_pair("swap_tokens", st.n), SKIP)
+    return goblin_choices(st.n, st.tokens_in_play)
 
 
 def _goblin_act(st: EpicState, seat: int, action: Action) -> bool:

@@ -9,6 +9,7 @@ Each call is ``begin``/``options``/``act`` as described in :mod:`.night`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from nightcall.engine.actions import Action
 from nightcall.rulesets.epic.common import (
@@ -146,8 +147,13 @@ def _infected_options(st: EpicState, seat: int) -> tuple[Action, ...]:
     return each_seat("token", tuple(sorted({left_of(n, seat), right_of(n, seat)})), False)
 
 
+@cache
+def _venus_choices(n: int) -> tuple[Action, ...]:
+    return (*each_pair("token_two", n), SKIP)
+
+
 def _venus_options(st: EpicState, seat: int) -> tuple[Action, ...]:
-    return (*each_pair("token_two", st.n), SKIP)
+    return _venus_choices(st.n)
 
 
 def _venus_act(st: EpicState, seat: int, action: Action) -> bool:

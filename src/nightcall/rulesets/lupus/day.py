@@ -39,11 +39,12 @@ def execute_options(suspects: tuple[int, ...]) -> tuple[Action, ...]:
 
 
 def accuse_options(st: LupusState, seat: int) -> tuple[Action, ...]:
-    return _accuse_options(st.alive_mask, seat, st.n)
+    return accuse_choices(st.alive_mask, seat, st.n)
 
 
 @lru_cache(maxsize=8192)
-def _accuse_options(mask: int, seat: int, n: int) -> tuple[Action, ...]:
+def accuse_choices(mask: int, seat: int, n: int) -> tuple[Action, ...]:
+    """Whom ``seat`` may accuse among the living (``mask``), or nobody."""
     # Asked twice per accusation (the seat's choices, then apply's check): built once.
     return (*night.targets("accuse", mask, seat, n), NO_ACCUSATION)
 
@@ -105,6 +106,7 @@ def start_day(st: LupusState) -> None:
     st.day = st.night
     st.actors = ()
     st.picks = {}
+    st.choices = {}
     st.days_log.append({})
     start_accusation(st)
 
@@ -168,13 +170,15 @@ def start_execution(st: LupusState) -> None:
     st.stage = EXECUTE
     st.voters = tuple(s for s in st.living() if s not in st.suspects)
     st.votes = [NOT_YET] * st.n
+    st.vote_choices = execute_options(st.suspects)
     st.log.append(Event("suspects", EVERYONE, {"seats": list(st.suspects)}))
 
 
 def vote(st: LupusState, seat: int, action: Action) -> None:
-    st.votes[seat] = action.a if action.kind == "execute" else NOBODY
-    st.days_log[-1].setdefault("execute", {})[seat] = st.votes[seat]
-    if all(st.votes[s] != NOT_YET for s in st.voters):
+    target = st.votes[seat] = action.a if action.kind == "execute" else NOBODY
+    cast = st.days_log[-1].setdefault("execute", {})
+    cast[seat] = target
+    if len(cast) == len(st.voters):  # each voter votes once: the last ballot is in
         execute(st)
 
 

@@ -27,6 +27,7 @@ from nightcall.rulesets.lupus.state import (
     ACCUSE,
     DAY,
     NIGHT,
+    NOBODY,
     NOT_YET,
     OVER,
     PHASE_NAMES,
@@ -57,13 +58,24 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState])
     def side_of(self, role: str) -> str:
         return side_of(role)
 
+    def __init__(self) -> None:
+        self._valid: dict[tuple[Any, ...], list[str]] = {}
+
     # --- setting up -------------------------------------------------------
     def validate_deck(
         self, players: int, roles: Sequence[str], options: Mapping[str, Any] | None = None
     ) -> list[str]:
         if options:
             raise DeckError(f"Lupus in Tabula has no options, got: {', '.join(sorted(options))}")
-        return deck.validate(players, roles)
+        # A table deals the same deck game after game: remember the verdict, as One Night
+        # does (a refused deck raises and is not remembered).
+        key = (players, *sorted(roles))
+        warnings = self._valid.get(key)
+        if warnings is None:
+            if len(self._valid) > 1000:  # many different decks: keep the cache small
+                self._valid.clear()
+            warnings = self._valid[key] = deck.validate(players, roles)
+        return list(warnings)
 
     def default_deck(self, players: int, scenario: str | None = None) -> list[str]:
         return deck.table_deck(players, scenario)
@@ -102,10 +114,13 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState])
         if st.phase == NIGHT:
             return night.options(st, seat)
         if st.phase == DAY:
-            if st.stage == ACCUSE:
-                return day.accuse_options(st, seat) if seat == day.accuser(st) else ()
+            if st.stage == ACCUSE:  # (day.accuser, inlined: this runs three times a turn)
+                i = st.accuse_i
+                if i < st.n and seat == st.accuse_order[i]:
+                    return day.accuse_choices(st.alive_mask, seat, st.n)
+                return ()
             if seat in st.voters and st.votes[seat] == NOT_YET:
-                return day.execute_options(st.suspects)
+                return st.vote_choices
         return ()
 
     def apply(self, state: LupusState, seat: int, action: Action) -> None:
@@ -205,8 +220,9 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState])
         if st.phase == NIGHT:
             return tuple(s for s in st.actors if s not in st.picks)
         if st.phase == DAY:
-            if st.stage == ACCUSE:
-                return (day.accuser(st),)
+            if st.stage == ACCUSE:  # (day.accuser, inlined)
+                i = st.accuse_i
+                return (st.accuse_order[i] if i < st.n else NOBODY,)
             return tuple(s for s in st.voters if st.votes[s] == NOT_YET)
         return ()
 

@@ -75,14 +75,19 @@ def targets(kind: str, mask: int, exclude: int, n: int) -> tuple[Action, ...]:
 
 def options(st: LupusState, seat: int) -> tuple[Action, ...]:
     """The legal choices of ``seat`` in the current call (empty if it is not choosing)."""
-    if st.phase != NIGHT or seat not in st.actors or seat in st.picks:
+    if st.phase != NIGHT or seat in st.picks:
         return ()
-    call = st.calls[st.call_i]
+    return st.choices.get(seat, ())
+
+
+def _options(st: LupusState, call: str, seat: int) -> tuple[Action, ...]:
+    """What ``seat``, woken for ``call``, may choose (worked out as the call opens)."""
     n = st.n
     mask = st.alive_mask
     if call == WEREWOLF:
-        # Any living player outside the pack (rulings: the pack knows itself).
-        pack = st.mask_of(st.living_with(WEREWOLF))
+        # Any living player outside the pack (rulings: the pack knows itself), who are
+        # the call's actors (``_wolves``).
+        pack = st.mask_of(st.actors)
         return targets("kill", mask & ~pack, NOBODY, n)
     if call == BODYGUARD:
         return targets("protect", mask, seat if st.self_protected else NOBODY, n)
@@ -120,10 +125,12 @@ def advance(st: LupusState) -> bool:
         if actors or st.held:
             st.actors = tuple(actors)
             st.picks = {}
+            st.choices = {s: _options(st, call, s) for s in actors}
             return False
         st.call_i += 1
     st.actors = ()
     st.picks = {}
+    st.choices = {}
     return True
 
 

@@ -11,6 +11,7 @@ day's choices by seat, from which the record is written.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from nightcall.engine.actions import Action
@@ -40,6 +41,7 @@ class LupusState:
         "alive_mask",
         "call_i",
         "calls",
+        "choices",
         "dawn_dead",
         "day",
         "days_log",
@@ -72,6 +74,7 @@ class LupusState:
         "suspects",
         "victim",
         "visit",
+        "vote_choices",
         "voters",
         "votes",
     )
@@ -100,6 +103,9 @@ class LupusState:
         self.call_i = 0
         self.actors: tuple[int, ...] = ()
         self.picks: dict[int, Action] = {}
+        # Each actor's legal choices in the open call, worked out once when it opens
+        # (they cannot change before the call ends): asked by legal_actions and apply.
+        self.choices: dict[int, tuple[Action, ...]] = {}
         self.victim = NOBODY
         self.protected = NOBODY
         self.visit = NOBODY  # the Harlot's host tonight, NOBODY when at home
@@ -116,6 +122,7 @@ class LupusState:
         self.suspects: tuple[int, ...] = ()
         self.voters: tuple[int, ...] = ()
         self.votes = [NOT_YET] * n
+        self.vote_choices: tuple[Action, ...] = ()  # a voter's choices, set with suspects
         # what happened
         self.deaths: list[Death] = []
         self.role_at_death: dict[int, str] = {}
@@ -149,7 +156,7 @@ class LupusState:
         player to their left. Before anyone died, seat 0 is the start (rulings)."""
         return (seat - self.last - 1) % self.n
 
-    def mask_of(self, seats: list[int]) -> int:
+    def mask_of(self, seats: Iterable[int]) -> int:
         mask = 0
         for s in seats:
             mask |= 1 << s

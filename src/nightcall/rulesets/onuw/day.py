@@ -35,8 +35,6 @@ from nightcall.rulesets.onuw.roles import (
 )
 from nightcall.rulesets.onuw.state import ABSTAIN, DAY, NOT_VOTED, OVER, OneNightState
 
-_new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level constructor
-
 
 @cache
 def claim_options(n: int, roles: tuple[str, ...]) -> tuple[Action, ...]:
@@ -159,11 +157,11 @@ class _Check:
             pass
         elif tally.count(top) == 1:  # the usual case: one player dies
             s = tally.index(top)
-            self.deaths.append(_new_tuple(Death, (s, "votes")))
+            self.deaths.append(Death(s, "votes"))
             self.dead.add(s)
         else:
             dead = self.dead = {s for s in range(n) if tally[s] == top}
-            self.deaths = [_new_tuple(Death, (s, "votes")) for s in sorted(dead)]
+            self.deaths = [Death(s, "votes") for s in sorted(dead)]
         if self.talk:
             voted_out = [d.seat for d in self.deaths]
             if not voted_out:
@@ -182,7 +180,7 @@ class _Check:
             s = deaths[i].seat
             target = votes[s]
             if roles[s] == HUNTER and target >= 0 and target not in dead:
-                deaths.append(_new_tuple(Death, (target, "hunter")))
+                deaths.append(Death(target, "hunter"))
                 dead.add(target)
                 if self.talk:
                     self.lines.append(why("onuw.hunter", hunter=self.names[s],
