@@ -10,7 +10,9 @@ one ``rng.random()`` per move).
 
     python -m tests.engine.same_games   # rewrite same_games.json from this checkout
 
-The stored digests were made on main at cb4b51d, before session 6's engine changes.
+The stored digests were made on main at cb4b51d, before session 6's engine changes, and
+made again at 86a9aca (main with the session's new renderer, whose reworded outcome lines
+they include, still before the engine changes) when the two were merged.
 """
 
 from __future__ import annotations
