@@ -78,8 +78,8 @@ class FastTable:
 
 def play_fast_rounds(table: FastTable, shots: Any, name: str, rounds: int) -> None:
     played = 0
+    fresh = "[data-testid=fast-task][data-stage='0']"  # a round's first screen
     for r in range(4):
-        fresh = "[data-testid=fast-task][data-stage='0']"
         wait_for(lambda: stage(table.host) != "night" or all(
             p.locator(fresh).count() for p in table.pages), timeout=30, what="a round")
         if stage(table.host) != "night":
