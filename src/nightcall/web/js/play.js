@@ -369,10 +369,9 @@ function renderFastGrid(view, players) {
   const legal = view.legal || [];
   const key = `${obs.state_id}`;
   if (key !== fastKey) { fastKey = key; fastSel = []; }
-  // The center as the deck makes it (public): none in Lupus; Epic's Alpha Wolf adds
-  // the werewolf card laid beside the three.
-  const deck = lobby.settings.roles || [];
-  const centers = lobby.ruleset === "lupus" ? 0 : 3 + (deck.includes("alpha_wolf") ? 1 : 0);
+  // The three center cards of the one-night games (Lupus has none). Epic's Alpha Wolf
+  // card beside them is never chosen by a tap: he swaps it with a player's.
+  const centers = lobby.ruleset === "lupus" ? 0 : 3;
   const same = (x, y) => x.length === y.length && [...x].sort().join() === [...y].sort().join();
   const fits = (cells) => legal.filter((a) => {
     const c = cellsOf(a);
