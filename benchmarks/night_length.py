@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import statistics
@@ -131,10 +132,8 @@ def phone_night(browser: Any, url: str, n: int, roles: list[str], fast: bool,
                         "[data-testid=choices] [data-testid=pick]:not([disabled])"):
                 loc = page.locator(sel)
                 if loc.count():
-                    try:
+                    with contextlib.suppress(Exception):  # the screen moved on meanwhile
                         loc.first.click(timeout=500)
-                    except Exception:  # the screen moved on meanwhile
-                        pass
                     break
         time.sleep(0.05)
     night = (time.monotonic() - start) / scale
