@@ -397,8 +397,9 @@ def _check_task(rs: Any, state: Any, seat: int, view: dict[str, Any], end: Any,
 
     legal = [Action.from_json(a) for a in view.get("legal") or []]
     mine = [a for s, a in made if s == seat]
-    decoys: tuple[list[Action], ...] = ([Action(SUSPECT, s) for s in range(len(view.get("players") or [])) if s != seat],
-              [NO_SECOND], [])
+    seats = range(len(view.get("players") or []))
+    decoys: tuple[list[Action], ...] = (
+        [Action(SUSPECT, s) for s in seats if s != seat], [NO_SECOND], [])
     stages = [list(choices(rs, state, seat, mine[:i])) for i in range(len(mine) + 1)]
     out = []
     if legal not in decoys and legal not in stages:
