@@ -105,6 +105,26 @@ def _fast_rounds(phone: Phone) -> dict[Any, list[tuple[int, dict[str, Any]]]]:
     return rounds
 
 
+def pack_frames(room: Room, phones: dict[str, Phone]) -> int:
+    """Lupus: "the werewolves agree on their victim together on their phones". A wolf's
+    second stage shows its pack's picks, and only wolves (dealt or made by the
+    Mythomaniac) ever see them, naming only wolves. Returns how many frames showed them."""
+    from nightcall.rulesets.lupus.state import LupusState
+
+    state = room.state
+    assert isinstance(state, LupusState)
+    wolves = {s for s in range(len(room.seats)) if any(
+        e.kind == "wolves" and s in e.data.get("seats", ()) for e in state.log)}
+    shown = 0
+    for phone in phones.values():
+        for _, msg in phone.got:
+            picks = msg.get("view", {}).get("fast", {}).get("pack_picks")
+            if picks is not None:
+                shown += 1
+                assert phone.viewer in wolves and {int(s) for s in picks} <= wolves, picks
+    return shown
+
+
 def check_fast_game(room: Room, phones: dict[str, Phone]) -> None:
     rs = room.ruleset
     seats = {k: p for k, p in phones.items() if p.viewer is not None}
@@ -155,10 +175,14 @@ def check_fast_game(room: Room, phones: dict[str, Phone]) -> None:
 def test_a_fast_room_plays_every_phone_the_same_way(tmp_path: Path, ruleset: str) -> None:
     async def main() -> None:
         hub = Hub(SQLiteStore(tmp_path / "rooms.sqlite3"))
+        shown = 0
         for seed in range(4):
             room, phones = await play_fast(hub, ruleset, seed)
             check_fast_game(room, phones)
+            if ruleset == "lupus":
+                shown += pack_frames(room, phones)
         hub.stop()
+        assert ruleset != "lupus" or shown > 0
 
     asyncio.run(main())
 

@@ -408,6 +408,13 @@ def _check_task(rs: Any, state: Any, seat: int, view: dict[str, Any], end: Any,
     night = rs.view(end, seat)["events"]
     out += [f"fast glimpse {e} is not what this seat saw" for e in
             view["fast"].get("seen", []) if e not in night]
+    # The pack's picks go to the pack alone, and name only its members.
+    kind = getattr(rs, "pack_action", None)
+    pack = {s for s in range(len(view.get("players") or []))
+            if any(a.kind == kind for a in choices(rs, state, s, []))}
+    shown = view["fast"].get("pack_picks")
+    if shown is not None and (seat not in pack or {int(s) for s in shown} - pack):
+        out.append(f"the pack's picks {shown} shown to seat {seat}, outside the pack")
     return out
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from nightcall.engine import fast
 from nightcall.engine.actions import Action
+from nightcall.engine.ruleset import PackVote
 
 if TYPE_CHECKING:
     from nightcall.server.room import Room
@@ -53,6 +54,8 @@ class FastRound:
     # engine plays the round on a copy to know them, once per stage.
     probes: dict[tuple[int, tuple[Action, ...]], tuple[tuple[Action, ...], list[Any]]] = \
         field(default_factory=dict)
+    # A wolf's view of the pack's picks, as they stood when it made its first pick.
+    pack_seen: dict[int, dict[str, int]] = field(default_factory=dict)
 
     # --- the round open now --------------------------------------------------------
     def calls(self, room: Room) -> tuple[str, ...]:
@@ -72,9 +75,12 @@ class FastRound:
 
     def _reset(self, key: tuple[int, tuple[str, ...]] | None) -> None:
         self.key, self.picks, self.taps, self.width, self.probes = key, {}, {}, 0, {}
+        self.pack_seen = {}
 
-    def _probe(self, room: Room, seat: int) -> tuple[tuple[Action, ...], list[Any]]:
-        made = tuple(self.picks.get(seat, ()))
+    def _probe(self, room: Room, seat: int, made: tuple[Action, ...] | None = None
+               ) -> tuple[tuple[Action, ...], list[Any]]:
+        if made is None:
+            made = tuple(self.picks.get(seat, ()))
         found = self.probes.get((seat, made))
         if found is None:
             rs, state = room.ruleset, room.state
@@ -85,9 +91,40 @@ class FastRound:
     def _real(self, room: Room, seat: int) -> tuple[Action, ...]:
         return self._probe(room, seat)[0]
 
+    # --- the pack (Lupus' werewolves agree on their victim: server/pack.py) ----------
+    def _pack_kind(self, room: Room) -> str | None:
+        rs = room.ruleset
+        return rs.pack_action if isinstance(rs, PackVote) else None
+
+    def _in_pack(self, room: Room, seat: int) -> bool:
+        """Whether the seat's first stage is the pack's choice (a living wolf)."""
+        kind = self._pack_kind(room)
+        first = self._probe(room, seat, ())[0]
+        return kind is not None and any(a.kind == kind for a in first)
+
+    def _repick(self, room: Room, seat: int) -> bool:
+        """A wolf's second stage: point again, having seen where the pack points (the
+        victim they agree on; each wolf's last pick counts, as at a timed call)."""
+        picks = self.picks.get(seat, [])
+        return (self.taps.get(seat, 0) == 1 and len(picks) == 1
+                and picks[0].kind == self._pack_kind(room) and not self._real(room, seat))
+
+    def pack_picks(self, room: Room, seat: int) -> dict[str, int] | None:
+        """At a wolf's second stage, the pack's picks as they stood when this wolf made
+        its first: kept from that moment, so the frame that answers its own tap is the
+        only one, and nothing reaches the wolves when another wolf taps."""
+        return self.pack_seen.get(seat) if self._repick(room, seat) else None
+
+    def _pack_now(self, room: Room) -> dict[str, int]:
+        kind = self._pack_kind(room)
+        return {str(s): p[0].a for s, p in self.picks.items()
+                if p and p[0].kind == kind and self._in_pack(room, s)}
+
     def options(self, room: Room, seat: int) -> tuple[Action, ...]:
         """The seat's choices at its stage now (real or decoy); empty once done."""
         stage = self.taps.get(seat, 0)
+        if self._repick(room, seat):
+            return self._probe(room, seat, ())[0]
         real = self._real(room, seat)
         if real:
             return real
@@ -106,17 +143,25 @@ class FastRound:
     def task(self, room: Room, seat: int) -> dict[str, Any]:
         """What the seat's phone shows: its stage, and what its last real pick showed it
         at once (the Doppelgänger's copied card; nothing on every other phone)."""
-        return {"stage": min(self.taps.get(seat, 0), STAGES), "done": self.done(room, seat),
+        task = {"stage": min(self.taps.get(seat, 0), STAGES), "done": self.done(room, seat),
                 "seen": self._probe(room, seat)[1]}
+        pack = self.pack_picks(room, seat)
+        if pack is not None:  # the panel shows the pack (its own pick may still change)
+            task["pack_picks"], task["seen"] = pack, []
+        return task
 
     # --- a tap -----------------------------------------------------------------------
     def holds(self, room: Room, seat: int, action: Action) -> bool:
         """Keep the seat's (checked) pick for the round; True if this is a fast round."""
         if not self.active(room) or not 0 <= seat < len(room.seats):
             return False
-        if action in self._real(room, seat):
+        if self._repick(room, seat):
+            self.picks[seat] = [action]  # the wolf points again (maybe at the same one)
+        elif action in self._real(room, seat):
             self.picks.setdefault(seat, []).append(action)
         self.taps[seat] = self.taps.get(seat, 0) + 1
+        if self._repick(room, seat):
+            self.pack_seen[seat] = self._pack_now(room)
         return True
 
     def move_bots(self, room: Room, bots: dict[int, Any]) -> None:

@@ -340,9 +340,11 @@ function renderFast(view, players) {
       roleIcon("card-back", { cls: "icon sleep-moon" }),
       h("p", { class: "call" }, t("fast.title")), h("p", {}, t("fast.waiting")));
   }
-  const panel = task.stage > 0 ? h("div", { class: "fast-glimpse", "data-testid": "fast-glimpse" },
-    task.seen.length ? h("ul", {}, task.seen.map((e) => h("li", {}, eventText(e, players, me.seat))))
-      : roleIcon("card-back", { cls: "icon" })) : null;
+  // Lupus' werewolves see where their pack points, and may point again.
+  const inside = task.pack_picks ? renderPack(view, task.pack_picks, players)
+    : task.seen.length ? h("ul", {}, task.seen.map((e) => h("li", {}, eventText(e, players, me.seat))))
+      : roleIcon("card-back", { cls: "icon" });
+  const panel = task.stage > 0 ? h("div", { class: "fast-glimpse", "data-testid": "fast-glimpse" }, inside) : null;
   return h("div", { class: "prompt awake turn", "data-testid": "fast-task", "data-stage": String(task.stage) },
     h("p", { class: "call" }, t("fast.title")),
     h("p", { class: "hint" }, t(`fast.stage.${task.stage}`)),
