@@ -54,3 +54,15 @@ def test_agents_socket_is_audited_too(tmp_path: Path, monkeypatch: pytest.Monkey
                             seed=3, agents=1.0)
     assert result.messages > 0
     assert result.leaks and all(isinstance(f.viewer, int) for f in result.leaks)
+
+
+def test_fast_rooms_played_over_websockets_leak_nothing(tmp_path: Path) -> None:
+    """The fast night (issue 18): the same audit, every message checked against the
+    knowledge model, plus the fast night's rhythm and one frame width per round."""
+    plan = [("onuw", 6, None), ("epic", 6, None), ("lupus", 7, None)]
+    result = run_wire_audit(SQLiteStore(tmp_path / "rooms.sqlite3"), plan, seed=3,
+                            fast=True)
+    assert result.games == 3
+    assert result.messages > 3 * 20 and result.actions > 3 * 3
+    report = "\n".join(str(f) for f in result.findings[:20])
+    assert result.findings == [], report

@@ -29,6 +29,7 @@ def test_five_phones_play_one_night_to_the_end(browser: Any, server: Any, shots:
     host.select_option("#ruleset", "onuw")
     host.fill("#seats", "5")
     host.fill("#call-seconds", "2")
+    host.uncheck("#fast-night")  # this game plays the night call by call
     host.fill("#discussion-minutes", "5")
     host.fill("#vote-seconds", "60")
     shots(host, "01-front-page")

@@ -52,6 +52,8 @@ def _has_view(text: str) -> bool:
     head = text[:40]
     return '"observation"' in head or '"game_over"' in head
 CLOCK_KEYS = {"stage", "call", "night", "ends_at", "seconds", "narration"}
+# A fast round's countdown: its floor (40 %) leaves every client time to answer.
+FAST_ROUND_SECONDS = 0.5
 # Timers in seconds: short, but long enough for a loopback round trip.
 FAST = {"call_seconds": 0.03, "discussion_seconds": 0.02, "vote_seconds": 0.3,
         "defense_seconds": 0.02}
@@ -204,13 +206,16 @@ async def _client(url: str, hello: dict[str, Any] | None, client: Client,
 
 
 async def play_room(base: str, hub: Hub, tap: SendTap, ruleset: str, players: int, seed: int,
-                    scenario: str | None = None, agents: float = 0.25,
+                    scenario: str | None = None, agents: float = 0.25, fast: bool = False,
                     ) -> tuple[str, list[Client], list[str]]:
-    """One room, every seat a websocket client; returns the code, clients and tokens."""
+    """One room, every seat a websocket client; returns the code, clients and tokens.
+    ``fast``: the room plays the fast night (server/fast.py)."""
     import httpx
 
     rng = random.Random(seed)
-    body = {"ruleset": ruleset, "seats": players, **FAST}
+    body: dict[str, Any] = {"ruleset": ruleset, "seats": players, **FAST}
+    if fast:
+        body |= {"fast_night": True, "fast_seconds": FAST_ROUND_SECONDS}
     if scenario is not None:
         body["scenario"] = scenario
     async with httpx.AsyncClient() as http:
@@ -323,10 +328,15 @@ def check_room(result: AuditResult, tap: SendTap, hub: Hub, code: str, clients: 
             by_step.setdefault(step if step is not None else -1, []).append(
                 (viewer, msg, c.role))
 
+    fast = room.settings.fast_night
     for c in clients:
         if c.role != "agent":  # an agent hears only its own turns
-            for problem in _night_rhythm(rs, room.roles, c):
+            rhythm = _fast_rhythm(c) if fast else _night_rhythm(rs, room.roles, c)
+            for problem in rhythm:
                 find(0, c.viewer if c.role == "player" else None, problem)
+    if fast:
+        for problem in _fast_widths([c for c in clients if c.role == "player"]):
+            find(0, None, problem)
 
     names = [s.name for s in room.seats]
     # The room's game on the room's clock: each call held open until an end_call.
@@ -341,10 +351,19 @@ def check_room(result: AuditResult, tap: SendTap, hub: Hub, code: str, clients: 
         result.actions += 1
 
     steps = len(room.actions)
+    rounds: dict[int, tuple[Any, list[tuple[int, Action]]]] = {}
     for j in range(steps + 1):
         for viewer, msg, role in by_step.get(j, []):
             problems = _envelope(msg, model, role)
-            problems += [p for kind, p in model.check(viewer, msg["view"]) if kind == "leak"]
+            view = msg["view"]
+            if "fast" in view and viewer is not None:
+                if j not in rounds:
+                    rounds[j] = _round_from(rs, state, room.actions[j:])
+                problems += _check_task(rs, state, viewer, view, *rounds[j])
+                view = {k: v for k, v in view.items() if k not in ("fast", "legal")}
+                view["legal"] = [a.to_json() for a in rs.legal_actions(state, viewer)
+                                 ] if rs.waiting_for(state) else []
+            problems += [p for kind, p in model.check(viewer, view) if kind == "leak"]
             for p in problems:
                 if len(result.findings) < 200:
                     find(j, viewer, p)
@@ -357,6 +376,56 @@ def check_room(result: AuditResult, tap: SendTap, hub: Hub, code: str, clients: 
                 watched(seat, Action(action.kind, action.a, action.b))
     if -1 in by_step:
         find(0, None, "observations sent outside any broadcast", "missing")
+
+
+def _round_from(rs: Ruleset[Any], state: Any, actions: list[tuple[int, Action]]
+                ) -> tuple[Any, list[tuple[int, Action]]]:
+    """The fast round open in ``state``, played on a copy with the room's next moves:
+    the state at its end, and the moves it was resolved with."""
+    import copy
+
+    from nightcall.engine.fast import current_round
+
+    calls = current_round(rs, state)
+    end = copy.deepcopy(state)
+    made: list[tuple[int, Action]] = []
+    for seat, action in actions:
+        if not calls or rs.open_call(end) not in calls:
+            break
+        rs.apply(end, seat, action)
+        made.append((seat, action))
+    return end, made
+
+
+def _check_task(rs: Ruleset[Any], state: Any, seat: int, view: dict[str, Any], end: Any,
+                made: list[tuple[int, Action]]) -> list[str]:
+    """A phone's fast task: the decoy, or its role's real choices at one of its stages
+    (the engine's, given the picks the round was resolved with); and what its pick
+    showed it is what its role saw that night."""
+    from nightcall.engine.fast import choices
+    from nightcall.server.fast import NO_SECOND, SUSPECT
+
+    legal = [Action.from_json(a) for a in view.get("legal") or []]
+    mine = [a for s, a in made if s == seat]
+    seats = range(len(view.get("players") or []))
+    decoys: tuple[list[Action], ...] = (
+        [Action(SUSPECT, s) for s in seats if s != seat], [NO_SECOND], [])
+    stages = [list(choices(rs, state, seat, mine[:i])) for i in range(len(mine) + 1)]
+    out = []
+    if legal not in decoys and legal not in stages:
+        out.append(f"fast task {[str(a) for a in legal]} is neither a decoy nor the "
+                   "seat's own choices")
+    night = rs.view(end, seat)["events"]
+    out += [f"fast glimpse {e} is not what this seat saw" for e in
+            view["fast"].get("seen", []) if e not in night]
+    # The pack's picks go to the pack alone, and name only its members.
+    kind = getattr(rs, "pack_action", None)
+    pack = {s for s in range(len(view.get("players") or []))
+            if any(a.kind == kind for a in choices(rs, state, s, []))}
+    shown = view["fast"].get("pack_picks")
+    if shown is not None and (seat not in pack or {int(s) for s in shown} - pack):
+        out.append(f"the pack's picks {shown} shown to seat {seat}, outside the pack")
+    return out
 
 
 def _night_rhythm(rs: Ruleset[Any], roles: list[str], c: Client) -> list[str]:
@@ -381,6 +450,41 @@ def _night_rhythm(rs: Ruleset[Any], roles: list[str], c: Client) -> list[str]:
     return out
 
 
+def _fast_rhythm(c: Client) -> list[str]:
+    """A fast room's night: the host's screen and the spectator get one message per
+    round (one countdown), naming no call; a phone's frames in a round are its task,
+    its second stage and its "done", in answer to its own taps, and nothing else."""
+    out = []
+    rounds: dict[Any, list[dict[str, Any]]] = {}
+    for text in c.got:
+        msg = json.loads(text)
+        if msg.get("type") == "observation" and msg["clock"]["stage"] == "night":
+            rounds.setdefault((msg["clock"]["night"], msg["clock"]["ends_at"]), []).append(msg)
+    for key, msgs in rounds.items():
+        if any(m["clock"]["call"] is not None for m in msgs):
+            out.append(f"round {key}: a fast round's clock names a call")
+        if c.role in ("spectator", "host") and len(msgs) != 1:
+            out.append(f"round {key}: the {c.role} got {len(msgs)} messages in one round")
+        if c.role == "player":
+            stages = [m["view"].get("fast", {}).get("stage") for m in msgs]
+            if stages != sorted(stages) or len(stages) > 3:
+                out.append(f"round {key}: the phone's stages came as {stages}")
+    return out
+
+
+def _fast_widths(phones: list[Client]) -> list[str]:
+    """Every phone frame of a fast round has that round's one width (bytes count)."""
+    widths: dict[Any, set[int]] = {}
+    for c in phones:
+        for text in c.got:
+            msg = json.loads(text)
+            if msg.get("type") == "observation" and "fast" in msg.get("view", {}):
+                key = (msg["clock"]["night"], msg["clock"]["ends_at"])
+                widths.setdefault(key, set()).add(len(text.encode()))
+    return [f"round {key}: phone frames of {sorted(w)} bytes (one width expected)"
+            for key, w in widths.items() if len(w) > 1]
+
+
 def _envelope(msg: dict[str, Any], model: Model, role: str) -> list[str]:
     if role == "agent":
         extra = set(msg) - AGENT_KEYS.get(msg.get("type", ""), set())
@@ -398,9 +502,10 @@ def _envelope(msg: dict[str, Any], model: Model, role: str) -> list[str]:
 
 
 def run_wire_audit(store: Store, plan: list[tuple[str, int, str | None]], seed: int = 0,
-                   parallel: int = 4, agents: float = 0.25) -> AuditResult:
+                   parallel: int = 4, agents: float = 0.25, fast: bool = False) -> AuditResult:
     """Play ``plan`` (ruleset, players, scenario) rooms on a live server and check them;
-    ``agents`` is the share of seats played through the agent protocol's socket."""
+    ``agents`` is the share of seats played through the agent protocol's socket;
+    ``fast``: the rooms play the fast night."""
     result = AuditResult()
     started = time.perf_counter()
     tap = SendTap()
@@ -412,7 +517,7 @@ def run_wire_audit(store: Store, plan: list[tuple[str, int, str | None]], seed: 
                 batch = plan[i:i + parallel]
                 rooms = await asyncio.gather(*(
                     play_room(base, live.hub, tap, rid, players, seed * 1000 + i + k, scenario,
-                              agents)
+                              agents, fast)
                     for k, (rid, players, scenario) in enumerate(batch)))
                 for code, clients, tokens in rooms:
                     check_room(result, tap, live.hub, code, clients, tokens)

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from nightcall.bots.random_bot import RandomBot
+from nightcall.engine.fast import current_round
 from nightcall.server.room import DAY_STAGES, TURN_STAGES, Room, RoomError
 
 log = logging.getLogger("nightcall.server")
@@ -37,6 +38,7 @@ class RoomClock:
         self.rng = random.Random(room.seed ^ 0x5EED)
         self.waiting_seen: set[int] = set()
         self.paused_left = 0.0  # the talk's time left while the host has paused it
+        self.floor_at = 0.0  # the fast round may not end before this wall time
         room.on_moved = self.on_moved
 
     # --- plumbing ------------------------------------------------------------------
@@ -147,7 +149,40 @@ class RoomClock:
         if room.engine_phase() != "night":
             self.route()  # the last call has ended: the dawn
             return
+        if room.settings.fast_night and current_round(room.ruleset, room.state):
+            self.enter_fast_round()
+            return
         self._timed("night", self._seconds(room.settings.call_seconds), self.end_slot, bots=True)
+
+    # --- the fast night (server/fast.py) -------------------------------------------------
+    def enter_fast_round(self) -> None:
+        """Every phone gets its task at once; one countdown; the round ends for everyone
+        together, once all are done but never before the floor, or when time is up."""
+        from nightcall.server.fast import FAST_FLOOR
+
+        room = self.room
+        seconds = self._seconds(room.settings.fast_seconds)
+        gen = self._new_stage("night", seconds)
+        self.floor_at = time.time() + FAST_FLOOR * seconds
+        room.fast.active(room)  # a new round: nobody has tapped yet
+        room.fast.move_bots(room, self.bots)
+        room.changed()
+        self._later(FAST_FLOOR * seconds, self.check_fast_round, gen)
+        self._later(seconds, self.end_fast_round, gen)
+
+    def check_fast_round(self, gen: int) -> None:
+        room = self.room
+        if gen == self.gen and time.time() >= self.floor_at - 1e-3 and room.fast.all_done(room):
+            self.end_fast_round(gen)
+
+    def end_fast_round(self, gen: int) -> None:
+        if gen != self.gen:
+            return
+        room = self.room
+        calls = room.fast.calls(room)
+        room.fast.resolve(room)  # the buffered picks, in wake order, into the history
+        room.clock.slot += len(calls)
+        self.enter_slot()  # the next round, or the dawn
 
     def end_slot(self, gen: int) -> None:
         if gen != self.gen:
@@ -246,6 +281,9 @@ class RoomClock:
     def on_moved(self, room: Room) -> None:
         """After every applied move: the next stage, or the bots' next choices."""
         c = room.clock
+        if c.stage == "night" and room.fast.calls(room):
+            self.check_fast_round(self.gen)  # a phone is done: maybe every phone is
+            return
         if c.stage == "night":
             remaining = (c.ends_at or time.time()) - time.time()
             self.move_bots(remaining)
@@ -269,6 +307,8 @@ class RoomClock:
     def move_bots(self, within: float) -> None:
         """Schedule a choice for every bot that has one to make now."""
         room = self.room
+        if room.fast.calls(room):
+            return  # the fast night's bots chose at the round's start
         for seat in room.ruleset.waiting_for(room.state):
             if seat in self.bots and seat not in self.pending:
                 self.pending.add(seat)

@@ -223,6 +223,10 @@ class CreateRoom(msgspec.Struct, forbid_unknown_fields=True):
     defense_seconds: float = 30.0
     # Who takes the empty seats: "reasoning" (optionally ":easy"/":hard") or "random".
     bots: Annotated[str, msgspec.Meta(max_length=32)] = "reasoning"
+    # The fast night (server/fast.py): every phone chooses at once. The phone room's
+    # page asks for it by default; off for the API's default, table and narrated play.
+    fast_night: bool = False
+    fast_seconds: float = 20.0  # the fast round's countdown (the floor: FAST_FLOOR of it)
     # The table whose history keeps this room's finished games (server/tables.py): the
     # token of its link. Never shown in the lobby.
     table: TableToken | None = None

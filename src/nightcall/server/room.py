@@ -20,6 +20,7 @@ from nightcall.engine.actions import Action
 from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, end_idle_calls
 from nightcall.engine.errors import DeckError, IllegalAction, RecordError
 from nightcall.engine.ruleset import MasterChoice, Ruleset, Talk, get_ruleset
+from nightcall.server.fast import FastRound
 from nightcall.server.messages import Clock, CreateRoom, Lobby, Observation, SeatInfo
 from nightcall.server.pack import PackDraft
 
@@ -147,6 +148,7 @@ class Room:
         self.actions: list[tuple[int, Action]] = []
         self.clock = ClockState()
         self.pack = PackDraft()  # Lupus: the wolves' picks until they agree (pack.py)
+        self.fast = FastRound()  # the fast night's buffered picks (fast.py)
         # State ids from an earlier process (before a restart) do not match new ones.
         self.epoch = secrets.randbelow(1 << 20) * 10_000
         self.sinks: set[Sink] = set()
@@ -371,7 +373,10 @@ class Room:
                 raise RoomError("illegal_action", "you have just said exactly that")
         elif action.to_json() not in self.seat_view(seat).get("legal", []):
             raise RoomError("not_your_turn", "that is not one of your choices now")
-        if not self.pack.holds(self, seat, action):
+        if self.fast.holds(self, seat, action):
+            self.changed()  # only this phone's next stage changes
+            self.on_moved(self)  # the clock: maybe every phone is done
+        elif not self.pack.holds(self, seat, action):
             self.apply_move(seat, action)
 
     def last_move(self, seat: int) -> Action | None:
@@ -458,6 +463,9 @@ class Room:
         view = dict(self.public_view()) if viewer is None else self.ruleset.view(self.state, viewer)
         if self.clock.stage in ("discussion", "defense") and "legal" in view:
             view["legal"] = []  # the vote opens when the talking ends
+        if viewer is not None and 0 <= viewer < len(self.seats) and self.fast.active(self):
+            view["legal"] = [a.to_json() for a in self.fast.options(self, viewer)]
+            view["fast"] = self.fast.task(self, viewer)
         return view
 
     def clock_message(self) -> Clock:
@@ -483,7 +491,11 @@ class Room:
         call = self.open_call() if c.stage == "night" else None
         call = None if call == DUSK else call
         rid, lang = self.ruleset.id, self.settings.language
-        if call is not None:
+        if call is not None and self.fast.calls(self):  # one countdown, no role called
+            from nightcall.server.fast import FAST_LINE
+
+            call, text = None, FAST_LINE.get(lang, FAST_LINE["en"])
+        elif call is not None:
             text = call_line(rid, call, lang, self.roles, c.night)
         elif c.stage == "dusk":
             text = dusk_line(rid, lang, self.roles)
@@ -558,6 +570,7 @@ class Room:
             "vote_seconds": self.settings.vote_seconds,
             "defense_seconds": self.settings.defense_seconds,
             "bots": self.settings.bots,
+            "fast_night": self.settings.fast_night,
             "talk": isinstance(self.ruleset, Talk),
             "warnings": list(self.warnings),
             "role_ids": list(self.ruleset.role_ids),
@@ -599,7 +612,8 @@ class Room:
             if self.state is None or (sink.viewer is not None and sink.viewer < 0):
                 continue
             if sink.viewer not in cache:
-                cache[sink.viewer] = encode(self.observation(sink.viewer, clock))
+                cache[sink.viewer] = self.fast.pad(
+                    self, encode(self.observation(sink.viewer, clock)), sink.viewer)
             self.send_to(sink, cache[sink.viewer])
             self._tell_next(sink)
 
@@ -686,6 +700,8 @@ class Room:
                 "defense_seconds": self.settings.defense_seconds,
                 "bots": self.settings.bots,
                 "table": self.settings.table,
+                "fast_night": self.settings.fast_night,
+                "fast_seconds": self.settings.fast_seconds,
             },
             "host_token": self.host_token,
             "seats": [{"name": s.name, "token": s.token, "bot": s.bot, "chosen": s.chosen}

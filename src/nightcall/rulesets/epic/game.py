@@ -18,6 +18,7 @@ from nightcall.engine.actions import Action
 from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
+from nightcall.engine.fast import FastNight, split_rounds
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.ruleset import MoveFn, Ruleset, Talk, register
 from nightcall.engine.words import Words
@@ -54,7 +55,7 @@ def split_deck(players: int, roles: Sequence[str]) -> tuple[list[str], str | Non
     return cards, None
 
 
-class EpicBattle(Ruleset[EpicState], Talk[EpicState]):
+class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
     id: ClassVar[str] = "epic"
     title: ClassVar[str] = "One Night Ultimate Werewolf: Epic Battle"
     min_players: ClassVar[int] = deck.MIN_PLAYERS
@@ -271,6 +272,9 @@ class EpicBattle(Ruleset[EpicState], Talk[EpicState]):
             make(st.actor, choice)
         if st.phase == NIGHT and st.call_i == i:  # (without a clock the call has ended)
             night.end_call(st, day.start_day)
+
+    def fast_rounds(self, state: EpicState) -> list[tuple[str, ...]]:
+        return split_rounds(state.schedule, night_mod.fast_waits(state.schedule))
 
     def open_call(self, state: EpicState) -> str | None:
         st = state

@@ -492,3 +492,22 @@ def end_call(st: EpicState, start_day: Callable[[EpicState], None]) -> None:
     st.pick = -1
     st.actor = -1
     advance(st, start_day)
+
+
+def fast_waits(schedule: tuple[str, ...]) -> list[str]:
+    """The calls that open a new round of the fast night (docs/rulings.md, fast night
+    rules 6-16): the night waits for the twilight's tokens and the Mimic's copy; the
+    vampires wait for the Mimic (a Mimic-vampire is one of them), the Count for the
+    vampires' victim; the Ghost Hunter's and the Tracker's looks for the Alpha Wolf."""
+    waits: list[str] = []
+    twilight = [c for c in schedule if c in TWILIGHT_CALLS]
+    if "mimic" in twilight and twilight[-1] != "mimic":
+        waits.append(twilight[twilight.index("mimic") + 1])
+    if "the_count" in twilight:
+        waits.append("the_count")
+    night = [c for c in schedule if c not in TWILIGHT_CALLS]
+    if night:
+        waits.append(night[0])
+    if "alpha_wolf" in night:
+        waits += [c for c in night if c in ("ghost_hunter", "tracker")][:1]
+    return waits

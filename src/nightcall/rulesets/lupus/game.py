@@ -17,6 +17,7 @@ from nightcall.engine.cards import CardMap
 from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
+from nightcall.engine.fast import FastNight, split_rounds
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.ruleset import MasterChoice, MoveFn, PackVote, Ruleset, register
 from nightcall.engine.words import Words
@@ -36,7 +37,9 @@ from nightcall.rulesets.lupus.state import (
 )
 
 
-class Lupus(Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState]):
+class Lupus(
+    Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState], FastNight[LupusState]
+):
     id: ClassVar[str] = "lupus"
     title: ClassVar[str] = "Lupus in Tabula"
     min_players: ClassVar[int] = deck.MIN_PLAYERS
@@ -162,6 +165,10 @@ class Lupus(Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState])
         if st.phase == NIGHT and st.call_i == i and st.night == night_no \
                 and night.end_call(st):
             day.dawn(st)
+
+    def fast_rounds(self, state: LupusState) -> list[tuple[str, ...]]:
+        # Every call of a Lupus night goes at once (docs/rulings.md, fast night rule 17).
+        return split_rounds(state.calls, ())
 
     def open_call(self, state: LupusState) -> str | None:
         st = state

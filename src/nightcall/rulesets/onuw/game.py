@@ -12,6 +12,7 @@ from nightcall.engine.cards import CardMap
 from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction, Said
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
+from nightcall.engine.fast import FastNight, split_rounds
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.ruleset import MoveFn, Ruleset, Talk, register
 from nightcall.engine.words import Words
@@ -49,7 +50,7 @@ def _seats(n: int) -> tuple[int, ...]:
     return tuple(range(n))
 
 
-class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
+class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightState]):
     id: ClassVar[str] = "onuw"
     title: ClassVar[str] = "One Night Ultimate Werewolf"
     min_players: ClassVar[int] = deck.MIN_PLAYERS
@@ -260,6 +261,12 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState]):
             make(st.actor, choice)
         if st.phase == NIGHT and st.call_i == i:  # (without a clock the call has ended)
             night.end_call(st, day.start_day)
+
+    def fast_rounds(self, state: OneNightState) -> list[tuple[str, ...]]:
+        # Who wakes as a werewolf (and so whether one is alone and looks at the center)
+        # waits for the Doppelgänger's copy (docs/rulings.md, fast night rule 2).
+        wait = ("werewolf",) if "doppelganger" in state.schedule else ()
+        return split_rounds(state.schedule, wait)
 
     def open_call(self, state: OneNightState) -> str | None:
         st = state

@@ -108,6 +108,7 @@ $("#create-form").addEventListener("submit", async (e) => {
     vote_seconds: Number($("#vote-seconds").value),
     defense_seconds: Number($("#defense-seconds").value),
     bots: $("#bots").value,
+    fast_night: $("#fast-night").checked,
     options: {},
     roles: [],
   };

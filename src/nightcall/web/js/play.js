@@ -84,12 +84,15 @@ function announce(text) {
 // nobody learns anything from whose phone buzzes.
 function alerts(stage) {
   const key = obs ? `${stage}/${obs.clock.night}/${obs.clock.call}` : "";
-  const mine = stage === "night" && (obs.view.legal || []).length > 0;
+  const fast = stage === "night" && Boolean(obs.view.fast);
+  const mine = stage === "night" && !fast && (obs.view.legal || []).length > 0;
   if (stage === "night" && key !== callKey) {
+    // The fast night: every phone buzzes and says the same at the round's start.
     callKey = key;
     try { if (navigator.vibrate) navigator.vibrate(180); } catch { /* not allowed */ }
     if (prefs.chime) chime();
-    if (!mine) announce(t("call.announce"));
+    if (fast) announce(t("fast.announce"));
+    else if (!mine) announce(t("call.announce"));
   }
   if (mine && key !== turnKey) {
     turnKey = key;
@@ -298,6 +301,7 @@ function render() {
 }
 
 function renderNight(view, players) {
+  if (view.fast) return renderFast(view, players);
   const legal = view.legal || [];
   if (legal.length === 0) {
     return h("div", { class: "prompt sleep", "data-testid": "sleep" },
@@ -315,6 +319,88 @@ function renderNight(view, players) {
     h("p", { class: "call" }, roleIcon(obs.clock.call, { cls: "icon tiny" }), " ", t("turn", { role: roleName(obs.clock.call) })),
     pack ? renderPack(view, pack, players) : null,
     renderChoices(legal, players, mine));
+}
+
+// The fast night (docs/rulings.md, rules 19-22): every phone shows the same screen,
+// whatever the role: one title, the same sentence for each of the two stages, a
+// card-sized panel at the second stage (what the first pick showed, or a card back),
+// then the same "waiting" screen once done. A role with nothing to do taps a suspect.
+function renderFast(view, players) {
+  const task = view.fast;
+  if (task.done) {
+    return h("div", { class: "prompt sleep", "data-testid": "fast-done" },
+      roleIcon("card-back", { cls: "icon sleep-moon" }),
+      h("p", { class: "call" }, t("fast.title")), h("p", {}, t("fast.waiting")));
+  }
+  // Lupus' werewolves see where their pack points, and may point again.
+  const inside = task.pack_picks ? renderPack(view, task.pack_picks, players)
+    : task.seen.length ? h("ul", {}, task.seen.map((e) => h("li", {}, eventText(e, players, me.seat))))
+      : roleIcon("card-back", { cls: "icon" });
+  const panel = task.stage > 0 ? h("div", { class: "fast-glimpse", "data-testid": "fast-glimpse" }, inside) : null;
+  return h("div", { class: "prompt awake turn", "data-testid": "fast-task", "data-stage": String(task.stage) },
+    h("p", { class: "call" }, t("fast.title")),
+    h("p", { class: "hint" }, t(`fast.stage.${task.stage}`)),
+    panel,
+    renderFastGrid(view, players));
+}
+
+// The cards an action names, as grid cells ("s3": seat 3, "c1": center card 1); []
+// for an action that names none (skip, "no second card").
+function cellsOf(a) {
+  if (["look_center", "take_center", "copy_center"].includes(a.kind)) {
+    return [a.a, a.b].filter((x) => x !== undefined && x >= 0).map((x) => `c${x}`);
+  }
+  return [a.a, a.b].filter((x) => x !== undefined && x >= 0).map((x) => `s${x}`);
+}
+
+let fastSel = [];  // the cells tapped so far for a choice of two cards
+let fastKey = "";
+
+// Every phone: one button per seat and per center card, and one button below, the
+// same ones whatever the role. A tap that fits none of this phone's choices does
+// nothing; a choice of two cards takes two taps.
+function renderFastGrid(view, players) {
+  const legal = view.legal || [];
+  const key = `${obs.state_id}`;
+  if (key !== fastKey) { fastKey = key; fastSel = []; }
+  // The three center cards of the one-night games (Lupus has none). Epic's Alpha Wolf
+  // card beside them is never chosen by a tap: he swaps it with a player's.
+  const centers = lobby.ruleset === "lupus" ? 0 : 3;
+  const same = (x, y) => x.length === y.length && [...x].sort().join() === [...y].sort().join();
+  const fits = (cells) => legal.filter((a) => {
+    const c = cellsOf(a);
+    return c.length >= cells.length && cells.every((x) => c.includes(x));
+  });
+  const tap = (cell) => {
+    if (fastSel.includes(cell)) { fastSel = fastSel.filter((x) => x !== cell); render(); return; }
+    const sel = [...fastSel, cell];
+    const options = fits(sel);
+    if (!options.length) return;  // not one of this phone's choices
+    const exact = options.find((a) => same(cellsOf(a), sel));
+    if (exact && options.every((a) => cellsOf(a).length === sel.length)) {
+      fastSel = [];
+      act(exact);
+      return;
+    }
+    fastSel = sel;
+    render();
+  };
+  const cell = (id, label) => h("button", {
+    class: fastSel.includes(id) ? "choice picked" : "choice",
+    "data-testid": "fast-cell", "data-cell": id,
+    "aria-disabled": String(!fits([...fastSel, id]).length && !fastSel.includes(id)),
+    onclick: () => tap(id),
+  }, label);
+  const none = legal.find((a) => cellsOf(a).length === 0);
+  return [
+    h("div", { class: "choices grid", "data-testid": "fast-grid" },
+      players.map((name, s) => cell(`s${s}`, s === me.seat ? t("pack.you") : name)),
+      Array.from({ length: centers }, (_, i) => cell(`c${i}`, upFirst(centerName(i))))),
+    h("div", { class: "choices" }, h("button", {
+      class: "choice quiet", "data-testid": "fast-none", "aria-disabled": String(!none),
+      onclick: () => { if (none) act(none); },
+    }, t("fast.none"))),
+  ];
 }
 
 // Lupus: the werewolves agree on one victim. Each wolf's pick as it stands (yours

@@ -1,0 +1,158 @@
+"""The fast night in a real browser (issue 18): phones of 360 and 390 px and a
+1920x1080 host screen play a fast night in each ruleset.
+
+The issue's sentences: "Every phone gets its night task at once"; "every phone, the
+Villagers' included, has a task of the same shape and the same minimum length ...,
+shows 'done' at the same time, and the host screen shows one countdown for everyone";
+"no frame reveals a role" (every websocket frame a phone receives in a round has the
+round's one width)."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import httpx
+import pytest
+from e2ehelpers import HOST_TV, PHONE, PHONE_360, stage, wait_for
+
+pytestmark = pytest.mark.timeout(300)
+
+FAST_SECONDS = 20.0
+FLOOR = 0.4 * FAST_SECONDS  # server/fast.py FAST_FLOOR
+
+
+class FastTable:
+    def __init__(self, browser: Any, url: str, phones: int, **settings: Any) -> None:
+        r = httpx.post(f"{url}/api/rooms", json={**settings, "fast_night": True,
+                                                  "fast_seconds": FAST_SECONDS})
+        assert r.status_code == 201, r.text
+        self.code, token = r.json()["room"], r.json()["host_token"]
+        self.errors: list[str] = []
+        self.host = browser.new_context(**HOST_TV).new_page()
+        self.host.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.host.goto(f"{url}/host/{self.code}#{token}")
+        self.pages: list[Any] = []
+        self.frames: list[list[tuple[float, int, Any]]] = []
+        for i in range(phones):
+            page = browser.new_context(**(PHONE_360 if i % 2 else PHONE)).new_page()
+            page.on("pageerror", lambda e: self.errors.append(str(e)))
+            frames: list[tuple[float, int, Any]] = []
+            page.on("websocket", lambda ws, frames=frames: ws.on(
+                "framereceived", lambda data, frames=frames: frames.append(
+                    (time.monotonic(), len(data.encode() if isinstance(data, str) else data),
+                     data))))
+            page.goto(f"{url}/play/{self.code}")
+            page.fill("#name", f"P{i}")
+            page.click("[data-testid=join]")
+            page.wait_for_selector("[data-testid=seats]")
+            self.pages.append(page)
+            self.frames.append(frames)
+        wait_for(lambda: self.host.locator("[data-testid=seats] li.on").count() == phones,
+                 what="phones online")
+
+    def shape(self, page: Any) -> tuple[Any, ...]:
+        """What a stranger sees of the task screen: its structure, not its labels."""
+        task = page.locator("[data-testid=fast-task]")
+        return (task.get_attribute("data-stage"),
+                page.locator("[data-testid=fast-cell]").count(),
+                page.locator("[data-testid=fast-none]").count(),
+                page.locator("[data-testid=fast-glimpse]").count(),
+                task.locator(".call").inner_text(), task.locator(".hint").first.inner_text())
+
+    def tap_stage(self, page: Any) -> None:
+        """Answer the stage on screen: a card that fits (two for a pair), else "no card"."""
+        stage_now = page.locator("[data-testid=fast-task]").get_attribute("data-stage")
+        for _ in range(3):
+            task = page.locator("[data-testid=fast-task]")
+            if not task.count() or task.get_attribute("data-stage") != stage_now:
+                return
+            cells = page.locator("[data-testid=fast-cell][aria-disabled=false]:not(.picked)")
+            if cells.count():
+                cells.first.click()
+            else:
+                page.click("[data-testid=fast-none]")
+            page.wait_for_timeout(150)
+
+
+def play_fast_rounds(table: FastTable, shots: Any, name: str, rounds: int) -> None:
+    played = 0
+    fresh = "[data-testid=fast-task][data-stage='0']"  # a round's first screen
+    for r in range(4):
+        wait_for(lambda: stage(table.host) != "night" or all(
+            p.locator(fresh).count() for p in table.pages), timeout=30, what="a round")
+        if stage(table.host) != "night":
+            break
+        played += 1
+        started = time.monotonic()
+        host_line = table.host.inner_text("[data-testid=narration]")
+        assert "night task" in host_line  # one line, no role called
+        shapes = {table.shape(p) for p in table.pages}
+        assert len(shapes) == 1, shapes  # the same screen whatever the role
+        if r == 0:
+            shots(table.pages[0], f"fast-{name}-phone-task-390")
+            shots(table.pages[1], f"fast-{name}-phone-task-360")
+            shots(table.host, f"fast-{name}-host-countdown")
+        for page in table.pages:
+            table.tap_stage(page)
+        for page in table.pages:
+            page.wait_for_selector("[data-testid=fast-task][data-stage='1'], "
+                                   "[data-testid=fast-done]", timeout=5000)
+        assert len({table.shape(p) for p in table.pages}) == 1
+        if r == 0:
+            shots(table.pages[0], f"fast-{name}-phone-second-stage")
+        for i, page in enumerate(table.pages):
+            table.tap_stage(page)
+            try:
+                page.wait_for_selector("[data-testid=fast-done]", timeout=5000)
+            except Exception:
+                shots(page, f"fast-{name}-stuck-{i}")  # to see which phone, and why
+                raise
+        if r == 0:
+            shots(table.pages[1], f"fast-{name}-phone-done")
+        # Every phone shows done until the round ends, for everyone at once, never
+        # before the floor.
+        wait_for(lambda: not table.pages[0].locator("[data-testid=fast-done]").count(),
+                 timeout=FAST_SECONDS + 10, what="the round's end")
+        assert time.monotonic() - started >= FLOOR - 0.5
+    assert played == rounds
+    check_frames(table)
+
+
+def check_frames(table: FastTable) -> None:
+    """Every frame a phone received during a fast round has that round's one width."""
+    by_round: dict[Any, set[int]] = {}
+    for frames in table.frames:
+        for _, size, data in frames:
+            msg = json.loads(data)
+            if msg.get("type") == "observation" and "fast" in msg.get("view", {}):
+                key = (msg["clock"]["night"], msg["clock"]["ends_at"])
+                by_round.setdefault(key, set()).add(size)
+    assert by_round
+    for key, sizes in by_round.items():
+        assert len(sizes) == 1, (key, sizes)
+
+
+@pytest.mark.parametrize(("ruleset", "seats", "phones", "settings", "rounds"), [
+    ("onuw", 5, 5, {"roles": ["doppelganger", "werewolf", "werewolf", "seer", "robber",
+                              "troublemaker", "drunk", "villager"]}, 2),
+    # The Mimic, the vampires and the Count: three twilight rounds, then the night's.
+    ("epic", 5, 5, {"roles": ["mimic", "vampire", "the_count", "werewolf", "seer", "robber",
+                              "villager", "witch"]}, 4),
+    ("lupus", 8, 5, {}, 1),
+])
+def test_a_fast_night_in_the_browser(browser: Any, server: Any, shots: Any, ruleset: str,
+                                     seats: int, phones: int, settings: dict[str, Any],
+                                     rounds: int) -> None:
+    table = FastTable(browser, server.url, phones, ruleset=ruleset, seats=seats,
+                      discussion_seconds=2, vote_seconds=5, defense_seconds=1,
+                      bots="random", **settings)
+    table.host.click("[data-testid=deal]")
+    wait_for(lambda: stage(table.host) == "night", what="night")
+    play_fast_rounds(table, shots, ruleset, rounds)
+    wait_for(lambda: stage(table.host) != "night", timeout=FAST_SECONDS + 10, what="dawn")
+    shots(table.pages[0], f"fast-{ruleset}-phone-dawn")
+    # At dawn each phone shows what its role saw, at its own moment in the order.
+    assert table.pages[0].locator("[data-testid=known], #main").count()
+    assert not table.errors, table.errors
