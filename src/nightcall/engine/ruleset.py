@@ -59,6 +59,8 @@ class Ruleset(ABC, Generic[S]):
     discussion_seconds: ClassVar[float] = 300.0
     # Seconds of each Suspect's defense before an execution vote (0: the game has none).
     defense_seconds: ClassVar[float] = 0.0
+    # Cards dealt to the middle of the table, which a night action may name (0: none).
+    center_cards: ClassVar[int] = 0
     # Parts that live above the engine, as "module:attribute" import paths, loaded with
     # :func:`load` only by the layer that uses them (so the engine imports nothing above).
     reasoning_bot: ClassVar[str | None] = None  # a class called with (seed, difficulty)

@@ -571,6 +571,7 @@ class Room:
             "defense_seconds": self.settings.defense_seconds,
             "bots": self.settings.bots,
             "fast_night": self.settings.fast_night,
+            "center_cards": self.ruleset.center_cards,
             "talk": isinstance(self.ruleset, Talk),
             "warnings": list(self.warnings),
             "role_ids": list(self.ruleset.role_ids),

@@ -57,6 +57,7 @@ def split_deck(players: int, roles: Sequence[str]) -> tuple[list[str], str | Non
 
 class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
     id: ClassVar[str] = "epic"
+    center_cards: ClassVar[int] = deck.CENTER
     title: ClassVar[str] = "One Night Ultimate Werewolf: Epic Battle"
     min_players: ClassVar[int] = deck.MIN_PLAYERS
     max_players: ClassVar[int] = deck.MAX_PLAYERS

@@ -52,6 +52,7 @@ def _seats(n: int) -> tuple[int, ...]:
 
 class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightState]):
     id: ClassVar[str] = "onuw"
+    center_cards: ClassVar[int] = deck.CENTER
     title: ClassVar[str] = "One Night Ultimate Werewolf"
     min_players: ClassVar[int] = deck.MIN_PLAYERS
     max_players: ClassVar[int] = deck.MAX_PLAYERS

@@ -363,9 +363,9 @@ function renderFastGrid(view, players) {
   const legal = view.legal || [];
   const key = `${obs.state_id}`;
   if (key !== fastKey) { fastKey = key; fastSel = []; }
-  // The three center cards of the one-night games (Lupus has none). Epic's Alpha Wolf
-  // card beside them is never chosen by a tap: he swaps it with a player's.
-  const centers = lobby.ruleset === "lupus" ? 0 : 3;
+  // The ruleset's center cards (Lupus has none). Epic's Alpha Wolf card beside them is
+  // never chosen by a tap: he swaps it with a player's.
+  const centers = lobby.settings.center_cards || 0;
   const same = (x, y) => x.length === y.length && [...x].sort().join() === [...y].sort().join();
   const fits = (cells) => legal.filter((a) => {
     const c = cellsOf(a);
