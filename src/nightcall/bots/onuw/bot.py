@@ -158,15 +158,20 @@ class OneNightBot:
                 role = max(options, key=lambda r: sum(b.p_start(p, r) for p in
                                                       range(k.n, k.n + 3)), default=role)
         if role is None:
-            role = self.rng.choice([r for r in COVER_ROLES if r in in_deck] or [VILLAGER])
+            # No Villager in this deck: another village role, else (a deck of wolves and
+            # a Tanner) the seat's own card, the only claim always in the deck.
+            options = ([r for r in COVER_ROLES if r in in_deck]
+                       or sorted(in_deck - WOLF_SIDE) or [k.card])
+            role = self.rng.choice(options)
         return [Action("claim", ROLE_IDS.index(role))]
 
     def _tanner_story(self, k: Knowledge) -> list[Action]:
-        """A Tanner wants votes: claim a role someone else will contradict."""
-        for role in (SEER, ROBBER, TROUBLEMAKER):
+        """A Tanner wants votes: claim a role someone else will contradict, else one that
+        draws suspicion. Only roles in the deck may be claimed."""
+        for role in (SEER, ROBBER, TROUBLEMAKER, WEREWOLF, MINION):
             if role in k.deck:
                 return [Action("claim", ROLE_IDS.index(role))]
-        return [Action("claim", ROLE_IDS.index(WEREWOLF))]
+        return [Action("claim", ROLE_IDS.index(TANNER))]
 
     # --- the day: the vote ----------------------------------------------------------------
     def _vote(self, view: Mapping[str, Any], raw: list[Any]) -> Action:
