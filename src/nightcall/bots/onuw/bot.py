@@ -21,7 +21,12 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from nightcall.bots.onuw.knowledge import Knowledge, claim_from_event, knowledge_from_view
+from nightcall.bots.onuw.knowledge import (
+    Knowledge,
+    canonical,
+    claim_from_event,
+    knowledge_from_view,
+)
 from nightcall.bots.onuw.solver import Beliefs, Inconsistent, p_end_role, solve
 from nightcall.engine.actions import Action
 from nightcall.rulesets.onuw.roles import (
@@ -49,10 +54,18 @@ LIAR_ODDS = 6.0  # how much more likely a seat caught in a false claim is a were
 SIGHTING_ODDS = 4.0  # what a believed Seer's "I saw a Werewolf" does to the odds
 
 
-@lru_cache(maxsize=200_000)
 def _own_beliefs(k: Knowledge) -> Beliefs | None:
-    """Beliefs from the seat's own knowledge: the same few knowledge states recur
-    across simulated games, so they are cached."""
+    """Beliefs from the seat's own knowledge (no claims), None if it is inconsistent."""
+    same, to = canonical(k)
+    b = _canonical_beliefs(same)
+    return None if b is None else b.relabelled(to)
+
+
+@lru_cache(maxsize=200_000)
+def _canonical_beliefs(k: Knowledge) -> Beliefs | None:
+    """The same few knowledge states, up to the names of the seats, recur across
+    simulated games: their beliefs are cached. The solve is exact (integer sums), so
+    renamed knowledge gets the very same numbers as a solve of its own."""
     try:
         return solve(k, use_claims=False)
     except Inconsistent:
