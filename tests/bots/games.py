@@ -4,8 +4,41 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import strategies as st
+
 from nightcall.rulesets.onuw.game import ONUW
+from nightcall.rulesets.onuw.roles import (
+    DOPPELGANGER,
+    DRUNK,
+    HUNTER,
+    INSOMNIAC,
+    MASON,
+    MINION,
+    ROBBER,
+    SEER,
+    TANNER,
+    TROUBLEMAKER,
+    VILLAGER,
+    WEREWOLF,
+)
 from nightcall.rulesets.onuw.state import NIGHT, OneNightState
+
+# Every card a One Night deck may hold (the Masons come as a pair).
+POOL = [[WEREWOLF], [WEREWOLF], [MASON, MASON], [DOPPELGANGER], [MINION], [SEER], [ROBBER],
+        [TROUBLEMAKER], [DRUNK], [INSOMNIAC], [HUNTER], [TANNER], [VILLAGER], [VILLAGER],
+        [VILLAGER]]
+
+
+@st.composite
+def decks(draw: st.DrawFn, low: int = 3, high: int = 10) -> tuple[int, list[str]]:
+    """A table size and any deck the rules allow for it (cards drawn from POOL)."""
+    n = draw(st.integers(low, high))
+    deck: list[str] = []
+    for i in draw(st.permutations(range(len(POOL)))):
+        if len(deck) + len(POOL[i]) <= n + 3:
+            deck += POOL[i]
+    ONUW.validate_deck(n, deck)
+    return n, deck
 
 
 def random_night(deck: list[str], n: int, seed: int, claims: float = 0.0) -> OneNightState:

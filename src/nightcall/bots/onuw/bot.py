@@ -26,8 +26,15 @@ from nightcall.bots.onuw.knowledge import (
     canonical,
     claim_from_event,
     knowledge_from_view,
+    renamed,
 )
-from nightcall.bots.onuw.solver import Beliefs, Inconsistent, p_end_role, solve
+from nightcall.bots.onuw.solver import (
+    EXACT_CLAIMS_MAX_PLAYERS,
+    Beliefs,
+    Inconsistent,
+    p_end_role,
+    solve,
+)
 from nightcall.engine.actions import Action
 from nightcall.rulesets.onuw.roles import (
     DOPPELGANGER,
@@ -52,10 +59,13 @@ WOLF_SIDE = frozenset({WEREWOLF, MINION})
 COVER_ROLES = (VILLAGER, HUNTER, INSOMNIAC, DRUNK, TROUBLEMAKER, SEER, ROBBER, MASON)
 LIAR_ODDS = 6.0  # how much more likely a seat caught in a false claim is a werewolf
 SIGHTING_ODDS = 4.0  # what a believed Seer's "I saw a Werewolf" does to the odds
+HARD_SAMPLES = 200  # deals sampled for a hard vote with claims above six players
 
 
+@lru_cache(maxsize=200_000)
 def _own_beliefs(k: Knowledge) -> Beliefs | None:
-    """Beliefs from the seat's own knowledge (no claims), None if it is inconsistent."""
+    """Beliefs from the seat's own knowledge (no claims), None if it is inconsistent.
+    Cached as they are (the renaming costs a tenth of a game) and per canonical form."""
     same, to = canonical(k)
     b = _canonical_beliefs(same)
     return None if b is None else b.relabelled(to)
@@ -228,8 +238,16 @@ class OneNightBot:
         """P(seat holds a Werewolf at dawn), from beliefs and claims."""
         if self.difficulty == "hard" and k.claims:
             try:
-                wolf = p_end_role(k, WEREWOLF, samples=1000)
-                return {s: wolf[s] for s in range(k.n) if s != k.seat}
+                if k.n <= EXACT_CLAIMS_MAX_PLAYERS:  # exact: solved as the seats are named
+                    wolf = p_end_role(k, WEREWOLF)
+                    return {s: wolf[s] for s in range(k.n) if s != k.seat}
+                # Sampled under the canonical names, whose scenarios are prepared once
+                # for the many renamings of the same knowledge (docs/benchmarks.md,
+                # "Reasoning bots, session 6", for the number of samples).
+                same, to = canonical(k.without_claims())
+                wolf = p_end_role(same.with_claims(renamed(k.claims, to)), WEREWOLF,
+                                  samples=HARD_SAMPLES)
+                return {s: wolf[to[s]] for s in range(k.n) if s != k.seat}
             except Inconsistent:
                 pass
         b = _own_beliefs(k.without_claims())

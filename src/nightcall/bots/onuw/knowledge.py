@@ -89,16 +89,24 @@ def canonical(k: Knowledge) -> tuple[Knowledge, tuple[int, ...]]:
     to = [0] * (n + 3)
     for new, old in enumerate(order):
         to[old] = new
+    return rename(k, to), tuple(to)
+
+
+def rename(k: Knowledge, to: Sequence[int]) -> Knowledge:
+    """The same knowledge with position p called ``to[p]`` (seats stay seats, center
+    cards center cards)."""
     night = tuple(
         o._replace(pos=to[o.pos] if o.pos >= 0 else -1,
                    other=to[o.other] if o.other >= 0 else -1,
                    seats=tuple(sorted(to[s] for s in o.seats)))
         for o in k.night)
-    claims = tuple(
-        c._replace(seat=to[c.seat], pos=to[c.pos] if c.pos >= 0 else -1,
-                   other=to[c.other] if c.other >= 0 else -1)
-        for c in k.claims)
-    return Knowledge(n, k.deck, k.schedule, 0, k.card, night, claims), tuple(to)
+    return Knowledge(k.n, k.deck, k.schedule, to[k.seat], k.card, night, renamed(k.claims, to))
+
+
+def renamed(claims: tuple[Claim, ...], to: Sequence[int]) -> tuple[Claim, ...]:
+    """The claims with position p called ``to[p]``."""
+    return tuple(c._replace(seat=to[c.seat], pos=to[c.pos] if c.pos >= 0 else -1,
+                            other=to[c.other] if c.other >= 0 else -1) for c in claims)
 
 
 def _position(event: Mapping[str, Any], n: int) -> int:
