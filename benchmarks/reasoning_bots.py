@@ -45,11 +45,20 @@ def child(spec: str, players: int, warm: int, games: int) -> float:
 
 
 def win_rates(spec: str, players: int, games: int) -> dict[str, Any]:
+    """Game g is seeded with ``game_seed(3, g)`` alone, as d0d9ad4's simulator did (the
+    current one seeds blocks of games): both trees play the same deals."""
     from nightcall.rulesets.onuw.game import ONUW
-    from nightcall.sim.runner import Setup, run_games
+    from nightcall.sim.runner import Setup, game_seed, play_game
+    from nightcall.sim.tally import Tally
 
     setup = Setup("onuw", players, tuple(ONUW.recommended_deck(players)), spec, spec)
-    teams: dict[str, Any] = run_games(setup, 3, 0, games).win_rates()["teams"]
+    tally = Tally()
+    for g in range(games):
+        state, dealt = play_game(setup, game_seed(3, g))
+        outcome = ONUW.outcome(state)
+        assert outcome is not None
+        tally.add(dealt, outcome.teams, outcome.winners, len(outcome.deaths))
+    teams: dict[str, Any] = tally.win_rates()["teams"]
     return teams
 
 

@@ -34,6 +34,14 @@ def test_claims_and_moves_are_legal_on_any_deck(deck: tuple[int, list[str]], see
     play_deck(*deck, seed, difficulty)
 
 
+@settings(max_examples=400, deadline=None)
+@given(decks(3, 4), st.integers(0, 2**16), st.sampled_from(["easy", "normal", "hard"]))
+def test_small_tables_where_decks_lack_whole_roles(deck: tuple[int, list[str]], seed: int,
+                                                   difficulty: str) -> None:
+    """Three or four players leave most roles out: no Villager, no Werewolf, no Seer."""
+    play_deck(*deck, seed, difficulty)
+
+
 @settings(max_examples=40, deadline=None)
 @given(decks(3, 6), st.integers(0, 2**16))
 def test_the_hard_bot_too(deck: tuple[int, list[str]], seed: int) -> None:

@@ -59,7 +59,7 @@ WOLF_SIDE = frozenset({WEREWOLF, MINION})
 COVER_ROLES = (VILLAGER, HUNTER, INSOMNIAC, DRUNK, TROUBLEMAKER, SEER, ROBBER, MASON)
 LIAR_ODDS = 6.0  # how much more likely a seat caught in a false claim is a werewolf
 SIGHTING_ODDS = 4.0  # what a believed Seer's "I saw a Werewolf" does to the odds
-HARD_SAMPLES = 200  # deals sampled for a hard vote with claims above six players
+HARD_SAMPLES = 300  # deals sampled for a hard vote with claims above six players
 
 
 @lru_cache(maxsize=200_000)
