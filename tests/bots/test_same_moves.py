@@ -5,7 +5,7 @@ of games played by the bots of the issue's starting commit; the same seeds are p
 here with the current bots and must give the same games, step by step.
 
 One difference, on purpose (session 6, docs/benchmarks.md "Reasoning bots, session 6"):
-the hard bot at tables above six players estimates P(Werewolf) for its vote from 200
+the hard bot at tables above six players estimates P(Werewolf) for its vote from 300
 sampled deals instead of 1,000, drawn under the canonical names of the seats. Its
 night moves and claims are the old ones; its votes are another sample's, so only the
 vote step of those games may differ (win rates old and new are in the benchmark doc).
