@@ -6,27 +6,14 @@ import random
 
 from hypothesis import strategies as st
 
+from nightcall.rulesets.onuw import roles as r
 from nightcall.rulesets.onuw.game import ONUW
-from nightcall.rulesets.onuw.roles import (
-    DOPPELGANGER,
-    DRUNK,
-    HUNTER,
-    INSOMNIAC,
-    MASON,
-    MINION,
-    ROBBER,
-    SEER,
-    TANNER,
-    TROUBLEMAKER,
-    VILLAGER,
-    WEREWOLF,
-)
 from nightcall.rulesets.onuw.state import NIGHT, OneNightState
 
 # Every card a One Night deck may hold (the Masons come as a pair).
-POOL = [[WEREWOLF], [WEREWOLF], [MASON, MASON], [DOPPELGANGER], [MINION], [SEER], [ROBBER],
-        [TROUBLEMAKER], [DRUNK], [INSOMNIAC], [HUNTER], [TANNER], [VILLAGER], [VILLAGER],
-        [VILLAGER]]
+POOL = [[r.WEREWOLF], [r.WEREWOLF], [r.MASON, r.MASON], [r.DOPPELGANGER], [r.MINION],
+        [r.SEER], [r.ROBBER], [r.TROUBLEMAKER], [r.DRUNK], [r.INSOMNIAC], [r.HUNTER],
+        [r.TANNER], [r.VILLAGER], [r.VILLAGER], [r.VILLAGER]]
 
 
 @st.composite
