@@ -7,6 +7,12 @@ With ``--baseline DIR`` the same runs are made on the code in ``DIR/src`` (PYTHO
 alternating with this tree, ``--repeat`` times each.
 
     python benchmarks/reasoning_bots.py [--baseline /work/base] [--repeat 3] [--json]
+
+``--win-rates N`` plays N games per case instead (seed 3, every seat the same bot) and
+prints each team's win rate with its 95% interval, for each tree: the faster bots must
+not play worse.
+
+    python benchmarks/reasoning_bots.py --baseline /work/base --win-rates 2000 --players 10
 """
 
 from __future__ import annotations
@@ -38,11 +44,42 @@ def child(spec: str, players: int, warm: int, games: int) -> float:
     return games / (time.process_time() - t0)
 
 
-def run(src: Path, case: tuple[str, int, int, int]) -> float:
+def win_rates(spec: str, players: int, games: int) -> dict[str, Any]:
+    """Game g is seeded with ``game_seed(3, g)`` alone, as d0d9ad4's simulator did (the
+    current one seeds blocks of games): both trees play the same deals."""
+    from nightcall.rulesets.onuw.game import ONUW
+    from nightcall.sim.runner import Setup, game_seed, play_game
+    from nightcall.sim.tally import Tally
+
+    setup = Setup("onuw", players, tuple(ONUW.recommended_deck(players)), spec, spec)
+    tally = Tally()
+    for g in range(games):
+        state, dealt = play_game(setup, game_seed(3, g))
+        outcome = ONUW.outcome(state)
+        assert outcome is not None
+        tally.add(dealt, outcome.teams, outcome.winners, len(outcome.deaths))
+    teams: dict[str, Any] = tally.win_rates()["teams"]
+    return teams
+
+
+def run(src: Path, case: tuple[str, int, int, int], mode: str = "--child") -> Any:
     env = {**os.environ, "PYTHONPATH": str(src)}
-    done = subprocess.run([sys.executable, __file__, "--child", *map(str, case)], env=env,
+    done = subprocess.run([sys.executable, __file__, mode, *map(str, case)], env=env,
                           capture_output=True, text=True, check=True)
-    return float(done.stdout)
+    return json.loads(done.stdout)
+
+
+def show_win_rates(trees: dict[str, Path], games: int, players: int | None) -> None:
+    """Each tree's win rates per team, the cases one after another."""
+    for spec, n, _, _ in CASES:
+        if players and n != players:
+            continue
+        print(f"{spec}, {n} players, {games} games (seed 3):")
+        for key, src in trees.items():
+            teams = run(src, (spec, n, games, 0), "--rates-child")
+            line = ", ".join(f"{team} {t['rate']:.3f} [{t['low']:.3f}, {t['high']:.3f}]"
+                             for team, t in teams.items())
+            print(f"  {key}: {line}", flush=True)
 
 
 def main() -> None:
@@ -52,15 +89,24 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--players", type=int, default=None, help="only this table size")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--win-rates", type=int, default=0, metavar="GAMES")
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
+    parser.add_argument("--rates-child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         spec, players, warm, games = args.child
         print(child(spec, int(players), int(warm), int(games)))
         return
+    if args.rates_child:
+        spec, players, games, _ = args.rates_child
+        print(json.dumps(win_rates(spec, int(players), int(games))))
+        return
     trees = {"new": HERE.parent / "src"}
     if args.baseline is not None:
         trees["old"] = args.baseline / "src"
+    if args.win_rates:
+        show_win_rates(trees, args.win_rates, args.players)
+        return
     rows: dict[str, Any] = {}
     for case in CASES:
         if args.players and case[1] != args.players:

@@ -4,8 +4,28 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import strategies as st
+
+from nightcall.rulesets.onuw import roles as r
 from nightcall.rulesets.onuw.game import ONUW
 from nightcall.rulesets.onuw.state import NIGHT, OneNightState
+
+# Every card a One Night deck may hold (the Masons come as a pair).
+POOL = [[r.WEREWOLF], [r.WEREWOLF], [r.MASON, r.MASON], [r.DOPPELGANGER], [r.MINION],
+        [r.SEER], [r.ROBBER], [r.TROUBLEMAKER], [r.DRUNK], [r.INSOMNIAC], [r.HUNTER],
+        [r.TANNER], [r.VILLAGER], [r.VILLAGER], [r.VILLAGER]]
+
+
+@st.composite
+def decks(draw: st.DrawFn, low: int = 3, high: int = 10) -> tuple[int, list[str]]:
+    """A table size and any deck the rules allow for it (cards drawn from POOL)."""
+    n = draw(st.integers(low, high))
+    deck: list[str] = []
+    for i in draw(st.permutations(range(len(POOL)))):
+        if len(deck) + len(POOL[i]) <= n + 3:
+            deck += POOL[i]
+    ONUW.validate_deck(n, deck)
+    return n, deck
 
 
 def random_night(deck: list[str], n: int, seed: int, claims: float = 0.0) -> OneNightState:

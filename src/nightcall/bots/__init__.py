@@ -11,6 +11,7 @@ the claims they make at dawn, applied like any other action. Build one with
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any, Protocol
 
 from nightcall.engine.actions import Action
@@ -31,6 +32,16 @@ def reasoning_rulesets() -> tuple[str, ...]:
     return tuple(rid for rid, rs in all_rulesets().items() if rs.reasoning_bot is not None)
 
 
+@cache
+def _reasoning_bot(ruleset_id: str) -> Any:
+    """The class of the ruleset's reasoning bot, None if it has none (looked up once:
+    a simulation builds a bot per seat and game)."""
+    from nightcall.engine.ruleset import get_ruleset, load
+
+    path = get_ruleset(ruleset_id).reasoning_bot
+    return None if path is None else load(path)
+
+
 def make_bot(name: str, ruleset_id: str, seed: int | None = 0, difficulty: str = "normal") -> Bot:
     """A bot by name ("random" or "reasoning"; "reasoning:hard" also sets the difficulty)."""
     if ":" in name:
@@ -40,11 +51,9 @@ def make_bot(name: str, ruleset_id: str, seed: int | None = 0, difficulty: str =
 
         return RandomBot(seed)
     if name == "reasoning":
-        from nightcall.engine.ruleset import get_ruleset, load
-
-        path = get_ruleset(ruleset_id).reasoning_bot
-        if path is not None:
-            bot: Bot = load(path)(seed, difficulty)
+        factory = _reasoning_bot(ruleset_id)
+        if factory is not None:
+            bot: Bot = factory(seed, difficulty)
             return bot
         raise ValueError(
             f"no reasoning bot for {ruleset_id!r} yet (have: {', '.join(reasoning_rulesets())}); "

@@ -21,8 +21,20 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from nightcall.bots.onuw.knowledge import Knowledge, claim_from_event, knowledge_from_view
-from nightcall.bots.onuw.solver import Beliefs, Inconsistent, p_end_role, solve
+from nightcall.bots.onuw.knowledge import (
+    Knowledge,
+    canonical,
+    claim_from_event,
+    knowledge_from_view,
+    renamed,
+)
+from nightcall.bots.onuw.solver import (
+    EXACT_CLAIMS_MAX_PLAYERS,
+    Beliefs,
+    Inconsistent,
+    p_end_role,
+    solve,
+)
 from nightcall.engine.actions import Action
 from nightcall.rulesets.onuw.roles import (
     DOPPELGANGER,
@@ -47,12 +59,23 @@ WOLF_SIDE = frozenset({WEREWOLF, MINION})
 COVER_ROLES = (VILLAGER, HUNTER, INSOMNIAC, DRUNK, TROUBLEMAKER, SEER, ROBBER, MASON)
 LIAR_ODDS = 6.0  # how much more likely a seat caught in a false claim is a werewolf
 SIGHTING_ODDS = 4.0  # what a believed Seer's "I saw a Werewolf" does to the odds
+HARD_SAMPLES = 300  # deals sampled for a hard vote with claims above six players
 
 
 @lru_cache(maxsize=200_000)
 def _own_beliefs(k: Knowledge) -> Beliefs | None:
-    """Beliefs from the seat's own knowledge: the same few knowledge states recur
-    across simulated games, so they are cached."""
+    """Beliefs from the seat's own knowledge (no claims), None if it is inconsistent.
+    Cached as they are (the renaming costs a tenth of a game) and per canonical form."""
+    same, to = canonical(k)
+    b = _canonical_beliefs(same)
+    return None if b is None else b.relabelled(to)
+
+
+@lru_cache(maxsize=200_000)
+def _canonical_beliefs(k: Knowledge) -> Beliefs | None:
+    """The same few knowledge states, up to the names of the seats, recur across
+    simulated games: their beliefs are cached. The solve is exact (integer sums), so
+    renamed knowledge gets the very same numbers as a solve of its own."""
     try:
         return solve(k, use_claims=False)
     except Inconsistent:
@@ -158,15 +181,20 @@ class OneNightBot:
                 role = max(options, key=lambda r: sum(b.p_start(p, r) for p in
                                                       range(k.n, k.n + 3)), default=role)
         if role is None:
-            role = self.rng.choice([r for r in COVER_ROLES if r in in_deck] or [VILLAGER])
+            # No Villager in this deck: another village role, else (a deck of wolves and
+            # a Tanner) the seat's own card, the only claim always in the deck.
+            options = ([r for r in COVER_ROLES if r in in_deck]
+                       or sorted(in_deck - WOLF_SIDE) or [k.card])
+            role = self.rng.choice(options)
         return [Action("claim", ROLE_IDS.index(role))]
 
     def _tanner_story(self, k: Knowledge) -> list[Action]:
-        """A Tanner wants votes: claim a role someone else will contradict."""
-        for role in (SEER, ROBBER, TROUBLEMAKER):
+        """A Tanner wants votes: claim a role someone else will contradict, else one that
+        draws suspicion. Only roles in the deck may be claimed."""
+        for role in (SEER, ROBBER, TROUBLEMAKER, WEREWOLF, MINION):
             if role in k.deck:
                 return [Action("claim", ROLE_IDS.index(role))]
-        return [Action("claim", ROLE_IDS.index(WEREWOLF))]
+        return [Action("claim", ROLE_IDS.index(TANNER))]
 
     # --- the day: the vote ----------------------------------------------------------------
     def _vote(self, view: Mapping[str, Any], raw: list[Any]) -> Action:
@@ -210,8 +238,16 @@ class OneNightBot:
         """P(seat holds a Werewolf at dawn), from beliefs and claims."""
         if self.difficulty == "hard" and k.claims:
             try:
-                wolf = p_end_role(k, WEREWOLF, samples=1000)
-                return {s: wolf[s] for s in range(k.n) if s != k.seat}
+                if k.n <= EXACT_CLAIMS_MAX_PLAYERS:  # exact: solved as the seats are named
+                    wolf = p_end_role(k, WEREWOLF)
+                    return {s: wolf[s] for s in range(k.n) if s != k.seat}
+                # Sampled under the canonical names, whose scenarios are prepared once
+                # for the many renamings of the same knowledge (docs/benchmarks.md,
+                # "Reasoning bots, session 6", for the number of samples).
+                same, to = canonical(k.without_claims())
+                wolf = p_end_role(same.with_claims(renamed(k.claims, to)), WEREWOLF,
+                                  samples=HARD_SAMPLES)
+                return {s: wolf[to[s]] for s in range(k.n) if s != k.seat}
             except Inconsistent:
                 pass
         b = _own_beliefs(k.without_claims())

@@ -61,6 +61,54 @@ class Knowledge:
         return (self.n, self.deck, self.seat, self.card, self.night, self.claims)
 
 
+def canonical(k: Knowledge) -> tuple[Knowledge, tuple[int, ...]]:
+    """The same knowledge with the positions renamed, and the renaming: position p of
+    ``k`` is position ``to[p]`` of the result. The seat itself becomes seat 0, then come
+    the seats in the order the night (and the claims) first name them, then the others
+    in number order; the center cards likewise.
+
+    The rules treat seats alike and center cards alike, so many knowledge states are
+    renamings of one canonical state: beliefs are cached for it (bots.onuw.bot), which
+    is exact because the solver's sums without claims are integer sums.
+    """
+    n = k.n
+    named: list[int] = [k.seat]
+    center: list[int] = []
+    for o in k.night:
+        for p in (o.pos, o.other, *o.seats):
+            group = named if p < n else center
+            if p >= 0 and p not in group:
+                group.append(p)
+    for c in k.claims:
+        for p in (c.seat, c.pos, c.other):
+            group = named if p < n else center
+            if p >= 0 and p not in group:
+                group.append(p)
+    order = [*named, *(s for s in range(n) if s not in named),
+             *center, *(p for p in range(n, n + 3) if p not in center)]
+    to = [0] * (n + 3)
+    for new, old in enumerate(order):
+        to[old] = new
+    return rename(k, to), tuple(to)
+
+
+def rename(k: Knowledge, to: Sequence[int]) -> Knowledge:
+    """The same knowledge with position p called ``to[p]`` (seats stay seats, center
+    cards center cards)."""
+    night = tuple(
+        o._replace(pos=to[o.pos] if o.pos >= 0 else -1,
+                   other=to[o.other] if o.other >= 0 else -1,
+                   seats=tuple(sorted(to[s] for s in o.seats)))
+        for o in k.night)
+    return Knowledge(k.n, k.deck, k.schedule, to[k.seat], k.card, night, renamed(k.claims, to))
+
+
+def renamed(claims: tuple[Claim, ...], to: Sequence[int]) -> tuple[Claim, ...]:
+    """The claims with position p called ``to[p]``."""
+    return tuple(c._replace(seat=to[c.seat], pos=to[c.pos] if c.pos >= 0 else -1,
+                            other=to[c.other] if c.other >= 0 else -1) for c in claims)
+
+
 def _position(event: Mapping[str, Any], n: int) -> int:
     if "seat" in event:
         return int(event["seat"])

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from math import factorial
+from math import factorial, lcm
 
 from nightcall.bots.onuw.knowledge import Claim, Knowledge, Observation
 from nightcall.rulesets.onuw.roles import (
@@ -61,6 +61,15 @@ class Beliefs:
     # "Whoever receives the Doppelgänger card ... is the role the Doppelgänger copied").
     end_roles: tuple[tuple[float, ...], ...] = ()
 
+    def relabelled(self, to: Sequence[int]) -> Beliefs:
+        """The beliefs about position ``to[p]`` as those about position p (the renaming
+        of ``knowledge.canonical``)."""
+        def pick(rows: tuple[tuple[float, ...], ...]) -> tuple[tuple[float, ...], ...]:
+            return tuple(rows[t] for t in to) if rows else rows
+
+        return Beliefs(self.roles, pick(self.start), pick(self.end), self.error,
+                       pick(self.end_roles))
+
     def p_start(self, pos: int, role: str) -> float:
         return self.start[pos][self.roles.index(role)] if role in self.roles else 0.0
 
@@ -77,8 +86,8 @@ class _Branch:
     """A partial scenario: fixed start cards, the swaps so far, who is still anonymous."""
 
     __slots__ = (
-        "anon_center", "anon_seats", "copy", "doppel", "excl", "fixed", "remaining",
-        "src", "swaps", "weight",
+        "anon_center", "anon_seats", "copy", "count", "doppel", "excl", "fixed",
+        "remaining", "src", "swaps", "weight",
     )
 
     def __init__(self) -> None:
@@ -92,6 +101,10 @@ class _Branch:
         self.copy = ""
         self.swaps: tuple[tuple[int, int, int], ...] = ()  # (actor, a, b) with a < b
         self.weight = 1.0
+        # The same weight as an integer, times a constant per call (see ``_act``): sums
+        # of integers do not depend on their order, so the beliefs without claims are
+        # exact fractions, whatever the seats are called (``solve``).
+        self.count = 1
 
     def clone(self) -> _Branch:
         b = _Branch.__new__(_Branch)  # every slot is set below: no __init__ to undo
@@ -105,6 +118,7 @@ class _Branch:
         b.copy = self.copy
         b.swaps = self.swaps
         b.weight = self.weight
+        b.count = self.count
         return b
 
     def fix(self, pos: int, role: str, n: int) -> bool:
@@ -143,6 +157,7 @@ def _pick_seat(br: _Branch, n: int, exclude: int) -> Iterator[tuple[_Branch, int
         child = br.clone()
         rep, child.anon_seats = br.anon_seats[0], br.anon_seats[1:]
         child.weight *= len(br.anon_seats)
+        child.count *= len(br.anon_seats)
         yield child, rep
 
 
@@ -156,12 +171,14 @@ def _pick_pair(br: _Branch, n: int, exclude: int) -> Iterator[tuple[_Branch, int
             child = br.clone()
             rep, child.anon_seats = br.anon_seats[0], br.anon_seats[1:]
             child.weight *= k
+            child.count *= k
             yield child, a, rep
     if k >= 2:
         child = br.clone()
         r1, r2 = br.anon_seats[0], br.anon_seats[1]
         child.anon_seats = br.anon_seats[2:]
         child.weight *= k * (k - 1) / 2
+        child.count *= k * (k - 1) // 2
         yield child, r1, r2
 
 
@@ -174,6 +191,7 @@ def _pick_center(br: _Branch, n: int) -> Iterator[tuple[_Branch, int]]:
         child = br.clone()
         rep, child.anon_center = br.anon_center[0], br.anon_center[1:]
         child.weight *= len(br.anon_center)
+        child.count *= len(br.anon_center)
         yield child, rep
 
 
@@ -203,6 +221,7 @@ def _pick_holder(br: _Branch, n: int, role: str) -> Iterator[tuple[_Branch, int]
         else:
             child.anon_center = pool[1:]
         child.weight *= len(pool)
+        child.count *= len(pool)
         if child.fix(rep, role, n):
             yield child, rep
 
@@ -210,57 +229,92 @@ def _pick_holder(br: _Branch, n: int, role: str) -> Iterator[tuple[_Branch, int]
 # --- what an unseen actor may have done -------------------------------------------
 
 
-def _act(br: _Branch, n: int, role: str, actor: int) -> Iterator[_Branch]:
-    """The swaps ``actor`` may have made as ``role``, each with its probability."""
+def _options(role: str, n: int) -> int:
+    """How many equally likely choices a seat acting as ``role`` has (1: nothing moves)."""
+    if role == ROBBER:
+        return n  # n-1 other players, or skip
+    if role == TROUBLEMAKER:
+        return (n - 1) * (n - 2) // 2 + 1
+    if role == DRUNK:
+        return 3
+    return 1
+
+
+def _act(br: _Branch, n: int, role: str, actor: int, scale: int) -> Iterator[_Branch]:
+    """The swaps ``actor`` may have made as ``role``, each with its probability.
+
+    ``count`` is multiplied by ``scale`` times that probability, an integer: ``scale`` is
+    the same for every branch of a call, so it cancels out when the beliefs are normed.
+    """
+    each = scale // _options(role, n)
     if role == ROBBER:
         p = 1.0 / n  # n-1 other players, or skip
         skip = br.clone()
         skip.weight *= p
+        skip.count *= each
         yield skip
         for child, x in _pick_seat(br, n, actor):
             child.weight *= p
+            child.count *= each
             child.swap(actor, actor, x)
             yield child
     elif role == TROUBLEMAKER:
         p = 1.0 / ((n - 1) * (n - 2) // 2 + 1)
         skip = br.clone()
         skip.weight *= p
+        skip.count *= each
         yield skip
         for child, a, b in _pick_pair(br, n, actor):
             child.weight *= p
+            child.count *= each
             child.swap(actor, a, b)
             yield child
     elif role == DRUNK:
         for child, c in _pick_center(br, n):
             child.weight *= 1.0 / 3
+            child.count *= each
             child.swap(actor, actor, c)
             yield child
-    else:  # looks only: nothing moves, and the seat's choice sums to one
+    elif scale == 1:  # looks only: nothing moves, and the seat's choice sums to one
         yield br
+    else:
+        child = br.clone()
+        child.count *= scale
+        yield child
+
+
+@lru_cache(maxsize=16)
+def _doppel_scale(n: int) -> int:
+    """The Doppelgänger call's constant: its 1/(n-1) look times any copied role's choice."""
+    return (n - 1) * lcm(*(_options(r, n) for r in (ROBBER, TROUBLEMAKER, DRUNK)))
 
 
 def _unseen_call(br: _Branch, n: int, call: str) -> Iterator[_Branch]:
     """A call this seat did not take part in."""
     if call == DOPPELGANGER:
+        scale = _doppel_scale(n)
         for held, h in _pick_holder(br, n, DOPPELGANGER):
             if h >= n:
+                held.count *= scale
                 yield held
                 continue
             held.doppel = h
             for child, x in _pick_seat(held, n, h):
                 child.weight *= 1.0 / (n - 1)
-                yield from _copy_from(child, n, h, x)
+                yield from _copy_from(child, n, h, x, scale // (n - 1))
     elif call in MOVERS:
+        scale = _options(call, n)
         for held, h in _pick_holder(br, n, call):
             if h >= n:
+                held.count *= scale
                 yield held
             else:
-                yield from _act(held, n, call, h)
+                yield from _act(held, n, call, h, scale)
     else:
         yield br
 
 
-def _copy_from(br: _Branch, n: int, h: int, x: int) -> Iterator[_Branch]:
+def _copy_from(br: _Branch, n: int, h: int, x: int, scale: int) -> Iterator[_Branch]:
     """The Doppelgänger at ``h`` looks at seat ``x`` (its card at the deal) and copies it."""
     options = [br.fixed[x]] if x in br.fixed else [r for r, c in br.remaining.items() if c > 0]
     for role in options:
@@ -268,7 +322,7 @@ def _copy_from(br: _Branch, n: int, h: int, x: int) -> Iterator[_Branch]:
         if not child.fix(x, role, n):
             continue
         child.copy = role
-        yield from _act(child, n, role, h)
+        yield from _act(child, n, role, h, scale)
 
 
 # --- this seat's own observations ---------------------------------------------------
@@ -305,16 +359,18 @@ def _exact_list(br: _Branch, n: int, role: str, seats: Sequence[int]) -> bool:
 # --- closed-form filling of the free positions -------------------------------------
 
 
+Fill = tuple[int, tuple[float, ...], tuple[float, ...], tuple[int, ...], tuple[int, ...]]
+
+
 @lru_cache(maxsize=65536)
-def _fill(
-    counts: tuple[int, ...], seats: int, center: int, seat_ban: tuple[bool, ...]
-) -> tuple[int, tuple[float, ...], tuple[float, ...]]:
+def _fill(counts: tuple[int, ...], seats: int, center: int, seat_ban: tuple[bool, ...]) -> Fill:
     """Ways to deal ``counts`` to ``seats`` free seats and ``center`` free center cards
     with no banned role on a seat, and each free seat's and center card's role
-    probabilities. Banned cards must all go to the center; the rest are exchangeable."""
+    probabilities, then the same as numbers of ways (probability times ways, whole
+    numbers). Banned cards must all go to the center; the rest are exchangeable."""
     banned = sum(c for c, ban in zip(counts, seat_ban, strict=True) if ban)
     if banned > center:
-        return 0, (), ()
+        return 0, (), (), (), ()
     open_slots = seats + center - banned  # where the unbanned cards go, in any order
     ways = factorial(center) // factorial(center - banned) * factorial(open_slots)
     for c in counts:
@@ -325,13 +381,20 @@ def _fill(
         center_p = tuple(
             c / center if ban and c else 0.0 for c, ban in zip(counts, seat_ban, strict=True)
         )
-        return ways, seat_p, center_p
+        center_n = tuple(ways * c // center if ban and c else 0
+                         for c, ban in zip(counts, seat_ban, strict=True))
+        return ways, seat_p, center_p, (0,) * len(counts), center_n
     seat_p = tuple(0.0 if ban else c / open_slots for c, ban in zip(counts, seat_ban, strict=True))
     center_p = tuple(
         (c / center if ban else share * c / open_slots) if c else 0.0
         for c, ban in zip(counts, seat_ban, strict=True)
     )
-    return ways, seat_p, center_p
+    seat_n = tuple(0 if ban else ways * c // open_slots
+                   for c, ban in zip(counts, seat_ban, strict=True))
+    center_n = tuple(0 if not c or not center else ways * c // center if ban else
+                     ways * (center - banned) * c // (center * open_slots)
+                     for c, ban in zip(counts, seat_ban, strict=True))
+    return ways, seat_p, center_p, seat_n, center_n
 
 
 # --- claims as evidence --------------------------------------------------------------
@@ -517,12 +580,16 @@ def solve(
             slot_of[p] = group[0]
     slots = sorted(set(slot_of))
     size = {sl: slot_of.count(sl) for sl in slots}
-    start = {sl: [0.0] * nr for sl in slots}
-    end = {sl: [0.0] * nr for sl in slots}
+    # Without claims the weights are integers (``_Branch.count``) and so are the sums:
+    # the beliefs are exact fractions, rounded once, the same whatever the seats' names.
+    # Claims weigh with the trust, in floating point.
+    zero: float = 0.0 if claims else 0
+    start = {sl: [zero] * nr for sl in slots}
+    end = {sl: [zero] * nr for sl in slots}
     # Free positions are summed per way of filling them, then expanded once: fill key ->
     # (start weight per slot, end weight per slot from a free seat, ... a free center card).
     free: dict[FillKey, tuple[list[float], list[float], list[float]]] = {}
-    total = 0.0
+    total = zero
     if claims:
         leaves = _weighted_leaves(iter_scenarios(k, claims), n, roles, claims, trust)
     else:
@@ -534,13 +601,13 @@ def solve(
         if copy:
             for p in range(npos):
                 if chosen.get(src[p]) == DOPPELGANGER:
-                    row = copied.setdefault(slot_of[p], [0.0] * nr)
+                    row = copied.setdefault(slot_of[p], [zero] * nr)
                     row[ri[DOPPELGANGER]] -= w
                     row[ri[copy]] += w
         total += w
         acc = free.get(key)
         if acc is None:
-            acc = free[key] = ([0.0] * npos, [0.0] * npos, [0.0] * npos)
+            acc = free[key] = ([zero] * npos, [zero] * npos, [zero] * npos)
         fs, fe_seat, fe_center = acc
         # The role index dealt at each position, -1 where free (a list beats dict gets).
         dealt = [-1] * npos
@@ -560,10 +627,13 @@ def solve(
                 fe_seat[sl] += w
             else:
                 fe_center[sl] += w
-    if total <= 0.0:
+    if total <= 0:
         raise Inconsistent("no deal and no choices of the others explain what this seat saw")
     for key, (fs, fe_seat, fe_center) in free.items():
-        _ways, seat_p, center_p = _fill(*key)
+        ways, seat_p, center_p, seat_n, center_n = _fill(*key)
+        if not claims:  # exact: the weights' share per filling times its number of ways
+            fs, fe_seat, fe_center = ([x // ways for x in xs] for xs in (fs, fe_seat, fe_center))
+            seat_p, center_p = seat_n, center_n
         for sl in slots:
             dist = seat_p if sl < n else center_p
             a, b, c = fs[sl], fe_seat[sl], fe_center[sl]
@@ -608,7 +678,7 @@ def _plain_leaves(branches: Iterable[_Branch], n: int, roles: tuple[str, ...]) -
                3 - center_fixed, ban)
         ways = _fill(*key)[0]
         if ways:
-            yield br.weight * ways, fixed, key, br.src, br.copy
+            yield br.count * ways, fixed, key, br.src, br.copy
 
 
 def _weighted_leaves(
