@@ -156,6 +156,8 @@ def test_epic_asks_what_the_mimic_copied_and_takes_the_center_cards(
             "[data-testid=vote]", has_text=target).click()
     question = page.locator("[data-testid=copy-mimic]")
     assert "Bruno" in question.inner_text() and "Nachahmer" in question.inner_text()
+    # Where the deck has a Ghost Hunter, the Mimic may have taken him on and turned.
+    assert ("Geisterjäger nachgeahmt" in question.inner_text()) == ("ghost_hunter" in api["deck"])
     # Unanswered, the judge refuses with the reason.
     page.click("[data-testid=judge]")
     wait_for(lambda: "Bruno" in page.inner_text("[data-testid=judge-error]"), what="refusal")

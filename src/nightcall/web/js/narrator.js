@@ -498,6 +498,9 @@ function renderEnd() {
       copies.map((c) => h("div", { class: "copy-question", "data-testid": `copy-${c.card}` },
         h("h3", {}, t(`narrator.copy.${c.card}`, { name: tb.names[tb.cards.indexOf(c.card)] })),
         c.card === "mimic" ? h("p", { class: "hint" }, t("narrator.copy.mimic_hint")) : null,
+        // A Mimic who took on the Ghost Hunter may have turned into what it found.
+        c.card === "mimic" && c.options.includes("ghost_hunter")
+          ? h("p", { class: "hint" }, t("narrator.copy.mimic_ghost")) : null,
         h("div", { class: "chips", role: "group", "aria-label": t(`narrator.copy.${c.card}`, { name: tb.names[tb.cards.indexOf(c.card)] }) },
           c.options.map((role) => chip(role ? [roleIcon(role, { cls: "icon tiny" }), roleName(role)] : t("narrator.copy.stayed"),
             (tb.copies[c.card] ?? (role ? null : "")) === role, () => { tb.copies[c.card] = role; again(); },
