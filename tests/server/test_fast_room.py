@@ -216,3 +216,65 @@ def test_the_fast_nights_public_frames_are_the_same_whatever_the_deal(tmp_path: 
 
 def test_the_fast_night_is_off_unless_asked() -> None:
     assert CreateRoom().fast_night is False  # the API's default, table and narrated play
+
+
+def test_a_restart_mid_round_starts_the_round_again_whole(tmp_path: Path) -> None:
+    """Rule 31: "A restart starts the open round again, whole: the buffered picks were
+    never applied, and the phones answer again." A pick made before the restart is
+    neither saved nor applied; after it every phone has its first stage again, and the
+    game plays on to an end whose record replays."""
+    db = tmp_path / "rooms.sqlite3"
+    deck = ["werewolf", "werewolf", "seer", "robber", "troublemaker", "drunk", "villager",
+            "insomniac"]
+
+    async def first() -> tuple[str, list[Any], str | None]:
+        hub = Hub(SQLiteStore(db))
+        room = hub.create(CreateRoom(ruleset="onuw", seats=5, roles=deck, call_seconds=0.006,
+                                     discussion_seconds=0.004, vote_seconds=0.03,
+                                     bots="random", fast_night=True, fast_seconds=5))
+        for i in range(5):
+            room.join(f"P{i}")
+        hub.start(room)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 20
+        while not room.fast.active(room) and loop.time() < deadline:
+            await asyncio.sleep(0.005)
+        assert room.fast.active(room), "no fast round opened"
+        saved_actions = room.to_doc()["actions"]
+        view = room.seat_view(0)
+        assert view["fast"]["stage"] == 0
+        room.submit(0, Action.from_json(view["legal"][0]), room.state_id(0))
+        assert room.seat_view(0)["fast"]["stage"] == 1  # the pick is held, not applied
+        await asyncio.sleep(0.05)  # (the saver writes at the end of the loop's turn)
+        doc = SQLiteStore(db).load(room.code)
+        assert doc is not None and doc["actions"] == saved_actions
+        code, call = room.code, room.open_call()
+        hub.stop()
+        return code, saved_actions, call
+
+    code, saved_actions, call = asyncio.run(first())
+
+    async def second() -> Room:
+        hub = Hub(SQLiteStore(db))
+        assert hub.resume_all() == 1
+        room = hub.rooms[code]
+        assert room.to_doc()["actions"][: len(saved_actions)] == saved_actions
+        assert room.open_call() == call
+        assert room.fast.active(room) and room.fast.picks == {}
+        for seat in range(5):  # every phone answers its first stage again
+            assert room.seat_view(seat)["fast"]["stage"] == 0
+        rng = random.Random(1)
+        phones = [Phone(room, seat, rng) for seat in range(5)]
+        room.sinks.update(phones)
+        room.changed()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60
+        while room.status != "over" and loop.time() < deadline:
+            await asyncio.sleep(0.005)
+        hub.stop()
+        return room
+
+    room = asyncio.run(second())
+    assert room.status == "over"
+    rs = room.ruleset
+    assert rs.outcome_json(rs.replay(rs.to_record(room.state))) == rs.outcome_json(room.state)
