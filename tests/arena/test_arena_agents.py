@@ -9,10 +9,8 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from llmhelpers import Script as LLMScript
 from llmhelpers import ScriptedLLM, to_day
 
 from nightcall.agents.table import Table
@@ -24,37 +22,11 @@ from nightcall.engine.actions import Action
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.rulesets.onuw.state import ABSTAIN
 
+from .conftest import Script, last_option
+
 ROOT = Path(__file__).resolve().parents[2]
 AGENT = (sys.executable, str(ROOT / "examples" / "agent.py"))
 DECK = tuple(get_ruleset("onuw").default_deck(5))
-
-Script = Callable[[dict[str, Any]], tuple[float, str, dict[str, int] | None]]
-
-
-@pytest.fixture
-def endpoint(llm_server: Callable[[LLMScript], ScriptedLLM],
-             ) -> Callable[[Script], ScriptedLLM]:
-    """The arena's scripts say (delay, reply text, usage): the endpoint waits that long,
-    then answers with the text (and the token usage, if any)."""
-    def make(script: Script) -> ScriptedLLM:
-        def answer(request: dict[str, Any]) -> tuple[int, Any]:
-            delay, text, usage = script(request)
-            time.sleep(delay)
-            reply: dict[str, Any] = {"choices": [{"message": {"role": "assistant",
-                                                              "content": text}}]}
-            if usage is not None:
-                reply["usage"] = usage
-            return 200, reply
-
-        return llm_server(answer)
-
-    return make
-
-
-def last_option(request: dict[str, Any]) -> tuple[float, str, dict[str, int]]:
-    options = re.findall(r"^(\d+)\. ", request["messages"][-1]["content"], re.M)
-    return 0.0, f"{options[-1]} - that one", {"prompt_tokens": 100, "completion_tokens": 7}
-
 
 def with_agent(agent: Entrant, deals: int = 2) -> Tournament:
     return Tournament("onuw", 5, DECK, (agent, Entrant("coin", "bot", bot="random")), deals, 3)

@@ -6,12 +6,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from llmhelpers import ScriptedLLM
 from typer.testing import CliRunner
 
 from nightcall.cli import app
+
+from .conftest import Script, last_option
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -157,19 +161,15 @@ def test_without_openskill_the_message_names_the_extra(
     assert "pip install 'nightcall[arena]'" in stderr and "Traceback" not in stderr
 
 
-def test_an_llm_entrant_from_the_file_with_its_cost(tmp_path: Path) -> None:
-    from .test_arena_agents import Endpoint, last_option
-
-    server = Endpoint(last_option)
-    try:
-        config = tmp_path / "t.toml"
-        config.write_text(
-            "deals = 1\n[[entrant]]\nbot = 'reasoning'\n[[entrant]]\nname = 'tiny'\n"
-            f"llm = 'tiny-model'\nurl = '{server.url}'\ntimeout = 10\nmax_talk = 1\n"
-            "requests_per_minute = 6000\nprice_input = 1.0\nprice_output = 4.0\n")
-        code, stdout, stderr = arena(str(config), "-o", str(tmp_path / "o"), "-w", "1")
-    finally:
-        server.close()
+def test_an_llm_entrant_from_the_file_with_its_cost(
+        tmp_path: Path, endpoint: Callable[[Script], ScriptedLLM]) -> None:
+    server = endpoint(last_option)
+    config = tmp_path / "t.toml"
+    config.write_text(
+        "deals = 1\n[[entrant]]\nbot = 'reasoning'\n[[entrant]]\nname = 'tiny'\n"
+        f"llm = 'tiny-model'\nurl = '{server.url}'\ntimeout = 10\nmax_talk = 1\n"
+        "requests_per_minute = 6000\nprice_input = 1.0\nprice_output = 4.0\n")
+    code, stdout, stderr = arena(str(config), "-o", str(tmp_path / "o"), "-w", "1")
     assert code == 0, stderr
     assert "tokens" in stdout
     board = json.loads((tmp_path / "o" / "leaderboard.json").read_text())
