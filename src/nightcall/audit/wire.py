@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from nightcall.audit.core import AuditResult, Finding, Model, Viewer, model_for
 from nightcall.engine.actions import Action
 from nightcall.engine.clock import END_CALL
-from nightcall.engine.ruleset import Ruleset
+from nightcall.engine.ruleset import PackVote, Ruleset
 
 if TYPE_CHECKING:  # (the server is imported when a run starts, not with the audit)
     from nightcall.server.app import WsSink
@@ -419,7 +419,7 @@ def _check_task(rs: Ruleset[Any], state: Any, seat: int, view: dict[str, Any], e
     out += [f"fast glimpse {e} is not what this seat saw" for e in
             view["fast"].get("seen", []) if e not in night]
     # The pack's picks go to the pack alone, and name only its members.
-    kind = getattr(rs, "pack_action", None)
+    kind = rs.pack_action if isinstance(rs, PackVote) else None
     pack = {s for s in range(len(view.get("players") or []))
             if any(a.kind == kind for a in choices(rs, state, s, []))}
     shown = view["fast"].get("pack_picks")
