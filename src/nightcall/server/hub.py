@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from nightcall.engine.errors import DeckError, NightcallError
 from nightcall.engine.ruleset import Ruleset, all_rulesets, get_ruleset
 from nightcall.server.clock import RoomClock
@@ -115,7 +117,9 @@ def readable(found: Found) -> Room:
 
 # What a damaged (or hand-edited, or older) room document raises when it is read: a
 # missing field, a wrong type, a value msgspec refuses, moves the rules refuse.
-DAMAGED_DOC = (KeyError, TypeError, ValueError, AttributeError, IndexError, NightcallError)
+# (msgspec's ValidationError is not a ValueError in 0.18, our lower bound: named.)
+DAMAGED_DOC = (KeyError, TypeError, ValueError, AttributeError, IndexError,
+               msgspec.ValidationError, NightcallError)
 
 
 def room_from_doc(doc: dict[str, Any]) -> Room:
