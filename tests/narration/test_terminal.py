@@ -231,6 +231,9 @@ def test_play_calls_two_werewolves_in_the_plural_and_says_the_end_once() -> None
 
 def test_play_in_italian() -> None:
     child = spawn("play", "onuw", "-n", "3", "--seed", "5", "--lang", "it")
+    # without --name the greeting gives the seat, not "tu sei Tu" (noticed in session 6)
+    child.expect("il tuo posto è il 1")
+    assert "sei Tu" not in child.before
     child.expect("Ruoli in gioco: ")
     child.expect("Guardi la tua carta: sei")
     play_to_the_end(child, r"La tua scelta \(1-\d+, q per uscire\)", "Hai (vinto|perso)",

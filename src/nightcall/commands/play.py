@@ -123,6 +123,7 @@ def play(
         seed = int(time.time()) % 1_000_000
     try:
         locale = load(lang)
+        named = bool(name)
         name = name or locale.line("play.default_name")
         ruleset = get_ruleset(ruleset_id)
         deck, _ = choose_deck(ruleset, players, scenario, roles)
@@ -142,7 +143,9 @@ def play(
         typer.echo(refused_in(lang, "cannot_play", "cannot start", exc), err=True)
         raise typer.Exit(EXIT_REFUSED) from None
     render = Renderer(names, me, ruleset.id, lang, deck)
-    typer.echo(render.t("start", title=ruleset.title, n=players, name=name, seat=seat))
+    # "you are You" reads oddly: without --name the greeting gives only the seat
+    typer.echo(render.t("start" if named else "start_unnamed", title=ruleset.title, n=players,
+                        name=name, seat=seat))
     typer.echo(render.t("roles", roles=", ".join(render.role(r)
                                                  for r in sorted_deck(ruleset, deck))))
     typer.echo(render.t("seed", seed=seed))
