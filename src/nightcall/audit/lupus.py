@@ -25,14 +25,14 @@ from functools import cache
 from typing import Any
 
 from nightcall.audit.base import (
-    EventReader,
     Fact,
-    Knowledge,
     Problems,
+    SeatModel,
     Viewer,
     check_top,
     exact_keys,
     legal_of,
+    moves_problems,
     seats,
 )
 from nightcall.audit.core import GameConfig
@@ -79,17 +79,12 @@ class Snap:
     last: int
 
 
-class LupusModel:
+class LupusModel(SeatModel):
     def __init__(self, state: LupusState) -> None:
         st = state
-        self.n: int = st.n
-        self.names = list(st.names)
-        self.start: tuple[str, ...] = tuple(st.start)
+        super().__init__(st.n, st.names, st.start)
         self.roles = list(self.start)
         self.deck = frozenset(self.start)
-        self.k = Knowledge(self.n)
-        for s in range(self.n):
-            self.k.tell(s, "deal", s, self.start[s])
         self.alive = [True] * self.n
         self.night_alive: list[bool] = []
         self.night = 0
@@ -102,8 +97,6 @@ class LupusModel:
         self.voted: set[int] = set()
         self.ballots: dict[int, int | None] = {}
         self.counted: list[list[tuple[int, int | None]]] = []  # each execution's ballots
-        self.over = False
-        self.reader = EventReader()
         self._follow(state)
 
     def snapshot(self, state: LupusState) -> Snap:
@@ -293,11 +286,7 @@ class LupusModel:
             if (view.get("stage") == "execute" and self.alive[viewer]
                     and self.names[viewer] not in suspects and viewer not in self.voted):
                 expected = {"execute", "abstain"}
-        if not expected:
-            return [("leak", f"legal moves {[str(a) for a in legal]} for a seat the rules "
-                             "do not ask to act now")]
-        bad = [str(a) for a in legal if a.kind not in expected]
-        return [("leak", f"legal moves {bad} are not moves of this call")] if bad else []
+        return moves_problems(legal, expected)
 
 
 # --- the games the audit plays (Ruleset.audit_games) ---------------------------------
