@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from nightcall.engine import records
 from nightcall.engine.actions import Action
-from nightcall.engine.errors import DeckError, IllegalAction, RecordError, Said
+from nightcall.engine.errors import RecordError, Said
 from nightcall.engine.events import EVERYONE, Event
 from nightcall.rulesets.epic.common import SKIP
 from nightcall.rulesets.epic.day import end_of_night
@@ -64,6 +64,10 @@ class _Replay:
     def finish_night(self, i: int) -> None:
         while self.st.phase == NIGHT:
             self.skip_current(i)
+
+    def begin_day(self, i: int) -> None:
+        self.finish_night(i)
+        self.day_begun = True
 
     def skip_current(self, i: int) -> None:
         st = self.st
@@ -383,31 +387,8 @@ def replay(ruleset: EpicBattle, record: Mapping[str, Any]) -> EpicState:
     deal = read_deal(ruleset, record, names)
     tokens = read_tokens(record, names)
     options = records.options_of(record)
-    try:
-        st = ruleset.new_game(names, deal, options, tokens)
-    except DeckError as exc:
-        raise RecordError(exc.args[0] if exc.args else str(exc)) from None
-    run = _Replay(ruleset, st)
-    steps = records.steps_of(record)
-    for i, step in enumerate(steps):
-        try:
-            if "call" in step:
-                run.night_step(i, step)
-            elif "claims" in step or "claims_detail" in step:
-                run.finish_night(i)
-                run.day_begun = True
-                run.claims(i, step)
-            elif "votes" in step:
-                run.finish_night(i)
-                run.day_begun = True
-                run.votes(i, step)
-        except IllegalAction as exc:
-            raise RecordError(str(exc), i) from None
-    if st.phase == NIGHT:
-        try:
-            run.finish_night(len(steps))
-        except IllegalAction as exc:  # pragma: no cover - skips are checked first
-            raise RecordError(str(exc), len(steps)) from None
+    st = records.new_game(lambda: ruleset.new_game(names, deal, options, tokens))
+    records.read_call_steps(_Replay(ruleset, st), record)
     return st
 
 
