@@ -110,19 +110,12 @@ class EventReader:
         return got, extra, problems
 
 
-def moves_problems(legal: list[Action], expected: set[str] | frozenset[str]) -> Problems:
-    """Legal moves go only to a seat the rules ask to act now (``expected`` empty: they
-    ask this seat nothing), and only the moves of the call that is open."""
-    if not expected:
-        return [("leak", f"legal moves {[str(a) for a in legal]} for a seat the rules "
-                         "do not ask to act now")]
-    bad = [str(a) for a in legal if a.kind not in expected]
-    return [("leak", f"legal moves {bad} are not moves of this call")] if bad else []
-
-
 class SeatModel:
     """Where every model starts: the table, each seat told the card it was dealt (all it
     knows at first), and a reader for the events a view shows."""
+
+    PUBLIC_FIELDS: frozenset[str] = frozenset()  # a view's fields anybody may see
+    SEAT_FIELDS: frozenset[str] = frozenset()  # and those a seat's own view adds
 
     def __init__(self, n: int, names: Iterable[str], start: Iterable[str]) -> None:
         self.n = n
@@ -133,6 +126,30 @@ class SeatModel:
             self.k.tell(s, "deal", s, self.start[s])
         self.over = False
         self.reader = EventReader()
+
+    def check_top(self, viewer: Viewer, view: Mapping[str, Any]) -> Problems:
+        """The view's top-level fields, and an outcome exactly once the game is over."""
+        out = check_top(view, viewer, set(self.PUBLIC_FIELDS), set(self.SEAT_FIELDS))
+        if ("outcome" in view) != self.over:
+            out.append(("leak" if not self.over else "missing",
+                        "outcome before the end" if not self.over else "no outcome at the end"))
+        return out
+
+    def check_moves(self, viewer: Viewer, view: Mapping[str, Any]) -> Problems:
+        """Legal moves go only to a seat the rules ask to act now, and only the moves of
+        the call that is open (``expected_moves``; empty: the rules ask it nothing)."""
+        legal = legal_of(view)
+        if viewer is None or not legal:
+            return []
+        expected = self.expected_moves(viewer, view)
+        if not expected:
+            return [("leak", f"legal moves {[str(a) for a in legal]} for a seat the rules "
+                             "do not ask to act now")]
+        bad = [str(a) for a in legal if a.kind not in expected]
+        return [("leak", f"legal moves {bad} are not moves of this call")] if bad else []
+
+    def expected_moves(self, viewer: int, view: Mapping[str, Any]) -> set[str] | frozenset[str]:
+        raise NotImplementedError
 
 
 class NightSnap(Protocol):

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,10 +40,7 @@ from nightcall.audit.base import (
     OneNightFamilyModel,
     Problems,
     Viewer,
-    check_top,
     exact_keys,
-    legal_of,
-    moves_problems,
     seats,
 )
 from nightcall.audit.core import GameConfig
@@ -94,6 +91,8 @@ class Snap:
 
 
 class EpicModel(OneNightFamilyModel[Snap, EpicState]):
+    PUBLIC_FIELDS = frozenset(PUBLIC_FIELDS)
+    SEAT_FIELDS = frozenset(SEAT_FIELDS)
     game = "Epic Battle"
     role_ids = ROLE_IDS
 
@@ -292,10 +291,7 @@ class EpicModel(OneNightFamilyModel[Snap, EpicState]):
 
     # --- checking a view --------------------------------------------------------------
     def check(self, viewer: Viewer, view: dict[str, Any]) -> Problems:
-        out = check_top(view, viewer, PUBLIC_FIELDS, SEAT_FIELDS)
-        if ("outcome" in view) != self.over:
-            out.append(("leak" if not self.over else "missing",
-                        "outcome before the end" if not self.over else "no outcome at the end"))
+        out = self.check_top(viewer, view)
         if view.get("players") != self.names or view.get("roles_in_play") != self.deck:
             out.append(("leak", "players or roles in play differ from the public deck"))
         if view.get("call") not in (None, *self.schedule):
@@ -315,7 +311,7 @@ class EpicModel(OneNightFamilyModel[Snap, EpicState]):
             out.append(("leak", f"instructions {view.get('instructions')} are not those of "
                                 "the seat's own artifact"))
         out.extend(self.k.compare(viewer, got))
-        out.extend(self._check_legal(viewer, view))
+        out.extend(self.check_moves(viewer, view))
         claims = [{k: v for k, v in e.items() if k != "kind"}
                   for e in view.get("events", []) if e.get("kind") == "claim"]
         if claims != self.claims:
@@ -323,10 +319,7 @@ class EpicModel(OneNightFamilyModel[Snap, EpicState]):
                         f"claims shown {claims} differ from the claims made {self.claims}"))
         return out
 
-    def _check_legal(self, viewer: Viewer, view: dict[str, Any]) -> Problems:
-        legal = legal_of(view)
-        if viewer is None or not legal:
-            return []
+    def expected_moves(self, viewer: int, view: Mapping[str, Any]) -> set[str]:
         call = view.get("call")
         if view.get("phase") == "night" and call in ACTORS:
             ok = viewer in self.holders(ACTORS[call])
@@ -334,7 +327,7 @@ class EpicModel(OneNightFamilyModel[Snap, EpicState]):
         else:
             ok = view.get("phase") == "day" and viewer not in self.votes
             expected = {"vote", "abstain"}
-        return moves_problems(legal, expected if ok else set())
+        return expected if ok else set()
 
     def _read(self, e: dict[str, Any], got: Counter[Fact], instructions: list[Any]) -> str | None:
         kind = e.get("kind")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,10 +29,7 @@ from nightcall.audit.base import (
     OneNightFamilyModel,
     Problems,
     Viewer,
-    check_top,
     exact_keys,
-    legal_of,
-    moves_problems,
     seats,
 )
 from nightcall.audit.core import GameConfig
@@ -61,6 +58,8 @@ class Snap:
 
 
 class OnuwModel(OneNightFamilyModel[Snap, OneNightState]):
+    PUBLIC_FIELDS = frozenset(PUBLIC_FIELDS)
+    SEAT_FIELDS = frozenset(SEAT_FIELDS)
     game = "One Night"
     role_ids = ROLE_IDS
 
@@ -144,11 +143,7 @@ class OnuwModel(OneNightFamilyModel[Snap, OneNightState]):
 
     # --- checking a view --------------------------------------------------------------
     def check(self, viewer: Viewer, view: dict[str, Any]) -> Problems:
-        out = check_top(view, viewer, PUBLIC_FIELDS, SEAT_FIELDS)
-        if ("outcome" in view) != self.over:
-            out.append(("leak" if self.over is False else "missing",
-                        "the outcome is shown before the end" if not self.over
-                        else "the outcome is missing at the end"))
+        out = self.check_top(viewer, view)
         if view.get("players") != self.names or view.get("roles_in_play") != self.deck:
             out.append(("leak", "players or roles in play differ from the public deck"))
         if view.get("call") not in (None, *self.schedule):
@@ -163,17 +158,12 @@ class OnuwModel(OneNightFamilyModel[Snap, OneNightState]):
             out.append(("leak" if len(claims) > len(self.claims) else "missing",
                         f"claims shown {claims} differ from the claims made {self.claims}"))
         out.extend(self.k.compare(viewer, got))
-        out.extend(self._check_legal(viewer, view))
+        out.extend(self.check_moves(viewer, view))
         return out
 
-    def _check_legal(self, viewer: Viewer, view: dict[str, Any]) -> Problems:
-        if viewer is None:
-            return []
-        legal = legal_of(view)
-        if not legal:
-            return []
+    def expected_moves(self, viewer: int, view: Mapping[str, Any]) -> set[str]:
         state_call = view.get("call") if view.get("phase") == "night" else None
-        return moves_problems(legal, self._expected_kinds(viewer, state_call) or set())
+        return self._expected_kinds(viewer, state_call) or set()
 
     def _expected_kinds(self, viewer: int, call: str | None) -> set[str] | None:
         if call is None:
