@@ -139,6 +139,18 @@ def center_cards(ruleset: Ruleset[Any], record: Mapping[str, Any]) -> list[str]:
             for i, c in enumerate(center)]
 
 
+def center_indices(i: int, value: Any, count: int) -> list[int]:
+    """A one-night step's ``center`` field: ``count`` center card indices (0, 1 or 2)."""
+    if not isinstance(value, list) or len(value) != count:
+        raise RecordError(Said(f"'center' must list {count} center card index(es)",
+                               "record.center_count", n=count), i)
+    for c in value:
+        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= 2:
+            raise RecordError(Said(f"center indices are 0, 1 or 2, got {c!r}",
+                                   "record.center_index", got=repr(c)), i)
+    return list(value)
+
+
 def is_comment(step: Mapping[str, Any]) -> bool:
     """A step with nothing but comments (``text``, ``rule``) changes nothing."""
     return all(key in COMMENT_KEYS for key in step)

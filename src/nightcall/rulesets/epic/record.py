@@ -201,16 +201,6 @@ class _Replay:
                                    "epic.record.twice", field=field), i)
         return min(a, b), max(a, b)
 
-    def center(self, i: int, value: Any, count: int) -> list[int]:
-        if not isinstance(value, list) or len(value) != count:
-            raise RecordError(Said(f"'center' must list {count} center card index(es)",
-                                   "epic.record.center_count", n=count), i)
-        for c in value:
-            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= 2:
-                raise RecordError(Said(f"center indices are 0, 1 or 2, got {c!r}",
-                                       "epic.record.center_index", got=repr(c)), i)
-        return list(value)
-
     def actions(self, i: int, call: str, actor: int, step: Mapping[str, Any]) -> list[Action]:
         """The actions a step's fields describe, for ``call``."""
         if step.get("skip") is True:
@@ -229,7 +219,7 @@ class _Replay:
             if "center" not in step:
                 raise RecordError(Said("the Mimic must look at a center card ('center': [i])",
                                        "epic.record.mimic_center"), i)
-            return [Action("copy_center", self.center(i, step["center"], 1)[0])]
+            return [Action("copy_center", records.center_indices(i, step["center"], 1)[0])]
         if call in ("vampires", "the_count", "infected", "instigator", "assassin"):
             only("token")
             if "token" not in step:
@@ -255,7 +245,7 @@ class _Replay:
             only("center")
             if "center" not in step:
                 return [SKIP]
-            return [Action("look_center", self.center(i, step["center"], 1)[0])]
+            return [Action("look_center", records.center_indices(i, step["center"], 1)[0])]
         if call in ("alpha_wolf", "robber"):
             only("swap")
             if "swap" not in step:
@@ -274,7 +264,7 @@ class _Replay:
             if "look" in step:
                 return [Action("look", self.seat(i, step["look"], "look"))]
             if "center" in step:
-                a, b = sorted(self.center(i, step["center"], 2))
+                a, b = sorted(records.center_indices(i, step["center"], 2))
                 return [Action("look_center", a, b)]
             return [SKIP]
         if call == "ghost_hunter":
@@ -300,7 +290,7 @@ class _Replay:
             only("center", "swap")
             out = []
             if "center" in step:
-                out.append(Action("look_center", self.center(i, step["center"], 1)[0]))
+                out.append(Action("look_center", records.center_indices(i, step["center"], 1)[0]))
             elif "swap" in step:
                 raise RecordError(Said("the Witch swaps only a center card she looked at",
                                        "epic.record.witch_swap"), i)

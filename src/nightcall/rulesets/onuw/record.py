@@ -210,17 +210,6 @@ class _Replay:
         return f"no player holds the {raw} card: nobody chooses in the {raw} call"
 
 
-def _center(st: OneNightState, i: int, value: Any, count: int) -> list[int]:
-    if not isinstance(value, list) or len(value) != count:
-        raise RecordError(Said(f"'center' must list {count} center card index(es)",
-                               "onuw.record.center_count", n=count), i)
-    for c in value:
-        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= 2:
-            raise RecordError(Said(f"center indices are 0, 1 or 2, got {c!r}",
-                                   "onuw.record.center_index", got=repr(c)), i)
-    return value
-
-
 def _read_action(st: OneNightState, i: int, role: str, step: Mapping[str, Any]) -> Action:
     """Turn the fields of a night step into the action of ``role``."""
     names = st.names
@@ -241,7 +230,7 @@ def _read_action(st: OneNightState, i: int, role: str, step: Mapping[str, Any]) 
                 look = look[0]
             return Action("look", records.seat_of(names, look, i, "look"))
         if "center" in step:
-            a, b = sorted(_center(st, i, step["center"], 2))
+            a, b = sorted(records.center_indices(i, step["center"], 2))
             return Action("look_center", a, b)
     elif role == ROBBER:
         if "swap" in step:
@@ -256,10 +245,10 @@ def _read_action(st: OneNightState, i: int, role: str, step: Mapping[str, Any]) 
             return Action("swap_two", a, b)
     elif role == DRUNK:
         if "center" in step:
-            return Action("take_center", _center(st, i, step["center"], 1)[0])
+            return Action("take_center", records.center_indices(i, step["center"], 1)[0])
     elif role == WEREWOLF:
         if "center" in step:
-            return Action("look_center", _center(st, i, step["center"], 1)[0])
+            return Action("look_center", records.center_indices(i, step["center"], 1)[0])
     else:
         raise RecordError(Said(f"the {role} has no choice to make at night",
                                "onuw.record.no_choice", role=role), i)
