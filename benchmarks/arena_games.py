@@ -21,13 +21,14 @@ shared); the stdio figures are wall time, because the agent is another process.
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from report import print_figures
 
 from nightcall.agents.table import Table
 from nightcall.arena.config import Entrant, Tournament
@@ -151,11 +152,7 @@ def main() -> None:
         "ms_per_agent_process": round(spawn_ms(20), 1),
         **stdio_games(20),
     }
-    if args.json:
-        print(json.dumps(out, indent=2))
-        return
-    for key, value in out.items():
-        print(f"{key}: {value}")
+    print_figures(out, args.json)
 
 
 if __name__ == "__main__":

@@ -16,10 +16,11 @@ shared), wall seconds for the scaling run.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import time
 from typing import Any
+
+from report import print_figures
 
 from nightcall.rulesets.onuw.game import ONUW
 from nightcall.sim.parallel import simulate
@@ -75,11 +76,7 @@ def main() -> None:
         tally, seconds = simulate(random_setup, g * 4, seed=3, workers=workers)
         scaling[workers] = round(tally.games / seconds)
     out["wall_games_per_second_by_workers"] = scaling
-    if args.json:
-        print(json.dumps(out, indent=2))
-        return
-    for key, value in out.items():
-        print(f"{key}: {value}")
+    print_figures(out, args.json)
 
 
 if __name__ == "__main__":

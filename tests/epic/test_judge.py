@@ -73,13 +73,6 @@ def test_lovers_die_together_even_when_protected(dead: Any) -> None:
     assert o.deaths[1].cause == "lovers"
 
 
-def test_bounty_dead_the_assassin_wins_and_the_check_goes_on(winners: Any) -> None:
-    o = verdict(["assassin", "werewolf", "seer", "villager"], {A: B, C: B, D: B, B: A},
-                tokens={B: "bounty"})
-    assert set(o.teams) == {"assassin", "village"}
-    assert winners(o) == {A, C, D}
-
-
 def test_bounty_alive_the_assassin_loses(winners: Any) -> None:
     o = verdict(["assassin", "werewolf", "seer", "villager"], {A: C, B: C, D: C, C: A},
                 tokens={B: "bounty"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
@@ -39,10 +40,19 @@ def test_master_with_an_artifact_is_not_protected(dead: Any) -> None:
     assert dead(o) == {A}
 
 
-def test_hunter_cannot_shoot_a_protected_player(dead: Any) -> None:
-    cards = ["hunter", "werewolf", "bodyguard", "villager", "robber"]
-    o = verdict(cards, {B: A, C: B, D: A, E: A, A: B})
-    assert dead(o) == {A}
+@pytest.mark.parametrize(("cards", "votes", "killed"), [
+    pytest.param(["hunter", "werewolf", "bodyguard", "villager", "robber"],
+                 {B: A, C: B, D: A, E: A, A: B}, {A},
+                 id="hunter_cannot_shoot_a_protected_player"),
+    # Anna (3, protected) lives; Dario (2) dies as second; nobody moves up.
+    pytest.param(["werewolf", "vampire", "bodyguard", "villager", "robber"],
+                 {B: A, C: A, D: A, A: D, E: D}, {D}, id="protected_top_saves_only_the_top"),
+    pytest.param(["werewolf", "vampire", "bodyguard", "villager", "robber"],
+                 {C: A, D: A, A: B, E: B, B: C}, {B}, id="tie_for_most_with_protection"),
+])
+def test_the_bodyguard_protects_from_the_vote_and_the_hunter(
+        dead: Any, cards: list[str], votes: dict[str, str], killed: set[str]) -> None:
+    assert dead(verdict(cards, votes)) == killed
 
 
 def test_hunter_killed_by_love_still_shoots(dead: Any) -> None:
@@ -50,19 +60,6 @@ def test_hunter_killed_by_love_still_shoots(dead: Any) -> None:
     o = verdict(cards, {B: C, C: A, D: A, E: A, A: B}, tokens={A: "love", B: "love"})
     assert dead(o) == {A, B, C}
     assert [d.cause for d in o.deaths] == ["votes", "lovers", "hunter"]
-
-
-def test_epic_protected_top_saves_only_the_top(dead: Any) -> None:
-    cards = ["werewolf", "vampire", "bodyguard", "villager", "robber"]
-    o = verdict(cards, {B: A, C: A, D: A, A: D, E: D})
-    # Anna (3, protected) lives; Dario (2) dies as second; nobody moves up.
-    assert dead(o) == {D}
-
-
-def test_epic_tie_for_most_with_protection(dead: Any) -> None:
-    cards = ["werewolf", "vampire", "bodyguard", "villager", "robber"]
-    o = verdict(cards, {C: A, D: A, A: B, E: B, B: C})
-    assert dead(o) == {B}
 
 
 def test_renfield_death_is_not_a_vampire_death() -> None:

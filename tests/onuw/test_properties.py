@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, NamedTuple
 
 from hypothesis import given, settings
 from hypothesis import strategies as st_
@@ -30,6 +30,19 @@ def decks(draw: st_.DrawFn) -> tuple[int, list[str]]:
     return players, deck
 
 
+class Table(NamedTuple):
+    players: int
+    roles: list[str]
+    seed: int
+
+
+@st_.composite
+def tables(draw: st_.DrawFn) -> Table:
+    """A deck for a number of players, and the seed of its deal and of the choices."""
+    players, roles = draw(decks())
+    return Table(players, roles, draw(st_.integers(0, 2**32)))
+
+
 def play_random(players: int, deck: list[str], seed: int) -> tuple[OneNightState, list[Any]]:
     """Play with random legal choices (and random claims); return the game and each step's views."""
     names = [f"P{i}" for i in range(players)]
@@ -46,17 +59,14 @@ def play_random(players: int, deck: list[str], seed: int) -> tuple[OneNightState
 
 
 @settings(max_examples=150, deadline=None)
-@given(decks(), st_.integers(0, 2**32))
-def test_random_legal_games_end_with_a_valid_outcome(
-    deck: tuple[int, list[str]], seed: int
-) -> None:
-    players, roles = deck
-    st, _ = play_random(players, roles, seed)
+@given(tables())
+def test_random_legal_games_end_with_a_valid_outcome(t: Table) -> None:
+    st, _ = play_random(*t)
     out = ONUW.outcome(st)
     assert out is not None and st.phase == 2
     assert set(out.teams) <= {"village", "werewolves", "tanner"}
-    assert len(set(out.dead)) == len(out.dead) and all(0 <= s < players for s in out.dead)
-    assert set(out.winners) <= set(range(players))
+    assert len(set(out.dead)) == len(out.dead) and all(0 <= s < t.players for s in out.dead)
+    assert set(out.winners) <= set(range(t.players))
     # Every winner's final role is on a winning team (the Tanner only by dying).
     final = st.final_roles()
     for s in out.winners:
@@ -65,11 +75,10 @@ def test_random_legal_games_end_with_a_valid_outcome(
 
 
 @settings(max_examples=150, deadline=None)
-@given(decks(), st_.integers(0, 2**32))
-def test_cards_are_only_ever_permuted(deck: tuple[int, list[str]], seed: int) -> None:
-    players, roles = deck
-    st, _ = play_random(players, roles, seed)
-    assert Counter(st.cards) == Counter(roles)
+@given(tables())
+def test_cards_are_only_ever_permuted(t: Table) -> None:
+    st, _ = play_random(*t)
+    assert Counter(st.cards) == Counter(t.roles)
 
 
 def legit_card_facts(st: OneNightState, seat: int) -> set[tuple[str, int, str]]:
@@ -101,16 +110,15 @@ def legit_card_facts(st: OneNightState, seat: int) -> set[tuple[str, int, str]]:
 
 
 @settings(max_examples=100, deadline=None)
-@given(decks(), st_.integers(0, 2**32))
-def test_a_seat_never_sees_a_card_it_did_not_see(deck: tuple[int, list[str]], seed: int) -> None:
-    players, roles = deck
-    st, all_views = play_random(players, roles, seed)
-    facts = [legit_card_facts(st, seat) for seat in range(players)]
+@given(tables())
+def test_a_seat_never_sees_a_card_it_did_not_see(t: Table) -> None:
+    st, all_views = play_random(*t)
+    facts = [legit_card_facts(st, seat) for seat in range(t.players)]
     for views in all_views:
         if views[0]["phase"] == "over":
             continue  # every card is turned over at the end
         assert not [e for e in views[0]["events"] if "card" in e or "cards" in e]
-        for seat in range(players):
+        for seat in range(t.players):
             for e in views[seat + 1]["events"]:
                 assert "cards" not in e
                 if "card" in e:
@@ -119,12 +127,9 @@ def test_a_seat_never_sees_a_card_it_did_not_see(deck: tuple[int, list[str]], se
 
 
 @settings(max_examples=60, deadline=None)
-@given(decks(), st_.integers(0, 2**32))
-def test_same_seed_and_actions_give_the_same_states_and_views(
-    deck: tuple[int, list[str]], seed: int
-) -> None:
-    players, roles = deck
-    a, views_a = play_random(players, roles, seed)
-    b, views_b = play_random(players, roles, seed)
+@given(tables())
+def test_same_seed_and_actions_give_the_same_states_and_views(t: Table) -> None:
+    a, views_a = play_random(*t)
+    b, views_b = play_random(*t)
     assert a.cards == b.cards and a.log == b.log and views_a == views_b
     assert ONUW.outcome(a) == ONUW.outcome(b)

@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st_
 
 from nightcall.engine.errors import RecordError
 from nightcall.engine.events import MASTER
@@ -26,7 +25,7 @@ from nightcall.rulesets.onuw.roles import DOPPELGANGER_INSOMNIAC
 from nightcall.rulesets.onuw.state import OneNightState
 
 from .helpers import outcome, play, record
-from .test_properties import decks, play_random
+from .test_properties import Table, play_random, tables
 
 V = "villager"
 
@@ -163,15 +162,12 @@ def verbose_record(st: OneNightState, rng: random.Random) -> dict[str, Any]:
 
 
 @settings(max_examples=150, deadline=None)
-@given(decks(), st_.integers(0, 2**32))
-def test_a_record_naming_every_call_replays_like_the_live_game(
-    deck: tuple[int, list[str]], seed: int
-) -> None:
-    players, roles = deck
-    live, _ = play_random(players, roles, seed)
-    for rec in (ONUW.to_record(live), verbose_record(live, random.Random(seed))):
+@given(tables())
+def test_a_record_naming_every_call_replays_like_the_live_game(t: Table) -> None:
+    live, _ = play_random(*t)
+    for rec in (ONUW.to_record(live), verbose_record(live, random.Random(t.seed))):
         again = ONUW.replay(json.loads(json.dumps(rec)))
         assert again.log == live.log
         assert ONUW.outcome_json(again) == ONUW.outcome_json(live)
-        for viewer in (None, MASTER, *range(players)):
+        for viewer in (None, MASTER, *range(t.players)):
             assert ONUW.view(again, viewer) == ONUW.view(live, viewer)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import queue
 import subprocess
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from typing import IO, Protocol
 
@@ -120,7 +121,7 @@ def run_game(
         seat = min(waiting)
         if seat in agents:
             try:
-                _ask(table, seat, agents[seat])
+                ask_move(table, seat, agents[seat])
             except AgentTimeout as exc:
                 _play_for(table, seat, agents[seat], stand_ins[seat], str(exc))
         else:
@@ -132,14 +133,21 @@ def run_game(
         channel.send(table.game_over(seat))
 
 
-def _ask(table: Table, seat: int, channel: LineChannel) -> None:
-    """Get one accepted move from an agent; talk is answered with a fresh observation."""
-    errors = 0
+def ask_move(table: Table, seat: int, channel: LineChannel, move_timeout: float | None = None,
+             max_messages: int | None = None) -> None:
+    """Get one accepted move from an agent; talk is answered with a fresh observation.
+    ``move_timeout``: seconds for the whole move (the channel's timeout shrinks as it
+    talks); ``max_messages``: how many lines it may send before the move at most."""
+    deadline = None if move_timeout is None else time.monotonic() + move_timeout
+    errors = messages = 0
     send_observation = True
     while not table.is_over() and seat in table.to_act():
         if send_observation:
             channel.send(table.observe(seat))
+        if deadline is not None:
+            channel.timeout = max(0.0, deadline - time.monotonic())
         line = channel.receive()
+        messages += 1
         try:
             message = decode_agent(line)
         except ProtocolError as exc:
@@ -151,7 +159,9 @@ def _ask(table: Table, seat: int, channel: LineChannel) -> None:
                 # A hello needs no new observation; anything applied does.
                 send_observation = not isinstance(message, Hello)
                 errors = 0
-                continue
+                if max_messages is None or messages < max_messages:
+                    continue
+                raise AgentGone(f"{channel.name} sent {messages} messages for one move")
             refused = error
         errors += 1
         if errors >= MAX_ERRORS_IN_A_ROW:

@@ -25,14 +25,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import IO, Any, NotRequired, TypedDict
 
-from nightcall.agents.stdio import AgentGone, AgentTimeout, LineChannel
+from nightcall.agents.stdio import AgentGone, AgentTimeout, LineChannel, ask_move
 from nightcall.agents.table import Table
 from nightcall.arena.config import Entrant, Tournament
 from nightcall.arena.schedule import Game, bot_seed
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import IllegalAction
 from nightcall.engine.ruleset import Ruleset, S, get_ruleset
-from nightcall.protocol import Error, ErrorCode, Hello, ProtocolError, decode_agent
+from nightcall.protocol import Error, ErrorCode
 from nightcall.sim.runner import dealt_roles
 from nightcall.sim.runner import play as play_bots
 
@@ -152,7 +152,8 @@ class StdioSeat(ProtocolSeat):
             self.pass_now(table)
             return
         try:
-            self._ask(table, self.channel)
+            ask_move(table, self.seat, self.channel, self.entrant.move_timeout,
+                     MAX_MESSAGES_PER_MOVE)
         except AgentTimeout as exc:
             self.stats["timeouts"] += 1
             state_id = table.state_id(self.seat)
@@ -168,38 +169,6 @@ class StdioSeat(ProtocolSeat):
             self.channel.send(message)
         except AgentGone as exc:
             self._gone(str(exc))
-
-    def _ask(self, table: Table, channel: LineChannel) -> None:
-        """One accepted move within the time limit (talk first is fine), as
-        ``nightcall agent play`` asks for it; the limit is for the whole move."""
-        deadline = time.monotonic() + self.entrant.move_timeout
-        errors = messages = 0
-        send_observation = True
-        while not table.is_over() and self.seat in table.to_act():
-            if send_observation:
-                channel.send(table.observe(self.seat))
-            channel.timeout = max(0.0, deadline - time.monotonic())
-            line = channel.receive()
-            messages += 1
-            try:
-                message = decode_agent(line)
-            except ProtocolError as exc:
-                exc.error.state_id = table.state_id(self.seat)
-                refused: Error = exc.error
-            else:
-                error = table.submit(self.seat, message)
-                if error is None:
-                    send_observation = not isinstance(message, Hello)
-                    errors = 0
-                    if messages < MAX_MESSAGES_PER_MOVE:
-                        continue
-                    raise AgentGone(f"{channel.name} sent {messages} messages for one move")
-                refused = error
-            errors += 1
-            if errors >= MAX_ERRORS_IN_A_ROW:
-                raise AgentGone(f"{channel.name} sent {errors} refused messages in a row")
-            channel.send(refused)
-            send_observation = True
 
     def end(self, table: Table) -> None:
         if self.proc is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from nightcall.engine.actions import Action
 
@@ -108,3 +108,101 @@ class EventReader:
                 problems.append(problem)
         self._cache[viewer] = (list(events), got, extra)
         return got, extra, problems
+
+
+class SeatModel:
+    """Where every model starts: the table, each seat told the card it was dealt (all it
+    knows at first), and a reader for the events a view shows."""
+
+    PUBLIC_FIELDS: frozenset[str] = frozenset()  # a view's fields anybody may see
+    SEAT_FIELDS: frozenset[str] = frozenset()  # and those a seat's own view adds
+
+    def __init__(self, n: int, names: Iterable[str], start: Iterable[str]) -> None:
+        self.n = n
+        self.names = list(names)
+        self.start: tuple[str, ...] = tuple(start)
+        self.k = Knowledge(n)
+        for s in range(n):
+            self.k.tell(s, "deal", s, self.start[s])
+        self.over = False
+        self.reader = EventReader()
+
+    def check_top(self, viewer: Viewer, view: Mapping[str, Any]) -> Problems:
+        """The view's top-level fields, and an outcome exactly once the game is over."""
+        out = check_top(view, viewer, set(self.PUBLIC_FIELDS), set(self.SEAT_FIELDS))
+        if ("outcome" in view) != self.over:
+            out.append(("leak" if not self.over else "missing",
+                        "outcome before the end" if not self.over else "no outcome at the end"))
+        return out
+
+    def check_moves(self, viewer: Viewer, view: Mapping[str, Any]) -> Problems:
+        """Legal moves go only to a seat the rules ask to act now, and only the moves of
+        the call that is open (``expected_moves``; empty: the rules ask it nothing)."""
+        legal = legal_of(view)
+        if viewer is None or not legal:
+            return []
+        expected = self.expected_moves(viewer, view)
+        if not expected:
+            return [("leak", f"legal moves {[str(a) for a in legal]} for a seat the rules "
+                             "do not ask to act now")]
+        bad = [str(a) for a in legal if a.kind not in expected]
+        return [("leak", f"legal moves {bad} are not moves of this call")] if bad else []
+
+    def expected_moves(self, viewer: int, view: Mapping[str, Any]) -> set[str] | frozenset[str]:
+        raise NotImplementedError
+
+
+class NightSnap(Protocol):
+    @property
+    def cards(self) -> tuple[str, ...]: ...
+    @property
+    def call(self) -> str | None: ...
+
+
+SnapT = TypeVar("SnapT", bound=NightSnap)
+StateT = TypeVar("StateT")
+
+
+class OneNightFamilyModel(SeatModel, Generic[SnapT, StateT]):
+    """One Night and Epic Battle: one night of calls, then talk and a single vote. Claims
+    are public as they are made; the game is over once every seat voted."""
+
+    TALK = frozenset({"claim", "claim_saw", "claim_swap"})
+    game = ""  # named in the error for a master move
+    role_ids: tuple[str, ...] = ()  # claims name roles by their index here
+
+    def __init__(self, n: int, names: Iterable[str], start: Iterable[str]) -> None:
+        super().__init__(n, names, start)
+        self.votes: dict[int, int | None] = {}
+        self.claims: list[dict[str, Any]] = []
+
+    def master_step(self, name: str, before: SnapT, state: StateT) -> None:
+        if name != "end_call":
+            raise AssertionError(f"{self.game} has no master moves")
+        self._catch_up(state)  # the clock ended a call: the next one begins
+
+    def step(self, seat: int, action: Action, before: SnapT, state: StateT) -> None:
+        if action.kind in self.TALK:
+            self.claims.append(self._claim(seat, action))
+        elif before.call is None:
+            self.votes[seat] = action.a if action.kind == "vote" else None
+            self.over = len(self.votes) == self.n
+        else:
+            self._night(seat, action, before)
+        self._catch_up(state)
+
+    def _claim(self, seat: int, action: Action) -> dict[str, Any]:
+        data: dict[str, Any] = {"seat": seat}
+        if action.kind == "claim":
+            data["role"] = self.role_ids[action.a]
+        elif action.kind == "claim_saw":
+            data["saw"], data["role"] = action.a, self.role_ids[action.b]
+        else:
+            data["swapped"] = [action.a, action.b]
+        return data
+
+    def _night(self, seat: int, action: Action, before: SnapT) -> None:
+        raise NotImplementedError
+
+    def _catch_up(self, state: StateT) -> None:
+        raise NotImplementedError

@@ -31,19 +31,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from nightcall.audit.base import (
-    EventReader,
     Fact,
-    Knowledge,
+    OneNightFamilyModel,
     Problems,
     Viewer,
-    check_top,
     exact_keys,
-    legal_of,
     seats,
 )
 from nightcall.audit.core import GameConfig
@@ -51,8 +48,6 @@ from nightcall.engine.actions import Action
 from nightcall.engine.ruleset import Ruleset
 from nightcall.rulesets.epic.roles import ROLE_IDS  # (a table of names: claims say role ids)
 from nightcall.rulesets.epic.state import EpicState
-
-TALK = frozenset({"claim", "claim_saw", "claim_swap"})
 
 WOLF_CARDS = frozenset({"werewolf", "alpha_wolf", "sight_wolf", "dream_wolf"})
 WAKING_WOLVES = frozenset({"werewolf", "alpha_wolf", "sight_wolf"})
@@ -95,21 +90,21 @@ class Snap:
     call: str | None
 
 
-class EpicModel:
+class EpicModel(OneNightFamilyModel[Snap, EpicState]):
+    PUBLIC_FIELDS = frozenset(PUBLIC_FIELDS)
+    SEAT_FIELDS = frozenset(SEAT_FIELDS)
+    game = "Epic Battle"
+    role_ids = ROLE_IDS
+
     def __init__(self, state: EpicState) -> None:
         st = state
-        self.n: int = st.n
-        self.names = list(st.names)
-        self.start: tuple[str, ...] = tuple(st.start)
+        super().__init__(st.n, st.names, st.start)
         self.deck = sorted(st.cards)
         self.schedule: tuple[str, ...] = tuple(st.schedule)
         self.tokens_in_play = bool(st.tokens_in_play)
         self.tokens = list(st.start_tokens)
         self.board: Counter[str] = Counter(TOKEN_SUPPLY)
         self.board.subtract(self.tokens)
-        self.k = Knowledge(self.n)
-        for s in range(self.n):
-            self.k.tell(s, "deal", s, self.start[s])
         self.copy: str | None = None  # what the Mimic became
         self.vampires: list[int] = []
         self.wolves_known: set[int] = set()
@@ -119,21 +114,12 @@ class EpicModel:
         self.revealed: dict[int, str] = {}
         self.artifacts: dict[int, str] = {}
         self.witch_pick = -1
-        self.votes: dict[int, int | None] = {}
-        self.claims: list[dict[str, Any]] = []
-        self.over = False
         self.day = False
         self.begun = 0
-        self.reader = EventReader()
         self._catch_up(state)
 
     def snapshot(self, state: EpicState) -> Snap:
         return Snap(tuple(state.cards), state.call)
-
-    def master_step(self, name: str, before: Snap, state: EpicState) -> None:
-        if name != "end_call":
-            raise AssertionError("Epic Battle has no master moves")
-        self._catch_up(state)  # the clock ended a call: the next one begins
 
     # --- the rules' bookkeeping -----------------------------------------------------
     def holders(self, roles: frozenset[str] | set[str]) -> list[int]:
@@ -154,22 +140,9 @@ class EpicModel:
         self.tokens[seat] = token
 
     # --- following the game ---------------------------------------------------------
-    def step(self, seat: int, action: Action, before: Snap, state: EpicState) -> None:
-        if action.kind in TALK:
-            data: dict[str, Any] = {"seat": seat}
-            if action.kind == "claim":
-                data["role"] = ROLE_IDS[action.a]
-            elif action.kind == "claim_saw":
-                data["saw"], data["role"] = action.a, ROLE_IDS[action.b]
-            else:
-                data["swapped"] = [action.a, action.b]
-            self.claims.append(data)
-        elif before.call is None:
-            self.votes[seat] = action.a if action.kind == "vote" else None
-            self.over = len(self.votes) == self.n
-        else:
-            self._act(before.call, seat, action, before.cards)
-        self._catch_up(state)
+    def _night(self, seat: int, action: Action, before: Snap) -> None:
+        assert before.call is not None  # (step() sends only the night's moves here)
+        self._act(before.call, seat, action, before.cards)
 
     def _look(self, seat: int, x: int, cards: tuple[str, ...]) -> None:
         self.acted.add(seat)
@@ -318,10 +291,7 @@ class EpicModel:
 
     # --- checking a view --------------------------------------------------------------
     def check(self, viewer: Viewer, view: dict[str, Any]) -> Problems:
-        out = check_top(view, viewer, PUBLIC_FIELDS, SEAT_FIELDS)
-        if ("outcome" in view) != self.over:
-            out.append(("leak" if not self.over else "missing",
-                        "outcome before the end" if not self.over else "no outcome at the end"))
+        out = self.check_top(viewer, view)
         if view.get("players") != self.names or view.get("roles_in_play") != self.deck:
             out.append(("leak", "players or roles in play differ from the public deck"))
         if view.get("call") not in (None, *self.schedule):
@@ -341,7 +311,7 @@ class EpicModel:
             out.append(("leak", f"instructions {view.get('instructions')} are not those of "
                                 "the seat's own artifact"))
         out.extend(self.k.compare(viewer, got))
-        out.extend(self._check_legal(viewer, view))
+        out.extend(self.check_moves(viewer, view))
         claims = [{k: v for k, v in e.items() if k != "kind"}
                   for e in view.get("events", []) if e.get("kind") == "claim"]
         if claims != self.claims:
@@ -349,10 +319,7 @@ class EpicModel:
                         f"claims shown {claims} differ from the claims made {self.claims}"))
         return out
 
-    def _check_legal(self, viewer: Viewer, view: dict[str, Any]) -> Problems:
-        legal = legal_of(view)
-        if viewer is None or not legal:
-            return []
+    def expected_moves(self, viewer: int, view: Mapping[str, Any]) -> set[str]:
         call = view.get("call")
         if view.get("phase") == "night" and call in ACTORS:
             ok = viewer in self.holders(ACTORS[call])
@@ -360,11 +327,7 @@ class EpicModel:
         else:
             ok = view.get("phase") == "day" and viewer not in self.votes
             expected = {"vote", "abstain"}
-        if not ok:
-            return [("leak", f"legal moves {[str(a) for a in legal]} for a seat the rules "
-                             "do not ask to act now")]
-        bad = [str(a) for a in legal if a.kind not in expected]
-        return [("leak", f"legal moves {bad} are not moves of this call")] if bad else []
+        return expected if ok else set()
 
     def _read(self, e: dict[str, Any], got: Counter[Fact], instructions: list[Any]) -> str | None:
         kind = e.get("kind")

@@ -20,19 +20,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from nightcall.audit.base import (
-    EventReader,
     Fact,
-    Knowledge,
+    OneNightFamilyModel,
     Problems,
     Viewer,
-    check_top,
     exact_keys,
-    legal_of,
     seats,
 )
 from nightcall.audit.core import GameConfig
@@ -51,7 +48,6 @@ MOVES = {
     "seer": {"look", "look_center", "skip"}, "robber": {"swap", "skip"},
     "troublemaker": {"swap_two", "skip"}, "drunk": {"take_center"},
 }
-TALK = {"claim", "claim_saw", "claim_swap"}
 
 
 @dataclass(frozen=True)
@@ -61,35 +57,26 @@ class Snap:
     stage: int
 
 
-class OnuwModel:
+class OnuwModel(OneNightFamilyModel[Snap, OneNightState]):
+    PUBLIC_FIELDS = frozenset(PUBLIC_FIELDS)
+    SEAT_FIELDS = frozenset(SEAT_FIELDS)
+    game = "One Night"
+    role_ids = ROLE_IDS
+
     def __init__(self, state: OneNightState) -> None:
         st = state
-        self.n: int = st.n
-        self.names = list(st.names)
-        self.start: tuple[str, ...] = tuple(st.start)
+        super().__init__(st.n, st.names, st.start)
         self.deck = sorted(st.cards)
         self.schedule: tuple[str, ...] = tuple(st.schedule)
         self.lone_wolf = bool(st.options.get("lone_wolf", True))
         self.doppel = self.start.index("doppelganger") if "doppelganger" in self.start else -1
         self.copy: str | None = None
-        self.k = Knowledge(self.n)
-        for s in range(self.n):
-            self.k.tell(s, "deal", s, self.start[s])
         self.begun = 0  # calls whose beginning has been played
-        self.votes: dict[int, int | None] = {}
-        self.claims: list[dict[str, Any]] = []
-        self.over = False
-        self.reader = EventReader()
         self._catch_up(state)
 
     # --- following the game ---------------------------------------------------------
     def snapshot(self, state: OneNightState) -> Snap:
         return Snap(tuple(state.cards), state.call, state.stage)
-
-    def master_step(self, name: str, before: Snap, state: OneNightState) -> None:
-        if name != "end_call":
-            raise AssertionError("One Night has no master moves")
-        self._catch_up(state)  # the clock ended a call: the next one begins
 
     def holders(self, role: str) -> list[int]:
         """Who wakes for ``role``: its starting card, or the Doppelgänger's copy."""
@@ -97,26 +84,6 @@ class OnuwModel:
         if self.copy == role and self.doppel >= 0:
             out.append(self.doppel)
         return out
-
-    def step(self, seat: int, action: Action, before: Snap, state: OneNightState) -> None:
-        if action.kind in TALK:
-            self._claim(seat, action)
-        elif before.call is None:
-            self.votes[seat] = action.a if action.kind == "vote" else None
-            self.over = len(self.votes) == self.n
-        else:
-            self._night(seat, action, before)
-        self._catch_up(state)
-
-    def _claim(self, seat: int, action: Action) -> None:
-        data: dict[str, Any] = {"seat": seat}
-        if action.kind == "claim":
-            data["role"] = ROLE_IDS[action.a]
-        elif action.kind == "claim_saw":
-            data["saw"], data["role"] = action.a, ROLE_IDS[action.b]
-        else:
-            data["swapped"] = [action.a, action.b]
-        self.claims.append(data)
 
     def _night(self, seat: int, action: Action, before: Snap) -> None:
         call, cards, n = before.call, before.cards, self.n
@@ -176,11 +143,7 @@ class OnuwModel:
 
     # --- checking a view --------------------------------------------------------------
     def check(self, viewer: Viewer, view: dict[str, Any]) -> Problems:
-        out = check_top(view, viewer, PUBLIC_FIELDS, SEAT_FIELDS)
-        if ("outcome" in view) != self.over:
-            out.append(("leak" if self.over is False else "missing",
-                        "the outcome is shown before the end" if not self.over
-                        else "the outcome is missing at the end"))
+        out = self.check_top(viewer, view)
         if view.get("players") != self.names or view.get("roles_in_play") != self.deck:
             out.append(("leak", "players or roles in play differ from the public deck"))
         if view.get("call") not in (None, *self.schedule):
@@ -195,22 +158,12 @@ class OnuwModel:
             out.append(("leak" if len(claims) > len(self.claims) else "missing",
                         f"claims shown {claims} differ from the claims made {self.claims}"))
         out.extend(self.k.compare(viewer, got))
-        out.extend(self._check_legal(viewer, view))
+        out.extend(self.check_moves(viewer, view))
         return out
 
-    def _check_legal(self, viewer: Viewer, view: dict[str, Any]) -> Problems:
-        if viewer is None:
-            return []
-        legal = legal_of(view)
-        if not legal:
-            return []
+    def expected_moves(self, viewer: int, view: Mapping[str, Any]) -> set[str]:
         state_call = view.get("call") if view.get("phase") == "night" else None
-        expected = self._expected_kinds(viewer, state_call)
-        if expected is None:
-            return [("leak", f"legal moves {[str(a) for a in legal]} for a seat the rules "
-                             "do not ask to act now")]
-        bad = [str(a) for a in legal if a.kind not in expected]
-        return [("leak", f"legal moves {bad} are not moves of this call")] if bad else []
+        return self._expected_kinds(viewer, state_call) or set()
 
     def _expected_kinds(self, viewer: int, call: str | None) -> set[str] | None:
         if call is None:

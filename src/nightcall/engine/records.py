@@ -8,14 +8,15 @@ and names, and turning seat numbers back into names.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
-from nightcall.engine.errors import DeckError, RecordError, Said
+from nightcall.engine.errors import DeckError, IllegalAction, RecordError, Said
 from nightcall.engine.ruleset import Ruleset, get_ruleset
 
 COMMENT_KEYS = frozenset({"text", "rule"})
+S = TypeVar("S")
 
 
 def load(path: str | Path) -> dict[str, Any]:
@@ -88,6 +89,14 @@ def options_of(record: Mapping[str, Any]) -> dict[str, Any]:
     return options
 
 
+def new_game(deal: Callable[[], S]) -> S:
+    """The game a record's header deals; a deck the rules refuse is the record's error."""
+    try:
+        return deal()
+    except DeckError as exc:
+        raise RecordError(exc.args[0] if exc.args else str(exc)) from None
+
+
 def steps_of(record: Mapping[str, Any]) -> list[dict[str, Any]]:
     steps = record.get("steps", [])
     if not isinstance(steps, list):
@@ -130,6 +139,51 @@ def center_cards(ruleset: Ruleset[Any], record: Mapping[str, Any]) -> list[str]:
             for i, c in enumerate(center)]
 
 
+def center_indices(i: int, value: Any, count: int) -> list[int]:
+    """A one-night step's ``center`` field: ``count`` center card indices (0, 1 or 2)."""
+    if not isinstance(value, list) or len(value) != count:
+        raise RecordError(Said(f"'center' must list {count} center card index(es)",
+                               "record.center_count", n=count), i)
+    for c in value:
+        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= 2:
+            raise RecordError(Said(f"center indices are 0, 1 or 2, got {c!r}",
+                                   "record.center_index", got=repr(c)), i)
+    return list(value)
+
+
 def is_comment(step: Mapping[str, Any]) -> bool:
     """A step with nothing but comments (``text``, ``rule``) changes nothing."""
     return all(key in COMMENT_KEYS for key in step)
+
+
+class CallSteps(Protocol):
+    """What reads a one-night record's steps (One Night, Epic Battle, a variant)."""
+
+    def night_step(self, i: int, step: dict[str, Any]) -> None: ...
+    def finish_night(self, i: int) -> None: ...
+    def begin_day(self, i: int) -> None: ...
+    def claims(self, i: int, step: Mapping[str, Any]) -> None: ...
+    def votes(self, i: int, step: Mapping[str, Any]) -> None: ...
+
+
+def read_call_steps(run: CallSteps, record: Mapping[str, Any]) -> None:
+    """A one-night game's steps in order (shared/spec/game-record.md): ``call`` steps in
+    wake order, then the day's ``claims`` and ``votes``; an illegal step is named. Steps
+    of another kind are kept and passed over (the spec: "The record is data")."""
+    steps = steps_of(record)
+    for i, step in enumerate(steps):
+        try:
+            if "call" in step:
+                run.night_step(i, step)
+            elif "claims" in step or "claims_detail" in step:
+                run.begin_day(i)
+                run.claims(i, step)
+            elif "votes" in step:
+                run.begin_day(i)
+                run.votes(i, step)
+        except IllegalAction as exc:
+            raise RecordError(str(exc), i) from None
+    try:
+        run.finish_night(len(steps))  # (a record that stops in the night: the skips)
+    except IllegalAction as exc:  # pragma: no cover - skips are checked first
+        raise RecordError(str(exc), len(steps)) from None

@@ -50,7 +50,6 @@ from nightcall.server.ops import (
     finder,
     healthz,
     metrics,
-    reader,
     readyz,
 )
 from nightcall.server.pages import page, web_dir
@@ -66,7 +65,7 @@ from nightcall.server.pipeline import (
     sink_error,
     web_hello,
 )
-from nightcall.server.replay_routes import replay_routes
+from nightcall.server.replay_routes import ended_room, replay_routes, room_of
 from nightcall.server.room import Room, RoomError, Sink, same_token
 from nightcall.server.samples import Samples
 from nightcall.server.store import Store
@@ -445,11 +444,9 @@ async def create_room(request: Request) -> Response:
 
 
 async def room_info(request: Request) -> Response:
-    hub: Hub = request.app.state.hub
-    try:
-        room = lookup(request, await reader(hub, request))
-    except RoomError as exc:
-        return refusal(exc)
+    room = await room_of(request)
+    if not isinstance(room, Room):
+        return room
     return _json(room.lobby())
 
 
@@ -457,10 +454,9 @@ async def room_qr(request: Request) -> Response:
     import segno
 
     hub: Hub = request.app.state.hub
-    try:
-        room = lookup(request, await reader(hub, request))
-    except RoomError as exc:
-        return refusal(exc)
+    room = await room_of(request)
+    if not isinstance(room, Room):
+        return room
     url = room.join_url or hub.join_url(room.code, server_base(request))
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", scale=8, border=2, dark="#111",
@@ -470,13 +466,9 @@ async def room_qr(request: Request) -> Response:
 
 async def room_record(request: Request) -> Response:
     """The game record, once the game is over (before that it holds every secret)."""
-    hub: Hub = request.app.state.hub
-    try:
-        room = lookup(request, await reader(hub, request))
-    except RoomError as exc:
-        return refusal(exc)
-    if room.status != "over":
-        return _json({"code": "not_over", "message": "the record opens at the end"}, 403)
+    room = await ended_room(request, "record")
+    if not isinstance(room, Room):
+        return room
     return _json(room.ruleset.to_record(room.state))
 
 

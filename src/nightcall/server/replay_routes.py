@@ -25,7 +25,7 @@ from nightcall.server.guard import ORIGIN_REFUSED, Endpoint, Guards
 from nightcall.server.hub import LANGUAGES, Hub
 from nightcall.server.limits import lookup, refusal
 from nightcall.server.ops import reader
-from nightcall.server.room import RoomError
+from nightcall.server.room import Room, RoomError
 
 log = logging.getLogger(__name__)
 
@@ -78,16 +78,29 @@ async def replay_record(request: Request) -> Response:
         return bad_record(str(exc))
 
 
-async def room_replay(request: Request) -> Response:
-    """A finished room's replay, from its record (before the end: refused, like the
-    record, which holds every secret)."""
+async def room_of(request: Request) -> Room | Response:
+    """The room the URL names, or the refusal to send (no such room, too many asks)."""
     hub: Hub = request.app.state.hub
     try:
-        room = lookup(request, await reader(hub, request))
+        return lookup(request, await reader(hub, request))
     except RoomError as exc:
         return refusal(exc)
-    if room.status != "over":
-        return _json({"code": "not_over", "message": "the replay opens at the end"}, 403)
+
+
+async def ended_room(request: Request, what: str) -> Room | Response:
+    """The room the URL names if its game is over: before that its record (and so
+    ``what`` is made of it) holds every secret, and is refused."""
+    room = await room_of(request)
+    if isinstance(room, Room) and room.status != "over":
+        return _json({"code": "not_over", "message": f"the {what} opens at the end"}, 403)
+    return room
+
+
+async def room_replay(request: Request) -> Response:
+    """A finished room's replay, from its record."""
+    room = await ended_room(request, "replay")
+    if not isinstance(room, Room):
+        return room
     record = room.ruleset.to_record(room.state)
     try:
         out = await run_in_threadpool(steps_of, record)

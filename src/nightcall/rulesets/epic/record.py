@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from nightcall.engine import records
 from nightcall.engine.actions import Action
-from nightcall.engine.errors import DeckError, IllegalAction, RecordError, Said
+from nightcall.engine.errors import RecordError, Said
 from nightcall.engine.events import EVERYONE, Event
 from nightcall.rulesets.epic.common import SKIP
 from nightcall.rulesets.epic.day import end_of_night
@@ -64,6 +64,10 @@ class _Replay:
     def finish_night(self, i: int) -> None:
         while self.st.phase == NIGHT:
             self.skip_current(i)
+
+    def begin_day(self, i: int) -> None:
+        self.finish_night(i)
+        self.day_begun = True
 
     def skip_current(self, i: int) -> None:
         st = self.st
@@ -197,16 +201,6 @@ class _Replay:
                                    "epic.record.twice", field=field), i)
         return min(a, b), max(a, b)
 
-    def center(self, i: int, value: Any, count: int) -> list[int]:
-        if not isinstance(value, list) or len(value) != count:
-            raise RecordError(Said(f"'center' must list {count} center card index(es)",
-                                   "epic.record.center_count", n=count), i)
-        for c in value:
-            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= 2:
-                raise RecordError(Said(f"center indices are 0, 1 or 2, got {c!r}",
-                                       "epic.record.center_index", got=repr(c)), i)
-        return list(value)
-
     def actions(self, i: int, call: str, actor: int, step: Mapping[str, Any]) -> list[Action]:
         """The actions a step's fields describe, for ``call``."""
         if step.get("skip") is True:
@@ -225,7 +219,7 @@ class _Replay:
             if "center" not in step:
                 raise RecordError(Said("the Mimic must look at a center card ('center': [i])",
                                        "epic.record.mimic_center"), i)
-            return [Action("copy_center", self.center(i, step["center"], 1)[0])]
+            return [Action("copy_center", records.center_indices(i, step["center"], 1)[0])]
         if call in ("vampires", "the_count", "infected", "instigator", "assassin"):
             only("token")
             if "token" not in step:
@@ -251,7 +245,7 @@ class _Replay:
             only("center")
             if "center" not in step:
                 return [SKIP]
-            return [Action("look_center", self.center(i, step["center"], 1)[0])]
+            return [Action("look_center", records.center_indices(i, step["center"], 1)[0])]
         if call in ("alpha_wolf", "robber"):
             only("swap")
             if "swap" not in step:
@@ -270,7 +264,7 @@ class _Replay:
             if "look" in step:
                 return [Action("look", self.seat(i, step["look"], "look"))]
             if "center" in step:
-                a, b = sorted(self.center(i, step["center"], 2))
+                a, b = sorted(records.center_indices(i, step["center"], 2))
                 return [Action("look_center", a, b)]
             return [SKIP]
         if call == "ghost_hunter":
@@ -296,7 +290,7 @@ class _Replay:
             only("center", "swap")
             out = []
             if "center" in step:
-                out.append(Action("look_center", self.center(i, step["center"], 1)[0]))
+                out.append(Action("look_center", records.center_indices(i, step["center"], 1)[0]))
             elif "swap" in step:
                 raise RecordError(Said("the Witch swaps only a center card she looked at",
                                        "epic.record.witch_swap"), i)
@@ -383,31 +377,8 @@ def replay(ruleset: EpicBattle, record: Mapping[str, Any]) -> EpicState:
     deal = read_deal(ruleset, record, names)
     tokens = read_tokens(record, names)
     options = records.options_of(record)
-    try:
-        st = ruleset.new_game(names, deal, options, tokens)
-    except DeckError as exc:
-        raise RecordError(exc.args[0] if exc.args else str(exc)) from None
-    run = _Replay(ruleset, st)
-    steps = records.steps_of(record)
-    for i, step in enumerate(steps):
-        try:
-            if "call" in step:
-                run.night_step(i, step)
-            elif "claims" in step or "claims_detail" in step:
-                run.finish_night(i)
-                run.day_begun = True
-                run.claims(i, step)
-            elif "votes" in step:
-                run.finish_night(i)
-                run.day_begun = True
-                run.votes(i, step)
-        except IllegalAction as exc:
-            raise RecordError(str(exc), i) from None
-    if st.phase == NIGHT:
-        try:
-            run.finish_night(len(steps))
-        except IllegalAction as exc:  # pragma: no cover - skips are checked first
-            raise RecordError(str(exc), len(steps)) from None
+    st = records.new_game(lambda: ruleset.new_game(names, deal, options, tokens))
+    records.read_call_steps(_Replay(ruleset, st), record)
     return st
 
 

@@ -26,14 +26,12 @@ from nightcall.rulesets.epic.roles import (
     TOKEN_SUPPLY,
     VILLAGER,
 )
-
-NIGHT = 0
-DAY = 1
-OVER = 2
-PHASE_NAMES = ("night", "day", "over")
-
-NOT_VOTED = -2
-ABSTAIN = -1
+from nightcall.rulesets.onenight import ABSTAIN as ABSTAIN  # re-exported: the family's phases
+from nightcall.rulesets.onenight import DAY as DAY
+from nightcall.rulesets.onenight import NIGHT as NIGHT
+from nightcall.rulesets.onenight import NOT_VOTED as NOT_VOTED
+from nightcall.rulesets.onenight import OVER as OVER
+from nightcall.rulesets.onenight import PHASE_NAMES as PHASE_NAMES
 
 
 class EpicState:

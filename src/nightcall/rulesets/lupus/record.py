@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from nightcall.engine import records
 from nightcall.engine.actions import Action
-from nightcall.engine.errors import DeckError, IllegalAction, RecordError, Said
+from nightcall.engine.errors import IllegalAction, RecordError, Said
 from nightcall.rulesets.lupus import end
 from nightcall.rulesets.lupus.night import KIND, STAY_HOME
 from nightcall.rulesets.lupus.roles import (
@@ -63,10 +63,7 @@ def replay(ruleset: Lupus, record: Mapping[str, Any]) -> LupusState:
     names = records.players_of(record)
     deal = read_deal(ruleset, record, names)
     options = records.options_of(record)
-    try:
-        st = ruleset.new_game(names, deal, options)
-    except DeckError as exc:
-        raise RecordError(exc.args[0] if exc.args else str(exc)) from None
+    st = records.new_game(lambda: ruleset.new_game(names, deal, options))
     for i, step in enumerate(records.steps_of(record)):
         apply_step(ruleset, st, step, i)
     return st

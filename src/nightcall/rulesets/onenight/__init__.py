@@ -1,5 +1,5 @@
 """What the One Night family (One Night Ultimate Werewolf and its Epic Battle edition)
-shares: the skip and abstain actions, the one-seat audiences, and the option lists of
+shares: the phases, the skip and abstain actions, the one-seat audiences, and the option lists of
 the calls, the vote and the day's claims that both rulebooks word the same way ("look at another
 player's card or two of the center cards", "exchange your card with another
 player's card", "point at another player"). Both rulesets import these from here, so
@@ -13,6 +13,14 @@ from itertools import combinations
 from typing import Any
 
 from nightcall.engine.actions import Action
+
+# The phases of a game, and a seat's vote before it is cast or when it points at nobody.
+NIGHT = 0
+DAY = 1
+OVER = 2
+PHASE_NAMES = ("night", "day", "over")
+NOT_VOTED = -2
+ABSTAIN = -1
 
 SKIP = Action("skip")
 ABSTAIN_ACTION = Action("abstain")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from nightcall.engine import records
 from nightcall.engine.actions import Action
-from nightcall.engine.errors import DeckError, IllegalAction, RecordError, Said
+from nightcall.engine.errors import RecordError, Said
 from nightcall.rulesets.onenight import detail_claim, position_json
 from nightcall.rulesets.onuw import night
 from nightcall.rulesets.onuw.night import SKIP, holders
@@ -43,28 +43,8 @@ def replay(ruleset: OneNight, record: Mapping[str, Any]) -> OneNightState:
     names = records.players_of(record)
     deal = read_deal(ruleset, record, names)
     options = records.options_of(record)
-    try:
-        st = ruleset.new_game(names, deal, options)
-    except DeckError as exc:
-        raise RecordError(exc.args[0] if exc.args else str(exc)) from None
-    run = _Replay(ruleset, st)
-    steps = records.steps_of(record)
-    for i, step in enumerate(steps):
-        try:
-            if "call" in step:
-                run.night_step(i, step)
-            elif "claims" in step or "claims_detail" in step:
-                run.begin_day(i)
-                _claims(ruleset, st, i, step)
-            elif "votes" in step:
-                run.begin_day(i)
-                _votes(ruleset, st, i, step)
-            elif not records.is_comment(step):
-                continue  # unknown step kinds are kept and ignored (spec: "The record is data")
-        except IllegalAction as exc:
-            raise RecordError(str(exc), i) from None
-    if st.phase == NIGHT:
-        _finish_night(ruleset, st, len(steps))
+    st = records.new_game(lambda: ruleset.new_game(names, deal, options))
+    records.read_call_steps(_Replay(ruleset, st), record)
     return st
 
 
@@ -115,10 +95,19 @@ class _Replay:
         self.chosen: set[int] = set()  # schedule indices whose choice a step has made
         self.day_step = -1  # the step at which the day began
 
+    def finish_night(self, i: int) -> None:
+        _finish_night(self.ruleset, self.st, i)
+
     def begin_day(self, i: int) -> None:
         _finish_night(self.ruleset, self.st, i)
         if self.day_step < 0:
             self.day_step = i
+
+    def claims(self, i: int, step: Mapping[str, Any]) -> None:
+        _claims(self.ruleset, self.st, i, step)
+
+    def votes(self, i: int, step: Mapping[str, Any]) -> None:
+        _votes(self.ruleset, self.st, i, step)
 
     def target(self, i: int, raw: str) -> int:
         """The schedule index a step's call names, checked against the wake order."""
@@ -221,17 +210,6 @@ class _Replay:
         return f"no player holds the {raw} card: nobody chooses in the {raw} call"
 
 
-def _center(st: OneNightState, i: int, value: Any, count: int) -> list[int]:
-    if not isinstance(value, list) or len(value) != count:
-        raise RecordError(Said(f"'center' must list {count} center card index(es)",
-                               "onuw.record.center_count", n=count), i)
-    for c in value:
-        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= 2:
-            raise RecordError(Said(f"center indices are 0, 1 or 2, got {c!r}",
-                                   "onuw.record.center_index", got=repr(c)), i)
-    return value
-
-
 def _read_action(st: OneNightState, i: int, role: str, step: Mapping[str, Any]) -> Action:
     """Turn the fields of a night step into the action of ``role``."""
     names = st.names
@@ -252,7 +230,7 @@ def _read_action(st: OneNightState, i: int, role: str, step: Mapping[str, Any]) 
                 look = look[0]
             return Action("look", records.seat_of(names, look, i, "look"))
         if "center" in step:
-            a, b = sorted(_center(st, i, step["center"], 2))
+            a, b = sorted(records.center_indices(i, step["center"], 2))
             return Action("look_center", a, b)
     elif role == ROBBER:
         if "swap" in step:
@@ -267,10 +245,10 @@ def _read_action(st: OneNightState, i: int, role: str, step: Mapping[str, Any]) 
             return Action("swap_two", a, b)
     elif role == DRUNK:
         if "center" in step:
-            return Action("take_center", _center(st, i, step["center"], 1)[0])
+            return Action("take_center", records.center_indices(i, step["center"], 1)[0])
     elif role == WEREWOLF:
         if "center" in step:
-            return Action("look_center", _center(st, i, step["center"], 1)[0])
+            return Action("look_center", records.center_indices(i, step["center"], 1)[0])
     else:
         raise RecordError(Said(f"the {role} has no choice to make at night",
                                "onuw.record.no_choice", role=role), i)
