@@ -32,6 +32,7 @@ from nightcall.engine.cards import CardMap
 from nightcall.engine.clock import CLOCK_SEAT, END_CALL
 from nightcall.engine.errors import DeckError, IllegalAction, RecordError, Said
 from nightcall.engine.events import Viewer
+from nightcall.engine.jsontype import JSONObject
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.words import Words
 
@@ -197,17 +198,17 @@ class Ruleset(ABC, Generic[S]):
 
     # --- records ----------------------------------------------------------
     @abstractmethod
-    def replay(self, record: Mapping[str, Any]) -> S:
+    def replay(self, record: Mapping[str, object]) -> S:
         """Build the final state of a record, or raise RecordError naming the step."""
 
     @abstractmethod
-    def to_record(self, state: S) -> dict[str, Any]: ...
+    def to_record(self, state: S) -> JSONObject: ...
 
     @abstractmethod
-    def outcome_json(self, state: S) -> dict[str, Any]:
+    def outcome_json(self, state: S) -> JSONObject:
         """The outcome object of game-record.md for a replayed state."""
 
-    def card_to_role(self, card: Any, where: str) -> str:
+    def card_to_role(self, card: object, where: str) -> str:
         """Read a record card: a role id of this ruleset or a playing card."""
         if not isinstance(card, str):
             raise RecordError(Said(f"{where}: a card must be a string, got {card!r}",

@@ -20,6 +20,7 @@ from nightcall.engine import records
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import DeckError, IllegalAction, RecordError, Said
 from nightcall.engine.events import EVERYONE, Event
+from nightcall.engine.jsontype import JSONObject
 from nightcall.rulesets.epic.common import SKIP
 from nightcall.rulesets.epic.day import end_of_night
 from nightcall.rulesets.epic.day import record_claim as claim_event
@@ -145,7 +146,7 @@ class _Replay:
                     f"to act as {name(raw)}")
         return f"{st.names[seat]} does not wake to choose in the {raw} call"
 
-    def perform(self, i: int, call: str, actor: int, step: Mapping[str, Any]) -> None:
+    def perform(self, i: int, call: str, actor: int, step: Mapping[str, object]) -> None:
         st = self.st
         for action in self.actions(i, call, actor, step):
             if st.phase != NIGHT or st.actor != actor or st.schedule[st.call_i] != call:
@@ -179,7 +180,7 @@ class _Replay:
         if st.phase == NIGHT and st.actor == actor and st.schedule[st.call_i] == call:
             self.skip_current(i)
 
-    def seat(self, i: int, value: Any, field: str) -> int:
+    def seat(self, i: int, value: object, field: str) -> int:
         if isinstance(value, list):
             if len(value) != 1:
                 raise RecordError(Said(f"'{field}' names one player here",
@@ -187,7 +188,7 @@ class _Replay:
             value = value[0]
         return records.seat_of(self.st.names, value, i, field)
 
-    def pair(self, i: int, value: Any, field: str) -> tuple[int, int]:
+    def pair(self, i: int, value: object, field: str) -> tuple[int, int]:
         if not isinstance(value, list) or len(value) != 2:
             raise RecordError(Said(f"'{field}' must be a pair of player names",
                                    "epic.record.pair", field=field), i)
@@ -197,7 +198,7 @@ class _Replay:
                                    "epic.record.twice", field=field), i)
         return min(a, b), max(a, b)
 
-    def center(self, i: int, value: Any, count: int) -> list[int]:
+    def center(self, i: int, value: object, count: int) -> list[int]:
         if not isinstance(value, list) or len(value) != count:
             raise RecordError(Said(f"'center' must list {count} center card index(es)",
                                    "epic.record.center_count", n=count), i)
@@ -207,7 +208,7 @@ class _Replay:
                                        "epic.record.center_index", got=repr(c)), i)
         return list(value)
 
-    def actions(self, i: int, call: str, actor: int, step: Mapping[str, Any]) -> list[Action]:
+    def actions(self, i: int, call: str, actor: int, step: Mapping[str, object]) -> list[Action]:
         """The actions a step's fields describe, for ``call``."""
         if step.get("skip") is True:
             return [SKIP]
@@ -332,7 +333,7 @@ class _Replay:
         return []
 
     # --- day ----------------------------------------------------------------------------
-    def claims(self, i: int, step: Mapping[str, Any]) -> None:
+    def claims(self, i: int, step: Mapping[str, object]) -> None:
         st = self.st
         claims = step.get("claims", {})
         if not isinstance(claims, dict):
@@ -354,7 +355,7 @@ class _Replay:
                 if action is not None:
                     claim_event(st, st.names.index(entry["player"]), action)
 
-    def votes(self, i: int, step: Mapping[str, Any]) -> None:
+    def votes(self, i: int, step: Mapping[str, object]) -> None:
         st = self.st
         votes = step["votes"]
         if not isinstance(votes, dict):
@@ -378,7 +379,7 @@ class _Replay:
                 self.ruleset.apply(st, seat, Action("abstain"))
 
 
-def replay(ruleset: EpicBattle, record: Mapping[str, Any]) -> EpicState:
+def replay(ruleset: EpicBattle, record: Mapping[str, object]) -> EpicState:
     names = records.players_of(record)
     deal = read_deal(ruleset, record, names)
     tokens = read_tokens(record, names)
@@ -411,7 +412,7 @@ def replay(ruleset: EpicBattle, record: Mapping[str, Any]) -> EpicState:
     return st
 
 
-def read_deal(ruleset: EpicBattle, record: Mapping[str, Any],
+def read_deal(ruleset: EpicBattle, record: Mapping[str, object],
               names: tuple[str, ...]) -> list[str]:
     deal = records.dealt_cards(ruleset, record, names) + records.center_cards(ruleset, record)
     if record.get("extra") is not None:
@@ -422,7 +423,7 @@ def read_deal(ruleset: EpicBattle, record: Mapping[str, Any],
     return deal
 
 
-def read_tokens(record: Mapping[str, Any], names: tuple[str, ...]) -> list[str] | None:
+def read_tokens(record: Mapping[str, object], names: tuple[str, ...]) -> list[str] | None:
     tokens = record.get("tokens")
     if tokens is None:
         return None
@@ -443,9 +444,9 @@ def read_tokens(record: Mapping[str, Any], names: tuple[str, ...]) -> list[str] 
 # --- writing ----------------------------------------------------------------------------
 
 
-def _fields(st: EpicState, call: str, actions: list[Action]) -> dict[str, Any]:
+def _fields(st: EpicState, call: str, actions: list[Action]) -> JSONObject:
     names = st.names
-    out: dict[str, Any] = {}
+    out: JSONObject = {}
     real = [a for a in actions if a.kind != "skip"]
     if not real:
         return {"skip": True}
@@ -480,12 +481,12 @@ def _fields(st: EpicState, call: str, actions: list[Action]) -> dict[str, Any]:
 
 
 
-def to_record(ruleset: EpicBattle, st: EpicState) -> dict[str, Any]:
+def to_record(ruleset: EpicBattle, st: EpicState) -> JSONObject:
     names = st.names
     n = st.n
     deal = next(e.data for e in st.log if e.kind == "deal" and "cards" in e.data)
     cards = deal["cards"]
-    steps: list[dict[str, Any]] = []
+    steps: list[JSONObject] = []
     groups: list[tuple[int, str, list[Action]]] = []
     for seat, action, call in st.history:
         if call == "day":
@@ -512,7 +513,7 @@ def to_record(ruleset: EpicBattle, st: EpicState) -> dict[str, Any]:
                 position_json(st.names, p) for p in d["swapped"]]}]})
     if st.phase == OVER:
         steps.append({"votes": {names[s]: names[v] for s, v in enumerate(st.votes) if v >= 0}})
-    out: dict[str, Any] = {
+    out: JSONObject = {
         "ruleset": ruleset.id,
         "options": dict(st.options),
         "players": list(names),
@@ -539,12 +540,12 @@ def counts_as(st: EpicState) -> list[str]:
     return out
 
 
-def final_json(st: EpicState) -> dict[str, Any]:
+def final_json(st: EpicState) -> JSONObject:
     """The cards as they lie (a Mimic card is ``mimic``), tokens and artifacts, and what
     each player counts as for winning (spec: "The outcome")."""
     n = st.n
     names = st.names
-    final: dict[str, Any] = {
+    final: JSONObject = {
         "cards": {names[s]: st.cards[s] for s in range(n)},
         "center": st.cards[n : n + 3],
         "tokens": {names[s]: st.tokens[s] for s in range(n)},
@@ -556,7 +557,7 @@ def final_json(st: EpicState) -> dict[str, Any]:
     return final
 
 
-def outcome_json(st: EpicState) -> dict[str, Any]:
+def outcome_json(st: EpicState) -> JSONObject:
     names = st.names
     final = final_json(st)
     if st.outcome is None:
