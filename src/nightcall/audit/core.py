@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from nightcall.bots.random_bot import RandomBot
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import DeckError, IllegalAction
-from nightcall.engine.ruleset import MasterChoice, Ruleset, Talk, get_ruleset, load
+from nightcall.engine.ruleset import MasterChoice, Rules, Talk, get_ruleset, load
 
 # Who looks: a seat, or None for a spectator (the host screen shows the same).
 Viewer = int | None
@@ -197,7 +197,7 @@ def _master_move(rs: MasterChoice[Any], state: Any, rng: random.Random, model: M
 
 # A ruleset's deck mix (``Ruleset.audit_games``, declared beside its knowledge model in
 # audit/<id>.py): (the ruleset, rng) -> the games to play, endless.
-Configs = Callable[[Ruleset[Any], random.Random], Iterator[GameConfig]]
+Configs = Callable[[Rules, random.Random], Iterator[GameConfig]]
 
 
 def default_configs(ruleset_id: str, rng: random.Random) -> Iterator[GameConfig]:

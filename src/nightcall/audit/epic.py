@@ -48,7 +48,7 @@ from nightcall.audit.base import (
 )
 from nightcall.audit.core import GameConfig
 from nightcall.engine.actions import Action
-from nightcall.engine.ruleset import Ruleset
+from nightcall.engine.ruleset import Rules
 from nightcall.rulesets.epic.roles import ROLE_IDS  # (a table of names: claims say role ids)
 from nightcall.rulesets.epic.state import EpicState
 
@@ -465,7 +465,7 @@ class EpicModel:
 # --- the games the audit plays (Ruleset.audit_games) ---------------------------------
 
 
-def games(rs: Ruleset[Any], rng: random.Random) -> Iterator[GameConfig]:
+def games(rs: Rules, rng: random.Random) -> Iterator[GameConfig]:
     """Every Epic scenario at every player count it allows, and Anarchy, in turn."""
     plans = [(str(s["id"]), p) for s in rs.scenarios()
              for p in range(s["min_players"], s["max_players"] + 1)]

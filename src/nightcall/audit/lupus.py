@@ -37,7 +37,7 @@ from nightcall.audit.base import (
 )
 from nightcall.audit.core import GameConfig
 from nightcall.engine.actions import Action
-from nightcall.engine.ruleset import Ruleset
+from nightcall.engine.ruleset import Rules
 from nightcall.rulesets.lupus.state import LupusState
 
 PUBLIC_FIELDS = {"ruleset", "phase", "night", "day", "stage", "players", "alive", "ghosts",
@@ -305,7 +305,7 @@ class LupusModel:
 SIZES = (7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 23)
 
 
-def games(rs: Ruleset[Any], rng: random.Random, sizes: tuple[int, ...] = SIZES
+def games(rs: Rules, rng: random.Random, sizes: tuple[int, ...] = SIZES
           ) -> Iterator[GameConfig]:
     """The table deck ("base") and every extra role the count allows ("extra")."""
     while True:

@@ -38,7 +38,7 @@ from nightcall.audit.base import (
 from nightcall.audit.core import GameConfig
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import DeckError
-from nightcall.engine.ruleset import Ruleset
+from nightcall.engine.ruleset import Rules
 from nightcall.rulesets.onuw.state import OneNightState
 
 ROLE_IDS = ("doppelganger", "werewolf", "minion", "mason", "seer", "robber",
@@ -278,7 +278,7 @@ class OnuwModel:
 # --- the games the audit plays (Ruleset.audit_games) ---------------------------------
 
 
-def games(rs: Ruleset[Any], rng: random.Random) -> Iterator[GameConfig]:
+def games(rs: Rules, rng: random.Random) -> Iterator[GameConfig]:
     """Random legal One Night decks, 3-10 players, any mix of the twelve roles."""
     from nightcall.rulesets.onuw import deck
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from nightcall.engine.errors import DeckError, RecordError, Said
-from nightcall.engine.ruleset import Ruleset, get_ruleset
+from nightcall.engine.ruleset import Rules, Ruleset, get_ruleset
 
 COMMENT_KEYS = frozenset({"text", "rule"})
 
@@ -99,7 +99,7 @@ def steps_of(record: Mapping[str, object]) -> list[dict[str, Any]]:
 
 
 def dealt_cards(
-    ruleset: Ruleset[Any], record: Mapping[str, object], names: tuple[str, ...], *aliases: str
+    ruleset: Rules, record: Mapping[str, object], names: tuple[str, ...], *aliases: str
 ) -> list[str]:
     """Each seated player's card, as role ids, in seating order. ``cards`` maps names to
     cards (role ids or playing cards); ``aliases`` are other keys accepted for it."""
@@ -121,7 +121,7 @@ def dealt_cards(
             for p in names]
 
 
-def center_cards(ruleset: Ruleset[Any], record: Mapping[str, object]) -> list[str]:
+def center_cards(ruleset: Rules, record: Mapping[str, object]) -> list[str]:
     """The three center cards of a one-night game, left to right, as role ids."""
     center = record.get("center")
     if not isinstance(center, list) or len(center) != 3:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from nightcall.engine.errors import DeckError, NightcallError
-from nightcall.engine.ruleset import Ruleset, all_rulesets, get_ruleset
+from nightcall.engine.ruleset import Rules, all_rulesets, get_ruleset
 from nightcall.server.clock import RoomClock
 from nightcall.server.messages import CreateRoom
 from nightcall.server.narration import role_name
@@ -430,12 +430,12 @@ class Hub:
         return out
 
 
-def available_rulesets() -> dict[str, Ruleset[Any]]:
+def available_rulesets() -> dict[str, Rules]:
     """Every installed ruleset, by id (a broken one is an error, not a missing game)."""
     return dict(all_rulesets())
 
 
-def _scenarios(ruleset: Ruleset[Any]) -> list[dict[str, Any]]:
+def _scenarios(ruleset: Rules) -> list[dict[str, Any]]:
     """The ruleset's named scenarios (Epic Battle has some), as the front page shows them."""
     return [{"id": str(item["id"]), "name": str(item.get("name", item["id"])),
              "min_players": item.get("min_players"), "max_players": item.get("max_players"),
@@ -445,7 +445,7 @@ def _scenarios(ruleset: Ruleset[Any]) -> list[dict[str, Any]]:
             for item in ruleset.scenarios()]
 
 
-def _scenario_decks(ruleset: Ruleset[Any], item: dict[str, Any]) -> dict[str, list[str]]:
+def _scenario_decks(ruleset: Rules, item: dict[str, Any]) -> dict[str, list[str]]:
     """A scenario's deck per player count (empty where the deck is drawn at the deal)."""
     lo, hi = item.get("min_players"), item.get("max_players")
     if not isinstance(lo, int) or not isinstance(hi, int):
