@@ -279,8 +279,8 @@ class MasterChoice(ABC, Generic[S]):
 
 
 def load(path: str) -> Any:
-    """The object at a "module:attribute" import path (a ruleset's declared part; Any:
-    what it is is declared by the field that names it, checked where it is used)."""
+    """The object at a "module:attribute" import path (a ruleset's declared part;
+    what it is, the field that names it says, and the caller checks)."""
     import importlib
 
     module_name, _, attribute = path.partition(":")
