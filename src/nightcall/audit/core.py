@@ -10,7 +10,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from nightcall.bots.random_bot import RandomBot
 from nightcall.engine.actions import Action
@@ -62,6 +62,7 @@ class Model(Protocol):
 
 
 ModelFactory = Callable[[Any], Model]
+S = TypeVar("S")
 
 
 def model_for(ruleset_id: str) -> ModelFactory:
@@ -180,7 +181,7 @@ def audit_game(cfg: GameConfig, talk: float = 0.15) -> AuditResult:
     return out
 
 
-def _master_move(rs: MasterChoice[Any], state: Any, rng: random.Random, model: Model) -> bool:
+def _master_move(rs: MasterChoice[S], state: S, rng: random.Random, model: Model) -> bool:
     """Now and then the Master names the first of two dawn deaths as the last to die."""
     dead = rs.dawn_deaths(state)
     if (rs.may_choose_last(state) and len(dead) > 1

@@ -120,7 +120,7 @@ class EpicModel:
         self.artifacts: dict[int, str] = {}
         self.witch_pick = -1
         self.votes: dict[int, int | None] = {}
-        self.claims: list[dict[str, Any]] = []
+        self.claims: list[dict[str, object]] = []
         self.over = False
         self.day = False
         self.begun = 0
@@ -156,7 +156,7 @@ class EpicModel:
     # --- following the game ---------------------------------------------------------
     def step(self, seat: int, action: Action, before: Snap, state: EpicState) -> None:
         if action.kind in TALK:
-            data: dict[str, Any] = {"seat": seat}
+            data: dict[str, object] = {"seat": seat}
             if action.kind == "claim":
                 data["role"] = ROLE_IDS[action.a]
             elif action.kind == "claim_saw":
@@ -366,7 +366,7 @@ class EpicModel:
         bad = [str(a) for a in legal if a.kind not in expected]
         return [("leak", f"legal moves {bad} are not moves of this call")] if bad else []
 
-    def _read(self, e: dict[str, Any], got: Counter[Fact], instructions: list[Any]) -> str | None:
+    def _read(self, e: dict[str, Any], got: Counter[Fact], instructions: list[object]) -> str | None:
         kind = e.get("kind")
         g = e.get
         if kind == "deal":

@@ -247,7 +247,7 @@ class LupusModel:
                and isinstance(v, int) and 0 <= v < self.n)}
         return [("leak", f"'pack_picks' names more than the pack's picks: {bad}")] if bad else []
 
-    def _read(self, e: dict[str, Any], got: Counter[Fact], extra: list[Any]) -> str | None:
+    def _read(self, e: dict[str, Any], got: Counter[Fact], extra: list[object]) -> str | None:
         kind = e.get("kind")
         if kind in PRIVATE_EVENTS:
             fields = PRIVATE_EVENTS[kind]

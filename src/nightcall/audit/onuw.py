@@ -77,7 +77,7 @@ class OnuwModel:
             self.k.tell(s, "deal", s, self.start[s])
         self.begun = 0  # calls whose beginning has been played
         self.votes: dict[int, int | None] = {}
-        self.claims: list[dict[str, Any]] = []
+        self.claims: list[dict[str, object]] = []
         self.over = False
         self.reader = EventReader()
         self._catch_up(state)
@@ -109,7 +109,7 @@ class OnuwModel:
         self._catch_up(state)
 
     def _claim(self, seat: int, action: Action) -> None:
-        data: dict[str, Any] = {"seat": seat}
+        data: dict[str, object] = {"seat": seat}
         if action.kind == "claim":
             data["role"] = ROLE_IDS[action.a]
         elif action.kind == "claim_saw":
@@ -231,7 +231,7 @@ class OnuwModel:
             return set(wolves) if len(wolves) == 1 and self.lone_wolf else set()
         return set(self.holders(call)) if call in MOVES else set()
 
-    def _read(self, e: dict[str, Any], got: Counter[Fact], claims: list[Any]) -> str | None:
+    def _read(self, e: dict[str, Any], got: Counter[Fact], claims: list[object]) -> str | None:
         kind = e.get("kind")
         if kind == "deal":
             got["deal", e.get("seat"), e.get("card")] += 1
