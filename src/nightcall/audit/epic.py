@@ -366,7 +366,8 @@ class EpicModel:
         bad = [str(a) for a in legal if a.kind not in expected]
         return [("leak", f"legal moves {bad} are not moves of this call")] if bad else []
 
-    def _read(self, e: dict[str, Any], got: Counter[Fact], instructions: list[object]) -> str | None:
+    def _read(self, e: dict[str, Any], got: Counter[Fact],
+              instructions: list[object]) -> str | None:
         kind = e.get("kind")
         g = e.get
         if kind == "deal":
