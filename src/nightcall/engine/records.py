@@ -18,7 +18,7 @@ from nightcall.engine.ruleset import Rules, Ruleset, get_ruleset
 COMMENT_KEYS = frozenset({"text", "rule"})
 
 
-def load(path: str | Path) -> dict[str, Any]:
+def load(path: str | Path) -> dict[str, object]:
     """Read a record file; refuse anything that is not a JSON object."""
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -81,14 +81,14 @@ def seat_of(names: Sequence[str], name: object, step: int, field: str) -> int:
                                "record.not_seated", field=field, name=name), step) from None
 
 
-def options_of(record: Mapping[str, object]) -> dict[str, Any]:
+def options_of(record: Mapping[str, object]) -> dict[str, object]:
     options = record.get("options") or {}
     if not isinstance(options, dict):
         raise RecordError(Said("'options' must be an object", "record.options"))
     return options
 
 
-def steps_of(record: Mapping[str, object]) -> list[dict[str, Any]]:
+def steps_of(record: Mapping[str, object]) -> list[dict[str, object]]:
     steps = record.get("steps", [])
     if not isinstance(steps, list):
         raise RecordError(Said("'steps' must be a list", "record.steps"))
