@@ -17,8 +17,8 @@ import io
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
+from nightcall.engine.jsontype import JSONObject, as_list, as_object, as_str_map, as_strs
 from nightcall.engine.ruleset import get_ruleset
 
 # Teams as the outcomes name them; a player "as Werewolf" or "as Villager" is one whose
@@ -51,47 +51,53 @@ class Game:
     wolf_voters: tuple[str, ...]
 
 
-def read_game(entry: Mapping[str, Any], aliases: Mapping[str, str] | None = None) -> Game:
+def read_game(entry: Mapping[str, object], aliases: Mapping[str, str] | None = None) -> Game:
     """Replay one entry's record and read its outcome (names through ``aliases``)."""
-    record = entry["record"]
+    record = as_object(entry["record"], "a game's record")
     rules = get_ruleset(str(record["ruleset"]))
     outcome = rules.outcome_json(rules.replay(record))
-    final = outcome["final"]
-    roles: Mapping[str, str] = final["roles"]
-    tokens: Mapping[str, str] = final.get("tokens") or {}
-    winners = set(outcome["winners"])
-    bots = set(entry.get("bots", ()))
+    final = as_object(outcome["final"], "the outcome's final")
+    roles = as_str_map(final["roles"], "the final roles")
+    tokens = as_str_map(final.get("tokens") or {}, "the final tokens")
+    winners = set(as_strs(outcome["winners"], "the winners"))
+    bots = set(as_strs(entry.get("bots", []), "the bots"))
+    players = as_strs(record["players"], "the players")
     name = _namer(aliases or {})
-    teams = {p: rules.final_team(roles[p], tokens.get(p)) for p in record["players"]}
+    teams = {p: rules.final_team(roles[p], tokens.get(p)) for p in players}
     seats = tuple(Seat(name(p), roles[p], teams[p], p in winners, p in bots)
-                  for p in record["players"])
-    wolves = {p for p in record["players"]
-              if teams[p] == WEREWOLVES and roles[p] not in HUMAN_ALLIES}
+                  for p in players)
+    wolves = {p for p in players if teams[p] == WEREWOLVES and roles[p] not in HUMAN_ALLIES}
     voters = [name(v) for v in _voted_out(record, outcome, wolves) if v not in bots]
-    return Game(str(entry["id"]), float(entry.get("finished", 0.0)), rules.id, seats,
-                tuple(outcome["teams"]), tuple(voters))
+    finished = entry.get("finished", 0.0)
+    if not isinstance(finished, int | float):
+        raise ValueError(f"a game's end time must be a number, got {finished!r}")
+    return Game(str(entry["id"]), float(finished), rules.id, seats,
+                tuple(as_strs(outcome["teams"], "the teams")), tuple(voters))
 
 
-def _voted_out(record: Mapping[str, Any], outcome: Mapping[str, Any],
+def _voted_out(record: Mapping[str, object], outcome: Mapping[str, object],
                wolves: set[str]) -> list[str]:
     """Who voted for a werewolf that the vote then put out of the game."""
-    causes: Mapping[str, str] = outcome.get("causes") or {}
+    causes = as_str_map(outcome.get("causes") or {}, "the causes")
+    steps = [as_object(s, "a step") for s in as_list(record.get("steps", []), "the steps")]
     out: list[str] = []
     if "executed" in outcome:
         # A game of many days (Lupus) names who each day's vote executed, in order:
         # day k's execution vote is the k-th ``execute`` step.
-        days = [s["execute"] for s in record["steps"] if isinstance(s.get("execute"), dict)]
-        executed: list[str] = list(outcome.get("executed") or [])
+        days = [as_object(s["execute"], "an execution") for s in steps
+                if isinstance(s.get("execute"), dict)]
+        executed = as_strs(outcome.get("executed") or [], "the executed")
         if len(days) == len(executed):
             for votes, gone in zip(days, executed, strict=True):
                 if gone in wolves:
                     out += [v for v, t in votes.items() if t == gone]
         return out
-    voted_out = {p for p in outcome["dead"] if causes.get(p) == "votes"} & wolves
-    for step in record["steps"]:
-        votes = step.get("votes")
-        if isinstance(votes, dict):
-            out += [v for v, t in votes.items() if t in voted_out]
+    voted_out = {p for p in as_strs(outcome["dead"], "the dead")
+                 if causes.get(p) == "votes"} & wolves
+    for step in steps:
+        ballot = step.get("votes")
+        if isinstance(ballot, dict):
+            out += [str(v) for v, t in ballot.items() if t in voted_out]
     return out
 
 
@@ -152,7 +158,7 @@ class Player:
         self.roles.setdefault(seat.role, Tally()).add(seat.won)
         self.results.append(seat.won)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "name": self.name, **self.all.to_json(),
             "as_werewolf": self.teams.get(WEREWOLVES, Tally()).to_json(),
@@ -187,8 +193,8 @@ def best_streak(results: Iterable[bool]) -> int:
     return best
 
 
-def table_stats(entries: Sequence[Mapping[str, Any]],
-                aliases: Mapping[str, str] | None = None) -> dict[str, Any]:
+def table_stats(entries: Sequence[Mapping[str, object]],
+                aliases: Mapping[str, str] | None = None) -> JSONObject:
     """Games played, and per person (bots left out) wins and losses in all, by team and
     by role, streaks and werewolves voted out; players by wins, then win rate."""
     games = sorted((read_game(e, aliases) for e in entries), key=lambda g: (g.finished, g.id))
@@ -229,7 +235,7 @@ def _count(items: Iterable[str]) -> dict[str, int]:
 CSV_COLUMNS = ("game", "finished_utc", "ruleset", "player", "bot", "role", "team", "won")
 
 
-def table_csv(entries: Sequence[Mapping[str, Any]],
+def table_csv(entries: Sequence[Mapping[str, object]],
               aliases: Mapping[str, str] | None = None) -> str:
     """One row per player per game, oldest game first."""
     out = io.StringIO()

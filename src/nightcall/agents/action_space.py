@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
-from typing import Any
 
 from nightcall.engine.actions import Action
-from nightcall.engine.ruleset import Ruleset, load
+from nightcall.engine.ruleset import Rules, load
 
 CENTER = 3  # center cards in One Night
 
@@ -120,7 +119,7 @@ def lupus_actions(players: int, talk: bool) -> list[Action]:
 Enumerator = Callable[[int, bool], Sequence[Action]]
 
 
-def action_space(ruleset: Ruleset[Any], players: int, talk: bool = False) -> ActionSpace:
+def action_space(ruleset: Rules, players: int, talk: bool = False) -> ActionSpace:
     """The action space of ``ruleset`` for ``players`` seats; with ``talk``, claims too."""
     if ruleset.action_space is None:
         raise ValueError(

@@ -51,7 +51,7 @@ class NightcallEnv:
         *,
         roles: Sequence[str] | None = None,
         scenario: str | None = None,
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         talk: bool = False,
         max_talk: int = 3,
         render_mode: str | None = None,

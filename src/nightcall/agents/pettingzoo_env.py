@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, SupportsInt
 
 import gymnasium  # type: ignore[import-not-found, unused-ignore]
 import numpy as np  # type: ignore[import-not-found, unused-ignore]
@@ -40,7 +40,7 @@ class NightcallAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         *,
         roles: Sequence[str] | None = None,
         scenario: str | None = None,
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         talk: bool = False,
         max_talk: int = 3,
         obs_bytes: int = DEFAULT_OBS_BYTES,
@@ -97,7 +97,7 @@ class NightcallAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         packed[: len(data)] = np.frombuffer(data, np.uint8)
         return {"observation": packed, "action_mask": np.array(raw["action_mask"], np.int8)}
 
-    def step(self, action: Any) -> None:
+    def step(self, action: SupportsInt | None) -> None:
         self.core.step(None if action is None else int(action))
 
     def render(self) -> str | None:

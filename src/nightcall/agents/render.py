@@ -8,7 +8,7 @@ sentences are the one renderer's (nightcall.narration.render), the same template
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from nightcall.engine.actions import Action
@@ -26,7 +26,7 @@ class Names:
         # The events' sentences; without a ruleset only the shared templates are known.
         self.renderer = Renderer(ruleset, self.players, me, "en")
 
-    def seat(self, s: Any) -> str:
+    def seat(self, s: object) -> str:
         if not isinstance(s, int) or not 0 <= s < len(self.players):
             return f"seat {s}"
         return "you" if s == self.me else self.players[s]
@@ -45,12 +45,12 @@ class Names:
             return self.players[p]
         return f"center card {p - n + 1}" if p >= n else f"seat {p}"
 
-    def role(self, r: Any) -> str:
+    def role(self, r: object) -> str:
         if isinstance(r, int):
             return self.role_ids[r] if 0 <= r < len(self.role_ids) else f"role {r}"
         return str(r)
 
-    def seats(self, seats: Any) -> str:
+    def seats(self, seats: Iterable[object] | None) -> str:
         return ", ".join(self.seat(s) for s in seats) if seats else "nobody"
 
 

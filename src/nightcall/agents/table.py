@@ -68,7 +68,7 @@ class Table:
         *,
         roles: Sequence[str] | None = None,
         scenario: str | None = None,
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         masks: bool = False,
     ) -> Table:
         """A new game: ``players`` is a count (seats named player_0...) or the names."""

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from nightcall.arena import ArenaError
+from nightcall.engine.jsontype import JSONObject
 
 if TYPE_CHECKING:
     from nightcall.bots import Bot
@@ -85,10 +86,10 @@ class Entrant:
             return f"LLM {self.model} at {self.url}"
         return f"Python {self.python or getattr(self.factory, '__qualname__', 'factory')}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """What identifies this entrant in a results file (no secrets: only the key's
         variable name)."""
-        out: dict[str, Any] = {"name": self.name, "kind": self.kind}
+        out: JSONObject = {"name": self.name, "kind": self.kind}
         if self.kind == "bot":
             out["bot"] = self.bot
         elif self.kind == "stdio":
@@ -142,7 +143,7 @@ class Tournament:
     def all_bots(self) -> bool:
         return all(e.is_bot for e in self.entrants)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The tournament's identity: a results file belongs to exactly one of these."""
         return {
             "ruleset": self.ruleset, "players": self.players, "deck": list(self.deck),
@@ -238,7 +239,7 @@ def entrant_from_flag(text: str) -> Entrant:
     spec = rest.strip()
     prefix, _, body = spec.partition(":")
     where = f"--entrant {text!r}"
-    raw: dict[str, Any]
+    raw: dict[str, str]
     if prefix in ("stdio", "cmd"):
         raw = {"command": body}
         words = _split(body, where)
@@ -292,8 +293,8 @@ def load_factory(spec: str) -> Callable[[str, int], Bot]:
 
 
 def build(
-    data: Mapping[str, Any],
-    flags: Mapping[str, Any],
+    data: Mapping[str, object],
+    flags: Mapping[str, object],
     flag_entrants: Sequence[str] = (),
     where: str = "the tournament",
 ) -> Tournament:
@@ -301,7 +302,7 @@ def build(
     from nightcall.engine.errors import NightcallError
     from nightcall.engine.ruleset import all_rulesets, default_ruleset_id, get_ruleset
 
-    def get(key: str, default: Any = None) -> Any:
+    def get(key: str, default: object = None) -> object:
         value = flags.get(key)
         return data.get(key, default) if value is None else value
 
@@ -335,6 +336,8 @@ def build(
 
     players = get("players")
     scenario = get("scenario")
+    if scenario is not None and not isinstance(scenario, str):
+        raise ArenaError(f"{where}: scenario must be a scenario's name, a string")
     deck_raw = get("deck")
     if isinstance(deck_raw, str):
         deck_raw = [r for r in deck_raw.replace(",", " ").split() if r]
@@ -360,18 +363,22 @@ def build(
     per_deal = max(1, math.ceil(len(entrants) / players)) * players
     # Flags win over the file as a pair: --games in the command replaces deals in the file.
     source = flags if flags.get("deals") is not None or flags.get("games") is not None else data
-    deals, games = source.get("deals"), source.get("games")
-    if deals is not None and games is not None:
+    if source.get("deals") is not None and source.get("games") is not None:
         raise ArenaError(f"{where}: give deals or games, not both")
-    for key, value in (("deals", deals), ("games", games)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                  or value < 1):
-            raise ArenaError(f"{where}: {key} must be a whole number >= 1")
+    deals = _at_least_one(source.get("deals"), f"{where}: deals")
+    games = _at_least_one(source.get("games"), f"{where}: games")
     if deals is None:
         # Whole deals only: a deal is played in every seating, or not at all.
         deals = math.ceil((games or 100 * per_deal) / per_deal)
     return Tournament(rs.id, players, tuple(deck), tuple(checked), deals, seed,
                       scenario if not deck_raw else None)
+
+
+def _at_least_one(value: object, where: str) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                              or value < 1):
+        raise ArenaError(f"{where} must be a whole number >= 1")
+    return value
 
 
 def _check_entrant(e: Entrant, ruleset_id: str) -> Entrant:

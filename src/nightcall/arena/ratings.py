@@ -30,10 +30,15 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from nightcall.arena import ArenaError
 from nightcall.arena.config import Tournament
+from nightcall.engine.jsontype import JSONObject
 from nightcall.sim.runner import is_wolf_side
 from nightcall.sim.tally import wilson
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from rich.table import Table
+
     from nightcall.arena.seats import GameResult
 
 SIDES = ("village", "werewolf")
@@ -124,7 +129,7 @@ class Ratings:
             rows.append(row)
         return rows
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"tournament": self.tournament.to_json(), "games": self.games,
                 "games_per_deal": self.tournament.games_per_deal, "unrated_games": self.unrated,
                 "model": "openskill PlackettLuce", "leaderboard": self.leaderboard()}
@@ -237,7 +242,7 @@ def markdown(r: Ratings) -> str:
     return "\n".join(lines) + "\n"
 
 
-def rich_table(r: Ratings) -> Any:
+def rich_table(r: Ratings) -> Table:
     """The leaderboard for a terminal (the description of each entrant is in the files)."""
     from rich.table import Table
 
@@ -270,7 +275,7 @@ def _pct(side: SideJson) -> str:
     return "-" if side["win_rate"] is None else f"{side['win_rate']:.0%}"
 
 
-def plot(r: Ratings, path: Any) -> None:
+def plot(r: Ratings, path: Path) -> None:
     """Each entrant's rating (μ, with a band of ±σ) over the rated games, per side."""
     if not r.history:
         raise ArenaError("no rating history to plot")

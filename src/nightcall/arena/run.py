@@ -9,9 +9,9 @@ workers and any order of arrival.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from nightcall.arena.config import Tournament
 from nightcall.arena.results import ResultsFile
@@ -24,7 +24,7 @@ BOT_CHUNK = 100
 _worker_ctx: Context | None = None
 
 
-def pending(t: Tournament, done: Sequence[int] | set[int] | dict[int, Any]) -> list[int]:
+def pending(t: Tournament, done: Container[int]) -> list[int]:
     return [g for g in range(t.games) if g not in done]
 
 

@@ -32,7 +32,7 @@ from nightcall.arena.schedule import Game, bot_seed
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import IllegalAction
 from nightcall.engine.ruleset import Ruleset, S, get_ruleset
-from nightcall.protocol import Error, ErrorCode
+from nightcall.protocol import Error, ErrorCode, ServerMessage
 from nightcall.sim.runner import dealt_roles
 from nightcall.sim.runner import play as play_bots
 
@@ -163,7 +163,7 @@ class StdioSeat(ProtocolSeat):
             self._gone(str(exc))
             self.pass_now(table)
 
-    def _send(self, message: Any) -> None:
+    def _send(self, message: ServerMessage) -> None:
         try:
             assert self.channel is not None
             self.channel.send(message)
@@ -307,8 +307,8 @@ def _play_with_protocol(t: Tournament, g: Game, ctx: Context, rs: Ruleset[S], st
     return {str(s): seat.stats for s, seat in agents.items()}
 
 
-def _loop(rs: Ruleset[Any], table: Table, bots: dict[int, Any], agents: dict[int, ProtocolSeat]
-          ) -> None:
+def _loop(rs: Ruleset[Any], table: Table, bots: dict[int, Any],
+          agents: dict[int, ProtocolSeat]) -> None:
     """The simulator's loop (every waiting seat in turn, the bots' claims at dawn), with
     protocol seats asked through the protocol."""
     state = table.state

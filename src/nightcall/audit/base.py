@@ -52,7 +52,7 @@ def _show(fact: Fact) -> str:
     return "(" + ", ".join(repr(x) for x in fact) + ")"
 
 
-def exact_keys(event: Mapping[str, Any], *allowed: str) -> str | None:
+def exact_keys(event: Mapping[str, object], *allowed: str) -> str | None:
     """A field the event kind never carries is a leak by itself (fail closed)."""
     extra = set(event) - {"kind", *allowed}
     missing = {*allowed} - set(event)
@@ -63,7 +63,7 @@ def exact_keys(event: Mapping[str, Any], *allowed: str) -> str | None:
     return None
 
 
-def check_top(view: Mapping[str, Any], viewer: Viewer, public: set[str],
+def check_top(view: Mapping[str, object], viewer: Viewer, public: set[str],
               seat_only: set[str]) -> Problems:
     """The view's top-level fields: a seat gets ``public | seat_only``, a spectator
     ``public`` (minus ``outcome`` unless over, checked by the caller)."""

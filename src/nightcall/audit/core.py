@@ -10,12 +10,12 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from nightcall.bots.random_bot import RandomBot
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import DeckError, IllegalAction
-from nightcall.engine.ruleset import MasterChoice, Ruleset, Talk, get_ruleset, load
+from nightcall.engine.ruleset import MasterChoice, Rules, Talk, get_ruleset, load
 
 # Who looks: a seat, or None for a spectator (the host screen shows the same).
 Viewer = int | None
@@ -62,6 +62,7 @@ class Model(Protocol):
 
 
 ModelFactory = Callable[[Any], Model]
+S = TypeVar("S")
 
 
 def model_for(ruleset_id: str) -> ModelFactory:
@@ -180,7 +181,7 @@ def audit_game(cfg: GameConfig, talk: float = 0.15) -> AuditResult:
     return out
 
 
-def _master_move(rs: MasterChoice[Any], state: Any, rng: random.Random, model: Model) -> bool:
+def _master_move(rs: MasterChoice[S], state: S, rng: random.Random, model: Model) -> bool:
     """Now and then the Master names the first of two dawn deaths as the last to die."""
     dead = rs.dawn_deaths(state)
     if (rs.may_choose_last(state) and len(dead) > 1
@@ -197,7 +198,7 @@ def _master_move(rs: MasterChoice[Any], state: Any, rng: random.Random, model: M
 
 # A ruleset's deck mix (``Ruleset.audit_games``, declared beside its knowledge model in
 # audit/<id>.py): (the ruleset, rng) -> the games to play, endless.
-Configs = Callable[[Ruleset[Any], random.Random], Iterator[GameConfig]]
+Configs = Callable[[Rules, random.Random], Iterator[GameConfig]]
 
 
 def default_configs(ruleset_id: str, rng: random.Random) -> Iterator[GameConfig]:

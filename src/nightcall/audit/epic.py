@@ -45,7 +45,7 @@ from nightcall.audit.base import (
 )
 from nightcall.audit.core import GameConfig
 from nightcall.engine.actions import Action
-from nightcall.engine.ruleset import Ruleset
+from nightcall.engine.ruleset import Rules
 from nightcall.rulesets.epic.roles import ROLE_IDS  # (a table of names: claims say role ids)
 from nightcall.rulesets.epic.state import EpicState
 
@@ -329,7 +329,8 @@ class EpicModel(OneNightFamilyModel[Snap, EpicState]):
             expected = {"vote", "abstain"}
         return expected if ok else set()
 
-    def _read(self, e: dict[str, Any], got: Counter[Fact], instructions: list[Any]) -> str | None:
+    def _read(self, e: dict[str, Any], got: Counter[Fact],
+              instructions: list[object]) -> str | None:
         kind = e.get("kind")
         g = e.get
         if kind == "deal":
@@ -428,7 +429,7 @@ class EpicModel(OneNightFamilyModel[Snap, EpicState]):
 # --- the games the audit plays (Ruleset.audit_games) ---------------------------------
 
 
-def games(rs: Ruleset[Any], rng: random.Random) -> Iterator[GameConfig]:
+def games(rs: Rules, rng: random.Random) -> Iterator[GameConfig]:
     """Every Epic scenario at every player count it allows, and Anarchy, in turn."""
     plans = [(str(s["id"]), p) for s in rs.scenarios()
              for p in range(s["min_players"], s["max_players"] + 1)]

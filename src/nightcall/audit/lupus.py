@@ -34,7 +34,7 @@ from nightcall.audit.base import (
 )
 from nightcall.audit.core import GameConfig
 from nightcall.engine.actions import Action
-from nightcall.engine.ruleset import Ruleset
+from nightcall.engine.ruleset import Rules
 from nightcall.rulesets.lupus.state import LupusState
 
 PUBLIC_FIELDS = {"ruleset", "phase", "night", "day", "stage", "players", "alive", "ghosts",
@@ -236,7 +236,7 @@ class LupusModel(SeatModel):
                and isinstance(v, int) and 0 <= v < self.n)}
         return [("leak", f"'pack_picks' names more than the pack's picks: {bad}")] if bad else []
 
-    def _read(self, e: dict[str, Any], got: Counter[Fact], extra: list[Any]) -> str | None:
+    def _read(self, e: dict[str, Any], got: Counter[Fact], extra: list[object]) -> str | None:
         kind = e.get("kind")
         if kind in PRIVATE_EVENTS:
             fields = PRIVATE_EVENTS[kind]
@@ -287,7 +287,7 @@ class LupusModel(SeatModel):
 SIZES = (7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 23)
 
 
-def games(rs: Ruleset[Any], rng: random.Random, sizes: tuple[int, ...] = SIZES
+def games(rs: Rules, rng: random.Random, sizes: tuple[int, ...] = SIZES
           ) -> Iterator[GameConfig]:
     """The table deck ("base") and every extra role the count allows ("extra")."""
     while True:

@@ -35,7 +35,7 @@ from nightcall.audit.base import (
 from nightcall.audit.core import GameConfig
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import DeckError
-from nightcall.engine.ruleset import Ruleset
+from nightcall.engine.ruleset import Rules
 from nightcall.rulesets.onuw.state import OneNightState
 
 ROLE_IDS = ("doppelganger", "werewolf", "minion", "mason", "seer", "robber",
@@ -184,7 +184,7 @@ class OnuwModel(OneNightFamilyModel[Snap, OneNightState]):
             return set(wolves) if len(wolves) == 1 and self.lone_wolf else set()
         return set(self.holders(call)) if call in MOVES else set()
 
-    def _read(self, e: dict[str, Any], got: Counter[Fact], claims: list[Any]) -> str | None:
+    def _read(self, e: dict[str, Any], got: Counter[Fact], claims: list[object]) -> str | None:
         kind = e.get("kind")
         if kind == "deal":
             got["deal", e.get("seat"), e.get("card")] += 1
@@ -231,7 +231,7 @@ class OnuwModel(OneNightFamilyModel[Snap, OneNightState]):
 # --- the games the audit plays (Ruleset.audit_games) ---------------------------------
 
 
-def games(rs: Ruleset[Any], rng: random.Random) -> Iterator[GameConfig]:
+def games(rs: Rules, rng: random.Random) -> Iterator[GameConfig]:
     """Random legal One Night decks, 3-10 players, any mix of the twelve roles."""
     from nightcall.rulesets.onuw import deck
 

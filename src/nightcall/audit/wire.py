@@ -28,18 +28,20 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from nightcall.audit.core import AuditResult, Finding, Model, Viewer, model_for
 from nightcall.engine.actions import Action
 from nightcall.engine.clock import END_CALL
-from nightcall.engine.ruleset import PackVote, Ruleset
+from nightcall.engine.ruleset import PackVote, Rules, Ruleset
 
 if TYPE_CHECKING:  # (the server is imported when a run starts, not with the audit)
     from nightcall.server.app import WsSink
     from nightcall.server.hub import Hub
     from nightcall.server.room import Room
     from nightcall.server.store import Store
+
+S = TypeVar("S")
 
 OBSERVATION_KEYS = {"type", "room", "state_id", "view", "clock", "timeline"}
 AGENT_KEYS = {"observation": {"type", "seat", "state_id", "view", "talk", "mask"},
@@ -378,8 +380,8 @@ def check_room(result: AuditResult, tap: SendTap, hub: Hub, code: str, clients: 
         find(0, None, "observations sent outside any broadcast", "missing")
 
 
-def _round_from(rs: Ruleset[Any], state: Any, actions: list[tuple[int, Action]]
-                ) -> tuple[Any, list[tuple[int, Action]]]:
+def _round_from(rs: Ruleset[S], state: S, actions: list[tuple[int, Action]]
+                ) -> tuple[S, list[tuple[int, Action]]]:
     """The fast round open in ``state``, played on a copy with the room's next moves:
     the state at its end, and the moves it was resolved with."""
     import copy
@@ -397,7 +399,7 @@ def _round_from(rs: Ruleset[Any], state: Any, actions: list[tuple[int, Action]]
     return end, made
 
 
-def _check_task(rs: Ruleset[Any], state: Any, seat: int, view: dict[str, Any], end: Any,
+def _check_task(rs: Ruleset[S], state: S, seat: int, view: dict[str, Any], end: S,
                 made: list[tuple[int, Action]]) -> list[str]:
     """A phone's fast task: the decoy, or its role's real choices at one of its stages
     (the engine's, given the picks the round was resolved with); and what its pick
@@ -428,7 +430,7 @@ def _check_task(rs: Ruleset[Any], state: Any, seat: int, view: dict[str, Any], e
     return out
 
 
-def _night_rhythm(rs: Ruleset[Any], roles: list[str], c: Client) -> list[str]:
+def _night_rhythm(rs: Rules, roles: list[str], c: Client) -> list[str]:
     """The narrator calls every role of the deck in order, wherever its card lies, and
     the calls of a night must reach every client the same way: one by one, all of them,
     and the spectator and the host's screen (no news of their own) exactly one message

@@ -6,7 +6,7 @@ options they share alike (one help text each)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, TypedDict
 
 import typer
 from typer.core import TyperCommand
@@ -168,6 +168,10 @@ def check_bot(spec: str) -> None:
                               "bots.unknown", name=spec, bots=", ".join(BOT_NAMES)))
 
 
-def command_options() -> dict[str, Any]:
+class CommandOptions(TypedDict):
+    cls: type[TyperCommand]
+
+
+def command_options() -> CommandOptions:
     """Keyword arguments for ``app.command`` that give a command this behaviour."""
     return {"cls": ListsOptions}

@@ -10,38 +10,55 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Annotated, Any, NotRequired, TypedDict, TypeVar
 
 import typer
 
 EXIT_REFUSED = 2
 NOBODY = ("", "-", "nobody", "none")
+T = TypeVar("T")
+
+if TYPE_CHECKING:
+    from nightcall.engine.jsontype import JSON
+
+
+class Table(TypedDict):
+    """The table as the questions build it (the format of rulesets/onuw/judge.py)."""
+
+    players: list[str]
+    cards: dict[str, str]
+    votes: dict[str, str]
+    tokens: NotRequired[dict[str, str]]
+    artifacts: NotRequired[dict[str, str]]
+    doppelganger: NotRequired[str]
 
 
 class _Questions:
     """The table, question by question, each answer checked as soon as it is typed and
     asked again with the reason (issue 19: one typo must not mean retyping the table)."""
 
-    def __init__(self, ruleset_id: str, lang: str) -> None:
+    def __init__(self, ruleset_id: str, lang: str, module: ModuleType) -> None:
         from nightcall.engine.ruleset import get_ruleset
         from nightcall.narration.deckspec import role_lookup
         from nightcall.narration.locale import load
 
         self.rid = ruleset_id
         self.ruleset = get_ruleset(ruleset_id)
-        self.module = judge_module(ruleset_id)
+        self.module = module
         self.loc = load(lang)
         self.lookup = role_lookup(self.ruleset)
-        self.table: dict[str, Any] = {"players": [], "cards": {}, "votes": {}}
+        self.table: Table = {"players": [], "cards": {}, "votes": {}}
 
-    def t(self, key: str, **values: Any) -> str:
+    def t(self, key: str, **values: object) -> str:
         return self.loc.line(f"judge.{key}", **values)
 
     def say(self, text: str) -> None:
         typer.echo(text)
 
-    def ask(self, question: str, check: Any, default: str | None = None) -> Any:
+    def ask(self, question: str, check: Callable[[str], T], default: str | None = None) -> T:
         """Ask until ``check(answer)`` returns a value instead of raising ValueError."""
         while True:
             if default is None:
@@ -78,7 +95,7 @@ class _Questions:
                                     else ""))
         return role
 
-    def card(self, player: str) -> Any:
+    def card(self, player: str) -> Callable[[str], str]:
         def check(raw: str) -> str:
             role = self.role(raw)
             if role in self.module.NOT_A_FINAL_CARD:
@@ -101,7 +118,7 @@ class _Questions:
     def token(self, raw: str) -> str:
         from nightcall.rulesets.epic.roles import TOKENS
 
-        token = str(_snake(raw)) or "certainty"
+        token = _snake(raw) or "certainty"
         if token not in TOKENS:
             raise ValueError(self.t("not_a_token", token=raw, tokens=", ".join(TOKENS)))
         return token
@@ -109,14 +126,14 @@ class _Questions:
     def artifact(self, raw: str) -> str:
         from nightcall.rulesets.epic.roles import ARTIFACTS
 
-        artifact = str(_snake(raw))
+        artifact = _snake(raw)
         if artifact and artifact not in ARTIFACTS:
             raise ValueError(self.t("not_an_artifact", artifact=raw,
                                     artifacts=", ".join(a.replace("_", " ")
                                                         for a in ARTIFACTS)))
         return artifact
 
-    def vote(self, voter: str) -> Any:
+    def vote(self, voter: str) -> Callable[[str], str]:
         players: list[str] = self.table["players"]
 
         def check(raw: str) -> str:
@@ -137,7 +154,7 @@ class _Questions:
         """Everything about one player: card, token, artifact, vote."""
         self.table["cards"][p] = self.ask(f"  {p}", self.card(p))
 
-    def ask_all(self) -> dict[str, Any]:
+    def ask_all(self) -> Table:
         table = self.table
         table["players"] = players = self.ask(self.t("players"), self.players)
         self.say(self.t("cards"))
@@ -202,7 +219,7 @@ class _Questions:
         return True
 
 
-def judge_module(ruleset_id: str) -> Any:
+def judge_module(ruleset_id: str) -> ModuleType | None:
     """The module of the ruleset's end-of-game check (``Ruleset.judge``), or None."""
     from nightcall.engine.errors import DeckError
     from nightcall.engine.ruleset import get_ruleset
@@ -220,15 +237,15 @@ def _judged() -> list[str]:
     return sorted(rid for rid, rs in all_rulesets().items() if rs.judge is not None)
 
 
-def _snake(value: Any) -> Any:
-    return value.strip().lower().replace(" ", "_").replace("-", "_") \
-        if isinstance(value, str) else value
+def _snake(value: str) -> str:
+    return value.strip().lower().replace(" ", "_").replace("-", "_")
 
 
 def normalize(ruleset_id: str, table: Any) -> Any:
     """Role names in any language ("Veggente", "Sight Wolf") and token or artifact names
     ("Claw of the Werewolf") as the ids the rules use; anything unknown is left as it is,
-    for the check to refuse with its reason."""
+    for the check to refuse with its reason (the table comes from the wire, a file or the
+    questions and goes on to the check unread, hence untyped)."""
     from nightcall.engine.errors import DeckError
     from nightcall.engine.ruleset import get_ruleset
     from nightcall.narration.deckspec import role_lookup
@@ -240,7 +257,7 @@ def normalize(ruleset_id: str, table: Any) -> Any:
     except DeckError:
         return table
 
-    def role(value: Any) -> Any:
+    def role(value: object) -> object:
         return lookup.get(_snake(value), value) if isinstance(value, str) else value
 
     out = dict(table)
@@ -252,11 +269,11 @@ def normalize(ruleset_id: str, table: Any) -> Any:
         out["doppelganger"] = role(out["doppelganger"])
     for key in ("tokens", "artifacts"):
         if isinstance(out.get(key), dict):
-            out[key] = {p: _snake(v) for p, v in out[key].items()}
+            out[key] = {p: _snake(v) if isinstance(v, str) else v for p, v in out[key].items()}
     return out
 
 
-def _load_table(file: Path) -> Any:
+def _load_table(file: Path) -> JSON:
     from nightcall.engine.errors import Said
 
     try:
@@ -266,7 +283,8 @@ def _load_table(file: Path) -> Any:
         raise ValueError(Said(f"cannot read {file}: {exc.strerror}", key, path=str(file),
                               reason=str(exc.strerror))) from None
     try:
-        return json.loads(text)
+        data: JSON = json.loads(text)
+        return data
     except json.JSONDecodeError as exc:
         raise ValueError(Said(f"the table is not valid JSON ({exc.msg} at line {exc.lineno})",
                               "file.not_json", path=str(file), line=exc.lineno)) from None
@@ -287,6 +305,7 @@ def judge(
     from rich.console import Console
 
     from nightcall.engine.errors import NightcallError
+    from nightcall.engine.jsontype import as_object, as_strs
     from nightcall.narration.locale import LocaleError, load
     from nightcall.narration.refusals import said
 
@@ -303,11 +322,12 @@ def judge(
                   style="bold red", highlight=False, markup=False)
         raise typer.Exit(EXIT_REFUSED)
     try:
+        table: JSON | Table
         if file is not None:
             table = _load_table(file)
             outcome = module.judge(normalize(ruleset_id, table))
         else:
-            questions = _Questions(ruleset_id, lang)
+            questions = _Questions(ruleset_id, lang, module)
             table = questions.ask_all()
             while True:
                 try:
@@ -323,14 +343,14 @@ def judge(
     except (typer.Abort, EOFError, KeyboardInterrupt):
         err.print("\n" + loc.line("ui.stopped"), highlight=False)
         raise typer.Exit(130) from None
-    names = table["players"]
+    names = as_strs(as_object(table, "the table")["players"], "the players")
     result = outcome.to_json(names)
     if as_json:
         typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
         return
     console = Console()
 
-    def t(key: str, **values: Any) -> str:
+    def t(key: str, **values: object) -> str:
         return loc.line(f"judge.{key}", **values)
 
     def cause(c: str) -> str:

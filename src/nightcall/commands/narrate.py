@@ -10,19 +10,29 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
 from nightcall.commands._options import DeckOpt, LangOpt, RulesetArg, ScenarioOpt
 from nightcall.engine.errors import Said
 
+if TYPE_CHECKING:  # imported where used: ``nightcall --help`` stays quick
+    from rich.console import Console
+
+    from nightcall.engine.ruleset import Ruleset
+    from nightcall.narration.locale import Locale
+    from nightcall.narration.runner import PauseKey, Speaker
+    from nightcall.narration.script import Step
+    from nightcall.narration.timing import Timing
+
 EXIT_REFUSED = 2
+S = TypeVar("S")
 
 
-def _parse_options(items: list[str] | None) -> dict[str, Any]:
+def _parse_options(items: list[str] | None) -> dict[str, str | bool]:
     """``--option lone_wolf=false`` -> ``{"lone_wolf": False}``."""
-    out: dict[str, Any] = {}
+    out: dict[str, str | bool] = {}
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key:
@@ -38,7 +48,7 @@ def _parse_options(items: list[str] | None) -> dict[str, Any]:
     return out
 
 
-def _speaker(console: Any, voice_name: str, locale: Any) -> Any:
+def _speaker(console: Console, voice_name: str, locale: Locale) -> Speaker | None:
     """espeak-ng as a speaker, or None (with a note) when it cannot be heard."""
     from nightcall.narration import speech as voice
 
@@ -189,7 +199,7 @@ def narrate(
                     resume)
         return
 
-    def label(step: Any) -> str:
+    def label(step: Step) -> str:
         if "discussion" in step.key:
             return locale.line("ui.discussion")
         if step.key.startswith("count.") or ".vote." in step.key:
@@ -207,8 +217,9 @@ def narrate(
         raise typer.Exit(130) from None
 
 
-def _run_master(console: Any, err: Any, ruleset: Any, deck: list[str], locale: Any,
-                timing: Any, speak: Any, wait: bool, keys: Any, save: Path | None,
+def _run_master(console: Console, err: Console, ruleset: Ruleset[S], deck: list[str],
+                locale: Locale, timing: Timing, speak: Speaker | None, wait: bool,
+                keys: PauseKey, save: Path | None,
                 resume: bool) -> None:
     """The Lupus Master's loop; a closed terminal or Ctrl-C leaves the game saved."""
     import time

@@ -9,19 +9,23 @@ appears only when the human has something to do.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
 from nightcall.commands._options import DeckOpt, LangOpt, RulesetArg, ScenarioOpt
 
 if TYPE_CHECKING:  # imported where used: ``nightcall --help`` stays quick
+    from nightcall.engine.actions import Action, ActionJSON
+    from nightcall.engine.ruleset import Ruleset
     from nightcall.narration.seat import Renderer
+
+S = TypeVar("S")
 
 EXIT_REFUSED = 2
 
 
-def _choose(legal: list[dict[str, Any]], render: Renderer) -> dict[str, Any]:
+def _choose(legal: list[ActionJSON], render: Renderer) -> ActionJSON:
     for i, a in enumerate(legal, 1):
         typer.echo(f"  {i:>2}. {render.action(a)}")
     while True:
@@ -45,7 +49,7 @@ def _menu(options: list[str], question: str, render: Renderer) -> int | None:
         typer.echo(render.t("not_on_menu", answer=raw, n=len(options)))
 
 
-def ask_claim(legal: Sequence[Any], render: Renderer) -> Any:
+def ask_claim(legal: Sequence[Action], render: Renderer) -> Action | None:
     """What the human says before voting (One Night): their role, a card they saw or a
     swap they made, built from the ruleset's legal claims; None to vote now."""
     from nightcall.rulesets.onuw.roles import ROLE_IDS
@@ -150,7 +154,7 @@ def play(
                                                  for r in sorted_deck(ruleset, deck))))
     typer.echo(render.t("seed", seed=seed))
 
-    def ask(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    def ask(legal: list[ActionJSON]) -> ActionJSON:
         typer.echo(render.t("your_move"))
         return _choose(legal, render)
 
@@ -168,15 +172,15 @@ def play(
 
 
 def play_game(
-    ruleset: Any,
-    state: Any,
+    ruleset: Ruleset[S],
+    state: S,
     me: int,
-    ask: Callable[[list[dict[str, Any]]], dict[str, Any]],
-    echo: Callable[[str], Any],
+    ask: Callable[[list[ActionJSON]], ActionJSON],
+    echo: Callable[[str], object],
     render: Renderer,
     seed: int = 0,
     bot_name: str = "random",
-    claim: Callable[[Sequence[Any]], Any] | None = None,
+    claim: Callable[[Sequence[Action]], Action | None] | None = None,
 ) -> dict[str, Any]:
     """Play to the end: ``ask`` picks the human's move from the view's legal list, bots
     (``bot_name``, see :func:`nightcall.bots.make_bot`) play the other seats; ``echo``
@@ -193,7 +197,7 @@ def play_game(
         for s in range(len(render.players)) if s != me
     }
     shown = 0
-    talks: Talk[Any] | None = ruleset if isinstance(ruleset, Talk) else None
+    talks: Talk[S] | None = ruleset if isinstance(ruleset, Talk) else None
 
     def show_new() -> None:
         nonlocal shown

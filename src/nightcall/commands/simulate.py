@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 if TYPE_CHECKING:  # (the CLI imports what a command uses when it runs)
-    from nightcall.engine.ruleset import Ruleset
+    from nightcall.engine.ruleset import Rules
     from nightcall.narration.locale import Locale
 
 EXIT_BAD_SETUP = 2
@@ -197,7 +197,7 @@ def _vampire(role: str) -> bool:
     return is_vampire_side(role)
 
 
-def _scenario_name(rs: Ruleset[Any], players: int, scenario: str | None,
+def _scenario_name(rs: Rules, players: int, scenario: str | None,
                    from_roles: bool) -> str | None:
     from nightcall.commands.deck import _scenario_name as find
 
@@ -205,7 +205,7 @@ def _scenario_name(rs: Ruleset[Any], players: int, scenario: str | None,
     return found[1] if found else None
 
 
-def _print(result: dict[str, Any], rs: Ruleset[Any], locale: Locale, label: str) -> None:
+def _print(result: dict[str, Any], rs: Rules, locale: Locale, label: str) -> None:
     from collections import Counter
 
     from rich.console import Console

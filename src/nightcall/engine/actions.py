@@ -8,7 +8,16 @@ is off the hot path.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple, NotRequired, TypedDict
+
+
+class ActionJSON(TypedDict):
+    """An action as a reader of a view's ``legal`` list finds it (``to_json``: a and b
+    are left out at -1)."""
+
+    kind: str
+    a: NotRequired[int]
+    b: NotRequired[int]
 
 
 class Action(NamedTuple):
@@ -16,8 +25,8 @@ class Action(NamedTuple):
     a: int = -1
     b: int = -1
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind}
+    def to_json(self) -> dict[str, str | int]:
+        out: dict[str, str | int] = {"kind": self.kind}
         if self.a != -1:
             out["a"] = self.a
         if self.b != -1:
@@ -25,7 +34,7 @@ class Action(NamedTuple):
         return out
 
     @classmethod
-    def from_json(cls, data: Any) -> Action:
+    def from_json(cls, data: object) -> Action:
         """Parse ``{"kind": ..., "a": int, "b": int}``; raise ValueError with a reason."""
         if not isinstance(data, dict):
             raise ValueError("an action must be an object with a 'kind'")

@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from nightcall.engine.actions import Action
 
 if TYPE_CHECKING:
     from nightcall.engine.ruleset import Ruleset
+
+S = TypeVar("S")
 
 END_CALL = Action("end_call")
 # The seat ``end_call`` comes from: nobody at the table (the timer, the Master).
@@ -62,7 +64,7 @@ def defaults_rng(clock: int | None) -> random.Random:
     return random.Random(0 if clock is None else clock)
 
 
-def end_idle_calls(ruleset: Ruleset[Any], state: Any) -> int:
+def end_idle_calls(ruleset: Ruleset[S], state: S) -> int:
     """End every open call in which nobody is choosing, until a seat must choose or
     the game is over; return how many were ended. For drivers of a game with a clock
     that have no timer (tests, a fast table); a game without one does this itself."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 
 class Said(str):
     """An English sentence of the rules that also carries a locale key and its values,
@@ -11,9 +9,9 @@ class Said(str):
     rules stay free of languages: this is only the sentence's name and its facts."""
 
     key: str
-    values: dict[str, Any]
+    values: dict[str, object]
 
-    def __new__(cls, text: str, key: str = "", **values: Any) -> Said:
+    def __new__(cls, text: str, key: str = "", **values: object) -> Said:
         self = super().__new__(cls, text)
         self.key = key
         self.values = values

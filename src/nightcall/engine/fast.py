@@ -23,10 +23,13 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from nightcall.engine.actions import Action
 from nightcall.engine.clock import CLOCK_SEAT, END_CALL, MAX_IDLE_CALLS
+
+if TYPE_CHECKING:
+    from nightcall.engine.ruleset import MoveFn, Ruleset
 
 S = TypeVar("S")
 
@@ -53,7 +56,7 @@ def split_rounds(calls: Sequence[str], starts: Iterable[str]) -> list[tuple[str,
     return [tuple(r) for r in rounds if r]
 
 
-def current_round(ruleset: Any, state: Any) -> tuple[str, ...]:
+def current_round(ruleset: Ruleset[S], state: S) -> tuple[str, ...]:
     """The round of the call open now (empty outside the night, or at dusk)."""
     call = ruleset.open_call(state)
     if call is None or not isinstance(ruleset, FastNight):
@@ -64,14 +67,14 @@ def current_round(ruleset: Any, state: Any) -> tuple[str, ...]:
     return ()
 
 
-def _in_round(ruleset: Any, state: Any, calls: tuple[str, ...]) -> bool:
+def _in_round(ruleset: Ruleset[S], state: S, calls: tuple[str, ...]) -> bool:
     """Whether the round is still open: it is left when the open call is no longer one
     of its calls (a call's name comes again only in a later night, after the day)."""
     return ruleset.open_call(state) in calls and not ruleset.is_over(state)
 
 
 def choices(
-    ruleset: Any, state: Any, seat: int, made: Sequence[Action] = ()
+    ruleset: Ruleset[S], state: S, seat: int, made: Sequence[Action] = ()
 ) -> tuple[Action, ...]:
     """What ``seat`` may choose next in the round open now, having picked ``made``
     (its earlier stages): empty when it has nothing (more) to choose. ``state`` is
@@ -80,7 +83,7 @@ def choices(
     return _probe(ruleset, state, seat, made)[0]
 
 
-def sight(ruleset: Any, state: Any, seat: int, made: Sequence[Action]) -> list[Any]:
+def sight(ruleset: Ruleset[S], state: S, seat: int, made: Sequence[Action]) -> list[object]:
     """What the last pick of ``made`` showed ``seat`` at once (the events it added to
     the seat's view): a same-phone role's glimpse before its next stage, such as the
     card the Doppelgänger copied."""
@@ -88,12 +91,12 @@ def sight(ruleset: Any, state: Any, seat: int, made: Sequence[Action]) -> list[A
 
 
 def _probe(
-    ruleset: Any, state: Any, seat: int, made: Sequence[Action]
-) -> tuple[tuple[Action, ...], list[Any]]:
+    ruleset: Ruleset[S], state: S, seat: int, made: Sequence[Action]
+) -> tuple[tuple[Action, ...], list[object]]:
     calls = current_round(ruleset, state)
     probe = copy.deepcopy(state)
     asked = 0
-    seen: list[Any] = []
+    seen: list[object] = []
     for _ in range(MAX_IDLE_CALLS):
         if not calls or not _in_round(ruleset, probe, calls):
             break
@@ -110,10 +113,10 @@ def _probe(
 
 
 def resolve_round(
-    ruleset: Any,
-    state: Any,
+    ruleset: Ruleset[S],
+    state: S,
     picks: Mapping[int, Sequence[Action]],
-    move: Any = None,
+    move: MoveFn | None = None,
 ) -> list[tuple[int, Action]]:
     """Apply every seat's buffered ``picks`` (its stages, in order) through the
     ruleset's sequential steps until the round open now is over; a seat without a

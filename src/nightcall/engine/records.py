@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from nightcall.engine.errors import DeckError, IllegalAction, RecordError, Said
-from nightcall.engine.ruleset import Ruleset, get_ruleset
+from nightcall.engine.ruleset import Rules, Ruleset, get_ruleset
 
 COMMENT_KEYS = frozenset({"text", "rule"})
 S = TypeVar("S")
 
 
-def load(path: str | Path) -> dict[str, Any]:
+def load(path: str | Path) -> dict[str, object]:
     """Read a record file; refuse anything that is not a JSON object."""
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -37,7 +37,7 @@ def load(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def ruleset_of(record: Mapping[str, Any]) -> Ruleset[Any]:
+def ruleset_of(record: Mapping[str, object]) -> Ruleset[Any]:
     rid = record.get("ruleset")
     if not isinstance(rid, str):
         from nightcall.engine.ruleset import all_rulesets
@@ -51,13 +51,13 @@ def ruleset_of(record: Mapping[str, Any]) -> Ruleset[Any]:
         raise RecordError(exc.args[0] if exc.args else str(exc)) from None
 
 
-def replay(record: Mapping[str, Any]) -> tuple[Ruleset[Any], Any]:
+def replay(record: Mapping[str, object]) -> tuple[Ruleset[Any], Any]:
     """Replay any record; return its ruleset and final state."""
     ruleset = ruleset_of(record)
     return ruleset, ruleset.replay(record)
 
 
-def players_of(record: Mapping[str, Any]) -> tuple[str, ...]:
+def players_of(record: Mapping[str, object]) -> tuple[str, ...]:
     players = record.get("players")
     if not isinstance(players, list) or not players:
         raise RecordError(Said("'players' must be a non-empty list of names",
@@ -71,7 +71,7 @@ def players_of(record: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(players)
 
 
-def seat_of(names: Sequence[str], name: Any, step: int, field: str) -> int:
+def seat_of(names: Sequence[str], name: object, step: int, field: str) -> int:
     if not isinstance(name, str):
         raise RecordError(Said(f"'{field}' must be a player name, got {name!r}",
                                "record.not_a_name", field=field, name=repr(name)), step)
@@ -82,7 +82,7 @@ def seat_of(names: Sequence[str], name: Any, step: int, field: str) -> int:
                                "record.not_seated", field=field, name=name), step) from None
 
 
-def options_of(record: Mapping[str, Any]) -> dict[str, Any]:
+def options_of(record: Mapping[str, object]) -> dict[str, object]:
     options = record.get("options") or {}
     if not isinstance(options, dict):
         raise RecordError(Said("'options' must be an object", "record.options"))
@@ -97,7 +97,7 @@ def new_game(deal: Callable[[], S]) -> S:
         raise RecordError(exc.args[0] if exc.args else str(exc)) from None
 
 
-def steps_of(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+def steps_of(record: Mapping[str, object]) -> list[dict[str, object]]:
     steps = record.get("steps", [])
     if not isinstance(steps, list):
         raise RecordError(Said("'steps' must be a list", "record.steps"))
@@ -108,7 +108,7 @@ def steps_of(record: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def dealt_cards(
-    ruleset: Ruleset[Any], record: Mapping[str, Any], names: tuple[str, ...], *aliases: str
+    ruleset: Rules, record: Mapping[str, object], names: tuple[str, ...], *aliases: str
 ) -> list[str]:
     """Each seated player's card, as role ids, in seating order. ``cards`` maps names to
     cards (role ids or playing cards); ``aliases`` are other keys accepted for it."""
@@ -130,7 +130,7 @@ def dealt_cards(
             for p in names]
 
 
-def center_cards(ruleset: Ruleset[Any], record: Mapping[str, Any]) -> list[str]:
+def center_cards(ruleset: Rules, record: Mapping[str, object]) -> list[str]:
     """The three center cards of a one-night game, left to right, as role ids."""
     center = record.get("center")
     if not isinstance(center, list) or len(center) != 3:
@@ -139,7 +139,7 @@ def center_cards(ruleset: Ruleset[Any], record: Mapping[str, Any]) -> list[str]:
             for i, c in enumerate(center)]
 
 
-def center_indices(i: int, value: Any, count: int) -> list[int]:
+def center_indices(i: int, value: object, count: int) -> list[int]:
     """A one-night step's ``center`` field: ``count`` center card indices (0, 1 or 2)."""
     if not isinstance(value, list) or len(value) != count:
         raise RecordError(Said(f"'center' must list {count} center card index(es)",
@@ -151,7 +151,7 @@ def center_indices(i: int, value: Any, count: int) -> list[int]:
     return list(value)
 
 
-def is_comment(step: Mapping[str, Any]) -> bool:
+def is_comment(step: Mapping[str, object]) -> bool:
     """A step with nothing but comments (``text``, ``rule``) changes nothing."""
     return all(key in COMMENT_KEYS for key in step)
 

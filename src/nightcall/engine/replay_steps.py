@@ -19,10 +19,10 @@ steps; it is not a filter, because after the end everything is public.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from nightcall.engine import records
-from nightcall.engine.events import EVERYONE, MASTER, Event
+from nightcall.engine.events import EVERYONE, MASTER, Audience, Event
+from nightcall.engine.jsontype import JSON, JSONObject
 
 # Events that repeat another (the master's copy of an artifact drawn, the judge's
 # causes, the end marker) or that the table picture already shows (the deal).
@@ -34,7 +34,7 @@ LOOK, SWAP, TOKEN, POINT, CALL, INFO, REVEAL = (
     "look", "swap", "token", "point", "call", "info", "reveal")
 
 
-def replay_steps(record: Mapping[str, Any]) -> dict[str, Any]:
+def replay_steps(record: Mapping[str, JSON]) -> JSONObject:
     """The replay of a record: its table at the deal and one step per event, in order.
 
     Raises :class:`~nightcall.engine.errors.RecordError` (naming the step) for a record
@@ -49,7 +49,7 @@ def replay_steps(record: Mapping[str, Any]) -> dict[str, Any]:
         else None
     table = _Table(n, cards, tokens)
     start = table.snapshot()
-    steps: list[dict[str, Any]] = []
+    steps: list[JSONObject] = []
     night, phase, call = 0, "night", None
     called = False  # did the current call get a step of its own yet
     for e in log:
@@ -98,7 +98,7 @@ class _Table:
         self.faceup: list[int] = []  # positions turned face up for everyone (Enlightener)
         self.artifacts: dict[int, str] = {}
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> JSONObject:
         return {"cards": list(self.cards), "tokens": None if self.tokens is None
                 else list(self.tokens), "dead": list(self.dead),
                 "faceup": list(self.faceup),
@@ -178,7 +178,7 @@ class _Table:
         return INFO, [], []
 
 
-def _only(audience: Any) -> int | None:
+def _only(audience: Audience) -> int | None:
     """The one seat an event was for, if it was for exactly one."""
     if isinstance(audience, frozenset) and len(audience) == 1:
         seat: int = next(iter(audience))
@@ -187,8 +187,8 @@ def _only(audience: Any) -> int | None:
 
 
 def _step(table: _Table, night: int, phase: str, call: str | None, shape: str,
-          e: Event | None, audience: Any, where: list[int],
-          moves: list[list[int]]) -> dict[str, Any]:
+          e: Event | None, audience: Audience, where: list[int],
+          moves: list[list[int]]) -> JSONObject:
     seen_by: str | list[int] = (sorted(audience) if isinstance(audience, frozenset)
                                 else str(audience))
     return {

@@ -32,6 +32,7 @@ from nightcall.engine.cards import CardMap
 from nightcall.engine.clock import CLOCK_SEAT, END_CALL
 from nightcall.engine.errors import DeckError, IllegalAction, RecordError, Said
 from nightcall.engine.events import Viewer
+from nightcall.engine.jsontype import JSONObject
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.words import Words
 
@@ -40,7 +41,11 @@ S = TypeVar("S")
 MoveFn = Callable[[int, Action], None]
 
 
-class Ruleset(ABC, Generic[S]):
+class Rules(ABC):
+    """What a ruleset says before any game exists (its deck, options, scenarios, night
+    order, timings and parts): the non-generic base a registry of rulesets of different
+    state types holds, and what callers that never touch a state take."""
+
     id: ClassVar[str]
     title: ClassVar[str]
     min_players: ClassVar[int]
@@ -52,7 +57,7 @@ class Ruleset(ABC, Generic[S]):
     # How many nights a game has (None: night and day alternate until the game ends).
     nights: ClassVar[int | None] = 1
     # The options a game takes and their defaults (the room's settings start from these).
-    default_options: ClassVar[Mapping[str, Any]] = {}
+    default_options: ClassVar[Mapping[str, object]] = {}
     # Seconds for a night call (per call where one differs) and for the day's talk.
     call_seconds: ClassVar[float] = 10.0
     call_seconds_by_call: ClassVar[Mapping[str, float]] = {}
@@ -70,7 +75,7 @@ class Ruleset(ABC, Generic[S]):
     judge: ClassVar[str | None] = None  # a module with the `nightcall judge` questions
     action_space: ClassVar[str | None] = None  # every action a seat could ever take: (n) ->
 
-    def options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    def options(self, options: Mapping[str, object] | None) -> dict[str, object]:
         """The game's options: ``default_options`` with ``options`` over them (an unknown
         option is a DeckError). Rulesets with option values to check override this."""
         unknown = set(options or {}) - set(self.default_options)
@@ -97,26 +102,11 @@ class Ruleset(ABC, Generic[S]):
         raise DeckError(Said(f"{self.title} has no scenarios", "deck.no_scenarios",
                              title=self.title))
 
-    # --- setting up -------------------------------------------------------
     @abstractmethod
     def validate_deck(
-        self, players: int, roles: Sequence[str], options: Mapping[str, Any] | None = None
+        self, players: int, roles: Sequence[str], options: Mapping[str, object] | None = None
     ) -> list[str]:
         """Raise DeckError if the deck is not allowed; return warnings otherwise."""
-
-    @abstractmethod
-    def new_game(
-        self,
-        players: Sequence[str],
-        deal: Sequence[str],
-        options: Mapping[str, Any] | None = None,
-        *,
-        clock: int | None = None,
-    ) -> S:
-        """A game from a known deal: ``deal[i]`` is seat i's card, then any center cards.
-
-        ``clock``: None, calls nobody is choosing in end at once (records, simulations);
-        a seed, every call stays open until ``end_call`` (engine.clock)."""
 
     @abstractmethod
     def default_deck(self, players: int, scenario: str | None = None) -> list[str]:
@@ -127,12 +117,46 @@ class Ruleset(ABC, Generic[S]):
         """The calls of night ``night`` for a deck, in wake order, every role in the deck
         called whether its card is in the center, dead or alive (the narrator's order)."""
 
+    def card_to_role(self, card: object, where: str) -> str:
+        """Read a record card: a role id of this ruleset or a playing card."""
+        if not isinstance(card, str):
+            raise RecordError(Said(f"{where}: a card must be a string, got {card!r}",
+                                   "record.card_type", where=where, card=repr(card)))
+        if card in self.role_ids:
+            return card
+        if self.card_map is not None:
+            role = self.card_map.role_of(card)
+            if role is not None:
+                return role
+        raise RecordError(Said(f"{where}: {card!r} is not a {self.id} role or playing card",
+                               "record.not_a_card", where=where, card=str(card),
+                               roles=list(self.role_ids), game=self.id))
+
+
+class Ruleset(Rules, Generic[S]):
+    """A ruleset's games: functions over its own state type ``S``."""
+
+    # --- setting up -------------------------------------------------------
+    @abstractmethod
+    def new_game(
+        self,
+        players: Sequence[str],
+        deal: Sequence[str],
+        options: Mapping[str, object] | None = None,
+        *,
+        clock: int | None = None,
+    ) -> S:
+        """A game from a known deal: ``deal[i]`` is seat i's card, then any center cards.
+
+        ``clock``: None, calls nobody is choosing in end at once (records, simulations);
+        a seed, every call stays open until ``end_call`` (engine.clock)."""
+
     def deal(
         self,
         players: Sequence[str],
         roles: Sequence[str],
         seed: int | random.Random,
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         *,
         clock: int | None = None,
     ) -> S:
@@ -197,31 +221,15 @@ class Ruleset(ABC, Generic[S]):
 
     # --- records ----------------------------------------------------------
     @abstractmethod
-    def replay(self, record: Mapping[str, Any]) -> S:
+    def replay(self, record: Mapping[str, object]) -> S:
         """Build the final state of a record, or raise RecordError naming the step."""
 
     @abstractmethod
-    def to_record(self, state: S) -> dict[str, Any]: ...
+    def to_record(self, state: S) -> JSONObject: ...
 
     @abstractmethod
-    def outcome_json(self, state: S) -> dict[str, Any]:
+    def outcome_json(self, state: S) -> JSONObject:
         """The outcome object of game-record.md for a replayed state."""
-
-    def card_to_role(self, card: Any, where: str) -> str:
-        """Read a record card: a role id of this ruleset or a playing card."""
-        if not isinstance(card, str):
-            raise RecordError(Said(f"{where}: a card must be a string, got {card!r}",
-                                   "record.card_type", where=where, card=repr(card)))
-        if card in self.role_ids:
-            return card
-        if self.card_map is not None:
-            role = self.card_map.role_of(card)
-            if role is not None:
-                return role
-        raise RecordError(Said(f"{where}: {card!r} is not a {self.id} role or playing card",
-                               "record.not_a_card", where=where, card=str(card),
-                               roles=list(self.role_ids), game=self.id))
-
 
 class Talk(ABC, Generic[S]):
     """A ruleset whose players make claims at dawn (One Night's "I am the Seer")."""
@@ -271,7 +279,8 @@ class MasterChoice(ABC, Generic[S]):
 
 
 def load(path: str) -> Any:
-    """The object at a "module:attribute" import path (a ruleset's declared part)."""
+    """The object at a "module:attribute" import path (a ruleset's declared part;
+    what it is, the field that names it says, and the caller checks)."""
     import importlib
 
     module_name, _, attribute = path.partition(":")

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 
 from nightcall.engine.errors import DeckError, Said
-from nightcall.engine.ruleset import Ruleset
+from nightcall.engine.ruleset import Rules
 from nightcall.narration.locale import LANGUAGES, load
 
 _REPEAT = re.compile(r"^(\d+)\s*[x*×]\s*(.+)$|^(.+?)\s*[x*×]\s*(\d+)$", re.IGNORECASE)
@@ -22,7 +21,7 @@ def _normal(text: str) -> str:
     return text.strip().lower().replace(" ", "_").replace("-", "_")
 
 
-def role_lookup(ruleset: Ruleset[Any]) -> dict[str, str]:
+def role_lookup(ruleset: Rules) -> dict[str, str]:
     """Every accepted spelling of each role of ``ruleset`` -> role id."""
     table = {rid: rid for rid in ruleset.role_ids}
     for lang in LANGUAGES:
@@ -46,12 +45,12 @@ def split_items(values: Iterable[str], is_name: Callable[[str], bool] = bool) ->
     return out
 
 
-def parse_roles(ruleset: Ruleset[Any], values: Sequence[str]) -> list[str]:
+def parse_roles(ruleset: Rules, values: Sequence[str]) -> list[str]:
     """The deck as role ids, or DeckError naming the entry that is not a role."""
     return parse_deck(ruleset, values)[0]
 
 
-def parse_deck(ruleset: Ruleset[Any], values: Sequence[str]) -> tuple[list[str], list[str | None]]:
+def parse_deck(ruleset: Rules, values: Sequence[str]) -> tuple[list[str], list[str | None]]:
     """The deck as role ids, and for each the playing card typed for it (None where a
     role was named). A 52-card deck has each card once: a card typed twice is refused,
     never quietly read as another card of the same role."""
@@ -105,12 +104,12 @@ def parse_deck(ruleset: Ruleset[Any], values: Sequence[str]) -> tuple[list[str],
     return deck, given
 
 
-def _cards_of(ruleset: Ruleset[Any], role: str) -> list[str]:
+def _cards_of(ruleset: Rules, role: str) -> list[str]:
     cards = ruleset.card_map.cards_of(role) if ruleset.card_map is not None else []
     return cards[:6] + (["..."] if len(cards) > 6 else [])
 
 
-def cards_to_pull(ruleset: Ruleset[Any], deck: Sequence[str],
+def cards_to_pull(ruleset: Rules, deck: Sequence[str],
                   given: Sequence[str | None] | None = None) -> list[str] | None:
     """The playing card to pull for each role of ``deck``: the one typed for it where
     one was, otherwise the first of the role's cards nobody typed (None: the ruleset has
@@ -132,7 +131,7 @@ def cards_to_pull(ruleset: Ruleset[Any], deck: Sequence[str],
 
 
 def choose_deck(
-    ruleset: Ruleset[Any], players: int, scenario: str | None, roles: Sequence[str] | None
+    ruleset: Rules, players: int, scenario: str | None, roles: Sequence[str] | None
 ) -> tuple[list[str], list[str]]:
     """The deck (from ``--roles``, a scenario or the default) and the rules' warnings."""
     deck, _, warnings = choose_deck_cards(ruleset, players, scenario, roles)
@@ -140,7 +139,7 @@ def choose_deck(
 
 
 def choose_deck_cards(
-    ruleset: Ruleset[Any], players: int, scenario: str | None, roles: Sequence[str] | None
+    ruleset: Rules, players: int, scenario: str | None, roles: Sequence[str] | None
 ) -> tuple[list[str], list[str | None], list[str]]:
     """:func:`choose_deck`, with the playing card typed for each role (or None)."""
     if roles:

@@ -45,7 +45,7 @@ class Locale:
     lines: dict[str, str]
     glossary: dict[str, Any]  # locales/glossary/<lang>.json
 
-    def line(self, key: str, **values: Any) -> str:
+    def line(self, key: str, **values: object) -> str:
         try:
             template = self.lines[key]
         except KeyError:

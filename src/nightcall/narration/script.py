@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
-from nightcall.engine.ruleset import get_ruleset
+from nightcall.engine.jsontype import JSONObject
+from nightcall.engine.ruleset import Rules, get_ruleset
 from nightcall.engine.ruleset import load as load_part
 from nightcall.narration import lines as L
 from nightcall.narration.locale import Locale, load
@@ -31,7 +31,7 @@ class Step:
     phase: str = NIGHT
     fallback: bool = False  # True when the call had no lines of its own (generic wording)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "role": self.role,
             "key": self.key,
@@ -82,7 +82,7 @@ def build_script(
     night: int = 1,
     lang: str = "en",
     timing: Timing | None = None,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     day: bool = True,
 ) -> list[Step]:
     """The whole night (and, with ``day``, the day timer and the vote countdown)."""
@@ -129,7 +129,7 @@ def build_script(
     return steps
 
 
-def sorted_deck(ruleset: Any, roles: Sequence[str]) -> list[str]:
+def sorted_deck(ruleset: Rules, roles: Sequence[str]) -> list[str]:
     """The deck in the ruleset's own role order (not the order it was typed in)."""
     order = {r: i for i, r in enumerate(ruleset.role_ids)}
     return sorted(roles, key=lambda r: order.get(r, len(order)))
@@ -156,8 +156,8 @@ def script_json(
     lang: str = "en",
     speed: str = "normal",
     discussion: float | None = None,
-    options: Mapping[str, Any] | None = None,
-) -> list[dict[str, Any]]:
+    options: Mapping[str, object] | None = None,
+) -> list[JSONObject]:
     """The script as plain JSON steps (what ``narrate --json`` prints), for other front
     ends such as the host screen."""
     timing = timing_for(ruleset_id, speed, discussion)

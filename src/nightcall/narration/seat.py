@@ -5,8 +5,8 @@ renderer (nightcall.narration.render) tells them, and the numbered menu of its a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from nightcall.engine.actions import ActionJSON
 from nightcall.narration.render import Renderer as EventRenderer
 
 
@@ -20,15 +20,15 @@ class Renderer(EventRenderer):
         self.seat = seat
         self.n = len(players)
 
-    def t(self, key: str, **values: Any) -> str:
+    def t(self, key: str, **values: object) -> str:
         return self.loc.line(f"play.{key}", **values)
 
-    def action(self, a: dict[str, Any]) -> str:
+    def action(self, a: ActionJSON) -> str:
         kind = a["kind"]
         x, y = a.get("a", -1), a.get("b", -1)
         p = self.players
 
-        def act(key: str, **values: Any) -> str:
+        def act(key: str, **values: object) -> str:
             return self.loc.line(f"play.act.{key}", **values)
 
         if kind in ON_PLAYERS and 0 <= x < len(p) and (y == -1 or 0 <= y < len(p)):

@@ -37,9 +37,9 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 import redis
@@ -55,10 +55,12 @@ from nightcall.server.room import Room, RoomError, Sink, same_token
 from nightcall.server.store_redis import FENCED_SAVE, RedisStore, save_args
 
 if TYPE_CHECKING:
+    from starlette.applications import Starlette
     from starlette.websockets import WebSocket
 
     from nightcall.server.hub import Hub
     from nightcall.server.limits import TokenGuard
+    from nightcall.server.saving import Held
 
 log = logging.getLogger("nightcall.cluster")
 
@@ -87,6 +89,8 @@ RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0
 """
+
+T = TypeVar("T")
 
 
 class Envelope(msgspec.Struct, array_like=True, omit_defaults=True):
@@ -168,7 +172,7 @@ class Relayed:
 class Batch:
     saves: dict[str, Room]
     outbox: dict[str, list[Envelope]]
-    held: list[tuple[Any, bytes]]
+    held: list[tuple[Held, bytes]]
 
 
 class Node:
@@ -189,7 +193,7 @@ class Node:
         self.hub: Hub | None = None
         self.outbox: dict[str, list[Envelope]] = {}
         self.saves: dict[str, Room] = {}
-        self.held: list[tuple[Any, bytes]] = []
+        self.held: list[tuple[Held, bytes]] = []
         # This process's wrong-token limit (limits.TokenGuard), for relayed clients too.
         self.tokens: TokenGuard | None = None
         self.flushing = False  # a flush is scheduled for this turn of the loop
@@ -200,7 +204,7 @@ class Node:
         self.relayed: dict[str, Relayed] = {}
         self.asked: dict[str, asyncio.Future[int]] = {}  # link_table answers awaited
         self.tasks: list[asyncio.Task[None]] = []
-        self.background: set[asyncio.Task[Any]] = set()
+        self.background: set[asyncio.Task[object]] = set()
         self.sub_client: aredis.Redis | None = None
         self.on_error: Callable[[Exception], None] = lambda exc: log.exception(
             "cluster message failed", exc_info=exc)
@@ -251,7 +255,7 @@ class Node:
         assert self.aclient is not None, "the node has not started"
         return self.aclient
 
-    async def _call(self, pending: Any) -> Any:
+    async def _call(self, pending: Awaitable[T]) -> T:
         """One Redis command, counted; a failure or a timeout is counted and raised."""
         started = time.perf_counter()
         try:
@@ -367,7 +371,7 @@ class Node:
                                        socket_connect_timeout=REDIS_TIMEOUT),
                    url, lease_seconds)
 
-    async def start(self, hub: Hub, app: Any = None) -> None:
+    async def start(self, hub: Hub, app: Starlette | None = None) -> None:
         """Join the cluster: listen on this process's channel, keep the leases."""
         self.hub = hub
         if app is not None:
@@ -406,7 +410,7 @@ class Node:
             if client is not None:
                 await client.aclose()
 
-    async def _listen(self, pubsub: Any) -> None:
+    async def _listen(self, pubsub: aredis.client.PubSub) -> None:
         while True:
             try:
                 message = await pubsub.get_message(ignore_subscribe_messages=True,
@@ -489,7 +493,7 @@ class Node:
         self.saves[room.code] = room
         self._schedule()
 
-    def hold(self, sink: Any, data: bytes) -> None:
+    def hold(self, sink: Held, data: bytes) -> None:
         """A message for a local socket, held until the batch's saves are acknowledged:
         no client ever sees a move that Redis does not have."""
         self.held.append((sink, data))
@@ -553,7 +557,8 @@ class Node:
         with contextlib.suppress(redis.RedisError):
             self._done(batch, pipe.execute())
 
-    def _queue(self, batch: Batch, pipe: Any) -> None:
+    def _queue(self, batch: Batch,
+               pipe: redis.client.Pipeline | aredis.client.Pipeline) -> None:
         store, now = self.store, time.time()
         for code, room in batch.saves.items():
             # EVAL, not EVALSHA: a restarted Redis has no script cache, and the text is
@@ -563,7 +568,7 @@ class Node:
         for worker, envs in batch.outbox.items():
             pipe.publish(self.channel_of(worker), _encode(envs))
 
-    def _done(self, batch: Batch, replies: list[Any]) -> None:
+    def _done(self, batch: Batch, replies: list[object]) -> None:
         lost = {code for code, ok in zip(batch.saves, replies, strict=False) if not ok}
         heard = replies[len(batch.saves):]
         for code in lost:  # another process owns it now: its clients go there

@@ -7,20 +7,20 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from nightcall.engine.errors import DeckError, NightcallError
-from nightcall.engine.ruleset import Ruleset, all_rulesets, get_ruleset
+from nightcall.engine.ruleset import Rules, all_rulesets, get_ruleset
 from nightcall.server.clock import RoomClock
 from nightcall.server.messages import CreateRoom
 from nightcall.server.narration import role_name
-from nightcall.server.room import Room, RoomError, Sink
+from nightcall.server.room import Room, RoomError
 from nightcall.server.samples import Samples
-from nightcall.server.saving import TurnSaver
+from nightcall.server.saving import Held, TurnSaver
 from nightcall.server.store import Store
 from nightcall.server.tables import NO_TABLE, TableError, tables_of
 
@@ -326,7 +326,7 @@ class Hub:
             self.unfinished.discard(room.code)
             self.keep_at_table(room)
 
-    def hold(self, sink: Sink, data: bytes) -> None:
+    def hold(self, sink: Held, data: bytes) -> None:
         """An update for a local socket: out once the saves before it are written."""
         self.saver.hold(sink, data)
 
@@ -405,7 +405,7 @@ class Hub:
         self.saver.flush()
         self.store.close()
 
-    def public_rulesets(self) -> list[dict[str, Any]]:
+    def public_rulesets(self) -> list[dict[str, object]]:
         out = []
         for rid, rs in available_rulesets().items():
             decks = {}
@@ -430,12 +430,12 @@ class Hub:
         return out
 
 
-def available_rulesets() -> dict[str, Ruleset[Any]]:
+def available_rulesets() -> dict[str, Rules]:
     """Every installed ruleset, by id (a broken one is an error, not a missing game)."""
     return dict(all_rulesets())
 
 
-def _scenarios(ruleset: Ruleset[Any]) -> list[dict[str, Any]]:
+def _scenarios(ruleset: Rules) -> list[dict[str, object]]:
     """The ruleset's named scenarios (Epic Battle has some), as the front page shows them."""
     return [{"id": str(item["id"]), "name": str(item.get("name", item["id"])),
              "min_players": item.get("min_players"), "max_players": item.get("max_players"),
@@ -445,7 +445,7 @@ def _scenarios(ruleset: Ruleset[Any]) -> list[dict[str, Any]]:
             for item in ruleset.scenarios()]
 
 
-def _scenario_decks(ruleset: Ruleset[Any], item: dict[str, Any]) -> dict[str, list[str]]:
+def _scenario_decks(ruleset: Rules, item: Mapping[str, object]) -> dict[str, list[str]]:
     """A scenario's deck per player count (empty where the deck is drawn at the deal)."""
     lo, hi = item.get("min_players"), item.get("max_players")
     if not isinstance(lo, int) or not isinstance(hi, int):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
 
 import msgspec
 from starlette.concurrency import run_in_threadpool
@@ -19,6 +18,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from nightcall.engine.errors import NightcallError
+from nightcall.engine.jsontype import JSONObject
 from nightcall.engine.replay_steps import replay_steps
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.server.guard import ORIGIN_REFUSED, Endpoint, Guards
@@ -38,7 +38,7 @@ def bad_record(message: str) -> Response:
     return _json({"code": "bad_record", "message": message}, 400)
 
 
-def steps_of(record: Any) -> dict[str, Any]:
+def steps_of(record: object) -> JSONObject:
     """The replay with every language's role names (the page picks one).
 
     Raises NightcallError for a record the engine refuses; anything else a hostile
@@ -55,8 +55,9 @@ def steps_of(record: Any) -> dict[str, Any]:
         # a JSON shape no check of the readers foresaw: refused, and logged for us
         log.warning("a record could not be replayed", exc_info=True)
         raise ValueError(f"this record cannot be replayed ({type(exc).__name__})") from None
-    roles = get_ruleset(out["ruleset"]).role_ids
-    out["role_names"] = {lang: {r: role_name(out["ruleset"], r, lang) for r in roles}
+    rid = str(out["ruleset"])
+    roles = get_ruleset(rid).role_ids
+    out["role_names"] = {lang: {r: role_name(rid, r, lang) for r in roles}
                          for lang in LANGUAGES}
     return out
 

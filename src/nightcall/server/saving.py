@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 from nightcall.server.store import Store
 
@@ -26,11 +26,19 @@ log = logging.getLogger("nightcall.server")
 RETRY_SECONDS = 0.2
 
 
+class Held(Protocol):
+    """A local socket whose messages wait for the turn's saves (app.WsSink)."""
+
+    room_code: str  # its room ("" before the hello)
+
+    def deliver(self, data: bytes) -> None: ...
+
+
 class TurnSaver:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.saves: dict[str, Room] = {}
-        self.held: list[tuple[Any, bytes]] = []
+        self.held: list[tuple[Held, bytes]] = []
         self.scheduled = False
         self.errors = 0  # failed saves (each retried), for the metrics
 
@@ -39,7 +47,7 @@ class TurnSaver:
         self.saves[room.code] = room
         self._schedule()
 
-    def hold(self, sink: Any, data: bytes) -> None:
+    def hold(self, sink: Held, data: bytes) -> None:
         """A message for a local socket, delivered once the turn's saves are written."""
         self.held.append((sink, data))
         self._schedule()

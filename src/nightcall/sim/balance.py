@@ -22,11 +22,10 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from nightcall.bots import reasoning_rulesets
 from nightcall.engine.errors import DeckError
-from nightcall.engine.ruleset import Ruleset, all_rulesets
+from nightcall.engine.ruleset import Rules, all_rulesets
 from nightcall.sim.parallel import chunks, default_workers
 from nightcall.sim.runner import Setup, run_games
 from nightcall.sim.tally import Rate, Tally
@@ -40,13 +39,13 @@ class Row:
     games: int
 
 
-def report_rulesets() -> list[Ruleset[Any]]:
+def report_rulesets() -> list[Rules]:
     """The rulesets the report covers: the one-night games (a game of many nights is
     balanced by its Master's table, not by one deal)."""
     return [rs for rs in all_rulesets().values() if rs.nights == 1]
 
 
-def deck_rows(rs: Ruleset[Any], games: int, reasoning_games: int) -> list[Row]:
+def deck_rows(rs: Rules, games: int, reasoning_games: int) -> list[Row]:
     """The default deck at every player count."""
     rows = []
     for n in range(rs.min_players, rs.max_players + 1):
@@ -61,7 +60,7 @@ def deck_rows(rs: Ruleset[Any], games: int, reasoning_games: int) -> list[Row]:
     return rows
 
 
-def scenario_rows(rs: Ruleset[Any], games: int, reasoning_games: int = 0) -> list[Row]:
+def scenario_rows(rs: Rules, games: int, reasoning_games: int = 0) -> list[Row]:
     """Every scenario at every player count it has a deck for."""
     rows = []
     for sc in rs.scenarios():
@@ -149,7 +148,7 @@ def _teams(rows: list[tuple[Row, Tally]]) -> list[str]:
     return sorted(wins, key=lambda team: (-wins[team], team))
 
 
-def _deck_section(rs: Ruleset[Any], rows: list[tuple[Row, Tally]], out: Path) -> list[str]:
+def _deck_section(rs: Rules, rows: list[tuple[Row, Tally]], out: Path) -> list[str]:
     teams = _teams(rows)
     lines = [
         f"## {rs.title}: the default decks",
@@ -185,7 +184,7 @@ def _deck_section(rs: Ruleset[Any], rows: list[tuple[Row, Tally]], out: Path) ->
     return lines
 
 
-def _scenario_section(rs: Ruleset[Any], rows: list[tuple[Row, Tally]],
+def _scenario_section(rs: Rules, rows: list[tuple[Row, Tally]],
                       out: Path) -> list[str]:
     lines = [
         f"## {rs.title}: every scenario",

@@ -41,7 +41,7 @@ class Setup:
     deck: tuple[str, ...]
     village: str = "random"
     wolves: str = "random"
-    options: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, object] = field(default_factory=dict)
     vampires: str | None = None  # the vampire side's bot (Epic); None: the --wolves one
 
     def bot_spec(self, role: str) -> str:

@@ -20,6 +20,7 @@ from nightcall.engine import records
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import RecordError, Said
 from nightcall.engine.events import EVERYONE, Event
+from nightcall.engine.jsontype import JSONObject
 from nightcall.rulesets.epic.common import SKIP
 from nightcall.rulesets.epic.day import end_of_night
 from nightcall.rulesets.epic.day import record_claim as claim_event
@@ -149,7 +150,7 @@ class _Replay:
                     f"to act as {name(raw)}")
         return f"{st.names[seat]} does not wake to choose in the {raw} call"
 
-    def perform(self, i: int, call: str, actor: int, step: Mapping[str, Any]) -> None:
+    def perform(self, i: int, call: str, actor: int, step: Mapping[str, object]) -> None:
         st = self.st
         for action in self.actions(i, call, actor, step):
             if st.phase != NIGHT or st.actor != actor or st.schedule[st.call_i] != call:
@@ -183,7 +184,7 @@ class _Replay:
         if st.phase == NIGHT and st.actor == actor and st.schedule[st.call_i] == call:
             self.skip_current(i)
 
-    def seat(self, i: int, value: Any, field: str) -> int:
+    def seat(self, i: int, value: object, field: str) -> int:
         if isinstance(value, list):
             if len(value) != 1:
                 raise RecordError(Said(f"'{field}' names one player here",
@@ -191,7 +192,7 @@ class _Replay:
             value = value[0]
         return records.seat_of(self.st.names, value, i, field)
 
-    def pair(self, i: int, value: Any, field: str) -> tuple[int, int]:
+    def pair(self, i: int, value: object, field: str) -> tuple[int, int]:
         if not isinstance(value, list) or len(value) != 2:
             raise RecordError(Said(f"'{field}' must be a pair of player names",
                                    "epic.record.pair", field=field), i)
@@ -326,7 +327,7 @@ class _Replay:
         return []
 
     # --- day ----------------------------------------------------------------------------
-    def claims(self, i: int, step: Mapping[str, Any]) -> None:
+    def claims(self, i: int, step: Mapping[str, object]) -> None:
         st = self.st
         claims = step.get("claims", {})
         if not isinstance(claims, dict):
@@ -348,7 +349,7 @@ class _Replay:
                 if action is not None:
                     claim_event(st, st.names.index(entry["player"]), action)
 
-    def votes(self, i: int, step: Mapping[str, Any]) -> None:
+    def votes(self, i: int, step: Mapping[str, object]) -> None:
         st = self.st
         votes = step["votes"]
         if not isinstance(votes, dict):
@@ -372,7 +373,7 @@ class _Replay:
                 self.ruleset.apply(st, seat, Action("abstain"))
 
 
-def replay(ruleset: EpicBattle, record: Mapping[str, Any]) -> EpicState:
+def replay(ruleset: EpicBattle, record: Mapping[str, object]) -> EpicState:
     names = records.players_of(record)
     deal = read_deal(ruleset, record, names)
     tokens = read_tokens(record, names)
@@ -382,7 +383,7 @@ def replay(ruleset: EpicBattle, record: Mapping[str, Any]) -> EpicState:
     return st
 
 
-def read_deal(ruleset: EpicBattle, record: Mapping[str, Any],
+def read_deal(ruleset: EpicBattle, record: Mapping[str, object],
               names: tuple[str, ...]) -> list[str]:
     deal = records.dealt_cards(ruleset, record, names) + records.center_cards(ruleset, record)
     if record.get("extra") is not None:
@@ -393,7 +394,7 @@ def read_deal(ruleset: EpicBattle, record: Mapping[str, Any],
     return deal
 
 
-def read_tokens(record: Mapping[str, Any], names: tuple[str, ...]) -> list[str] | None:
+def read_tokens(record: Mapping[str, object], names: tuple[str, ...]) -> list[str] | None:
     tokens = record.get("tokens")
     if tokens is None:
         return None
@@ -414,9 +415,9 @@ def read_tokens(record: Mapping[str, Any], names: tuple[str, ...]) -> list[str] 
 # --- writing ----------------------------------------------------------------------------
 
 
-def _fields(st: EpicState, call: str, actions: list[Action]) -> dict[str, Any]:
+def _fields(st: EpicState, call: str, actions: list[Action]) -> JSONObject:
     names = st.names
-    out: dict[str, Any] = {}
+    out: JSONObject = {}
     real = [a for a in actions if a.kind != "skip"]
     if not real:
         return {"skip": True}
@@ -451,12 +452,12 @@ def _fields(st: EpicState, call: str, actions: list[Action]) -> dict[str, Any]:
 
 
 
-def to_record(ruleset: EpicBattle, st: EpicState) -> dict[str, Any]:
+def to_record(ruleset: EpicBattle, st: EpicState) -> JSONObject:
     names = st.names
     n = st.n
     deal = next(e.data for e in st.log if e.kind == "deal" and "cards" in e.data)
     cards = deal["cards"]
-    steps: list[dict[str, Any]] = []
+    steps: list[JSONObject] = []
     groups: list[tuple[int, str, list[Action]]] = []
     for seat, action, call in st.history:
         if call == "day":
@@ -483,7 +484,7 @@ def to_record(ruleset: EpicBattle, st: EpicState) -> dict[str, Any]:
                 position_json(st.names, p) for p in d["swapped"]]}]})
     if st.phase == OVER:
         steps.append({"votes": {names[s]: names[v] for s, v in enumerate(st.votes) if v >= 0}})
-    out: dict[str, Any] = {
+    out: JSONObject = {
         "ruleset": ruleset.id,
         "options": dict(st.options),
         "players": list(names),
@@ -510,12 +511,12 @@ def counts_as(st: EpicState) -> list[str]:
     return out
 
 
-def final_json(st: EpicState) -> dict[str, Any]:
+def final_json(st: EpicState) -> JSONObject:
     """The cards as they lie (a Mimic card is ``mimic``), tokens and artifacts, and what
     each player counts as for winning (spec: "The outcome")."""
     n = st.n
     names = st.names
-    final: dict[str, Any] = {
+    final: JSONObject = {
         "cards": {names[s]: st.cards[s] for s in range(n)},
         "center": st.cards[n : n + 3],
         "tokens": {names[s]: st.tokens[s] for s in range(n)},
@@ -527,7 +528,7 @@ def final_json(st: EpicState) -> dict[str, Any]:
     return final
 
 
-def outcome_json(st: EpicState) -> dict[str, Any]:
+def outcome_json(st: EpicState) -> JSONObject:
     names = st.names
     final = final_json(st)
     if st.outcome is None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from nightcall.engine import records
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import IllegalAction, RecordError, Said
+from nightcall.engine.jsontype import JSONObject
 from nightcall.rulesets.lupus import end
 from nightcall.rulesets.lupus.night import KIND, STAY_HOME
 from nightcall.rulesets.lupus.roles import (
@@ -59,7 +60,7 @@ CALL_FIELDS = frozenset({"look", "center", "swap", "token", "what", "tap", "reve
                          "artifact", "then", "skip"})
 
 
-def replay(ruleset: Lupus, record: Mapping[str, Any]) -> LupusState:
+def replay(ruleset: Lupus, record: Mapping[str, object]) -> LupusState:
     names = records.players_of(record)
     deal = read_deal(ruleset, record, names)
     options = records.options_of(record)
@@ -69,7 +70,7 @@ def replay(ruleset: Lupus, record: Mapping[str, Any]) -> LupusState:
     return st
 
 
-def apply_step(ruleset: Lupus, st: LupusState, step: Mapping[str, Any], i: int = 0) -> None:
+def apply_step(ruleset: Lupus, st: LupusState, step: Mapping[str, object], i: int = 0) -> None:
     """Play one record step (a night, or a day's accusations and/or execution) on ``st``.
     Raise RecordError naming step ``i`` if a live table could not have done it."""
     night_keys = NIGHT_KEYS & step.keys()
@@ -92,7 +93,7 @@ def apply_step(ruleset: Lupus, st: LupusState, step: Mapping[str, Any], i: int =
         _day_step(ruleset, st, i, step)
 
 
-def _call_step(i: int, step: Mapping[str, Any]) -> None:
+def _call_step(i: int, step: Mapping[str, object]) -> None:
     """A one-night style ``{"call": ROLE, ...}`` step. Naming a call that has nothing to
     choose (the Medium, the Freemasons) changes nothing, as in the one-night games; a
     choice must be written in the night's own step (spec: "Lupus in Tabula nights")."""
@@ -107,7 +108,7 @@ def _call_step(i: int, step: Mapping[str, Any]) -> None:
                            call=str(call), field=str(key)), i)
 
 
-def read_deal(ruleset: Lupus, record: Mapping[str, Any], names: tuple[str, ...]) -> list[str]:
+def read_deal(ruleset: Lupus, record: Mapping[str, object], names: tuple[str, ...]) -> list[str]:
     # The rulebook's example block writes the deal as "roles" (game-record.md: valid as is).
     return records.dealt_cards(ruleset, record, names, "roles")
 
@@ -124,7 +125,7 @@ def _apply(ruleset: Lupus, st: LupusState, i: int, seat: int, action: Action, wh
         raise RecordError(f"{what}: {exc.reason}", i) from None
 
 
-def _check_night_keys(st: LupusState, i: int, step: Mapping[str, Any]) -> None:
+def _check_night_keys(st: LupusState, i: int, step: Mapping[str, object]) -> None:
     """Refuse a choice for a role that is not in play, not called tonight, or dead."""
     names = st.names
     for key, role in ROLE_OF_KEY.items():
@@ -150,7 +151,7 @@ def _check_night_keys(st: LupusState, i: int, step: Mapping[str, Any]) -> None:
                 role=role), i)
 
 
-def _night_step(ruleset: Lupus, st: LupusState, i: int, step: Mapping[str, Any]) -> None:
+def _night_step(ruleset: Lupus, st: LupusState, i: int, step: Mapping[str, object]) -> None:
     if st.phase != NIGHT:
         stage = "accusation round" if st.stage == ACCUSE else "execution"
         raise RecordError(Said(
@@ -186,7 +187,7 @@ def _night_step(ruleset: Lupus, st: LupusState, i: int, step: Mapping[str, Any])
 
 
 def _pick_order(
-    st: LupusState, i: int, picks: Any, waiting: tuple[int, ...]
+    st: LupusState, i: int, picks: object, waiting: tuple[int, ...]
 ) -> tuple[int, ...]:
     """The werewolves in the order ``wolf_picks`` lists them (the order they pointed)."""
     if not isinstance(picks, dict):
@@ -202,7 +203,7 @@ def _pick_order(
 
 
 def _night_action(
-    st: LupusState, i: int, call: str, seat: int, step: Mapping[str, Any]
+    st: LupusState, i: int, call: str, seat: int, step: Mapping[str, object]
 ) -> Action:
     names = st.names
     key = KEY_OF[call]
@@ -237,7 +238,7 @@ def _night_action(
     return Action(kind, records.seat_of(names, value, i, key))
 
 
-def _targets_of(st: LupusState, i: int, value: Any, key: str) -> dict[int, int]:
+def _targets_of(st: LupusState, i: int, value: object, key: str) -> dict[int, int]:
     if not isinstance(value, dict):
         raise RecordError(Said(f"'{key}' must map player names to the player they point at",
                                "lupus.record.targets", field=key), i)
@@ -249,7 +250,7 @@ def _targets_of(st: LupusState, i: int, value: Any, key: str) -> dict[int, int]:
     return out
 
 
-def _day_step(ruleset: Lupus, st: LupusState, i: int, step: Mapping[str, Any]) -> None:
+def _day_step(ruleset: Lupus, st: LupusState, i: int, step: Mapping[str, object]) -> None:
     names = st.names
     if st.phase != DAY:
         raise RecordError(Said(f"a day step during night {st.night}: the night's choices "
@@ -290,10 +291,10 @@ def _day_step(ruleset: Lupus, st: LupusState, i: int, step: Mapping[str, Any]) -
 # --- writing ---------------------------------------------------------------------
 
 
-def _night_json(st: LupusState, entry: Mapping[str, Any]) -> dict[str, Any]:
+def _night_json(st: LupusState, entry: Mapping[str, Any]) -> JSONObject:
     """One night's step, its keys in the order the roles are called."""
     names = st.names
-    out: dict[str, Any] = {}
+    out: JSONObject = {}
     if "bodyguard" in entry:
         out["bodyguard"] = names[entry["bodyguard"]]
     if "harlot" in entry:
@@ -314,16 +315,16 @@ def _night_json(st: LupusState, entry: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _day_json(st: LupusState, entry: Mapping[str, Any]) -> dict[str, Any]:
+def _day_json(st: LupusState, entry: Mapping[str, Any]) -> JSONObject:
     names = st.names
-    out: dict[str, Any] = {}
+    out: JSONObject = {}
     for key in ("accuse", "execute"):
         if key in entry:
             out[key] = {names[s]: (names[t] if t >= 0 else None) for s, t in entry[key].items()}
     return out
 
 
-def to_record(ruleset: Lupus, st: LupusState) -> dict[str, Any]:
+def to_record(ruleset: Lupus, st: LupusState) -> JSONObject:
     """The record of the game so far. A night, an accusation round or an execution still
     in progress is left out (its choices are not all made), so the record replays to the
     state at the last finished one."""
@@ -334,7 +335,7 @@ def to_record(ruleset: Lupus, st: LupusState) -> dict[str, Any]:
         days[-1].pop("execute", None)
         if st.stage == ACCUSE:
             days[-1].pop("accuse", None)
-    steps: list[dict[str, Any]] = []
+    steps: list[JSONObject] = []
     for k, entry in enumerate(nights):
         steps.append(_night_json(st, entry))
         if k < len(days) and days[k]:
@@ -347,17 +348,17 @@ def to_record(ruleset: Lupus, st: LupusState) -> dict[str, Any]:
     }
 
 
-def final_json(st: LupusState) -> dict[str, Any]:
+def final_json(st: LupusState) -> JSONObject:
     """The physical cards, and what each player counts as (the Mythomaniac's new role)."""
     names = st.names
     return {"cards": {names[s]: st.start[s] for s in range(st.n)}, "center": [], "tokens": {},
             "roles": {names[s]: st.roles[s] for s in range(st.n)}}
 
 
-def outcome_json(st: LupusState) -> dict[str, Any]:
+def outcome_json(st: LupusState) -> JSONObject:
     names = st.names
     final = final_json(st)
-    progress = {
+    progress: JSONObject = {
         "nights": [[names[s] for s in dead] for dead in st.night_deaths],
         "executed": [names[s] for s in st.executed],
     }

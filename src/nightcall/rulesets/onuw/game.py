@@ -13,6 +13,7 @@ from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction, Said
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.fast import FastNight, split_rounds
+from nightcall.engine.jsontype import JSONObject
 from nightcall.engine.outcome import Outcome
 from nightcall.engine.ruleset import MoveFn, Ruleset, Talk, register
 from nightcall.engine.words import Words
@@ -41,7 +42,7 @@ from nightcall.rulesets.onuw.state import (
     OneNightState,
 )
 
-DEFAULT_OPTIONS: dict[str, Any] = {"lone_wolf": True}
+DEFAULT_OPTIONS: dict[str, object] = {"lone_wolf": True}
 TALK = frozenset({"claim", "claim_saw", "claim_swap"})
 
 
@@ -59,7 +60,7 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
     role_ids: ClassVar[tuple[str, ...]] = ROLE_IDS
     card_map: ClassVar[CardMap | None] = CARD_MAP
     call_order: ClassVar[tuple[str, ...]] = CALL_ORDER
-    default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
+    default_options: ClassVar[Mapping[str, object]] = DEFAULT_OPTIONS
     # (the default timings: 10 seconds a call, 5 minutes of talk)
     reasoning_bot: ClassVar[str | None] = "nightcall.bots.onuw.bot:OneNightBot"
     audit_model: ClassVar[str | None] = "nightcall.audit.onuw:OnuwModel"
@@ -70,12 +71,12 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
 
     def __init__(self) -> None:
         self._schedules: dict[tuple[str, ...], tuple[str, ...]] = {}
-        self._valid: dict[tuple[Any, ...], list[str]] = {}
+        self._valid: dict[tuple[object, ...], list[str]] = {}
         self._sorted: dict[tuple[str, ...], tuple[str, ...]] = {}
 
     # --- setting up -------------------------------------------------------
     def validate_deck(
-        self, players: int, roles: Sequence[str], options: Mapping[str, Any] | None = None
+        self, players: int, roles: Sequence[str], options: Mapping[str, object] | None = None
     ) -> list[str]:
         # Decks repeat across millions of simulated games: remember the verdict.
         key = (players, *sorted(roles))
@@ -99,7 +100,7 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
     def side_of(self, role: str) -> str:
         return str(TEAM.get(role, ""))
 
-    def options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    def options(self, options: Mapping[str, object] | None) -> dict[str, object]:
         if not options:
             return DEFAULT_OPTIONS  # shared: the engine never mutates options
         merged = dict(DEFAULT_OPTIONS)
@@ -118,7 +119,7 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
         players: Sequence[str],
         roles: Sequence[str],
         seed: int | random.Random,
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         *,
         clock: int | None = None,
     ) -> OneNightState:
@@ -141,7 +142,7 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
         self,
         players: Sequence[str],
         deal: Sequence[str],
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         *,
         clock: int | None = None,
     ) -> OneNightState:
@@ -153,7 +154,7 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
         players: Sequence[str],
         cards: list[str],
         key: tuple[str, ...],
-        options: Mapping[str, Any] | None,
+        options: Mapping[str, object] | None,
         clock: int | None = None,
     ) -> OneNightState:
         """A new game from a deal (``cards``, ours to keep) and its sorted deck ``key``."""
@@ -351,13 +352,13 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
         return account.account(state, say)
 
     # --- records ----------------------------------------------------------
-    def replay(self, record_: Mapping[str, Any]) -> OneNightState:
+    def replay(self, record_: Mapping[str, object]) -> OneNightState:
         return record.replay(self, record_)
 
-    def to_record(self, state: OneNightState) -> dict[str, Any]:
+    def to_record(self, state: OneNightState) -> JSONObject:
         return record.to_record(self, state)
 
-    def outcome_json(self, state: OneNightState) -> dict[str, Any]:
+    def outcome_json(self, state: OneNightState) -> JSONObject:
         return record.outcome_json(state)
 
 

@@ -16,7 +16,6 @@ the very same code.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from nightcall.engine.errors import DeckError, NightcallError, Said
 from nightcall.engine.outcome import Outcome
@@ -29,7 +28,7 @@ class TableError(NightcallError):
     """A table description that cannot be judged; the message says which entry and why."""
 
 
-def read_card(value: Any, where: str) -> str:
+def read_card(value: object, where: str) -> str:
     """A role id, a display name in any case, or a playing card, as a role id."""
     if not isinstance(value, str) or not value.strip():
         raise TableError(f"{where}: a card must be a role or a playing card, got {value!r}")
@@ -45,7 +44,7 @@ def read_card(value: Any, where: str) -> str:
         "judge.not_a_card", card=str(value), roles=list(ROLE_IDS), game="onuw"))
 
 
-def _players(table: Mapping[str, Any]) -> tuple[str, ...]:
+def _players(table: Mapping[str, object]) -> tuple[str, ...]:
     players = table.get("players")
     if not isinstance(players, list) or not players:
         raise TableError("'players' must be a non-empty list of names")
@@ -60,7 +59,7 @@ def _players(table: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(players)
 
 
-def build_state(table: Mapping[str, Any]) -> OneNightState:
+def build_state(table: Mapping[str, object]) -> OneNightState:
     """A day-phase state holding the table's final cards and votes (nothing of the night)."""
     if not isinstance(table, Mapping):
         raise TableError("a table is a JSON object with 'players', 'cards' and 'votes'")
@@ -99,7 +98,7 @@ def build_state(table: Mapping[str, Any]) -> OneNightState:
     return st
 
 
-def _votes(raw: Any, names: tuple[str, ...]) -> list[int]:
+def _votes(raw: object, names: tuple[str, ...]) -> list[int]:
     if not isinstance(raw, Mapping):
         raise TableError("'votes' must map each player to the player they point at")
     votes = [ABSTAIN] * len(names)
@@ -134,7 +133,7 @@ def copies_allowed(role: str) -> int | None:
     return 1 if role in SINGLE else 2 if role in ("werewolf", "mason") else None
 
 
-def judge(table: Mapping[str, Any]) -> Outcome:
+def judge(table: Mapping[str, object]) -> Outcome:
     """Deaths, winners and the check as sentences, for a real table's end of game."""
     st = build_state(table)
     try:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from nightcall.engine import records
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import RecordError, Said
+from nightcall.engine.jsontype import JSONObject
 from nightcall.rulesets.onenight import detail_claim, position_json
 from nightcall.rulesets.onuw import night
 from nightcall.rulesets.onuw.night import SKIP, holders
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 ACTION_FIELDS = ("look", "center", "swap", "skip", "then")
 
 
-def replay(ruleset: OneNight, record: Mapping[str, Any]) -> OneNightState:
+def replay(ruleset: OneNight, record: Mapping[str, object]) -> OneNightState:
     names = records.players_of(record)
     deal = read_deal(ruleset, record, names)
     options = records.options_of(record)
@@ -48,7 +49,7 @@ def replay(ruleset: OneNight, record: Mapping[str, Any]) -> OneNightState:
     return st
 
 
-def read_deal(ruleset: OneNight, record: Mapping[str, Any], names: tuple[str, ...]) -> list[str]:
+def read_deal(ruleset: OneNight, record: Mapping[str, object], names: tuple[str, ...]) -> list[str]:
     return records.dealt_cards(ruleset, record, names) + records.center_cards(ruleset, record)
 
 
@@ -258,7 +259,7 @@ def _read_action(st: OneNightState, i: int, role: str, step: Mapping[str, Any]) 
     return SKIP
 
 
-def _claims(ruleset: OneNight, st: OneNightState, i: int, step: Mapping[str, Any]) -> None:
+def _claims(ruleset: OneNight, st: OneNightState, i: int, step: Mapping[str, object]) -> None:
     claims = step.get("claims", {})
     if not isinstance(claims, dict):
         raise RecordError(Said("'claims' must map player names to role ids",
@@ -281,7 +282,7 @@ def _claims(ruleset: OneNight, st: OneNightState, i: int, step: Mapping[str, Any
 
 
 
-def _votes(ruleset: OneNight, st: OneNightState, i: int, step: Mapping[str, Any]) -> None:
+def _votes(ruleset: OneNight, st: OneNightState, i: int, step: Mapping[str, object]) -> None:
     votes = step["votes"]
     if not isinstance(votes, dict):
         raise RecordError(Said("'votes' must map voters to the player they point at",
@@ -306,7 +307,7 @@ def _votes(ruleset: OneNight, st: OneNightState, i: int, step: Mapping[str, Any]
 # --- writing ---------------------------------------------------------------------
 
 
-def _step_fields(st: OneNightState, action: Action, role: str) -> dict[str, Any]:
+def _step_fields(st: OneNightState, action: Action, role: str) -> JSONObject:
     names = st.names
     kind = action.kind
     if kind == "skip":
@@ -324,11 +325,11 @@ def _step_fields(st: OneNightState, action: Action, role: str) -> dict[str, Any]
     raise ValueError(f"no record form for {action}")  # pragma: no cover
 
 
-def to_record(ruleset: OneNight, st: OneNightState) -> dict[str, Any]:
+def to_record(ruleset: OneNight, st: OneNightState) -> JSONObject:
     names = st.names
     n = st.n
     deal = next(e.data["cards"] for e in st.log if e.kind == "deal" and "cards" in e.data)
-    steps: list[dict[str, Any]] = []
+    steps: list[JSONObject] = []
     for seat, action, call in st.history:
         if call == "day":
             continue
@@ -340,7 +341,7 @@ def to_record(ruleset: OneNight, st: OneNightState) -> dict[str, Any]:
         if "role" in claim and "saw" not in claim:
             steps.append({"claims": {names[seat]: claim["role"]}})
         else:
-            entry: dict[str, Any] = {"player": names[seat]}
+            entry: JSONObject = {"player": names[seat]}
             if "saw" in claim:
                 entry["saw"] = position_json(st.names, claim["saw"])
                 entry["role"] = claim["role"]
@@ -362,7 +363,7 @@ def to_record(ruleset: OneNight, st: OneNightState) -> dict[str, Any]:
 
 
 
-def final_json(st: OneNightState) -> dict[str, Any]:
+def final_json(st: OneNightState) -> JSONObject:
     """The cards as they lie (a Doppelgänger card is ``doppelganger``) and what each
     player counts as for winning (spec: "The outcome")."""
     n, names = st.n, st.names
@@ -374,7 +375,7 @@ def final_json(st: OneNightState) -> dict[str, Any]:
     }
 
 
-def outcome_json(st: OneNightState) -> dict[str, Any]:
+def outcome_json(st: OneNightState) -> JSONObject:
     final = final_json(st)
     if st.outcome is None:
         return {"final": final, "dead": [], "winners": [], "teams": [],
