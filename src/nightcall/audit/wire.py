@@ -270,19 +270,24 @@ async def play_room(base: str, hub: Hub, tap: SendTap, ruleset: str, players: in
 
 
 async def _drain(tap: SendTap, code: str, clients: list[Client], limit: float = 30) -> None:
-    """Wait until every client has read every observation the server sent it."""
+    """Wait until every client has read every observation the server sent it, and the
+    server has sent nothing new for a moment (on a busy machine the last observations
+    and the agents' game_over can still be on their way when the room says "over")."""
     deadline = time.monotonic() + limit
+    before = -1
     while time.monotonic() < deadline:
-        behind = False
+        behind, total = False, 0
         for c in clients:
             log = tap.log_of(code, c.role, c.viewer if c.role in SEATED else None)
             with tap.lock:
                 sent = list(log.sent) if log is not None else []
+            total += len(sent)
             last = max((i for i, (_, t) in enumerate(sent) if _has_view(t)), default=-1)
             behind = behind or len(c.got) <= last
-        if not behind:
+        if not behind and total == before:
             return
-        await asyncio.sleep(0.05)
+        before = total
+        await asyncio.sleep(0.2)
 
 
 def check_room(result: AuditResult, tap: SendTap, hub: Hub, code: str, clients: list[Client],
