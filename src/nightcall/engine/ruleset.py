@@ -66,7 +66,7 @@ class Ruleset(ABC, Generic[S]):
     reasoning_bot: ClassVar[str | None] = None  # a class called with (seed, difficulty)
     audit_model: ClassVar[str | None] = None  # nightcall.audit's Model, called with a state
     audit_games: ClassVar[str | None] = None  # the audit's deck mix, (self, rng) -> configs
-    narration_script: ClassVar[str | None] = None  # a nightcall.narration.lines.Script
+    narration_script: ClassVar[str | None] = None  # an engine.script.Script
     judge: ClassVar[str | None] = None  # a module with the `nightcall judge` questions
     action_space: ClassVar[str | None] = None  # every action a seat could ever take: (n) ->
 

@@ -69,7 +69,7 @@ class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
     reasoning_bot: ClassVar[str | None] = "nightcall.bots.epic.bot:EpicBot"
     audit_model: ClassVar[str | None] = "nightcall.audit.epic:EpicModel"
     audit_games: ClassVar[str | None] = "nightcall.audit.epic:games"
-    narration_script: ClassVar[str | None] = "nightcall.narration.lines:EPIC"
+    narration_script: ClassVar[str | None] = "nightcall.rulesets.epic.script:SCRIPT"
     judge: ClassVar[str | None] = "nightcall.rulesets.epic.judge"
     action_space: ClassVar[str | None] = "nightcall.agents.action_space:epic_actions"
 

@@ -64,7 +64,7 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
     reasoning_bot: ClassVar[str | None] = "nightcall.bots.onuw.bot:OneNightBot"
     audit_model: ClassVar[str | None] = "nightcall.audit.onuw:OnuwModel"
     audit_games: ClassVar[str | None] = "nightcall.audit.onuw:games"
-    narration_script: ClassVar[str | None] = "nightcall.narration.lines:ONUW"
+    narration_script: ClassVar[str | None] = "nightcall.rulesets.onuw.script:SCRIPT"
     judge: ClassVar[str | None] = "nightcall.rulesets.onuw.judge"
     action_space: ClassVar[str | None] = "nightcall.agents.action_space:onuw_actions"
 
