@@ -99,6 +99,13 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
     def side_of(self, role: str) -> str:
         return str(TEAM.get(role, ""))
 
+    def copies_at_end(self, deck: Sequence[str]) -> list[dict[str, Any]]:
+        roles = list(dict.fromkeys(deck))
+        if "doppelganger" not in roles:
+            return []
+        # "Looks at another player's card": any other card of the deck.
+        return [{"card": "doppelganger", "options": [r for r in roles if r != "doppelganger"]}]
+
     def options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         if not options:
             return DEFAULT_OPTIONS  # shared: the engine never mutates options
