@@ -22,6 +22,7 @@ from rich.console import Console
 
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import NightcallError
+from nightcall.engine.events import MASTER
 from nightcall.engine.ruleset import MasterChoice, Ruleset, all_rulesets, get_ruleset
 from nightcall.narration.deckspec import cards_to_pull, choose_deck_cards, role_lookup
 from nightcall.narration.locale import LANGUAGES, Locale, load
@@ -383,6 +384,21 @@ def _master_deal(ruleset: Any, loc: Locale, names: Any, cards: Any,
     return names, dealt
 
 
+def _step_label(ruleset: Ruleset[Any], state: Any, loc: Locale) -> str:
+    """The open step for the Master's screen: "Night 2: Seer", "Day 1: accusations"
+    ("" before the first call and at the end)."""
+    from nightcall.engine.clock import DUSK
+
+    step = ruleset.open_call(state)
+    view = ruleset.view(state, MASTER)
+    if step is None or step == DUSK:
+        return ""
+    if view["phase"] == "night":
+        return loc.line("master.step_night", n=view["night"], role=loc.role(ruleset.id, step))
+    key = f"master.step_{step}"
+    return loc.line(key, n=view["day"]) if key in loc.lines else step
+
+
 def master(request: Mapping[str, Any]) -> dict[str, Any]:
     """The Master's game so far, replayed from the deal and the answers: every item to
     say, show or time in order, then the question waiting (or the end).
@@ -434,5 +450,6 @@ def master(request: Mapping[str, Any]) -> dict[str, Any]:
     return {"names": names, "items": master.items, "waiting": waiting,
             "over": waiting is None, "answers": master.used,
             "open": ruleset.open_call(state),  # the step the engine has open (public)
+            "step": _step_label(ruleset, state, loc),  # the same, in words
             # The game as a record with the Master's moves (``narrate --resume`` reads it).
             "record": saved.document(ruleset, state)}
