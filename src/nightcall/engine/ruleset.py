@@ -70,8 +70,9 @@ class Ruleset(ABC, Generic[S]):
     narration_script: ClassVar[str | None] = None  # an engine.script.Script
     judge: ClassVar[str | None] = None  # a module with the `nightcall judge` questions
     action_space: ClassVar[str | None] = None  # every action a seat could ever take: (n) ->
-    # The deck's order means something (Epic: the Alpha Wolf's extra werewolf card, beside
-    # the center, is the last): a real table keeps the deck as chosen, not in role order.
+    # The deck's order means something: a card past the players' and the center's lies
+    # apart and comes last (Epic: the Alpha Wolf's werewolf card beside the center), so a
+    # real table keeps the deck as chosen, not in role order (the /table page, `deck`).
     deck_order_kept: ClassVar[bool] = False
 
     def options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
