@@ -365,9 +365,9 @@ class Master:
         elif kind == "executed":
             self.say(self.own("day.executed"), name=names[e["seat"]])
         elif kind == "over":
-            key = L.end_key(self.ruleset.id, e.get("teams", []), self.locale.lines)
-            if key is not None:
-                self.say(key)
+            closing = L.end_key(self.ruleset.id, e.get("teams", []), self.locale.lines)
+            if closing is not None:
+                self.say(closing)
 
     def choose_last(self, dead: list[int], default: int) -> int:
         """Two deaths at dawn: the Master says which counts as the last to die
