@@ -54,10 +54,10 @@ def test_the_table_narrator_keeps_pointing(lang: str) -> None:
 
 def test_each_phone_line_replaces_a_narrator_line_with_the_same_blanks() -> None:
     # (the rulesets keep these lines as "<key>.phones" in their own locale files)
-    ON_PHONES = {lang: on_phones(lang) for lang in ("en", "it", "de")}
-    assert all(ON_PHONES.values()) and on_phones("xx") == {}
-    assert set(ON_PHONES["it"]) == set(ON_PHONES["en"]) == set(ON_PHONES["de"])
-    for lang, lines in ON_PHONES.items():
+    phones = {lang: on_phones(lang) for lang in ("en", "it", "de")}
+    assert all(phones.values()) and on_phones("xx") == {}
+    assert set(phones["it"]) == set(phones["en"]) == set(phones["de"])
+    for lang, lines in phones.items():
         script = load(lang).lines
         for key, text in lines.items():
             assert key in script, (lang, key)
