@@ -256,6 +256,17 @@ def test_epic_in_german_narrates_its_scenario_and_judges_on_a_phone(
     assert not errors, errors
 
 
+def wait_for_master(page: Any) -> None:
+    """Until the Master's page asks something, runs the day's clock or ends (never an
+    error from the server)."""
+    page.wait_for_function(
+        "() => ['choice', 'defense', 'go_on', 'over'].includes("
+        "(document.querySelector('[data-testid=question]') || {dataset: {}}).dataset.kind)"
+        " || document.querySelector('[data-testid=day-timer], [data-testid=master-error]')",
+        timeout=60000)
+    assert page.locator("[data-testid=master-error]").count() == 0
+
+
 def test_the_lupus_master_from_the_deal_to_the_end_in_italian(
         browser: Any, server: Any, shots: Any) -> None:
     errors: list[str] = []
@@ -283,12 +294,7 @@ def test_the_lupus_master_from_the_deal_to_the_end_in_italian(
     answered = 0
     saw_note = saw_echo = False
     while answered < 80:
-        page.wait_for_function(
-            "() => ['choice', 'defense', 'go_on', 'over'].includes("
-            "(document.querySelector('[data-testid=question]') || {dataset: {}}).dataset.kind)"
-            " || document.querySelector('[data-testid=day-timer], [data-testid=master-error]')",
-            timeout=60000)
-        assert page.locator("[data-testid=master-error]").count() == 0
+        wait_for_master(page)
         kind = page.evaluate("(document.querySelector('[data-testid=day-timer]') && 'day')"
                              " || document.querySelector('[data-testid=question]')"
                              ".dataset.kind")
@@ -376,12 +382,7 @@ def test_the_web_master_plays_a_lupus_night_on_the_engines_steps(
     calls = [c["id"] for c in api["calls"]]
     opened: list[str] = []
     for _ in range(40):
-        page.wait_for_function(
-            "() => ['choice', 'defense', 'go_on', 'over'].includes("
-            "(document.querySelector('[data-testid=question]') || {dataset: {}}).dataset.kind)"
-            " || document.querySelector('[data-testid=day-timer], [data-testid=master-error]')",
-            timeout=60000)
-        assert page.locator("[data-testid=master-error]").count() == 0
+        wait_for_master(page)
         if page.locator("[data-testid=day-timer]").count():
             with contextlib.suppress(PlaywrightTimeout):
                 page.click("[data-testid=clock-end]", timeout=2000)
