@@ -62,3 +62,30 @@ def test_each_phone_line_replaces_a_narrator_line_with_the_same_blanks() -> None
         for key, text in lines.items():
             assert key in script, (lang, key)
             assert placeholders(text) == placeholders(script[key]), (lang, key)
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+def test_the_host_wakes_the_room_with_the_scripts_closing_but_nudges_no_card(lang: str) -> None:
+    """At dawn the host says the script's end of the night: One Night's "open your eyes"
+    without "give your card a small push" (the phones hold the cards), Epic's artifact
+    line only where the Curator can have put one."""
+    words = load(lang)
+    onuw = stage_line("onuw", "discussion", lang, {"roles_in_play": ["werewolf", "seer"]})
+    assert onuw.startswith(words.line("onuw.night.wake"))
+    assert words.line("onuw.night.nudge") not in onuw
+    artifacts = words.line("epic.day.artifacts")
+    plain = stage_line("epic", "discussion", lang, {"roles_in_play": ["werewolf", "seer"]})
+    curator = stage_line("epic", "discussion", lang, {"roles_in_play": ["curator", "seer"]})
+    assert plain.startswith(words.line("epic.night.wake")) and artifacts not in plain
+    assert artifacts in curator
+
+
+def test_the_host_names_the_winning_side_of_a_game_with_a_master() -> None:
+    words = load("en")
+    for team in ("village", "werewolves", "werehamster"):
+        line = stage_line("lupus", "over", "en", {"outcome": {"teams": [team], "winners": []}})
+        assert line.startswith(words.line(f"lupus.end.{team}")), (team, line)
+    # A game without a master's closing line says only who won.
+    assert stage_line("onuw", "over", "en", {"outcome": {"teams": ["village"],
+                                                         "winners": []}}) \
+        == words.line("why.nobody_wins")
