@@ -256,6 +256,17 @@ def test_epic_in_german_narrates_its_scenario_and_judges_on_a_phone(
     assert not errors, errors
 
 
+def wait_for_master(page: Any) -> None:
+    """Until the Master's page asks something, runs the day's clock or ends (never an
+    error from the server)."""
+    page.wait_for_function(
+        "() => ['choice', 'defense', 'go_on', 'over'].includes("
+        "(document.querySelector('[data-testid=question]') || {dataset: {}}).dataset.kind)"
+        " || document.querySelector('[data-testid=day-timer], [data-testid=master-error]')",
+        timeout=60000)
+    assert page.locator("[data-testid=master-error]").count() == 0
+
+
 def test_the_lupus_master_from_the_deal_to_the_end_in_italian(
         browser: Any, server: Any, shots: Any) -> None:
     errors: list[str] = []
@@ -283,12 +294,7 @@ def test_the_lupus_master_from_the_deal_to_the_end_in_italian(
     answered = 0
     saw_note = saw_echo = False
     while answered < 80:
-        page.wait_for_function(
-            "() => ['choice', 'defense', 'go_on', 'over'].includes("
-            "(document.querySelector('[data-testid=question]') || {dataset: {}}).dataset.kind)"
-            " || document.querySelector('[data-testid=day-timer], [data-testid=master-error]')",
-            timeout=60000)
-        assert page.locator("[data-testid=master-error]").count() == 0
+        wait_for_master(page)
         kind = page.evaluate("(document.querySelector('[data-testid=day-timer]') && 'day')"
                              " || document.querySelector('[data-testid=question]')"
                              ".dataset.kind")
@@ -348,3 +354,61 @@ def test_a_lupus_game_survives_a_reload_on_a_small_phone(browser: Any, server: A
     # The werewolves' answer is kept: the page goes on with the next question.
     assert page.locator("[data-testid=notes] li").count() >= 1
     assert first.split(". ")[1] in page.inner_text("[data-testid=notes]")
+
+
+def master_now(url: str, kept: dict[str, Any]) -> Any:
+    """The server's answer for the page's kept game (its deal and answers so far)."""
+    body = {k: kept[k] for k in ("ruleset", "deck", "names", "cards", "answers")}
+    r = httpx.post(f"{url}/api/narrator/master", json={**body, "lang": "en"})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["host-1920", "phone-390"])
+def test_the_web_master_plays_a_lupus_night_on_the_engines_steps(
+        browser: Any, server: Any, shots: Any, phone: bool) -> None:
+    """Issue #13: the page's Master runs on the engine's clock. At every question the
+    page shows the step the engine has open (``open`` of the server's state for the
+    answers so far, in words), the night's calls in wake order, then the day's
+    accusations; the page only sends the Master's answers."""
+    errors: list[str] = []
+    page = open_table(browser, server.url, lang="en", phone=phone, errors=errors)
+    choose(page, "lupus", 8)
+    api = setup_of(server.url, {"ruleset": "lupus", "players": 8, "lang": "en"})
+    page.click("[data-testid=start]")
+    for i, role in enumerate(api["deck"]):
+        page.locator("[data-testid=deal-seat]").nth(i).locator(f"[data-testid=card-{role}]").click()
+    page.click("[data-testid=master-start]")
+    calls = [c["id"] for c in api["calls"]]
+    opened: list[str] = []
+    for _ in range(40):
+        wait_for_master(page)
+        if page.locator("[data-testid=day-timer]").count():
+            with contextlib.suppress(PlaywrightTimeout):
+                page.click("[data-testid=clock-end]", timeout=2000)
+            continue
+        question = page.locator("[data-testid=question]")
+        kept = json.loads(page.evaluate("localStorage.getItem('nightcall:table-mode:lupus')"))
+        now = master_now(server.url, kept)
+        assert question.get_attribute("data-open") == now["open"]
+        assert page.inner_text("[data-testid=step]") == now["step"]
+        if not opened or opened[-1] != now["open"]:
+            opened.append(now["open"])
+            if len(opened) == 1:
+                check_look(page, shots, f"master-step-{'390' if phone else '1920'}")
+        if now["open"] == "accuse":
+            check_look(page, shots, f"master-accuse-{'390' if phone else '1920'}")
+            break
+        kind = question.get_attribute("data-kind")
+        if kind == "choice":
+            page.locator("[data-testid=choice]").first.click()
+        else:
+            page.click("[data-testid=go-on]")
+    # The night's calls came one by one in wake order (every one of the deck: a dead
+    # or absent holder's call is still opened and ended), then the day's accusations.
+    assert opened[-1] == "accuse", opened
+    night = opened[:-1]
+    assert night == [c for c in calls if c in night] and night, (night, calls)
+    assert night[0] == calls[0]
+    assert page.inner_text("[data-testid=step]").startswith("Day 1")
+    assert not errors, errors

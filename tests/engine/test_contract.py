@@ -71,11 +71,8 @@ def test_no_caller_guesses_a_rulesets_capabilities() -> None:
         r"(getattr|hasattr)\((rs|ruleset|room\.ruleset|self\.ruleset)\b"
         r"|sys\.modules\.get\(type\("
         r"|\b(rs|ruleset|self\.ruleset)\.id\s*[!=]=\s*[\"'](onuw|epic|lupus)[\"']")
-    # Still to do: the Alpha Wolf's extra card wants a declared field (docs/architecture.md).
-    allowed = {'commands/deck.py: extra = cards[-1] if ruleset.id == "epic" and '
-               'len(cards) == players + 4 else None',
-               'narration/tablemode.py: if ruleset.id != "epic":  # (an Epic deck keeps the '
-               "Alpha Wolf's extra card last)"}
+    # (the Alpha Wolf's extra card is declared: Ruleset.deck_order_kept, center_cards)
+    allowed: set[str] = set()
     found = []
     for path in SRC.rglob("*.py"):
         if "rulesets" in path.relative_to(SRC).parts:

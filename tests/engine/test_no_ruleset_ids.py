@@ -29,16 +29,8 @@ QUOTED = re.compile(rf"""["'`](?:{'|'.join(IDS)})["'`]""")
 EXCEPTIONS = {
     "engine/ruleset.py": "BUILTIN: the built-in entry points for a source tree run "
                          "without metadata (a test keeps them equal to pyproject.toml)",
-    "narration/master.py": "the Lupus Master's loop speaks Lupus' own lines "
-                           "(lupus.* locale keys): a part that belongs to one ruleset",
-    # Owned by other engineers in session 6 (the renderer, table mode, the bots):
-    "narration/lines.py": "the night scripts keyed by each ruleset's locale keys "
-                          "(each ruleset declares its script as narration_script)",
-    "narration/tablemode.py": "table mode's Epic extras and Lupus Master",
-    "server/narration.py": "the server's stage lines (the renderer work)",
+    # Owned by other engineers in session 7:
     "bots/onuw/knowledge.py": "the One Night bot checks the view it reads is One Night's",
-    "web/js/narrator.js": "the web narrator (table mode)",
-    "web/css/narrator.css": "the web narrator's Lupus layout (table mode)",
 }
 # Whole folders whose files hold data keyed by id (the glossary's sections are the
 # rulesets' own role names) or belong to one ruleset by nature.

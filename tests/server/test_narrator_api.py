@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from nightcall.commands.judge import normalize
+from nightcall.engine.actions import Action
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.narration.script import script_json
 from nightcall.rulesets.onuw import judge as onuw_judge
@@ -143,7 +144,7 @@ def test_an_impossible_table_is_refused_with_the_reason(
                     lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8),
                                                                         c, max_size=4),
                     max_leaves=20),
-       st.sampled_from(["setup", "judge", "lupus"]))
+       st.sampled_from(["setup", "judge", "master"]))
 def test_no_request_gets_a_500(client: TestClient, body: Any, what: str) -> None:
     r = post(client, what, body)
     assert r.status_code in (200, 400), (r.status_code, r.text)
@@ -192,8 +193,8 @@ def play_lupus(client: TestClient, pick: Any, lang: str = "en") -> tuple[Any, li
     deck = lupus_deck()
     answers: list[str] = []
     for _ in range(200):
-        r = post(client, "lupus", {"lang": lang, "deck": deck, "names": NAMES, "cards": deck,
-                                   "answers": answers})
+        r = post(client, "master", {"ruleset": "lupus", "lang": lang, "deck": deck,
+                                    "names": NAMES, "cards": deck, "answers": answers})
         assert r.status_code == 200, r.text
         out = r.json()
         if out["waiting"] is None:
@@ -226,8 +227,9 @@ def test_the_master_is_replayed_from_the_answers_and_each_call_is_timed_the_same
     assert gaps and all(g == {"kind": "pause", "seconds": 1.5, "label": "pause"}
                         for g in gaps), gaps
     # The same answers give the same game: a shorter list gives its prefix.
-    r = post(client, "lupus", {"lang": "en", "deck": lupus_deck(), "names": NAMES,
-                               "cards": lupus_deck(), "answers": answers[:3]}).json()
+    r = post(client, "master", {"ruleset": "lupus", "lang": "en", "deck": lupus_deck(),
+                                "names": NAMES, "cards": lupus_deck(),
+                                "answers": answers[:3]}).json()
     assert items[:len(r["items"])] == r["items"]
     assert out["items"][-1]["text"].startswith("Winners")
 
@@ -235,8 +237,8 @@ def test_the_master_is_replayed_from_the_answers_and_each_call_is_timed_the_same
 def test_the_master_speaks_the_rooms_language_and_fixes_the_seat_numbers(
         client: TestClient) -> None:
     deck = lupus_deck()
-    r = post(client, "lupus", {"lang": "de", "deck": deck, "names": NAMES, "cards": deck,
-                               "answers": []}).json()
+    r = post(client, "master", {"ruleset": "lupus", "lang": "de", "deck": deck,
+                                "names": NAMES, "cards": deck, "answers": []}).json()
     w = r["waiting"]
     assert w["kind"] == "choice" and "Werwölfe" in w["text"]
     # Seat numbers are the seating's, whoever is left to choose from.
@@ -256,8 +258,9 @@ def test_the_master_speaks_the_rooms_language_and_fixes_the_seat_numbers(
 def test_the_master_refuses_a_wrong_deal_or_answer_with_the_reason(
         client: TestClient, change: dict[str, Any], words: str) -> None:
     deck = lupus_deck()
-    body = {"lang": "en", "deck": deck, "names": NAMES, "cards": deck, "answers": [], **change}
-    r = post(client, "lupus", body)
+    body = {"ruleset": "lupus", "lang": "en", "deck": deck, "names": NAMES, "cards": deck,
+            "answers": [], **change}
+    r = post(client, "master", body)
     assert r.status_code == 400, r.text
     assert words in r.json()["message"], r.json()["message"]
 
@@ -298,7 +301,7 @@ def test_typed_playing_cards_are_pulled_as_typed_and_the_alpha_wolfs_extra_card_
     assert "alpha_wolf" in [c["id"] for c in epic.json()["calls"]]
 
 
-@pytest.mark.parametrize("what", ["setup", "judge", "lupus"])
+@pytest.mark.parametrize("what", ["setup", "judge", "master"])
 def test_a_page_of_another_site_may_not_use_the_table_api(client: TestClient, what: str) -> None:
     said = client.post(f"/api/narrator/{what}", json={"ruleset": "onuw", "players": 5},
                        headers={"origin": "http://evil.example"})
@@ -437,3 +440,64 @@ def test_with_the_alpha_wolf_the_middle_holds_four_cards(client: TestClient) -> 
     four = post(client, "judge", {"ruleset": "epic", "lang": "en", "deck": deck, "table": {
         **table, "center": ["werewolf", "robber", "villager", "dream_wolf"]}})
     assert four.status_code == 200, four.text
+
+
+# --- the web Master on the engine's clock (issue #13, ruling 30a) ------------------------
+
+def test_the_web_master_runs_on_the_engines_clock_and_says_which_step_is_open(
+        client: TestClient) -> None:
+    from nightcall.engine.clock import CLOCK_SEAT, END_CALL
+    from nightcall.narration.master import SAVE_FORMAT, SavedGame
+
+    lupus = get_ruleset("lupus")
+    deck = lupus_deck()
+    first = post(client, "master", {"ruleset": "lupus", "lang": "en", "deck": deck,
+                                    "names": NAMES, "cards": deck, "answers": []}).json()
+    # The first question is the werewolves' (the pack's) call, and the engine says so.
+    assert first["waiting"]["kind"] == "choice" and first["open"] == lupus.pack_call
+    out, _ = play_lupus(client, lambda w: w["options"][0]["answer"] if w["options"]
+                              else "")
+    assert out["open"] is None and out["over"]
+    master = out["record"]["master"]
+    assert master["format"] == SAVE_FORMAT and master["deal"] == deck
+    # Every call ended by the Master's "go on", as the clock's own move.
+    ends = [m for m in master["moves"] if m[0] == CLOCK_SEAT and m[1] == END_CALL.to_json()]
+    assert len(ends) >= len(lupus.night_calls(deck, 1))
+    # The record's moves are the game: replayed, they give the same end.
+    saved = SavedGame(NAMES, deck, "en", [(s, Action.from_json(a))
+                                          for s, a in master["moves"]], master["clock"])
+    state = saved.replay(lupus)
+    assert lupus.is_over(state)
+    # ... and the record alone (``nightcall replay``) ends the same way.
+    assert lupus.outcome_json(lupus.replay(out["record"])) == lupus.outcome_json(state)
+
+
+def test_every_step_the_web_master_stops_at_is_open_in_the_engine(client: TestClient) -> None:
+    """Wherever the page waits for the Master, the answer names the engine's open step:
+    a night call of the deck at night, a stage of the day by day."""
+    lupus = get_ruleset("lupus")
+    deck = lupus_deck()
+    calls = set(lupus.night_calls(deck, 1)) | set(lupus.night_calls(deck, 2))
+    seen: set[str] = set()
+    answers: list[str] = []
+    for _ in range(200):
+        out = post(client, "master", {"ruleset": "lupus", "lang": "en", "deck": deck,
+                                      "names": NAMES, "cards": deck,
+                                      "answers": answers}).json()
+        if out["waiting"] is None:
+            break
+        assert isinstance(out["open"], str), out["waiting"]
+        seen.add(out["open"])
+        w = out["waiting"]
+        answers.append(w["options"][-1]["answer"] if w["options"] else "")
+    assert seen & calls and seen - calls  # night calls, and the day's stages after
+    assert out["open"] is None
+
+
+def test_the_master_is_only_for_a_game_with_a_master(client: TestClient) -> None:
+    deck = ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villager",
+            "villager", "villager"]
+    r = post(client, "master", {"ruleset": "onuw", "lang": "en", "deck": deck,
+                                "names": NAMES[:5], "cards": deck[:5], "answers": []})
+    assert r.status_code == 400 and "lupus" in r.json()["message"], r.text
+    assert post(client, "master", {"lang": "en", "deck": deck}).status_code == 400

@@ -9,7 +9,7 @@ import pytest
 
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.narration.locale import load, placeholders
-from nightcall.server.narration import ON_PHONES, call_line, stage_line
+from nightcall.server.narration import call_line, on_phones, stage_line
 
 POINT = {"en": ("point",), "it": ("indica", "indicate", "indichi"), "de": ("zeig",)}
 PHONE = {"en": "phone", "it": "telefon", "de": "handy"}
@@ -53,10 +53,39 @@ def test_the_table_narrator_keeps_pointing(lang: str) -> None:
 
 
 def test_each_phone_line_replaces_a_narrator_line_with_the_same_blanks() -> None:
-    assert set(ON_PHONES) == {"en", "it", "de"}
-    assert set(ON_PHONES["it"]) == set(ON_PHONES["en"]) == set(ON_PHONES["de"])
-    for lang, lines in ON_PHONES.items():
+    # (the rulesets keep these lines as "<key>.phones" in their own locale files)
+    phones = {lang: on_phones(lang) for lang in ("en", "it", "de")}
+    assert all(phones.values()) and on_phones("xx") == {}
+    assert set(phones["it"]) == set(phones["en"]) == set(phones["de"])
+    for lang, lines in phones.items():
         script = load(lang).lines
         for key, text in lines.items():
             assert key in script, (lang, key)
             assert placeholders(text) == placeholders(script[key]), (lang, key)
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+def test_the_host_wakes_the_room_with_the_scripts_closing_but_nudges_no_card(lang: str) -> None:
+    """At dawn the host says the script's end of the night: One Night's "open your eyes"
+    without "give your card a small push" (the phones hold the cards), Epic's artifact
+    line only where the Curator can have put one."""
+    words = load(lang)
+    onuw = stage_line("onuw", "discussion", lang, {"roles_in_play": ["werewolf", "seer"]})
+    assert onuw.startswith(words.line("onuw.night.wake"))
+    assert words.line("onuw.night.nudge") not in onuw
+    artifacts = words.line("epic.day.artifacts")
+    plain = stage_line("epic", "discussion", lang, {"roles_in_play": ["werewolf", "seer"]})
+    curator = stage_line("epic", "discussion", lang, {"roles_in_play": ["curator", "seer"]})
+    assert plain.startswith(words.line("epic.night.wake")) and artifacts not in plain
+    assert artifacts in curator
+
+
+def test_the_host_names_the_winning_side_of_a_game_with_a_master() -> None:
+    words = load("en")
+    for team in ("village", "werewolves", "werehamster"):
+        line = stage_line("lupus", "over", "en", {"outcome": {"teams": [team], "winners": []}})
+        assert line.startswith(words.line(f"lupus.end.{team}")), (team, line)
+    # A game without a master's closing line says only who won.
+    assert stage_line("onuw", "over", "en", {"outcome": {"teams": ["village"],
+                                                         "winners": []}}) \
+        == words.line("why.nobody_wins")

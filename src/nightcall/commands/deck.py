@@ -71,10 +71,11 @@ def deck(
     def name(role: str) -> str:
         return locale.role(ruleset.id, role)
 
-    # Epic Battle: with the Alpha Wolf the deck ends with the werewolf card that lies
-    # face down beside the center (epic-battle-rulebook.txt, "Alpha Wolf", Setup). No
-    # other deck validate_deck accepts has a card past the players' and the center's.
-    extra = cards[-1] if ruleset.nights == 1 and len(cards) == players + 4 else None
+    # A card past the players' and the center's lies apart, last in a deck whose order
+    # is kept (Epic Battle's Alpha Wolf: the werewolf card face down beside the center,
+    # epic-battle-rulebook.txt, "Alpha Wolf", Setup).
+    beyond = len(cards) > players + ruleset.center_cards
+    extra = cards[-1] if ruleset.deck_order_kept and beyond else None
 
     if as_json:
         out = {

@@ -8,9 +8,10 @@ unchanged when it refuses, ``view`` is the only road from a state to a client.
 ``Ruleset[S]`` is generic over the ruleset's own state type. What only some rulesets
 have is declared, never guessed with ``getattr`` or by an id:
 
-- fields with a default on :class:`Ruleset` (options, role teams, scenarios, timings,
-  and the import paths of the parts that live above the engine: the reasoning bot,
-  the audit's knowledge model, the narration script, the judge, the action space);
+- fields and methods with a default on :class:`Ruleset` (options, role teams,
+  scenarios, timings, what a real table is asked at the end, and the import paths of
+  the parts that live above the engine: the reasoning bot, the audit's knowledge
+  model, the narration script, the judge, the action space);
 - the capability classes :class:`Talk` (claims at dawn), :class:`PackVote` (seats who
   agree on one choice, the Lupus werewolves) and :class:`MasterChoice`
   (the Lupus Master names the last to die), which a ruleset inherits and callers test
@@ -71,9 +72,13 @@ class Rules(ABC):
     reasoning_bot: ClassVar[str | None] = None  # a class called with (seed, difficulty)
     audit_model: ClassVar[str | None] = None  # nightcall.audit's Model, called with a state
     audit_games: ClassVar[str | None] = None  # the audit's deck mix, (self, rng) -> configs
-    narration_script: ClassVar[str | None] = None  # a nightcall.narration.lines.Script
+    narration_script: ClassVar[str | None] = None  # an engine.script.Script
     judge: ClassVar[str | None] = None  # a module with the `nightcall judge` questions
     action_space: ClassVar[str | None] = None  # every action a seat could ever take: (n) ->
+    # The deck's order means something: a card past the players' and the center's lies
+    # apart and comes last (Epic: the Alpha Wolf's werewolf card beside the center), so a
+    # real table keeps the deck as chosen, not in role order (the /table page, `deck`).
+    deck_order_kept: ClassVar[bool] = False
 
     def options(self, options: Mapping[str, object] | None) -> dict[str, object]:
         """The game's options: ``default_options`` with ``options`` over them (an unknown
@@ -102,6 +107,19 @@ class Rules(ABC):
         raise DeckError(Said(f"{self.title} has no scenarios", "deck.no_scenarios",
                              title=self.title))
 
+    def copies_at_end(self, deck: Sequence[str]) -> list[dict[str, Any]]:
+        """The cards of ``deck`` whose holder at the end need not play what the card says
+        (what a copier copied, what a card turned into), each as ``{"card", "options"}``
+        (what it may have become): a real table is asked them before the verdict
+        (the /table page). None by default."""
+        return []
+
+    def marks_at_end(self, deck: Sequence[str]) -> tuple[list[str], list[str]]:
+        """The marks (symbol tokens) and the artifacts that may lie on a real table at
+        the end of a game of ``deck``, which the table is asked about (none by default)."""
+        return [], []
+
+    # --- setting up -------------------------------------------------------
     @abstractmethod
     def validate_deck(
         self, players: int, roles: Sequence[str], options: Mapping[str, object] | None = None

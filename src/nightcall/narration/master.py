@@ -1,7 +1,11 @@
-"""The Lupus in Tabula Master's job, night after night, for a real table.
+"""The game master's job, night after night, for a real table (Lupus in Tabula).
 
-The human Master enters what the players pointed at; the Lupus ruleset keeps the
-dead, the accusation order, the counts and the end check. This module only
+It runs any ruleset with a game master (the :class:`MasterChoice` capability): the
+human Master enters what the players pointed at; the ruleset keeps the dead, the
+accusation order, the counts and the end check. The lines it speaks are the ruleset's
+own: its declared script's opening, calls, closing and day (``narration_script``),
+and the locale keys ``<id>.dawn.none|one|two``, ``<id>.day.owl|accuse|suspects|
+defense|execute|executed`` and ``<id>.end.<winning team>`` (docs/architecture.md). This module only
 listens to the Master's view of the game and speaks: it reads the events in
 order, says each call's lines, and asks for the choices when the ruleset waits.
 Everything on the Master's screen (questions, notes, the final explanation) is in
@@ -43,7 +47,7 @@ from nightcall.engine.actions import Action
 from nightcall.engine.clock import CLOCK_SEAT, END_CALL
 from nightcall.engine.errors import IllegalAction, NightcallError
 from nightcall.engine.events import MASTER
-from nightcall.engine.ruleset import MasterChoice, Ruleset, S
+from nightcall.engine.ruleset import MasterChoice, PackVote, Ruleset, S
 from nightcall.narration import lines as L
 from nightcall.narration.deckspec import role_lookup
 from nightcall.narration.locale import Locale
@@ -157,7 +161,7 @@ def master_move(ruleset: Ruleset[S], state: S, seat: int, action: Action) -> Non
 
 
 class Master:
-    """One Lupus game run from the Master's seat."""
+    """One game run from the Master's seat (a ruleset with a MasterChoice)."""
 
     def __init__(
         self,
@@ -191,6 +195,17 @@ class Master:
         self.save_path = save_path
         self.open_call: str | None = None
         self.paused = False
+        self.script = L.script_of(ruleset.id)
+
+    def own(self, key: str) -> str:
+        """The ruleset's own locale key for ``key`` ("day.accuse": "<id>.day.accuse")."""
+        return f"{self.ruleset.id}.{key}"
+
+    def say_part(self, part: Sequence[L.Line], **values: Any) -> None:
+        """The lines of a part of the script (opening, closing, day) this deck says."""
+        for line in part:
+            if line.applies(self.deck, dict(self.script.options)):
+                self.say(line.key, **values)
 
     # --- saying things ----------------------------------------------------------
     def t(self, key: str, **values: Any) -> str:
@@ -227,8 +242,8 @@ class Master:
 
     def call_lines(self, call: str) -> tuple[list[str], list[str]]:
         """The wake lines and the sleep lines of a call."""
-        script = L.LUPUS.calls.get(call, L.GENERIC)  # (the Master narrates Lupus only)
-        keys = [line.key for line in script if line.applies(self.deck, {})]
+        lines = self.script.calls.get(self.script.aliases.get(call, call), L.GENERIC)
+        keys = [line.key for line in lines if line.applies(self.deck, dict(self.script.options))]
         return keys[:-1], keys[-1:]
 
     def role(self, role: str) -> str:
@@ -290,7 +305,7 @@ class Master:
             self.close_call()
         if kind == "night":
             self.console.rule(Text(self.t("master.night", n=e["night"])))
-            self.say("lupus.night.start")
+            self.say_part(self.script.opening)
             self.pause(self.timing.short, self.t("ui.pause"))
         elif kind == "call":
             self.open_call = e["role"]
@@ -312,15 +327,15 @@ class Master:
         elif kind == "transformed":
             self.note(self.told(e))
         elif kind == "dawn":
-            self.say("lupus.night.dawn")
+            self.say_part(self.script.closing)
             dead = e["dead"]
             if not dead:
-                self.say("lupus.dawn.none")
+                self.say(self.own("dawn.none"))
             elif len(dead) == 1:
-                self.say("lupus.dawn.one", name=names[dead[0]])
+                self.say(self.own("dawn.one"), name=names[dead[0]])
             else:
                 last = self.choose_last(dead, e["last"])
-                self.say("lupus.dawn.two", first=names[dead[0]], second=names[dead[1]],
+                self.say(self.own("dawn.two"), first=names[dead[0]], second=names[dead[1]],
                          last=names[last])
         elif kind == "causes":
             for seat, cause in e["deaths"]:
@@ -332,29 +347,27 @@ class Master:
             if not current or names[e["order"][0]] != current[0]:
                 return  # superseded: the Master named another last to die
             self.console.rule(Text(self.t("master.day", n=e["day"])))
-            self.say("lupus.day.discussion",
-                     minutes=duration_text(self.timing.discussion, self.locale.lang))
+            self.say_part(self.script.day,
+                          minutes=duration_text(self.timing.discussion, self.locale.lang))
             self.pause(self.timing.discussion, self.t("ui.discussion"))
             if e.get("owl") is not None:
-                self.say("lupus.day.owl", name=names[e["owl"]])
-            self.say("lupus.day.accuse", name=names[e["order"][0]])
+                self.say(self.own("day.owl"), name=names[e["owl"]])
+            self.say(self.own("day.accuse"), name=names[e["order"][0]])
         elif kind == "accuse":
             self.tell("   ✓ " + self.told(e))
         elif kind == "suspects":
             first, second = (names[s] for s in e["seats"])
-            self.say("lupus.day.suspects", first=first, second=second)
-            self.say("lupus.day.defense")
+            self.say(self.own("day.suspects"), first=first, second=second)
+            self.say(self.own("day.defense"))
             self.ask(self.t("master.defense_done"))
-            self.say("lupus.day.execute")
+            self.say(self.own("day.execute"))
             self.count()
         elif kind == "executed":
-            self.say("lupus.day.executed", name=names[e["seat"]])
+            self.say(self.own("day.executed"), name=names[e["seat"]])
         elif kind == "over":
-            teams = e.get("teams", [])
-            if "werehamster" in teams:  # alive at the end, it beats either side
-                self.say("lupus.end.werehamster")
-            else:
-                self.say("lupus.end.humans" if "village" in teams else "lupus.end.werewolves")
+            closing = L.end_key(self.ruleset.id, e.get("teams", []), self.locale.lines)
+            if closing is not None:
+                self.say(closing)
 
     def choose_last(self, dead: list[int], default: int) -> int:
         """Two deaths at dawn: the Master says which counts as the last to die
@@ -390,7 +403,7 @@ class Master:
                 self.pause(self.timing.for_call(self.open_call or ""), self.t("ui.pause"))
                 self.paused = True
             call = view["call"]
-            if call == "werewolf":
+            if isinstance(r, PackVote) and call == r.pack_call:
                 # The pack points at one victim together: one answer for all of them.
                 options = list(r.legal_actions(st, waiting[0]))
                 choice = self.pick(self.t("master.wolves_ask"), options)

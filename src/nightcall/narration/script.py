@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 
 from nightcall.engine.jsontype import JSONObject
 from nightcall.engine.ruleset import Rules, get_ruleset
-from nightcall.engine.ruleset import load as load_part
 from nightcall.narration import lines as L
 from nightcall.narration.locale import Locale, load
 from nightcall.narration.timing import Timing, timing_for
@@ -87,9 +86,7 @@ def build_script(
 ) -> list[Step]:
     """The whole night (and, with ``day``, the day timer and the vote countdown)."""
     ruleset = get_ruleset(ruleset_id)
-    script: L.Script = L.Script(opening=(), calls={}, closing=(), day=())
-    if ruleset.narration_script is not None:
-        script = load_part(ruleset.narration_script)
+    script = L.script_of(ruleset_id)
     locale = load(lang)
     timing = timing or timing_for(ruleset_id)
     opts: dict[str, object] = {**script.options, **(options or {})}

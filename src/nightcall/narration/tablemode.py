@@ -22,14 +22,14 @@ from rich.console import Console
 
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import NightcallError
-from nightcall.engine.ruleset import get_ruleset
+from nightcall.engine.events import MASTER
+from nightcall.engine.ruleset import MasterChoice, Ruleset, all_rulesets, get_ruleset
 from nightcall.narration.deckspec import cards_to_pull, choose_deck_cards, role_lookup
 from nightcall.narration.locale import LANGUAGES, Locale, load
 from nightcall.narration.refusals import said
 from nightcall.narration.script import build_script
 from nightcall.narration.timing import timing_for
 
-GAMES = ("onuw", "epic", "lupus")
 MAX_ANSWERS = 2000  # a Lupus game of 23 players asks far fewer questions than this
 
 
@@ -44,11 +44,15 @@ def _lang(request: Mapping[str, Any]) -> str:
     return str(lang)
 
 
-def _game(request: Mapping[str, Any], loc: Locale) -> Any:
+def _game(request: Mapping[str, Any], loc: Locale, master: bool = False) -> Ruleset[Any]:
+    """The request's ruleset: one with a narration script (with ``master``, one run by
+    a game master, MasterChoice)."""
+    games = {rid: rs for rid, rs in all_rulesets().items() if rs.narration_script is not None
+             and (not master or isinstance(rs, MasterChoice))}
     rid = request.get("ruleset")
-    if rid not in GAMES:
-        raise TableModeError(loc.line("tablemode.no_game", games="onuw, epic, lupus"))
-    return get_ruleset(str(rid))
+    if not isinstance(rid, str) or rid not in games:
+        raise TableModeError(loc.line("tablemode.no_game", games=", ".join(games)))
+    return games[rid]
 
 
 def _int(value: Any, what: str, low: int, high: int) -> int:
@@ -85,7 +89,7 @@ def setup(request: Mapping[str, Any]) -> dict[str, Any]:
     speed = request.get("speed", "normal")
     try:
         deck, given, warnings = choose_deck_cards(ruleset, players, scenario, roles)
-        if ruleset.id != "epic":  # (an Epic deck keeps the Alpha Wolf's extra card last)
+        if not ruleset.deck_order_kept:
             deck, given = _sorted_with_cards(ruleset, deck, given)
         pulls = cards_to_pull(ruleset, deck, given)
         timing = timing_for(ruleset.id, str(speed), discussion)
@@ -94,13 +98,15 @@ def setup(request: Mapping[str, Any]) -> dict[str, Any]:
         later = ruleset.night_calls(list(deck), 2) if ruleset.nights is None else []
     except (NightcallError, ValueError) as exc:
         raise TableModeError(said(loc, exc)) from None
-    tokens, artifacts = _epic_extras(ruleset.id, deck)
+    tokens, artifacts = ruleset.marks_at_end(deck)
     return {
-        "copies": _copies(ruleset.id, deck),  # the end asks what each copier became
+        "copies": ruleset.copies_at_end(deck),  # the end asks what each copier became
         "ruleset": ruleset.id,
         "title": ruleset.title,
-        "tokens": tokens,  # Epic: the symbol tokens to ask at the end (none: all Certainty)
-        "artifacts": artifacts,  # Epic with the Curator: the artifacts one may lie on
+        # A game master runs it night by night (the page's Master, :func:`master`).
+        "master": isinstance(ruleset, MasterChoice),
+        "tokens": tokens,  # the marks to ask at the end (Epic; none: all Certainty)
+        "artifacts": artifacts,  # the artifacts one may lie on (Epic with the Curator)
         "players": players,
         "deck": deck,
         "role_names": {r: loc.role(ruleset.id, r) for r in ruleset.role_ids},
@@ -112,44 +118,6 @@ def setup(request: Mapping[str, Any]) -> dict[str, Any]:
         "timing": {"action": timing.action, "gap": timing.gap,
                    "discussion": timing.discussion, "count": timing.count},
     }
-
-
-# The cards whose holder at the end is not what the card says: what they copied (the
-# Doppelgänger, the Mimic) or turned into (a Ghost Hunter who found a monster or the
-# Tanner) is asked at the end. Each entry: the card, and what it may have become.
-def _copies(ruleset_id: str, deck: Sequence[str]) -> list[dict[str, Any]]:
-    roles = list(dict.fromkeys(deck))
-    out: list[dict[str, Any]] = []
-    if ruleset_id == "onuw" and "doppelganger" in roles:
-        # "Looks at another player's card": any other card of the deck.
-        out.append({"card": "doppelganger",
-                    "options": [r for r in roles if r != "doppelganger"]})
-    if ruleset_id == "epic":
-        from nightcall.rulesets.epic.roles import GHOST_TRANSFORMS, VILLAGER
-
-        if "mimic" in roles:
-            # "Looks at a card in the middle"; a Mimic card that started in the middle
-            # counts as a villager ("Mimic", Notes): the Villager option says both.
-            options = [r for r in roles if r != "mimic"]
-            out.append({"card": "mimic", "options": options if VILLAGER in options
-                        else [*options, VILLAGER]})
-        if "ghost_hunter" in roles:
-            # "Transforms into the role he looked at": a monster or the Tanner; "" for
-            # a Ghost Hunter who found none.
-            out.append({"card": "ghost_hunter",
-                        "options": ["", *(r for r in roles if r in GHOST_TRANSFORMS)]})
-    return out
-
-
-def _epic_extras(ruleset_id: str, deck: Sequence[str]) -> tuple[list[str], list[str]]:
-    """The tokens and artifacts that can lie on the table at the end of this deck."""
-    if ruleset_id != "epic":
-        return [], []
-    from nightcall.rulesets.epic.roles import ARTIFACTS, TOKEN_ROLES, TOKENS
-
-    tokens = list(TOKENS) if any(r in TOKEN_ROLES for r in deck) else []
-    artifacts = list(ARTIFACTS) if "curator" in deck else []
-    return tokens, artifacts
 
 
 def _sorted_with_cards(ruleset: Any, deck: Sequence[str], given: Sequence[str | None]
@@ -261,7 +229,8 @@ def _apply_copies(loc: Locale, rid: str, table: dict[str, Any],
     if not isinstance(copies, Mapping):
         raise TableModeError(loc.line("tablemode.bad_copies"))
     lookup = role_lookup(get_ruleset(rid))
-    wanted = {c["card"]: c["options"] for c in _copies(rid, deck or list(lookup.values()))}
+    wanted = {c["card"]: c["options"]
+              for c in get_ruleset(rid).copies_at_end(deck or list(lookup.values()))}
     cards = table.get("cards")
     held = {c: p for p, c in cards.items()} if isinstance(cards, Mapping) else {}
     for card, raw in copies.items():
@@ -291,7 +260,7 @@ def _cause(loc: Locale, cause: str) -> str:
     return loc.line(key) if key in loc.lines else cause.replace("_", " ")
 
 
-# --- the Lupus Master's assistant -----------------------------------------------------
+# --- the game master's assistant (Lupus in Tabula) -----------------------------------
 
 
 class _NeedAnswer(Exception):
@@ -375,7 +344,7 @@ def _web_master() -> Any:
     return WebMaster
 
 
-def _lupus_deal(ruleset: Any, loc: Locale, names: Any, cards: Any,
+def _master_deal(ruleset: Any, loc: Locale, names: Any, cards: Any,
                 deck: Sequence[str]) -> tuple[list[str], list[str]]:
     """The seating and the card dealt to each seat, checked against the deck."""
     n = len(deck)
@@ -394,7 +363,7 @@ def _lupus_deal(ruleset: Any, loc: Locale, names: Any, cards: Any,
         raise TableModeError(loc.line("tablemode.cards_count", n=n))
     lookup = role_lookup(ruleset)
     want = Counter(deck)
-    in_deck = ", ".join(f"{k} × {loc.role('lupus', r)}" for r, k in want.items())
+    in_deck = ", ".join(f"{k} × {loc.role(ruleset.id, r)}" for r, k in want.items())
     dealt: list[str] = []
     for name, raw in zip(names, cards, strict=True):
         role = lookup.get(str(raw).strip().casefold().replace(" ", "_")) \
@@ -405,26 +374,45 @@ def _lupus_deal(ruleset: Any, loc: Locale, names: Any, cards: Any,
             raise TableModeError(loc.line("master.card_unknown", card=raw, deck=in_deck))
         if role not in want:
             raise TableModeError(loc.line("master.card_not_in_deck",
-                                          role=loc.role("lupus", role), deck=in_deck))
+                                          role=loc.role(ruleset.id, role), deck=in_deck))
         holders = [names[i] for i, c in enumerate(dealt) if c == role]
         if len(holders) >= want[role]:
-            raise TableModeError(loc.line("master.card_used_up", role=loc.role("lupus", role),
+            raise TableModeError(loc.line("master.card_used_up", role=loc.role(ruleset.id, role),
                                           k=want[role], names=", ".join(holders)) +
                                  f" ({name})")
         dealt.append(role)
     return names, dealt
 
 
-def lupus(request: Mapping[str, Any]) -> dict[str, Any]:
+def _step_label(ruleset: Ruleset[Any], state: Any, loc: Locale) -> str:
+    """The open step for the Master's screen: "Night 2: Seer", "Day 1: accusations"
+    ("" before the first call and at the end)."""
+    from nightcall.engine.clock import DUSK
+
+    step = ruleset.open_call(state)
+    view = ruleset.view(state, MASTER)
+    if step is None or step == DUSK:
+        return ""
+    if view["phase"] == "night":
+        return loc.line("master.step_night", n=view["night"], role=loc.role(ruleset.id, step))
+    key = f"master.step_{step}"
+    return loc.line(key, n=view["day"]) if key in loc.lines else step
+
+
+def master(request: Mapping[str, Any]) -> dict[str, Any]:
     """The Master's game so far, replayed from the deal and the answers: every item to
-    say, show or time in order, then the question waiting (or the end)."""
-    from nightcall.narration.timing import timing_for
+    say, show or time in order, then the question waiting (or the end).
+
+    The game runs on the engine's clock, as ``narrate --master`` does (ruling 30a): each
+    call stays open until the Master's "go on" ends it (``END_CALL``), so the answer
+    names which step is open (``open``: the call, the day's stage, None at the end)."""
+    from nightcall.narration.master import MASTER_CLOCK, SavedGame
 
     if not isinstance(request, Mapping):
         raise TableModeError("the request is a JSON object")
     lang = _lang(request)
     loc = load(lang)
-    ruleset = get_ruleset("lupus")
+    ruleset = _game(request, loc, master=True)
     deck = request.get("deck")
     if not isinstance(deck, list) or not all(isinstance(r, str) for r in deck):
         raise TableModeError(loc.line("tablemode.no_deck"))
@@ -432,7 +420,7 @@ def lupus(request: Mapping[str, Any]) -> dict[str, Any]:
         ruleset.validate_deck(len(deck), deck)
     except NightcallError as exc:
         raise TableModeError(said(loc, exc)) from None
-    names, cards = _lupus_deal(ruleset, loc, request.get("names"), request.get("cards"), deck)
+    names, cards = _master_deal(ruleset, loc, request.get("names"), request.get("cards"), deck)
     answers = request.get("answers", [])
     if not isinstance(answers, list) or not all(isinstance(a, str) for a in answers) \
             or len(answers) > MAX_ANSWERS:
@@ -442,10 +430,11 @@ def lupus(request: Mapping[str, Any]) -> dict[str, Any]:
                                    or not isinstance(discussion, int | float)
                                    or not 0 <= discussion <= 3600):
         raise TableModeError("discussion is a number of seconds from 0 to 3600")
-    timing = timing_for("lupus", str(request.get("speed", "normal")), discussion)
-    state = ruleset.new_game(names, cards)
+    timing = timing_for(ruleset.id, str(request.get("speed", "normal")), discussion)
+    saved = SavedGame(names, cards, lang, clock=MASTER_CLOCK)
+    state = ruleset.new_game(names, cards, clock=saved.clock)
     master = _web_master()(Console(file=None, quiet=True), ruleset, state, loc, timing,
-                           answers=answers)
+                           answers=answers, saved=saved)
     waiting: dict[str, Any] | None = None
     try:
         master.run()
@@ -459,4 +448,8 @@ def lupus(request: Mapping[str, Any]) -> dict[str, Any]:
         raise TableModeError(loc.line("tablemode.too_many_answers", n=len(answers),
                                       used=master.used))
     return {"names": names, "items": master.items, "waiting": waiting,
-            "over": waiting is None, "answers": master.used}
+            "over": waiting is None, "answers": master.used,
+            "open": ruleset.open_call(state),  # the step the engine has open (public)
+            "step": _step_label(ruleset, state, loc),  # the same, in words
+            # The game as a record with the Master's moves (``narrate --resume`` reads it).
+            "record": saved.document(ruleset, state)}

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from nightcall.engine.errors import DeckError, NightcallError
-from nightcall.engine.ruleset import Rules, all_rulesets, get_ruleset
+from nightcall.engine.ruleset import MasterChoice, Rules, all_rulesets, get_ruleset
 from nightcall.server.clock import RoomClock
 from nightcall.server.messages import CreateRoom
 from nightcall.server.narration import role_name
@@ -421,6 +421,11 @@ class Hub:
                 "options": dict(rs.default_options),
                 # (the create page asks for the defense's time only where there is one)
                 "defense_seconds": rs.defense_seconds,
+                # The table page: the cards beside the players' (its deck picker), whether
+                # it narrates the game (a declared script) and whether a Master runs it.
+                "center_cards": rs.center_cards,
+                "narrated": rs.narration_script is not None,
+                "master": isinstance(rs, MasterChoice),
                 # The front page has no room yet: it picks its language's names here.
                 "role_names": {lang: {r: role_name(rid, r, lang) for r in rs.role_ids}
                                for lang in LANGUAGES},

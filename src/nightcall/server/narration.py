@@ -16,9 +16,6 @@ from typing import Any
 
 log = logging.getLogger("nightcall.server")
 
-ONE_NIGHT = ("onuw", "epic")
-
-
 def _locale(language: str) -> Any:
     from nightcall.narration.locale import LocaleError, load
 
@@ -75,103 +72,27 @@ def _line(language: str, key: str, **values: Any) -> str | None:
 
 
 # Where the narrator's script says "point" (or "show me", "watch me"), the players of a
-# room choose on their phones: the host screen says that instead. The table narrator
-# (``nightcall narrate``, the /table page) keeps the script's words.
-ON_PHONES: dict[str, dict[str, str]] = {
-    "en": {
-        "onuw.vote.ready": "Time is up. Vote on your phone: tap the player who should die.",
-        "onuw.vote.now": "Nobody sees a vote until they are all shown together.",
-        "epic.vote.ready": "Time to vote. Tap another player on your phone.",
-        "epic.vote.now": "The votes are shown all at once, when everyone has voted.",
-        "epic.renfield.point": "Vampires, keep your eyes shut: your phones have told Renfield "
-                               "whom you marked.",
-        "epic.renfield.wake": "Renfield, open your eyes: your phone shows who the vampires "
-                              "are and whom they marked, and gives you the Bat token.",
-        "lupus.harlot.wake": "Harlot, wake up. Choose on your phone whose house you visit "
-                             "tonight, or nobody to stay at home.",
-        "lupus.werewolf.wake": "Werewolves, wake up and choose tonight's victim together on "
-                               "your phones: you can change your pick until you agree.",
-        "lupus.seer.wake": "Seer, wake up and choose on your phone the player you want to "
-                           "know about.",
-        "lupus.owl.wake": "Owl, wake up and choose a player on your phone.",
-        "lupus.mythomaniac.wake": "Mythomaniac, wake up and choose a living player on your "
-                                  "phone.",
-        "lupus.bodyguard.wake": "Bodyguard, wake up and choose on your phone whom you guard "
-                                "tonight.",
-        "lupus.medium.wake": "Medium, wake up and read your phone.",
-        "lupus.day.accuse": "Accusations, starting from {name} and going clockwise: when "
-                            "your phone says it is your turn, accuse a player on it. The "
-                            "ghosts accuse too.",
-        "lupus.day.execute": "Every living player who is not a suspect now votes on the "
-                             "phone for the suspect to execute.",
-    },
-    "it": {
-        "onuw.vote.ready": "Il tempo è scaduto. Votate sul telefono: toccate il giocatore "
-                           "che deve morire.",
-        "onuw.vote.now": "Nessuno vede un voto finché non vengono mostrati tutti insieme.",
-        "epic.vote.ready": "Si vota. Toccate un altro giocatore sul telefono.",
-        "epic.vote.now": "I voti si vedono tutti insieme, quando hanno votato tutti.",
-        "epic.renfield.point": "Vampiri, tenete gli occhi chiusi: i telefoni hanno già "
-                               "mostrato a Renfield chi avete marchiato.",
-        "epic.renfield.wake": "Renfield, apri gli occhi: il telefono ti mostra chi sono i "
-                              "vampiri e chi hanno marchiato, e ti dà il Pipistrello.",
-        "lupus.harlot.wake": "Meretrice, svegliati. Scegli sul telefono da chi passi la "
-                             "notte, oppure nessuno per restare a casa.",
-        "lupus.werewolf.wake": "Lupi Mannari, svegliatevi e scegliete insieme sui telefoni "
-                               "la vittima di stanotte: potete cambiare scelta finché non "
-                               "siete d'accordo.",
-        "lupus.seer.wake": "Veggente, svegliati e scegli sul telefono il giocatore su cui "
-                           "vuoi sapere la verità.",
-        "lupus.owl.wake": "Gufo, svegliati e scegli un giocatore sul telefono.",
-        "lupus.mythomaniac.wake": "Mitomane, svegliati e scegli sul telefono un giocatore "
-                                  "vivo.",
-        "lupus.bodyguard.wake": "Guardia del Corpo, svegliati e scegli sul telefono chi "
-                                "proteggere stanotte.",
-        "lupus.medium.wake": "Medium, svegliati e leggi il telefono.",
-        "lupus.day.accuse": "Accuse, a partire da {name} e in senso orario: quando il "
-                            "telefono vi dice che tocca a voi, accusate un giocatore. "
-                            "Accusano anche i fantasmi.",
-        "lupus.day.execute": "Ora chi è vivo e non è tra i sospettati vota sul telefono il "
-                             "sospettato da mandare al rogo.",
-    },
-    "de": {
-        "onuw.vote.ready": "Die Zeit ist um. Stimmt auf dem Handy ab: tippt auf den "
-                           "Spieler, der sterben soll.",
-        "onuw.vote.now": "Niemand sieht eine Stimme, bis alle zusammen gezeigt werden.",
-        "epic.vote.ready": "Abstimmung. Tippt auf dem Handy auf einen anderen Spieler.",
-        "epic.vote.now": "Die Stimmen erscheinen alle auf einmal, sobald alle abgestimmt "
-                         "haben.",
-        "epic.renfield.point": "Vampire, lasst die Augen zu: eure Handys haben Renfield "
-                               "schon gezeigt, wen ihr markiert habt.",
-        "epic.renfield.wake": "Renfield, öffne die Augen: dein Handy zeigt dir, wer die "
-                              "Vampire sind und wen sie markiert haben, und gibt dir die "
-                              "Fledermaus.",
-        "lupus.harlot.wake": "Kurtisane, wach auf. Wähl auf dem Handy, bei wem du heute "
-                             "Nacht bist, oder niemanden, um daheim zu bleiben.",
-        "lupus.werewolf.wake": "Werwölfe, wacht auf und wählt auf euren Handys gemeinsam das "
-                               "Opfer dieser Nacht: ihr könnt eure Wahl ändern, bis ihr euch "
-                               "einig seid.",
-        "lupus.seer.wake": "Seherin, wach auf und wähl auf dem Handy den Spieler, über den "
-                           "du die Wahrheit wissen willst.",
-        "lupus.owl.wake": "Eule, wach auf und wähl auf dem Handy einen Spieler.",
-        "lupus.mythomaniac.wake": "Mythomane, wach auf und wähl auf dem Handy einen "
-                                  "lebenden Spieler.",
-        "lupus.bodyguard.wake": "Leibwächter, wach auf und wähl auf dem Handy, wen du heute "
-                                "Nacht beschützt.",
-        "lupus.medium.wake": "Medium, wach auf und lies dein Handy.",
-        "lupus.day.accuse": "Anklagen, beginnend bei {name} und im Uhrzeigersinn: wenn dein "
-                            "Handy sagt, dass du dran bist, klag dort einen Spieler an. Auch "
-                            "die Geister klagen an.",
-        "lupus.day.execute": "Jetzt stimmt jeder Lebende, der nicht verdächtig ist, auf dem "
-                             "Handy ab, welcher Verdächtige hingerichtet wird.",
-    },
-}
+# room choose on their phones: the host screen says that instead. Each such line is the
+# ruleset's own, beside the table's: "<key>.phones" in its locale files. The table
+# narrator (``nightcall narrate``, the /table page) keeps the script's words.
+PHONES = ".phones"
+
+
+@cache
+def on_phones(language: str) -> dict[str, str]:
+    """The room's own lines in ``language``, by the narrator's key they replace."""
+    from nightcall.narration.locale import LANGUAGES, ruleset_lines
+
+    if language not in LANGUAGES:
+        return {}
+    return {key.removesuffix(PHONES): text for key, text in ruleset_lines(language).items()
+            if key.endswith(PHONES)}
 
 
 def _phone_line(language: str, key: str, **values: Any) -> str | None:
     """The room's own line for ``key`` (players choose on their phones), else the
     narrator's."""
-    text = ON_PHONES.get(language, {}).get(key)
+    text = on_phones(language).get(key)
     return text.format(**values) if text is not None else _line(language, key, **values)
 
 
@@ -197,7 +118,7 @@ def _call_lines(ruleset: str, roles: tuple[str, ...], night: int, language: str
         seen_call = seen_call or step.role is not None
         if step.key.endswith(".sleep"):
             continue
-        phone = ON_PHONES.get(language, {}).get(step.key)
+        phone = on_phones(language).get(step.key)
         out.setdefault(step.role, []).append(phone if phone is not None else step.text)
     return {k: " ".join(v) for k, v in out.items()}
 
@@ -264,12 +185,15 @@ def stage_line(ruleset: str, stage: str, language: str, view: dict[str, Any] | N
     lang = language
     parts: list[str | None] = []
     if stage == "discussion":
-        if ruleset in ONE_NIGHT:
-            parts.append(_line(lang, f"{ruleset}.night.wake"))
-            if ruleset == "epic":
-                parts.append(_line(lang, "epic.day.artifacts"))
-        else:
-            parts += [_line(lang, "lupus.night.dawn"), _dawn(view, lang)]
+        # The end of the night as the script says it in a room (the cards on the table
+        # are not nudged: the phones hold them), then who died, where a night kills.
+        from nightcall.narration.lines import script_of
+
+        script = script_of(ruleset)
+        deck = frozenset(view.get("roles_in_play") or ())
+        parts += [_line(lang, line.key) for line in script.closing
+                  if not line.table_only and line.applies(deck, dict(script.options))]
+        parts.append(_dawn(ruleset, view, lang))
         minutes = _minutes(discussion_seconds, lang)
         parts.append(_line(lang, f"{ruleset}.day.discussion", minutes=minutes))
     elif stage == "vote":
@@ -278,34 +202,31 @@ def stage_line(ruleset: str, stage: str, language: str, view: dict[str, Any] | N
     elif stage == "accuse":
         order = _names(view, (_last(view, "accusation") or {}).get("order", []))
         if order:
-            parts.append(_phone_line(lang, "lupus.day.accuse", name=order[0]))
+            parts.append(_phone_line(lang, f"{ruleset}.day.accuse", name=order[0]))
     elif stage == "defense":
         suspects = _names(view, (_last(view, "suspects") or {}).get("seats", []))
         if len(suspects) == 2:
-            parts.append(_line(lang, "lupus.day.suspects", first=suspects[0],
+            parts.append(_line(lang, f"{ruleset}.day.suspects", first=suspects[0],
                                second=suspects[1]))
-        parts.append(_line(lang, "lupus.day.defense"))
+        parts.append(_line(lang, f"{ruleset}.day.defense"))
     elif stage == "execute":
-        parts.append(_phone_line(lang, "lupus.day.execute"))
+        parts.append(_phone_line(lang, f"{ruleset}.day.execute"))
     elif stage == "lobby":
         parts.append(_line(lang, "host.lobby"))
     elif stage == "over":
         outcome = view.get("outcome") or {}
-        if outcome and ruleset == "lupus":
-            parts.append(_line(lang, lupus_end_key(outcome.get("teams", []))))
+        loc = _locale(lang)
+        if outcome and loc is not None:  # a game with a master's closing line
+            from nightcall.narration.lines import end_key
+
+            key = end_key(ruleset, outcome.get("teams", []), loc.lines)
+            parts.append(_line(lang, key) if key is not None else None)
         if outcome:  # who won, as the judge's last line says it (no secret by now)
             winners = [str(w) for w in outcome.get("winners", [])]
             parts.append(_line(lang, "why.winners", names=_listing(lang, winners))
                          if winners else _line(lang, "why.nobody_wins"))
     text = " ".join(p for p in parts if p)
     return text or FALLBACK.get(stage, "")
-
-
-def lupus_end_key(teams: Sequence[str]) -> str:
-    """The Master's closing line for the winning side of a Lupus game."""
-    if "werehamster" in teams:
-        return "lupus.end.werehamster"
-    return "lupus.end.werewolves" if "werewolves" in teams else "lupus.end.humans"
 
 
 def _listing(lang: str, names: Sequence[str]) -> str:
@@ -315,22 +236,24 @@ def _listing(lang: str, names: Sequence[str]) -> str:
         or ", ".join(names)
 
 
-def _dawn(view: dict[str, Any], lang: str) -> str | None:
+def _dawn(ruleset: str, view: dict[str, Any], lang: str) -> str | None:
+    """Who died in the night just ended (the ruleset's ``<id>.dawn.*`` lines), from the
+    view's last dawn event; None for a game whose dawn names nobody."""
     dawn = _last(view, "dawn")
     if dawn is None or "dead" not in dawn:
         return None
     dead = _names(view, dawn["dead"])
     if not dead:
-        return _line(lang, "lupus.dawn.none")
+        return _line(lang, f"{ruleset}.dawn.none")
     if len(dead) == 1:
-        return _line(lang, "lupus.dawn.one", name=dead[0])
+        return _line(lang, f"{ruleset}.dawn.one", name=dead[0])
     # The host may have named another of the dead as the last to die since the dawn.
     events = view.get("events", [])
     after = len(events) - events[::-1].index(dawn) if dawn in events else len(events)
     chosen = next((e for e in reversed(events[after:]) if e.get("kind") == "last"), None)
     seat = chosen["seat"] if chosen is not None else dawn.get("last")
     last = _names(view, [seat])[0] if seat is not None else dead[-1]
-    return _line(lang, "lupus.dawn.two", first=dead[0], second=dead[1], last=last)
+    return _line(lang, f"{ruleset}.dawn.two", first=dead[0], second=dead[1], last=last)
 
 
 def _minutes(seconds: float, lang: str) -> str:

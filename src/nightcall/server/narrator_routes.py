@@ -2,7 +2,7 @@
 
 Three POST endpoints, each a pure function of its request: the setup of a table
 (deck, 52-card pulls, night order, warnings, the script), the judge at the end of a
-One Night or Epic game, and the Lupus Master replayed from the answers so far.
+One Night or Epic game, and the game master (Lupus) replayed from the answers so far.
 Nothing is stored. A page of another site is refused (403, as room creation is); a bad
 request gets 400 with ``{"code", "message"}``, the message
 in the request's language where the rules give one; never a 500.
@@ -51,5 +51,5 @@ def narrator_routes() -> list[Route]:
     return [
         Route("/api/narrator/setup", _endpoint(tablemode.setup), methods=["POST"]),
         Route("/api/narrator/judge", _endpoint(tablemode.judge), methods=["POST"]),
-        Route("/api/narrator/lupus", _endpoint(tablemode.lupus), methods=["POST"]),
+        Route("/api/narrator/master", _endpoint(tablemode.master), methods=["POST"]),
     ]

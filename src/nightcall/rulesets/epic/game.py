@@ -58,6 +58,7 @@ def split_deck(players: int, roles: Sequence[str]) -> tuple[list[str], str | Non
 class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
     id: ClassVar[str] = "epic"
     center_cards: ClassVar[int] = deck.CENTER
+    deck_order_kept: ClassVar[bool] = True  # the Alpha Wolf's extra card is the last
     title: ClassVar[str] = "One Night Ultimate Werewolf: Epic Battle"
     min_players: ClassVar[int] = deck.MIN_PLAYERS
     max_players: ClassVar[int] = deck.MAX_PLAYERS
@@ -69,7 +70,7 @@ class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
     reasoning_bot: ClassVar[str | None] = "nightcall.bots.epic.bot:EpicBot"
     audit_model: ClassVar[str | None] = "nightcall.audit.epic:EpicModel"
     audit_games: ClassVar[str | None] = "nightcall.audit.epic:games"
-    narration_script: ClassVar[str | None] = "nightcall.narration.lines:EPIC"
+    narration_script: ClassVar[str | None] = "nightcall.rulesets.epic.script:SCRIPT"
     judge: ClassVar[str | None] = "nightcall.rulesets.epic.judge"
     action_space: ClassVar[str | None] = "nightcall.agents.action_space:epic_actions"
 
@@ -107,6 +108,26 @@ class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
             return roles_mod.VAMPIRES
         party = self.side_of(role) or roles_mod.VILLAGE
         return roles_mod.VILLAGE if party == roles_mod.CHANGING else party
+
+    def copies_at_end(self, deck: Sequence[str]) -> list[dict[str, Any]]:
+        roles = list(dict.fromkeys(deck))
+        out: list[dict[str, Any]] = []
+        if "mimic" in roles:
+            # "Looks at a card in the middle"; a Mimic card that started in the middle
+            # counts as a villager ("Mimic", Notes): the Villager option says both.
+            options = [r for r in roles if r != "mimic"]
+            out.append({"card": "mimic", "options": options if roles_mod.VILLAGER in options
+                        else [*options, roles_mod.VILLAGER]})
+        if "ghost_hunter" in roles:
+            # "Transforms into the role he looked at": a monster or the Tanner; "" for
+            # a Ghost Hunter who found none.
+            out.append({"card": "ghost_hunter", "options": [
+                "", *(r for r in roles if r in roles_mod.GHOST_TRANSFORMS)]})
+        return out
+
+    def marks_at_end(self, deck: Sequence[str]) -> tuple[list[str], list[str]]:
+        tokens = list(TOKENS) if any(r in TOKEN_ROLES for r in deck) else []
+        return tokens, list(ARTIFACTS) if "curator" in deck else []
 
     def scenarios(self) -> list[dict[str, Any]]:
         """The named scenarios as data: id, name, parties, difficulty, player range."""

@@ -55,7 +55,7 @@ class Lupus(
     reasoning_bot: ClassVar[str | None] = "nightcall.bots.lupus_bot:LupusBot"
     audit_model: ClassVar[str | None] = "nightcall.audit.lupus:LupusModel"
     audit_games: ClassVar[str | None] = "nightcall.audit.lupus:games"
-    narration_script: ClassVar[str | None] = "nightcall.narration.lines:LUPUS"
+    narration_script: ClassVar[str | None] = "nightcall.rulesets.lupus.script:SCRIPT"
     action_space: ClassVar[str | None] = "nightcall.agents.action_space:lupus_actions"
 
     def side_of(self, role: str) -> str:

@@ -65,7 +65,7 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
     reasoning_bot: ClassVar[str | None] = "nightcall.bots.onuw.bot:OneNightBot"
     audit_model: ClassVar[str | None] = "nightcall.audit.onuw:OnuwModel"
     audit_games: ClassVar[str | None] = "nightcall.audit.onuw:games"
-    narration_script: ClassVar[str | None] = "nightcall.narration.lines:ONUW"
+    narration_script: ClassVar[str | None] = "nightcall.rulesets.onuw.script:SCRIPT"
     judge: ClassVar[str | None] = "nightcall.rulesets.onuw.judge"
     action_space: ClassVar[str | None] = "nightcall.agents.action_space:onuw_actions"
 
@@ -99,6 +99,13 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
 
     def side_of(self, role: str) -> str:
         return str(TEAM.get(role, ""))
+
+    def copies_at_end(self, deck: Sequence[str]) -> list[dict[str, Any]]:
+        roles = list(dict.fromkeys(deck))
+        if "doppelganger" not in roles:
+            return []
+        # "Looks at another player's card": any other card of the deck.
+        return [{"card": "doppelganger", "options": [r for r in roles if r != "doppelganger"]}]
 
     def options(self, options: Mapping[str, object] | None) -> dict[str, object]:
         if not options:

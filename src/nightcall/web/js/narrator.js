@@ -25,7 +25,7 @@ const SUITS_RED = /[♥♦]/;
 let rulesets = [];
 const kept = (() => { try { return JSON.parse(localStorage.getItem(KEEP) || "{}"); } catch { return {}; } })();
 const state = {
-  ruleset: kept.ruleset || "onuw", players: kept.players || 5, scenario: kept.scenario || "",
+  ruleset: kept.ruleset || "", players: kept.players || 5, scenario: kept.scenario || "",
   pick: Boolean(kept.pick), counts: kept.counts || {}, speed: kept.speed || "normal",
   minutes: kept.minutes ?? null, names: kept.names || [],
   stage: "setup", setup: null, error: "", table: null, verdict: null, lupus: null,
@@ -291,7 +291,7 @@ function seedCounts() {
 
 function renderPicker(r) {
   const total = Object.values(state.counts).reduce((a, b) => a + b, 0);
-  const need = r.id === "lupus" ? state.players : state.players + 3;
+  const need = state.players + (r.center_cards || 0);
   const step = (role, d) => () => {
     state.counts[role] = Math.max(0, Math.min(30, (state.counts[role] || 0) + d));
     keep(); renderSetup(); refreshSetup();
@@ -349,13 +349,13 @@ function renderPreview() {
         : null),
     h("div", { class: "start" },
       h("button", { type: "button", class: "primary big", "data-testid": "start", onclick: start },
-        s.ruleset === "lupus" ? t("narrator.lupus_deal") : t("narrator.start"))));
+        s.master ? t("narrator.lupus_deal") : t("narrator.start"))));
 }
 
 function start() {
   const s = state.setup;
   if (!s) return;
-  if (s.ruleset === "lupus") { renderLupusDeal(); return; }
+  if (s.master) { renderLupusDeal(); return; }
   state.table = null;
   state.verdict = null;
   startNight(0, false);
@@ -564,7 +564,10 @@ function renderVerdict(v) {
 function savedLupus() {
   try {
     const g = JSON.parse(localStorage.getItem(LUPUS) || "null");
-    return g && !g.over && Array.isArray(g.answers) ? g : null;
+    if (!g || g.over || !Array.isArray(g.answers)) return null;
+    // A game kept before the page named its game: only a Lupus table had a Master then.
+    if (!g.ruleset) g.ruleset = (rulesets.find((r) => r.master) || {}).id;
+    return rulesets.some((r) => r.id === g.ruleset && r.master) ? g : null;
   } catch { return null; }
 }
 
@@ -598,7 +601,7 @@ function renderLupusDeal() {
     h("button", { type: "button", class: "primary big", "data-testid": "master-start", onclick: () => {
       if (deal.includes(null)) { state.dealError = t("narrator.missing_cards", { names: names.filter((_, i) => !deal[i]).join(", ") }); renderLupusDeal(); return; }
       state.dealError = "";
-      startLupus({ deck: s.deck, names, cards: [...deal], answers: [], played: 0, speed: state.speed,
+      startLupus({ ruleset: s.ruleset, deck: s.deck, names, cards: [...deal], answers: [], played: 0, speed: state.speed,
         discussion: state.minutes !== null && state.minutes !== "" ? Number(state.minutes) * 60 : null });
     } }, t("narrator.lupus_start")),
     h("button", { type: "button", class: "quiet", onclick: home }, t("narrator.back"))));
@@ -606,17 +609,17 @@ function renderLupusDeal() {
 
 async function startLupus(game) {
   state.lupus = game;
-  state.stage = "lupus";
-  document.body.dataset.stage = "lupus";
+  state.stage = "master";
+  document.body.dataset.stage = "master";
   lockScreen(true);
   await lupusStep();
 }
 
 async function lupusStep() {
   const g = state.lupus;
-  const body = { lang: lang(), deck: g.deck, names: g.names, cards: g.cards, answers: g.answers, speed: g.speed || "normal" };
+  const body = { ruleset: g.ruleset, lang: lang(), deck: g.deck, names: g.names, cards: g.cards, answers: g.answers, speed: g.speed || "normal" };
   if (g.discussion !== null && g.discussion !== undefined) body.discussion = g.discussion;
-  const { data, error } = await post("lupus", body);
+  const { data, error } = await post("master", body);
   if (error) {
     if (g.answers.length) g.answers.pop();  // the last tap was refused: ask it again
     mount($("#main"), h("section", { class: "panel" }, h("p", { class: "error", role: "alert", "data-testid": "master-error" }, error),
@@ -625,6 +628,7 @@ async function lupusStep() {
     return;
   }
   g.over = data.over;
+  g.open = data.open;  // the step the engine has open: the call, the day's stage
   keepLupus();
   playItems(data, g.played || 0);
 }
@@ -722,6 +726,7 @@ function askMaster(data) {
     return;
   }
   q.dataset.kind = w.kind;
+  q.dataset.open = data.open || "";  // the engine's open step: the page only answers it
   if (w.kind === "choice") {
     mount(q, h("h2", {}, w.text), h("div", { class: "chips big-chips" },
       w.options.map((o) => h("button", { type: "button", class: "chip", "data-testid": "choice", onclick: () => answer(o.answer) }, o.label))), back);
@@ -736,6 +741,7 @@ function askMaster(data) {
     mount(q, h("p", {}, t("narrator.go_on_hint")),
       h("button", { type: "button", class: "primary big", "data-testid": "go-on", onclick: () => answer("") }, t("narrator.go_on")), back);
   }
+  if (data.step) q.prepend(h("p", { class: "step", "data-testid": "step" }, data.step));
 }
 
 // --- the page ---------------------------------------------------------------------
@@ -790,7 +796,7 @@ function useLanguage(code, after = null) {
 // (the browser speaks only after one), the discussion's clock goes on as it was.
 function restorePlace(g) {
   const r = rulesets.find((x) => x.id === g.setup.ruleset);
-  if (!r || r.id === "lupus") { home(); return; }
+  if (!r || r.master) { home(); return; }
   Object.assign(state, { ruleset: r.id, players: g.setup.players, setup: g.setup, table: g.table || null, verdict: g.verdict || null });
   if (state.table && Array.isArray(state.table.names)) state.names = [...state.table.names];
   useRuleset(r);
@@ -804,8 +810,9 @@ function restorePlace(g) {
 }
 
 async function load() {
-  rulesets = (await loadRulesets()).filter((r) => ["onuw", "epic", "lupus"].includes(r.id));
-  if (!rulesets.some((r) => r.id === state.ruleset)) state.ruleset = "onuw";
+  // (table mode narrates a ruleset that declares a script; the first is the default)
+  rulesets = (await loadRulesets()).filter((r) => r.narrated);
+  if (!rulesets.some((r) => r.id === state.ruleset)) state.ruleset = rulesets[0].id;
   const r = info();
   state.players = Math.min(r.max_players, Math.max(r.min_players, state.players));
   $("#page-language").addEventListener("change", () => {
