@@ -11,6 +11,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -97,6 +98,12 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def prefix(request: pytest.FixtureRequest) -> str:
+    """A Redis key prefix of this test's own: the session's server is shared."""
+    return f"{request.node.name}{time.monotonic_ns()}"
 
 
 @pytest.fixture

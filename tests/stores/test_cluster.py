@@ -137,8 +137,7 @@ def test_workers_need_redis() -> None:
 # --- leases, in process -----------------------------------------------------------------
 
 
-def test_a_lease_has_one_holder_and_fences_saves(redis_server: RedisServer) -> None:
-    prefix = f"lease{time.monotonic_ns()}"
+def test_a_lease_has_one_holder_and_fences_saves(redis_server: RedisServer, prefix: str) -> None:
     one = Node(RedisStore.from_url(redis_server.url, prefix=prefix), redis_server.url, 1.0, "one")
     two = Node(RedisStore.from_url(redis_server.url, prefix=prefix), redis_server.url, 1.0, "two")
     assert one.try_own("ABCD") == "one"

@@ -46,9 +46,8 @@ def _node(url: str, prefix: str) -> Node:
 
 
 def test_updates_wait_for_their_save_and_a_lost_lease_drops_the_room(
-    redis_server: RedisServer,
+    redis_server: RedisServer, prefix: str,
 ) -> None:
-    prefix = f"node{time.monotonic_ns()}"
     r = redis.Redis.from_url(redis_server.url)
 
     async def go() -> None:
@@ -86,7 +85,7 @@ def test_updates_wait_for_their_save_and_a_lost_lease_drops_the_room(
 
 
 def test_a_cluster_grows_its_codes_too_and_never_hangs(
-    redis_server: RedisServer, monkeypatch: Any,
+    redis_server: RedisServer, monkeypatch: Any, prefix: str,
 ) -> None:
     """Issue 15 in a cluster: Node.create takes its codes from the same schedule as one
     process (hub.candidate_codes): longer codes once the short ones are taken, then a
@@ -98,7 +97,6 @@ def test_a_cluster_grows_its_codes_too_and_never_hangs(
     monkeypatch.setattr(hub_mod, "CODE_LENGTH", 1)
     monkeypatch.setattr(hub_mod, "MAX_CODE_LENGTH", 2)
     monkeypatch.setattr(hub_mod, "TRIES_PER_LENGTH", 64)
-    prefix = f"codes{time.monotonic_ns()}"
 
     async def go() -> None:
         async with node_serving(redis_server.url, prefix) as node:
@@ -124,14 +122,13 @@ class NoBlocking:
 
 
 def test_play_again_in_a_cluster_makes_no_blocking_redis_call(
-    redis_server: RedisServer,
+    redis_server: RedisServer, prefix: str,
 ) -> None:
     """Play again (Hub.play_again) in a cluster: the next room is made in the background
     through the asyncio client only, set up (seat order, bots) before its first save,
     told to the old room once; when Redis is gone, the host hears why and may retry."""
     from nightcall.server.room import Room, RoomError
 
-    prefix = f"again{time.monotonic_ns()}"
     r = redis.Redis.from_url(redis_server.url)
 
     class Screen(Sink):
@@ -216,14 +213,13 @@ def test_play_again_in_a_cluster_makes_no_blocking_redis_call(
     asyncio.run(go())
 
 
-def test_a_cluster_lookup_says_where_a_room_lives(redis_server: RedisServer) -> None:
+def test_a_cluster_lookup_says_where_a_room_lives(redis_server: RedisServer, prefix: str) -> None:
     """Node.getter returns what it found: the room served here (a free lease taken), or,
     when another process holds the lease, an Elsewhere naming it, with the saved room;
     an unknown code is refused."""
     from nightcall.server.hub import Elsewhere
     from nightcall.server.room import Room, RoomError
 
-    prefix = f"where{time.monotonic_ns()}"
     r = redis.Redis.from_url(redis_server.url)
 
     async def go() -> None:

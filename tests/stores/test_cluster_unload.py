@@ -18,9 +18,8 @@ RedisServer = Any
 
 
 def test_an_unloaded_lobby_is_not_adopted_again_by_the_sweep(
-    redis_server: RedisServer,
+    redis_server: RedisServer, prefix: str,
 ) -> None:
-    prefix = f"unload{time.monotonic_ns()}"
     r = redis.Redis.from_url(redis_server.url)
 
     async def go() -> None:
@@ -47,9 +46,8 @@ def test_an_unloaded_lobby_is_not_adopted_again_by_the_sweep(
 
 
 def test_a_lobby_expires_in_redis_and_a_game_in_play_does_not(
-    redis_server: RedisServer,
+    redis_server: RedisServer, prefix: str,
 ) -> None:
-    prefix = f"expiry{time.monotonic_ns()}"
     store = RedisStore.from_url(redis_server.url, prefix=prefix)
     r = redis.Redis.from_url(redis_server.url)
     try:

@@ -23,8 +23,7 @@ NESTED = "[" * 1500 + "]" * 1500
 
 
 def test_a_deeply_nested_relayed_frame_spoils_nothing_for_the_others(
-        redis_server: RedisServer) -> None:
-    prefix = f"hostile{time.monotonic_ns()}"
+        redis_server: RedisServer, prefix: str) -> None:
 
     async def go() -> None:
         node = Node(RedisStore.from_url(redis_server.url, prefix=prefix), redis_server.url,

@@ -151,6 +151,14 @@ def center_indices(i: int, value: object, count: int) -> list[int]:
     return list(value)
 
 
+def claims_of(step: Mapping[str, object], i: int) -> dict[str, object]:
+    """A day step's ``claims``: player names to the role ids they claim."""
+    claims = step.get("claims", {})
+    if not isinstance(claims, dict):
+        raise RecordError(Said("'claims' must map player names to role ids", "record.claims"), i)
+    return claims
+
+
 def is_comment(step: Mapping[str, object]) -> bool:
     """A step with nothing but comments (``text``, ``rule``) changes nothing."""
     return all(key in COMMENT_KEYS for key in step)

@@ -329,11 +329,7 @@ class _Replay:
     # --- day ----------------------------------------------------------------------------
     def claims(self, i: int, step: Mapping[str, object]) -> None:
         st = self.st
-        claims = step.get("claims", {})
-        if not isinstance(claims, dict):
-            raise RecordError(Said("'claims' must map player names to role ids",
-                                   "epic.record.claims"), i)
-        for who, role in claims.items():
+        for who, role in records.claims_of(step, i).items():
             seat = records.seat_of(st.names, who, i, "claims")
             if role not in ROLE_IDS:
                 raise RecordError(Said(f"{who} claims {role!r}, which is not an Epic Battle "

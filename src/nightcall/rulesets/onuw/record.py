@@ -260,11 +260,7 @@ def _read_action(st: OneNightState, i: int, role: str, step: Mapping[str, Any]) 
 
 
 def _claims(ruleset: OneNight, st: OneNightState, i: int, step: Mapping[str, object]) -> None:
-    claims = step.get("claims", {})
-    if not isinstance(claims, dict):
-        raise RecordError(Said("'claims' must map player names to role ids",
-                               "onuw.record.claims"), i)
-    for name, role in claims.items():
+    for name, role in records.claims_of(step, i).items():
         seat = records.seat_of(st.names, name, i, "claims")
         if role not in ROLE_IDS:
             raise RecordError(Said(f"{name} claims {role!r}, which is not a One Night role",
