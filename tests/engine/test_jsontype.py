@@ -4,6 +4,8 @@ ValueError naming what was read."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -17,43 +19,35 @@ json_values = st.recursive(
 )
 
 
-@given(json_values)
-def test_an_object_is_read_as_itself_and_anything_else_is_refused(value: object) -> None:
-    if isinstance(value, dict):
-        assert as_object(value, "the thing") is value
+def _strs(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _str_map(value: object) -> bool:
+    return isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+
+
+READERS: list[tuple[Callable[[object, str], object], Callable[[object], bool], str]] = [
+    (as_object, lambda v: isinstance(v, dict), "must be an object"),
+    (as_list, lambda v: isinstance(v, list), "must be a list"),
+    (as_strs, _strs, "must be a list"),
+    (as_str_map, _str_map, "must "),
+]
+
+
+@pytest.mark.parametrize(("read", "fits", "refusal"), READERS)
+@given(value=json_values)
+def test_a_reader_returns_what_fits_its_shape_and_refuses_the_rest(
+        read: Callable[[object, str], object], fits: Callable[[object], bool], refusal: str,
+        value: object) -> None:
+    if fits(value):
+        assert read(value, "the field") == value
     else:
-        with pytest.raises(ValueError, match="the thing must be an object"):
-            as_object(value, "the thing")
-
-
-@given(json_values)
-def test_a_list_is_read_as_itself_and_anything_else_is_refused(value: object) -> None:
-    if isinstance(value, list):
-        assert as_list(value, "steps") is value
-    else:
-        with pytest.raises(ValueError, match="steps must be a list"):
-            as_list(value, "steps")
-
-
-@given(json_values)
-def test_a_list_of_strings_only_when_every_item_is_a_string(value: object) -> None:
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        assert as_strs(value, "the players") == value
-    else:
-        with pytest.raises(ValueError, match="the players must be a list"):
-            as_strs(value, "the players")
-
-
-@given(json_values)
-def test_a_map_of_strings_only_when_every_value_is_a_string(value: object) -> None:
-    if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
-        assert as_str_map(value, "the roles") == value
-    else:
-        with pytest.raises(ValueError, match="the roles must"):
-            as_str_map(value, "the roles")
+        with pytest.raises(ValueError, match=f"the field {refusal}"):
+            read(value, "the field")
 
 
 def test_an_object_with_a_key_that_is_not_a_string_is_refused() -> None:
     # (JSON keys are strings; a Python mapping read back from elsewhere may not be)
-    with pytest.raises(ValueError, match="must be an object"):
+    with pytest.raises(ValueError, match="the cards must be an object"):
         as_object({1: "seer"}, "the cards")
