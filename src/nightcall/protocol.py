@@ -54,7 +54,7 @@ Decoding never raises anything but :class:`ProtocolError`, whose ``error`` is th
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, TypeVar
 
 import msgspec
 
@@ -186,18 +186,19 @@ def encode_line(message: ServerMessage | AgentMessage) -> str:
 
 def decode_agent(data: str | bytes) -> AgentMessage:
     """Read a message from an agent, or raise :class:`ProtocolError` saying what is wrong."""
-    return _decode(data, _agent_decoder, AGENT_TYPES)  # type: ignore[no-any-return]
+    return _decode(data, _agent_decoder, AGENT_TYPES)
 
 
 def decode_server(data: str | bytes) -> ServerMessage:
     """Read a message from the game master (what an agent written in Python needs)."""
-    return _decode(data, _server_decoder, SERVER_TYPES)  # type: ignore[no-any-return]
+    return _decode(data, _server_decoder, SERVER_TYPES)
 
 
 TOO_DEEP = "the message is nested too deeply"
+T = TypeVar("T")
 
 
-def _decode(data: str | bytes, decoder: msgspec.json.Decoder[Any], types: tuple[str, ...]) -> Any:
+def _decode(data: str | bytes, decoder: msgspec.json.Decoder[T], types: tuple[str, ...]) -> T:
     try:
         raw = msgspec.json.decode(data)
     except msgspec.DecodeError as exc:

@@ -126,6 +126,8 @@ def test_matplotlib_is_imported_only_for_the_plot(tmp_path: Path) -> None:
     (["t.toml"], "deals = 3\ngames = 10\n[[entrant]]\nbot = 'random'\n[[entrant]]\n"
      "bot = 'reasoning'\n", "give deals or games, not both"),
     (["-e", "random", "-e", "reasoning", "--deals", "0"], None, "deals must be"),
+    (["t.toml"], "scenario = 3\n[[entrant]]\nbot = 'random'\n[[entrant]]\nbot = 'reasoning'\n",
+     "scenario must be a scenario's name"),
     (["-e", "random", "-e", "reasoning", "-w", "0"], None, "workers must be"),
 ])
 def test_bad_input_is_one_line_and_no_traceback(

@@ -462,7 +462,7 @@ def _fast_rhythm(c: Client) -> list[str]:
     round (one countdown), naming no call; a phone's frames in a round are its task,
     its second stage and its "done", in answer to its own taps, and nothing else."""
     out = []
-    rounds: dict[Any, list[dict[str, Any]]] = {}
+    rounds: dict[tuple[object, object], list[dict[str, Any]]] = {}
     for text in c.got:
         msg = json.loads(text)
         if msg.get("type") == "observation" and msg["clock"]["stage"] == "night":
@@ -481,7 +481,7 @@ def _fast_rhythm(c: Client) -> list[str]:
 
 def _fast_widths(phones: list[Client]) -> list[str]:
     """Every phone frame of a fast round has that round's one width (bytes count)."""
-    widths: dict[Any, set[int]] = {}
+    widths: dict[tuple[object, object], set[int]] = {}
     for c in phones:
         for text in c.got:
             msg = json.loads(text)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from nightcall.engine.ruleset import Rules
 
 EXIT_REFUSED = 2
 
@@ -98,7 +101,7 @@ def deck(
         return
     console = Console()
 
-    def say(key: str, style: str = "", **values: Any) -> None:
+    def say(key: str, style: str = "", **values: object) -> None:
         text = locale.line(f"deck.{key}", **values)
         console.print(Text(text, style=style))
 
@@ -131,7 +134,7 @@ def deck(
         say("warning", "yellow", text=said_in(lang, warning))
 
 
-def _scenario_name(ruleset: Any, players: int, scenario: str | None,
+def _scenario_name(ruleset: Rules, players: int, scenario: str | None,
                    from_roles: bool) -> tuple[str, str] | None:
     """The scenario the deck comes from (id, name): the one asked for, or the one the
     ruleset picks by default (Epic Battle); None for a deck given with --roles."""

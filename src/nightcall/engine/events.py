@@ -48,7 +48,7 @@ def visible_to(event: Event, viewer: Viewer) -> bool:
 
 # Per viewer: the JSON form of the events it may see so far, and how much of the log
 # has been read. Kept on a game state (``seen_by``) by the rulesets' views.
-SeenCache = dict[Any, tuple[list[dict[str, Any]], list[int]]]
+SeenCache = dict[Viewer, tuple[list[dict[str, Any]], list[int]]]
 
 
 def visible_json(log: list[Event], seen_by: SeenCache, viewer: Viewer,

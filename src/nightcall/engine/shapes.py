@@ -18,6 +18,8 @@ from typing import Annotated, Any, ClassVar
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from nightcall.engine.jsontype import JSONObject
+
 Seat = Annotated[int, msgspec.Meta(ge=0)]
 CenterIndex = Annotated[int, msgspec.Meta(ge=0)]
 # A death as the events carry it: [seat, cause] ("votes", "hunter", "night", ...).
@@ -105,19 +107,19 @@ def event_union(ruleset: object) -> Any:
     return Union[shapes_of(ruleset)[0]]  # noqa: UP007 - built from a tuple
 
 
-def _components(prefix: str, types: Sequence[Any]) -> tuple[tuple[dict[str, Any], ...],
-                                                            dict[str, Any]]:
+def _components(prefix: str, types: Sequence[object]) -> tuple[tuple[JSONObject, ...],
+                                                               JSONObject]:
     refs, components = msgspec.json.schema_components(
         types, ref_template=f"#/$defs/{prefix}.{{name}}")
     return refs, {f"{prefix}.{name}": schema for name, schema in components.items()}
 
 
-def schemas(rulesets: Iterable[tuple[str, object]]) -> tuple[dict[str, Any], dict[str, Any]]:
+def schemas(rulesets: Iterable[tuple[str, object]]) -> tuple[JSONObject, JSONObject]:
     """The JSON Schemas of the events and of the views of ``rulesets`` (id, ruleset):
     ``$defs`` holds ``<ruleset>`` (any event, or the view) and ``<ruleset>.<Struct>``
     for each struct."""
-    events: dict[str, Any] = {}
-    views: dict[str, Any] = {}
+    events: JSONObject = {}
+    views: JSONObject = {}
     ids = []
     for rid, ruleset in sorted(rulesets, key=lambda pair: pair[0]):
         ids.append(rid)

@@ -152,7 +152,7 @@ class Room:
         # State ids from an earlier process (before a restart) do not match new ones.
         self.epoch = secrets.randbelow(1 << 20) * 10_000
         self.sinks: set[Sink] = set()
-        self._turn: dict[int | None, tuple[int, Any]] = {}
+        self._turn: dict[int | None, tuple[int, object]] = {}
         self._last: dict[Sink, bytes] = {}
         self._last_lobby: dict[Sink, bytes] = {}
         self._welcomed: set[Sink] = set()
@@ -164,9 +164,9 @@ class Room:
         self.next_code: str | None = None
         self.next_host_token: str | None = None
         self._told_next: set[Sink] = set()
-        self._lobby_key: Any = None
+        self._lobby_key: object = None
         self._lobby_bytes = b""
-        self._clock_key: Any = None
+        self._clock_key: object = None
         self._clock: Clock | None = None
         self.warnings: list[str] = []
         self.active_at = time.monotonic()  # the last change, or the last client leaving

@@ -73,7 +73,7 @@ class TableError(Exception):
 NO_TABLE = "there is no such table (the link may be wrong, or the table was deleted)"
 
 
-def game_entry(room: Room, finished: float) -> dict[str, Any]:
+def game_entry(room: Room, finished: float) -> Doc:
     """What a table keeps of a finished room's game."""
     record = room.ruleset.to_record(room.state)
     outcome = room.ruleset.outcome(room.state)
@@ -136,7 +136,7 @@ class Tables:
         # (counted before adding: a full table keeps its old games, says the log)
         if len(self.store.table_games(key)) >= MAX_GAMES:
             raise TableError("full", f"a table keeps at most {MAX_GAMES} games")
-        return self.store.table_add_game(key, entry["id"], entry)
+        return self.store.table_add_game(key, str(entry["id"]), entry)
 
     def merge(self, token: str, key: str | None, spelling: str, into: str) -> dict[str, str]:
         meta = self.check_admin(token, key)

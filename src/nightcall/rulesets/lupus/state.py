@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from nightcall.engine.actions import Action
-from nightcall.engine.events import Event
+from nightcall.engine.events import Event, SeenCache
 from nightcall.engine.outcome import Death, Outcome
 
 NIGHT = 0
@@ -133,7 +133,7 @@ class LupusState:
         self.log: list[Event] = []
         # Per viewer: the events it may see, as dicts, and how much of the log was read.
         # The log only grows, so views are built incrementally (bots ask for one per move).
-        self.seen_by: dict[Any, tuple[list[dict[str, Any]], list[int]]] = {}
+        self.seen_by: SeenCache = {}
         self.outcome: Outcome | None = None
 
     @property

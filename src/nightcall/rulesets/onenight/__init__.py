@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from itertools import combinations
-from typing import Any
 
 from nightcall.engine.actions import Action
 
@@ -79,12 +78,12 @@ def claim_data(role_ids: tuple[str, ...], seat: int, action: Action) -> dict[str
 
 
 # --- claims in a record's ``claims_detail`` (shared/spec/game-record.md) -------------
-def position_json(names: Sequence[str], pos: int) -> Any:
+def position_json(names: Sequence[str], pos: int) -> str | dict[str, int]:
     """A claim's position as a record writes it: a player's name or {"center": i}."""
     return names[pos] if pos < len(names) else {"center": pos - len(names)}
 
 
-def position_of(names: Sequence[str], value: Any) -> int | None:
+def position_of(names: Sequence[str], value: object) -> int | None:
     """A record's position (a name, or {"center": 0..2}) as 0..n+2, else None."""
     if isinstance(value, str) and value in names:
         return list(names).index(value)
@@ -93,7 +92,7 @@ def position_of(names: Sequence[str], value: Any) -> int | None:
     return None
 
 
-def detail_claim(names: Sequence[str], role_ids: tuple[str, ...], entry: Any
+def detail_claim(names: Sequence[str], role_ids: tuple[str, ...], entry: object
                  ) -> Action | None:
     """A structured ``claims_detail`` entry as the claim it records, else None."""
     if not isinstance(entry, dict) or entry.get("player") not in names:

@@ -56,7 +56,7 @@ class OneNightState:
         self,
         names: tuple[str, ...],
         deal: list[str],
-        options: dict[str, Any],
+        options: dict[str, object],
         schedule: tuple[str, ...],
         deck: tuple[str, ...],
     ) -> None:
