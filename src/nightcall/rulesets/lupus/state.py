@@ -34,6 +34,7 @@ NOBODY = -1  # pointed at nobody (or: no such seat)
 class LupusState:
     __slots__ = (
         "accusations",
+        "accuse_choices",
         "accuse_i",
         "accuse_order",
         "actors",
@@ -72,6 +73,7 @@ class LupusState:
         "stage",
         "start",
         "suspects",
+        "turn",
         "victim",
         "visit",
         "vote_choices",
@@ -118,6 +120,9 @@ class LupusState:
         self.dawn_dead: tuple[int, ...] = ()
         self.accuse_order: tuple[int, ...] = ()
         self.accuse_i = 0
+        self.turn = NOBODY  # whose turn it is to accuse (accuse_order[accuse_i])
+        # Each seat's choices in today's accusation round (day.accuse_choices).
+        self.accuse_choices: list[tuple[Action, ...]] = []
         self.accusations = [NOT_YET] * n
         self.suspects: tuple[int, ...] = ()
         self.voters: tuple[int, ...] = ()
