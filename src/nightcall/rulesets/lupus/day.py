@@ -56,6 +56,10 @@ def accuse_choices(st: LupusState) -> list[tuple[Action, ...]]:
 def kill(st: LupusState, seat: int, cause: str) -> None:
     st.alive[seat] = False
     st.alive_mask &= ~(1 << seat)
+    if st.roles[seat] == WEREWOLF:
+        st.wolves -= 1
+    else:
+        st.humans -= 1
     st.deaths.append(Death(seat, cause))
     st.role_at_death[seat] = st.roles[seat]
 

@@ -267,6 +267,9 @@ def transform_mythomaniac(st: LupusState) -> None:
     st.myth_becomes = None
     if st.alive[seat]:
         st.roles[seat] = role
+        if role == WEREWOLF:
+            st.wolves += 1
+            st.humans -= 1
         st.log.append(Event("transformed", MASTER, {"seat": seat, "role": role}))
 
 

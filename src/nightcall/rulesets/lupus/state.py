@@ -17,6 +17,7 @@ from typing import Any
 from nightcall.engine.actions import Action
 from nightcall.engine.events import Event
 from nightcall.engine.outcome import Death, Outcome
+from nightcall.rulesets.lupus.roles import WEREWOLF
 
 NIGHT = 0
 DAY = 1
@@ -52,6 +53,7 @@ class LupusState:
         "dusk",
         "executed",
         "held",
+        "humans",
         "last",
         "log",
         "looks",
@@ -79,6 +81,7 @@ class LupusState:
         "vote_choices",
         "voters",
         "votes",
+        "wolves",
     )
 
     def __init__(self, names: tuple[str, ...], deal: list[str]) -> None:
@@ -90,6 +93,11 @@ class LupusState:
         self.deck: tuple[str, ...] = tuple(sorted(deal))
         self.alive = [True] * n
         self.alive_mask = (1 << n) - 1
+        # The living werewolves and humans (everyone else), for the end check after every
+        # death: kept by day.kill and night.transform_mythomaniac, the only places that
+        # change them.
+        self.wolves = deal.count(WEREWOLF)
+        self.humans = n - self.wolves
         self.phase = NIGHT
         self.night = 0
         self.day = 0
