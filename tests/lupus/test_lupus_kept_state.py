@@ -35,6 +35,9 @@ def _accusation_from_scratch(st: LupusState, seat: int) -> tuple[Action, ...]:
 
 def _check(st: LupusState) -> None:
     assert (st.wolves, st.humans) == _recounted(st)
+    for role in {*st.roles, "seer", "werewolf", "owl"}:
+        assert st.living_with(role) == [s for s in range(st.n)
+                                        if st.roles[s] == role and st.alive[s]]
     if st.phase == DAY and st.stage == ACCUSE:
         turn = st.accuse_order[st.accuse_i]
         assert LUPUS.waiting_for(st) == (turn,)
@@ -82,6 +85,7 @@ def test_a_mythomaniac_turned_werewolf_moves_from_the_humans_to_the_wolves() -> 
                     LUPUS.apply(st, seat, rng.choice(options))
         if st.roles[myth] == "werewolf":
             assert (st.wolves, st.humans) == _recounted(st)
-            assert st.alive[myth]
+            assert myth in st.living_with("werewolf")
+            assert not st.living_with("mythomaniac")
             return
     raise AssertionError("no Mythomaniac turned werewolf in 400 random games")

@@ -266,6 +266,9 @@ def transform_mythomaniac(st: LupusState) -> None:
     seat, role = st.myth_becomes
     st.myth_becomes = None
     if st.alive[seat]:
+        st.holders[st.roles[seat]].remove(seat)
+        st.holders.setdefault(role, []).append(seat)
+        st.holders[role].sort()
         st.roles[seat] = role
         if role == WEREWOLF:
             st.wolves += 1

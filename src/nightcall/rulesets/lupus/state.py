@@ -53,6 +53,7 @@ class LupusState:
         "dusk",
         "executed",
         "held",
+        "holders",
         "humans",
         "last",
         "log",
@@ -98,6 +99,11 @@ class LupusState:
         # change them.
         self.wolves = deal.count(WEREWOLF)
         self.humans = n - self.wolves
+        # The seats holding each role now, in seat order (night.transform_mythomaniac
+        # moves the Mythomaniac): every call of the night asks for the living holders.
+        self.holders: dict[str, list[int]] = {}
+        for s, role in enumerate(deal):
+            self.holders.setdefault(role, []).append(s)
         self.phase = NIGHT
         self.night = 0
         self.day = 0
@@ -162,7 +168,7 @@ class LupusState:
 
     def living_with(self, role: str) -> list[int]:
         alive = self.alive
-        return [s for s, r in enumerate(self.roles) if r == role and alive[s]]
+        return [s for s in self.holders.get(role, ()) if alive[s]]
 
     def distance(self, seat: int) -> int:
         """How far ``seat`` sits clockwise from the last player to die: 0 is the
