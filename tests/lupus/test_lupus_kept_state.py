@@ -47,7 +47,8 @@ def _check(st: LupusState) -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=strat.integers(0, 2**32 - 1), players=strat.integers(LUPUS.min_players, LUPUS.max_players),
+@given(seed=strat.integers(0, 2**32 - 1),
+       players=strat.integers(LUPUS.min_players, LUPUS.max_players),
        extra=strat.booleans(), name_last=strat.booleans())
 def test_kept_state_matches_the_rules_after_every_move(
     seed: int, players: int, extra: bool, name_last: bool

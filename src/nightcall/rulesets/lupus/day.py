@@ -122,7 +122,9 @@ def start_day(st: LupusState) -> None:
 def start_accusation(st: LupusState) -> None:
     n = st.n
     st.stage = ACCUSE
-    st.accuse_order = tuple((st.last + 1 + i) % n for i in range(n))
+    seats = tuple(range(n))
+    first = (st.last + 1) % n
+    st.accuse_order = seats[first:] + seats[:first]
     st.accuse_i = 0
     st.turn = st.accuse_order[0]
     st.accuse_choices = accuse_choices(st)
@@ -149,7 +151,10 @@ def accuser(st: LupusState) -> int:
 def accuse(st: LupusState, seat: int, action: Action) -> None:
     target = action.a if action.kind == "accuse" else NOBODY
     st.accusations[seat] = target
-    st.days_log[-1].setdefault("accuse", {})[seat] = target
+    today = st.days_log[-1]
+    if st.accuse_i == 0:
+        today["accuse"] = {}
+    today["accuse"][seat] = target
     st.log.append(Event("accuse", EVERYONE, {"seat": seat, "target": target
                                               if target >= 0 else None}))
     i = st.accuse_i = st.accuse_i + 1
@@ -168,7 +173,11 @@ def choose_suspects(st: LupusState) -> tuple[int, ...]:
     for target in st.accusations:
         if target >= 0:
             tally[target] += 1
-    ranked = sorted(st.living(), key=lambda s: (-tally[s], st.distance(s)))
+    # The accusation order is by distance from the last to die, and a stable sort by
+    # tally keeps that order among equals (reverse=True keeps it too).
+    alive = st.alive
+    ranked = sorted([s for s in st.accuse_order if alive[s]], key=tally.__getitem__,
+                    reverse=True)
     top = ranked[:2]
     owl = st.owl_pick
     if owl >= 0 and st.alive[owl] and owl not in top:

@@ -100,9 +100,10 @@ class Lupus(
             raise DeckError("two players have the same name")
         self.validate_deck(len(names), deal, options)
         st = LupusState(names, list(deal))
+        only = night.ONLY
         st.log.append(Event("deal", MASTER, {"cards": list(deal)}))
-        for s in range(st.n):
-            st.log.append(Event("deal", night.ONLY[s], {"seat": s, "card": deal[s]}))
+        st.log.extend([Event("deal", only[s], {"seat": s, "card": card})
+                       for s, card in enumerate(deal)])
         if clock is not None:  # at dusk: the first call opens with the first end_call
             st.held = st.dusk = True
             st.defaults = defaults_rng(clock)
