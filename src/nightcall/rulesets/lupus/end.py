@@ -7,8 +7,6 @@ alive at the end wins alone). Rulings: docs/rulings.md (Lupus in Tabula), "The e
 
 from __future__ import annotations
 
-from functools import partial
-
 from nightcall.engine.events import EVERYONE, Event
 from nightcall.engine.outcome import Outcome, Reason, Term, why
 from nightcall.rulesets.lupus.roles import (
@@ -37,47 +35,29 @@ def check_end(st: LupusState) -> bool:
     """End the game if a side has won; True if it is over."""
     # Checked after every death (and nearly always not over): counts kept by day.kill.
     wolves, humans = st.wolves, st.humans
+    names = st.names
+    reasons: list[Reason] = []
     if not wolves:
         team = VILLAGE
+        reasons.append(why("lupus.humans_win"))
     elif wolves >= humans:
         team = WEREWOLVES
+        reasons.append(why(
+            "lupus.wolves_win_possessed" if POSSESSED in st.deck else "lupus.wolves_win",
+            wolves=Term("count", "werewolves", wolves),
+            humans=Term("count", "humans", humans),
+        ))
     else:
         return False
-    hamsters = tuple(s for s in st.living() if st.roles[s] == WEREHAMSTER)
-    if hamsters:
-        teams: tuple[str, ...] = (HAMSTER_TEAM,)
-        winners = hamsters
-    else:
-        teams = (team,)
-        winners = tuple(s for s in range(st.n) if side_of(st.roles[s]) == team)
-    # The reasons are worked out when someone reads them (simulations rarely do): the
-    # state they read no longer changes once the game is over.
-    st.outcome = Outcome(
-        tuple(st.deaths), teams, winners, partial(_reasons, st, team, winners),
-        {"nights": [list(d) for d in st.night_deaths], "executed": list(st.executed)},
-    )
-    st.phase = OVER
-    st.actors = ()
-    st.log.append(Event("reveal", EVERYONE, {"cards": list(st.roles)}))
-    st.log.append(Event("over", EVERYONE, {"teams": list(teams), "winners": list(winners)}))
-    return True
-
-
-def _reasons(st: LupusState, team: str, winners: tuple[int, ...]) -> list[Reason]:
-    """Why the game ended as it did, step by step, for the end screen."""
-    names = st.names
-    if team == VILLAGE:
-        reasons = [why("lupus.humans_win")]
-    else:
-        reasons = [why(
-            "lupus.wolves_win_possessed" if POSSESSED in st.deck else "lupus.wolves_win",
-            wolves=Term("count", "werewolves", st.wolves),
-            humans=Term("count", "humans", st.humans),
-        )]
+    teams = (team,)
     hamsters = [s for s in st.living() if st.roles[s] == WEREHAMSTER]
     if hamsters:
+        teams = (HAMSTER_TEAM,)
         reasons.append(why("lupus.hamster_over_humans" if team == VILLAGE
                            else "lupus.hamster_over_wolves", name=names[hamsters[0]]))
+        winners = tuple(hamsters)
+    else:
+        winners = tuple(s for s in range(st.n) if side_of(st.roles[s]) == team)
     for s in range(st.n):
         if st.roles[s] != st.start[s]:
             reasons.append(why("lupus.mythomaniac", name=names[s],
@@ -87,4 +67,12 @@ def _reasons(st: LupusState, team: str, winners: tuple[int, ...]) -> list[Reason
     reasons.append(why("lupus.sides"))
     reasons.append(why("winners", names=tuple(names[s] for s in winners)) if winners
                    else why("nobody_wins"))
-    return reasons
+    st.outcome = Outcome(
+        tuple(st.deaths), teams, winners, tuple(reasons),
+        {"nights": [list(d) for d in st.night_deaths], "executed": list(st.executed)},
+    )
+    st.phase = OVER
+    st.actors = ()
+    st.log.append(Event("reveal", EVERYONE, {"cards": list(st.roles)}))
+    st.log.append(Event("over", EVERYONE, {"teams": list(teams), "winners": list(winners)}))
+    return True
