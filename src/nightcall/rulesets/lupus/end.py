@@ -33,10 +33,8 @@ def counts(st: LupusState) -> tuple[list[int], list[int]]:
 
 def check_end(st: LupusState) -> bool:
     """End the game if a side has won; True if it is over."""
-    # Checked after every death (and nearly always not over): numbers, not lists.
-    living = [r for r, a in zip(st.roles, st.alive, strict=True) if a]
-    wolves = living.count(WEREWOLF)
-    humans = len(living) - wolves
+    # Checked after every death (and nearly always not over): counts kept by day.kill.
+    wolves, humans = st.wolves, st.humans
     names = st.names
     reasons: list[Reason] = []
     if not wolves:

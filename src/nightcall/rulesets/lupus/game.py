@@ -28,7 +28,6 @@ from nightcall.rulesets.lupus.state import (
     ACCUSE,
     DAY,
     NIGHT,
-    NOBODY,
     NOT_YET,
     OVER,
     PHASE_NAMES,
@@ -101,9 +100,10 @@ class Lupus(
             raise DeckError("two players have the same name")
         self.validate_deck(len(names), deal, options)
         st = LupusState(names, list(deal))
+        only = night.ONLY
         st.log.append(Event("deal", MASTER, {"cards": list(deal)}))
-        for s in range(st.n):
-            st.log.append(Event("deal", night.ONLY[s], {"seat": s, "card": deal[s]}))
+        st.log.extend([Event("deal", only[s], {"seat": s, "card": card})
+                       for s, card in enumerate(deal)])
         if clock is not None:  # at dusk: the first call opens with the first end_call
             st.held = st.dusk = True
             st.defaults = defaults_rng(clock)
@@ -117,11 +117,8 @@ class Lupus(
         if st.phase == NIGHT:
             return night.options(st, seat)
         if st.phase == DAY:
-            if st.stage == ACCUSE:  # (day.accuser, inlined: this runs three times a turn)
-                i = st.accuse_i
-                if i < st.n and seat == st.accuse_order[i]:
-                    return day.accuse_choices(st.alive_mask, seat, st.n)
-                return ()
+            if st.stage == ACCUSE:
+                return st.accuse_choices[seat] if seat == st.turn else ()
             if seat in st.voters and st.votes[seat] == NOT_YET:
                 return st.vote_choices
         return ()
@@ -227,9 +224,8 @@ class Lupus(
         if st.phase == NIGHT:
             return tuple(s for s in st.actors if s not in st.picks)
         if st.phase == DAY:
-            if st.stage == ACCUSE:  # (day.accuser, inlined)
-                i = st.accuse_i
-                return (st.accuse_order[i] if i < st.n else NOBODY,)
+            if st.stage == ACCUSE:
+                return (st.turn,)
             return tuple(s for s in st.voters if st.votes[s] == NOT_YET)
         return ()
 

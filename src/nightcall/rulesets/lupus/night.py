@@ -59,7 +59,7 @@ def calls_for(roles: tuple[str, ...], night: int) -> tuple[str, ...]:
 
 
 @cache
-def _per_seat(kind: str) -> tuple[Action, ...]:
+def per_seat(kind: str) -> tuple[Action, ...]:
     """``Action(kind, s)`` for every seat, made once per kind."""
     return tuple(Action(kind, s) for s in range(64))
 
@@ -69,7 +69,7 @@ def targets(kind: str, mask: int, exclude: int, n: int) -> tuple[Action, ...]:
     """One action per seat in ``mask`` other than ``exclude`` (cached: the hot path).
     Random games reach many living sets, so a miss is common: it only picks from
     actions made once (a NamedTuple costs a Python call to build)."""
-    row = _per_seat(kind)
+    row = per_seat(kind)
     return tuple([row[s] for s in range(n) if mask >> s & 1 and s != exclude])
 
 
@@ -266,7 +266,13 @@ def transform_mythomaniac(st: LupusState) -> None:
     seat, role = st.myth_becomes
     st.myth_becomes = None
     if st.alive[seat]:
+        st.holders[st.roles[seat]].remove(seat)
+        st.holders.setdefault(role, []).append(seat)
+        st.holders[role].sort()
         st.roles[seat] = role
+        if role == WEREWOLF:
+            st.wolves += 1
+            st.humans -= 1
         st.log.append(Event("transformed", MASTER, {"seat": seat, "role": role}))
 
 

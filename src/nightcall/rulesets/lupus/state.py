@@ -17,6 +17,7 @@ from typing import Any
 from nightcall.engine.actions import Action
 from nightcall.engine.events import Event, SeenCache
 from nightcall.engine.outcome import Death, Outcome
+from nightcall.rulesets.lupus.roles import WEREWOLF
 
 NIGHT = 0
 DAY = 1
@@ -34,6 +35,7 @@ NOBODY = -1  # pointed at nobody (or: no such seat)
 class LupusState:
     __slots__ = (
         "accusations",
+        "accuse_choices",
         "accuse_i",
         "accuse_order",
         "actors",
@@ -51,6 +53,8 @@ class LupusState:
         "dusk",
         "executed",
         "held",
+        "holders",
+        "humans",
         "last",
         "log",
         "looks",
@@ -72,11 +76,13 @@ class LupusState:
         "stage",
         "start",
         "suspects",
+        "turn",
         "victim",
         "visit",
         "vote_choices",
         "voters",
         "votes",
+        "wolves",
     )
 
     def __init__(self, names: tuple[str, ...], deal: list[str]) -> None:
@@ -88,6 +94,16 @@ class LupusState:
         self.deck: tuple[str, ...] = tuple(sorted(deal))
         self.alive = [True] * n
         self.alive_mask = (1 << n) - 1
+        # The living werewolves and humans (everyone else), for the end check after every
+        # death: kept by day.kill and night.transform_mythomaniac, the only places that
+        # change them.
+        self.wolves = deal.count(WEREWOLF)
+        self.humans = n - self.wolves
+        # The seats holding each role now, in seat order (night.transform_mythomaniac
+        # moves the Mythomaniac): every call of the night asks for the living holders.
+        self.holders: dict[str, list[int]] = {}
+        for s, role in enumerate(deal):
+            self.holders.setdefault(role, []).append(s)
         self.phase = NIGHT
         self.night = 0
         self.day = 0
@@ -118,6 +134,9 @@ class LupusState:
         self.dawn_dead: tuple[int, ...] = ()
         self.accuse_order: tuple[int, ...] = ()
         self.accuse_i = 0
+        self.turn = NOBODY  # whose turn it is to accuse (accuse_order[accuse_i])
+        # Each seat's choices in today's accusation round (day.accuse_choices).
+        self.accuse_choices: list[tuple[Action, ...]] = []
         self.accusations = [NOT_YET] * n
         self.suspects: tuple[int, ...] = ()
         self.voters: tuple[int, ...] = ()
@@ -149,7 +168,7 @@ class LupusState:
 
     def living_with(self, role: str) -> list[int]:
         alive = self.alive
-        return [s for s, r in enumerate(self.roles) if r == role and alive[s]]
+        return [s for s in self.holders.get(role, ()) if alive[s]]
 
     def distance(self, seat: int) -> int:
         """How far ``seat`` sits clockwise from the last player to die: 0 is the
