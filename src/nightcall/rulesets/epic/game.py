@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from nightcall.engine.actions import Action
 from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
@@ -55,6 +55,22 @@ def split_deck(players: int, roles: Sequence[str]) -> tuple[list[str], str | Non
     return cards, None
 
 
+class _DeckFacts(NamedTuple):
+    """What a deck (its sorted cards, the extra one included) decides for every game."""
+
+    schedule: tuple[str, ...]
+    wolves: bool
+    vampires: bool
+    tokens: bool  # a token role is in the deck: the token board is used
+
+    @staticmethod
+    def of(cards: list[str], extra: str | None) -> _DeckFacts:
+        key = tuple(sorted(cards + [extra] if extra is not None else cards))
+        roles = set(key)
+        return _DeckFacts(night.schedule_for(key), bool(roles & WOLF_CARDS),
+                          bool(roles & VAMPIRE_CARDS), bool(roles & TOKEN_ROLES))
+
+
 class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
     id: ClassVar[str] = "epic"
     center_cards: ClassVar[int] = deck.CENTER
@@ -74,15 +90,19 @@ class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
     action_space: ClassVar[str | None] = "nightcall.agents.action_space:epic_actions"
 
     def __init__(self) -> None:
-        self._schedules: dict[tuple[str, ...], tuple[str, ...]] = {}
-        self._valid: set[tuple[int, tuple[str, ...], str | None]] = set()
+        self._decks: dict[tuple[int, tuple[str, ...], str | None], _DeckFacts] = {}
 
-    def _validate(self, players: int, cards: list[str], extra: str | None) -> None:
-        """Validate a deck once; a deck already accepted is not checked again."""
+    def _facts(self, players: int, cards: list[str], extra: str | None) -> _DeckFacts:
+        """Validate a deck once and remember what it decides; a deck already accepted
+        is not checked again (a refused one raises and is not remembered)."""
         key = (players, tuple(sorted(cards)), extra)
-        if key not in self._valid:
+        facts = self._decks.get(key)
+        if facts is None:
             deck.validate(players, cards, extra)
-            self._valid.add(key)
+            if len(self._decks) > 1000:  # many different decks: keep the cache small
+                self._decks.clear()
+            facts = self._decks[key] = _DeckFacts.of(cards, extra)
+        return facts
 
     # --- setting up -------------------------------------------------------
     def validate_deck(
@@ -153,33 +173,9 @@ class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
         names = tuple(players)
         if len(set(names)) != len(names):
             raise DeckError("two players have the same name")
-        n = len(names)
-        cards, extra = split_deck(n, deal)
-        self._validate(n, cards, extra)
-        opts = self.options(options)
-        start_tokens = list(tokens) if tokens is not None else [CERTAINTY] * n
-        _check_tokens(names, start_tokens)
-        full = cards + ([extra] if extra is not None else [])
-        key = tuple(sorted(full))
-        schedule = self._schedules.get(key)
-        if schedule is None:
-            schedule = self._schedules[key] = night.schedule_for(key)
-        # The Claw and the Bite leave the game when their party is not in play (Curator).
-        pool = [a for a in opts["artifacts"]
-                if not (a == CLAW and not set(key) & WOLF_CARDS)
-                and not (a == BITE and not set(key) & VAMPIRE_CARDS)]
-        st = EpicState(names, cards, extra, start_tokens, opts, schedule, pool,
-                       bool(set(key) & TOKEN_ROLES))
-        st.log.append(Event("deal", MASTER, {"cards": list(st.cards),
-                                             "tokens": list(start_tokens)}))
-        for s in range(n):
-            st.log.append(Event("deal", ONLY[s], {"seat": s, "card": cards[s]}))
-        if clock is not None:  # at dusk: the first call opens with the first end_call
-            st.held = st.dusk = True
-            st.defaults = defaults_rng(clock)
-        else:
-            night.advance(st, day.start_day)
-        return st
+        cards, extra = split_deck(len(names), deal)
+        facts = self._facts(len(names), cards, extra)
+        return self._start(names, cards, extra, facts, self.options(options), tokens, clock)
 
     def deal(
         self,
@@ -192,14 +188,53 @@ class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
     ) -> EpicState:
         """Shuffle the players + 3 cards (the extra card stays beside the center).
         The game's own RNG (the Curator's draw) is seeded from the same seed."""
-        n = len(players)
-        cards, extra = split_deck(n, roles)
-        self._validate(n, cards, extra)
+        names = tuple(players)
+        if len(set(names)) != len(names):
+            raise DeckError("two players have the same name")
+        cards, extra = split_deck(len(names), roles)
+        facts = self._facts(len(names), cards, extra)
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         rng.shuffle(cards)
-        opts = dict(options or {})
-        opts.setdefault("seed", seed if isinstance(seed, int) else rng.randrange(2**31))
-        return self.new_game(players, cards + ([extra] if extra else []), opts, clock=clock)
+        game_seed = options["seed"] if options and "seed" in options \
+            else seed if isinstance(seed, int) else rng.randrange(2**31)
+        # (the default options need no checking: a simulation deals millions of games)
+        opts = {"seed": game_seed, "artifacts": list(ARTIFACTS)} if not options \
+            else self.options({**options, "seed": game_seed})
+        return self._start(names, cards, extra, facts, opts, None, clock)
+
+    def _start(
+        self,
+        names: tuple[str, ...],
+        cards: list[str],
+        extra: str | None,
+        facts: _DeckFacts,
+        opts: dict[str, Any],
+        tokens: Sequence[str] | None,
+        clock: int | None,
+    ) -> EpicState:
+        """A new game from a checked deal (``cards``, ours to keep) and checked options."""
+        n = len(names)
+        if tokens is None:  # "Each player receives a Certainty token" (12 in the box)
+            start_tokens = [CERTAINTY] * n
+        else:
+            start_tokens = list(tokens)
+            _check_tokens(names, start_tokens)
+        # The Claw and the Bite leave the game when their party is not in play (Curator).
+        pool = [a for a in opts["artifacts"]
+                if not (a == CLAW and not facts.wolves)
+                and not (a == BITE and not facts.vampires)]
+        st = EpicState(names, cards, extra, start_tokens, opts, facts.schedule, pool,
+                       facts.tokens)
+        st.log.append(Event("deal", MASTER, {"cards": list(st.cards),
+                                             "tokens": list(start_tokens)}))
+        for s in range(n):
+            st.log.append(Event("deal", ONLY[s], {"seat": s, "card": cards[s]}))
+        if clock is not None:  # at dusk: the first call opens with the first end_call
+            st.held = st.dusk = True
+            st.defaults = defaults_rng(clock)
+        else:
+            night.advance(st, day.start_day)
+        return st
 
     # --- playing ----------------------------------------------------------
     def legal_actions(self, state: EpicState, seat: int) -> Sequence[Action]:
