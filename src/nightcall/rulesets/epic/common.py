@@ -79,6 +79,8 @@ def holders(st: EpicState, roles: frozenset[str] | set[str]) -> list[int]:
 
 
 def holder(st: EpicState, role: str) -> int:
+    if role not in st.start and st.card_as.get(MIMIC) != role:
+        return -1  # (most calls: the role's card is in the center)
     seats = holders(st, {role})
     return seats[0] if seats else -1
 

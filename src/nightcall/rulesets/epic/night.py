@@ -449,6 +449,10 @@ def schedule_for(deck: Iterable[str]) -> tuple[str, ...]:
     return tuple(calls)
 
 
+# The public "this role is called" events are the same in every game: built once.
+CALL_EVENTS = {call: Event("call", EVERYONE, {"call": call}) for call in CALLS}
+
+
 def advance(st: EpicState, start_day: Callable[[EpicState], None]) -> None:
     """Run the night until a seat must choose, or the night is over; with a clock
     (``st.held``), open the next call and stop there even if nobody chooses in it."""
@@ -459,7 +463,7 @@ def advance(st: EpicState, start_day: Callable[[EpicState], None]) -> None:
             return
         call = schedule[st.call_i]
         if st.stage == 0:
-            st.log.append(Event("call", EVERYONE, {"call": call}))
+            st.log.append(CALL_EVENTS[call])
         actor = CALLS[call][0](st)
         if actor >= 0:
             st.actor = actor
