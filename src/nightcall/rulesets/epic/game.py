@@ -268,23 +268,28 @@ class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
 
     def apply(self, state: EpicState, seat: int, action: Action) -> None:
         st = state
+        # (the choices are asked once here, not through legal_actions: this runs every move)
+        phase = st.phase
+        if phase == NIGHT and seat == st.actor >= 0:
+            call = st.schedule[st.call_i]
+            _, options, act = night.CALLS[call]
+            if action in options(st, seat):
+                st.history.append((seat, action, call))
+                if act(st, seat, action):
+                    night.finish_call(st, day.start_day)
+                return
+        elif phase == DAY and 0 <= seat < st.n and st.votes[seat] == NOT_VOTED \
+                and action in day.vote_options(st.n, seat):
+            st.history.append((seat, action, "day"))
+            day.cast_vote(st, seat, action)
+            return
         if action.kind in TALK:
             self._check_claim(st, seat, action)
             day.record_claim(st, seat, action)
-            return
-        if action not in self.legal_actions(st, seat):
-            if action.kind == END_CALL.kind:
-                self.end_call_from(st, seat)
-                return
-            raise IllegalAction(str(action), self._why_illegal(st, seat, action))
-        if st.phase == NIGHT:
-            call = st.schedule[st.call_i]
-            st.history.append((seat, action, call))
-            if night.CALLS[call][2](st, seat, action):
-                night.finish_call(st, day.start_day)
+        elif action.kind == END_CALL.kind:
+            self.end_call_from(st, seat)
         else:
-            st.history.append((seat, action, "day"))
-            day.cast_vote(st, seat, action)
+            raise IllegalAction(str(action), self._why_illegal(st, seat, action))
 
     def end_call(self, state: EpicState, move: MoveFn | None = None) -> None:
         """End the open call or the vote: seats still choosing get the default move."""
