@@ -25,7 +25,7 @@ import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
@@ -221,6 +221,67 @@ class Ruleset(ABC, Generic[S]):
         raise RecordError(Said(f"{where}: {card!r} is not a {self.id} role or playing card",
                                "record.not_a_card", where=where, card=str(card),
                                roles=list(self.role_ids), game=self.id))
+
+
+class PhasedState(Protocol):
+    """A state that says its phase (a number; ``over_phase`` once the game is over)
+    and, once it is over, its outcome."""
+
+    @property
+    def phase(self) -> int: ...
+
+    @property
+    def outcome(self) -> Outcome | None: ...
+
+
+G = TypeVar("G", bound=PhasedState)
+G_contra = TypeVar("G_contra", bound=PhasedState, contravariant=True)
+
+
+class AccountModule(Protocol[G_contra]):
+    """A ruleset's ``account`` module: the game as sentences (:meth:`Ruleset.account`)."""
+
+    def account(self, state: G_contra, say: Words, /) -> list[str]: ...
+
+
+class RecordModule(Protocol[G]):
+    """A ruleset's ``record`` module: game-record.md read and written."""
+
+    def replay(self, ruleset: Any, record: Mapping[str, Any], /) -> G: ...
+
+    def to_record(self, ruleset: Any, state: G, /) -> dict[str, Any]: ...
+
+    def outcome_json(self, state: G, /) -> dict[str, Any]: ...
+
+
+class ModularRuleset(Ruleset[G]):
+    """A ruleset whose account and records are modules of its package, and whose state
+    says its phase and outcome: the parts of the contract that only hand over to them
+    are written here once (the built-in rulesets are all three such)."""
+
+    over_phase: ClassVar[int]  # the state's phase once the game is over
+
+    def __init__(self, account: AccountModule[G], record: RecordModule[G]) -> None:
+        self._account = account
+        self._record = record
+
+    def is_over(self, state: G) -> bool:
+        return state.phase == self.over_phase
+
+    def outcome(self, state: G) -> Outcome | None:
+        return state.outcome
+
+    def account(self, state: G, say: Words) -> list[str]:
+        return self._account.account(state, say)
+
+    def replay(self, record: Mapping[str, Any]) -> G:
+        return self._record.replay(self, record)
+
+    def to_record(self, state: G) -> dict[str, Any]:
+        return self._record.to_record(self, state)
+
+    def outcome_json(self, state: G) -> dict[str, Any]:
+        return self._record.outcome_json(state)
 
 
 class Talk(ABC, Generic[S]):

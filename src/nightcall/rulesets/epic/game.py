@@ -19,9 +19,7 @@ from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.fast import FastNight, split_rounds
-from nightcall.engine.outcome import Outcome
-from nightcall.engine.ruleset import MoveFn, Ruleset, Talk, register
-from nightcall.engine.words import Words
+from nightcall.engine.ruleset import ModularRuleset, MoveFn, Talk, register
 from nightcall.rulesets.epic import account, day, deck, night, record, scenarios
 from nightcall.rulesets.epic import night as night_mod
 from nightcall.rulesets.epic import roles as roles_mod
@@ -65,14 +63,15 @@ class _DeckFacts(NamedTuple):
 
     @staticmethod
     def of(cards: list[str], extra: str | None) -> _DeckFacts:
-        key = tuple(sorted(cards + [extra] if extra is not None else cards))
+        key = tuple(sorted([*cards, extra] if extra is not None else cards))
         roles = set(key)
         return _DeckFacts(night.schedule_for(key), bool(roles & WOLF_CARDS),
                           bool(roles & VAMPIRE_CARDS), bool(roles & TOKEN_ROLES))
 
 
-class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
+class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState]):
     id: ClassVar[str] = "epic"
+    over_phase: ClassVar[int] = OVER
     center_cards: ClassVar[int] = deck.CENTER
     title: ClassVar[str] = "One Night Ultimate Werewolf: Epic Battle"
     min_players: ClassVar[int] = deck.MIN_PLAYERS
@@ -90,6 +89,7 @@ class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
     action_space: ClassVar[str | None] = "nightcall.agents.action_space:epic_actions"
 
     def __init__(self) -> None:
+        super().__init__(account, record)
         self._decks: dict[tuple[int, tuple[str, ...], str | None], _DeckFacts] = {}
 
     def _facts(self, players: int, cards: list[str], extra: str | None) -> _DeckFacts:
@@ -350,12 +350,6 @@ class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
             return tuple(s for s in range(state.n) if state.votes[s] == NOT_VOTED)
         return ()
 
-    def is_over(self, state: EpicState) -> bool:
-        return state.phase == OVER
-
-    def outcome(self, state: EpicState) -> Outcome | None:
-        return state.outcome
-
     # --- views ------------------------------------------------------------
     def view(self, state: EpicState, viewer: Viewer) -> dict[str, Any]:
         st = state
@@ -381,19 +375,6 @@ class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
         if st.outcome is not None:  # every card is turned over: the end screen shows both
             out["outcome"] = {**st.outcome.to_json(st.names), "final": record.final_json(st)}
         return out
-
-    def account(self, state: EpicState, say: Words) -> list[str]:
-        return account.account(state, say)
-
-    # --- records ----------------------------------------------------------
-    def replay(self, record_: Mapping[str, Any]) -> EpicState:
-        return record.replay(self, record_)
-
-    def to_record(self, state: EpicState) -> dict[str, Any]:
-        return record.to_record(self, state)
-
-    def outcome_json(self, state: EpicState) -> dict[str, Any]:
-        return record.outcome_json(state)
 
 
 # The rule a refused night action breaks, one clause per call (epic-battle-rulebook.txt,

@@ -18,9 +18,7 @@ from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.fast import FastNight, split_rounds
-from nightcall.engine.outcome import Outcome
-from nightcall.engine.ruleset import MasterChoice, MoveFn, PackVote, Ruleset, register
-from nightcall.engine.words import Words
+from nightcall.engine.ruleset import MasterChoice, ModularRuleset, MoveFn, PackVote, register
 from nightcall.rulesets.lupus import account, day, deck, night, record
 from nightcall.rulesets.lupus import night as night_mod
 from nightcall.rulesets.lupus.roles import CARD_MAP, DISPLAY_NAME, ROLE_IDS, side_of
@@ -38,9 +36,13 @@ from nightcall.rulesets.lupus.state import (
 
 
 class Lupus(
-    Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState], FastNight[LupusState]
+    ModularRuleset[LupusState],
+    MasterChoice[LupusState],
+    PackVote[LupusState],
+    FastNight[LupusState],
 ):
     id: ClassVar[str] = "lupus"
+    over_phase: ClassVar[int] = OVER
     title: ClassVar[str] = "Lupus in Tabula"
     min_players: ClassVar[int] = deck.MIN_PLAYERS
     max_players: ClassVar[int] = deck.MAX_PLAYERS
@@ -62,6 +64,7 @@ class Lupus(
         return side_of(role)
 
     def __init__(self) -> None:
+        super().__init__(account, record)
         self._valid: dict[tuple[Any, ...], list[str]] = {}
 
     # --- setting up -------------------------------------------------------
@@ -233,12 +236,6 @@ class Lupus(
             return tuple(s for s in st.voters if st.votes[s] == NOT_YET)
         return ()
 
-    def is_over(self, state: LupusState) -> bool:
-        return state.phase == OVER
-
-    def outcome(self, state: LupusState) -> Outcome | None:
-        return state.outcome
-
     # --- the Master's duties ---------------------------------------------------
     def dawn_deaths(self, state: LupusState) -> tuple[int, ...]:
         """Who died at the last dawn, in the order announced; never why."""
@@ -322,19 +319,6 @@ class Lupus(
         if st.outcome is not None:  # every card is turned over: the end screen shows both
             out["outcome"] = {**st.outcome.to_json(names), "final": record.final_json(st)}
         return out
-
-    def account(self, state: LupusState, say: Words) -> list[str]:
-        return account.account(state, say)
-
-    # --- records ----------------------------------------------------------
-    def replay(self, record_: Mapping[str, Any]) -> LupusState:
-        return record.replay(self, record_)
-
-    def to_record(self, state: LupusState) -> dict[str, Any]:
-        return record.to_record(self, state)
-
-    def outcome_json(self, state: LupusState) -> dict[str, Any]:
-        return record.outcome_json(state)
 
 
 def visible_events(st: LupusState, viewer: Viewer) -> list[dict[str, Any]]:

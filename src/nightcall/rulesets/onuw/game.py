@@ -13,9 +13,7 @@ from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction, Said
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.fast import FastNight, split_rounds
-from nightcall.engine.outcome import Outcome
-from nightcall.engine.ruleset import MoveFn, Ruleset, Talk, register
-from nightcall.engine.words import Words
+from nightcall.engine.ruleset import ModularRuleset, MoveFn, Talk, register
 from nightcall.rulesets.onuw import account, day, deck, night, record
 from nightcall.rulesets.onuw import night as night_mod
 from nightcall.rulesets.onuw.roles import (
@@ -50,8 +48,9 @@ def _seats(n: int) -> tuple[int, ...]:
     return tuple(range(n))
 
 
-class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightState]):
+class OneNight(ModularRuleset[OneNightState], Talk[OneNightState], FastNight[OneNightState]):
     id: ClassVar[str] = "onuw"
+    over_phase: ClassVar[int] = OVER
     center_cards: ClassVar[int] = deck.CENTER
     title: ClassVar[str] = "One Night Ultimate Werewolf"
     min_players: ClassVar[int] = deck.MIN_PLAYERS
@@ -69,6 +68,7 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
     action_space: ClassVar[str | None] = "nightcall.agents.action_space:onuw_actions"
 
     def __init__(self) -> None:
+        super().__init__(account, record)
         self._schedules: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._valid: dict[tuple[Any, ...], list[str]] = {}
         self._sorted: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -315,12 +315,6 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
             return tuple(s for s in range(state.n) if state.votes[s] == NOT_VOTED)
         return ()
 
-    def is_over(self, state: OneNightState) -> bool:
-        return state.phase == OVER
-
-    def outcome(self, state: OneNightState) -> Outcome | None:
-        return state.outcome
-
     # --- views ------------------------------------------------------------
     def view(self, state: OneNightState, viewer: Viewer) -> dict[str, Any]:
         """What ``viewer`` may know now: public facts, the events whose audience includes
@@ -346,19 +340,6 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
         if st.outcome is not None:  # every card is turned over: the end screen shows both
             out["outcome"] = {**st.outcome.to_json(st.names), "final": record.final_json(st)}
         return out
-
-    def account(self, state: OneNightState, say: Words) -> list[str]:
-        return account.account(state, say)
-
-    # --- records ----------------------------------------------------------
-    def replay(self, record_: Mapping[str, Any]) -> OneNightState:
-        return record.replay(self, record_)
-
-    def to_record(self, state: OneNightState) -> dict[str, Any]:
-        return record.to_record(self, state)
-
-    def outcome_json(self, state: OneNightState) -> dict[str, Any]:
-        return record.outcome_json(state)
 
 
 ONUW = OneNight()
