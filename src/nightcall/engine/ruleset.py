@@ -140,9 +140,16 @@ class Ruleset(ABC, Generic[S]):
 
         ``seed`` may be a ``random.Random`` already seeded (simulations deal many games
         from one generator, which is cheaper than seeding one per game)."""
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        return self.shuffled(players, roles, rng, seed, options, clock)
+
+    def shuffled(self, players: Sequence[str], roles: Sequence[str], rng: random.Random,
+                 seed: int | random.Random, options: Mapping[str, Any] | None,
+                 clock: int | None) -> S:
+        """:meth:`deal` once its RNG is made: check the deck, shuffle it with ``rng``,
+        start the game. A ruleset with more to deal (an extra card) overrides this."""
         self.validate_deck(len(players), roles, options)
         cards = list(roles)
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         rng.shuffle(cards)
         return self.new_game(players, cards, options, clock=clock)
 

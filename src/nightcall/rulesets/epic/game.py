@@ -177,15 +177,9 @@ class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState
         facts = self._facts(len(names), cards, extra)
         return self._start(names, cards, extra, facts, self.options(options), tokens, clock)
 
-    def deal(
-        self,
-        players: Sequence[str],
-        roles: Sequence[str],
-        seed: int | random.Random,
-        options: Mapping[str, Any] | None = None,
-        *,
-        clock: int | None = None,
-    ) -> EpicState:
+    def shuffled(self, players: Sequence[str], roles: Sequence[str], rng: random.Random,
+                 seed: int | random.Random, options: Mapping[str, Any] | None,
+                 clock: int | None) -> EpicState:
         """Shuffle the players + 3 cards (the extra card stays beside the center).
         The game's own RNG (the Curator's draw) is seeded from the same seed."""
         names = tuple(players)
@@ -193,7 +187,6 @@ class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState
             raise DeckError("two players have the same name")
         cards, extra = split_deck(len(names), roles)
         facts = self._facts(len(names), cards, extra)
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         rng.shuffle(cards)
         game_seed = options["seed"] if options and "seed" in options \
             else seed if isinstance(seed, int) else rng.randrange(2**31)

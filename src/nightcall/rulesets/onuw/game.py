@@ -113,17 +113,10 @@ class OneNight(ModularRuleset[OneNightState], Talk[OneNightState], FastNight[One
             merged.update(options)
         return merged
 
-    def deal(
-        self,
-        players: Sequence[str],
-        roles: Sequence[str],
-        seed: int | random.Random,
-        options: Mapping[str, Any] | None = None,
-        *,
-        clock: int | None = None,
-    ) -> OneNightState:
+    def shuffled(self, players: Sequence[str], roles: Sequence[str], rng: random.Random,
+                 seed: int | random.Random, options: Mapping[str, Any] | None,
+                 clock: int | None) -> OneNightState:
         cards = list(roles)
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         rng.shuffle(cards)
         # The sorted deck (``state.deck``) of the roles as given: sorting costs more than
         # a look-up, and a simulation deals the same roles millions of times. (This and
