@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
-from nightcall.engine.clock import CLOCK_SEAT, END_CALL
+from nightcall.engine.clock import CLOCK_SEAT, END_CALL, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction, RecordError, Said
 from nightcall.engine.events import Viewer
 from nightcall.engine.outcome import Outcome
@@ -232,13 +232,19 @@ class Ruleset(ABC, Generic[S]):
 
 class PhasedState(Protocol):
     """A state that says its phase (a number; ``over_phase`` once the game is over)
-    and, once it is over, its outcome."""
+    and, once it is over, its outcome; and keeps the clock's facts (engine.clock):
+    each call ``held`` open until ``end_call``, the ``dusk`` before the first call,
+    the generator of the ``defaults``."""
 
     @property
     def phase(self) -> int: ...
 
     @property
     def outcome(self) -> Outcome | None: ...
+
+    held: bool
+    dusk: bool
+    defaults: random.Random | None
 
 
 G = TypeVar("G", bound=PhasedState)
@@ -274,6 +280,25 @@ class ModularRuleset(Ruleset[G]):
 
     def is_over(self, state: G) -> bool:
         return state.phase == self.over_phase
+
+    def at_dusk(self, state: G, clock: int | None) -> bool:
+        """A new game with a clock waits at dusk: its first call opens with the first
+        ``end_call`` (True); without one the night runs at once (False)."""
+        if clock is None:
+            return False
+        state.held = state.dusk = True
+        state.defaults = defaults_rng(clock)
+        return True
+
+    def ending(self, state: G, move: MoveFn | None) -> tuple[MoveFn, random.Random]:
+        """What every ``end_call`` does first: refuse once the game is over, make the
+        default moves' generator if the game has none; how a move is made, and that
+        generator."""
+        if state.phase == self.over_phase:
+            raise IllegalAction(str(END_CALL), "the game is over: there is no call to end")
+        if state.defaults is None:
+            state.defaults = defaults_rng(None)
+        return move or functools.partial(self.apply, state), state.defaults
 
     def outcome(self, state: G) -> Outcome | None:
         return state.outcome

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from functools import partial
 from typing import Any, ClassVar, NamedTuple
 
 from nightcall.engine.actions import Action
-from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
+from nightcall.engine.clock import DUSK, END_CALL, default_move
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.fast import FastNight, split_rounds
@@ -222,10 +221,7 @@ class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState
                                              "tokens": list(start_tokens)}))
         for s in range(n):
             st.log.append(Event("deal", ONLY[s], {"seat": s, "card": cards[s]}))
-        if clock is not None:  # at dusk: the first call opens with the first end_call
-            st.held = st.dusk = True
-            st.defaults = defaults_rng(clock)
-        else:
+        if not self.at_dusk(st, clock):
             night.advance(st, day.start_day)
         return st
 
@@ -287,20 +283,16 @@ class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState
     def end_call(self, state: EpicState, move: MoveFn | None = None) -> None:
         """End the open call or the vote: seats still choosing get the default move."""
         st = state
-        make = move or partial(self.apply, st)
-        if st.phase == OVER:
-            raise IllegalAction(str(END_CALL), "the game is over: there is no call to end")
-        if st.defaults is None:
-            st.defaults = defaults_rng(None)
+        make, defaults = self.ending(st, move)
         if st.phase == DAY:  # the vote's time is up: who has not pointed abstains
             for s in self.waiting_for(st):
-                vote = default_move(self.legal_actions(st, s), st.defaults)
+                vote = default_move(self.legal_actions(st, s), defaults)
                 if vote is not None:
                     make(s, vote)
             return
         i = st.call_i
         while st.phase == NIGHT and st.call_i == i and st.actor >= 0 and not st.dusk:
-            choice = default_move(self.legal_actions(st, st.actor), st.defaults)
+            choice = default_move(self.legal_actions(st, st.actor), defaults)
             if choice is None:
                 break
             make(st.actor, choice)

@@ -9,12 +9,11 @@ counts as the last), :meth:`Lupus.accusation_order`, :meth:`Lupus.suspects`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import partial
 from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
-from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
+from nightcall.engine.clock import DUSK, END_CALL, default_move
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.fast import FastNight, split_rounds
@@ -107,9 +106,7 @@ class Lupus(
         st.log.append(Event("deal", MASTER, {"cards": list(deal)}))
         for s in range(st.n):
             st.log.append(Event("deal", night.ONLY[s], {"seat": s, "card": deal[s]}))
-        if clock is not None:  # at dusk: the first call opens with the first end_call
-            st.held = st.dusk = True
-            st.defaults = defaults_rng(clock)
+        self.at_dusk(st, clock)
         if night.begin_night(st):  # pragma: no cover - the werewolves always choose
             day.dawn(st)
         return st
@@ -147,21 +144,17 @@ class Lupus(
     def end_call(self, state: LupusState, move: MoveFn | None = None) -> None:
         """End the open call or the day's turn: seats still choosing get the default."""
         st = state
-        make = move or partial(self.apply, st)
-        if st.phase == OVER:
-            raise IllegalAction(str(END_CALL), "the game is over: there is no call to end")
-        if st.defaults is None:
-            st.defaults = defaults_rng(None)
+        make, defaults = self.ending(st, move)
         waiting = self.waiting_for(st)
         if st.phase == DAY:  # the turn's time is up: who has not chosen gets the default
             for s in waiting:
-                choice = default_move(self.legal_actions(st, s), st.defaults)
+                choice = default_move(self.legal_actions(st, s), defaults)
                 if choice is not None:
                     make(s, choice)
             return
         i, night_no = st.call_i, st.night
         for s in () if st.dusk else waiting:
-            choice = default_move(self.legal_actions(st, s), st.defaults)
+            choice = default_move(self.legal_actions(st, s), defaults)
             if choice is not None:
                 make(s, choice)
         # (without a clock the last choice has ended the call already)

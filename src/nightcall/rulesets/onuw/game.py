@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from functools import cache, partial
+from functools import cache
 from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
-from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
+from nightcall.engine.clock import DUSK, END_CALL, default_move
 from nightcall.engine.errors import DeckError, IllegalAction, Said
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.fast import FastNight, split_rounds
@@ -165,10 +165,7 @@ class OneNight(ModularRuleset[OneNightState], Talk[OneNightState], FastNight[One
         # The deal is one master-only event; each seat's look at its own card is added
         # by view() from ``start`` (cheaper than n more events in every simulated game).
         log.append(Event("deal", MASTER, {"cards": cards.copy()}))
-        if clock is not None:  # at dusk: the first call opens with the first end_call
-            st.held = st.dusk = True
-            st.defaults = defaults_rng(clock)
-        else:
+        if not self.at_dusk(st, clock):
             night.advance(st, day.start_day)
         return st
 
@@ -236,20 +233,16 @@ class OneNight(ModularRuleset[OneNightState], Talk[OneNightState], FastNight[One
     def end_call(self, state: OneNightState, move: MoveFn | None = None) -> None:
         """End the open call or the vote: seats still choosing get the default move."""
         st = state
-        make = move or partial(self.apply, st)
-        if st.phase == OVER:
-            raise IllegalAction(str(END_CALL), "the game is over: there is no call to end")
-        if st.defaults is None:
-            st.defaults = defaults_rng(None)
+        make, defaults = self.ending(st, move)
         if st.phase == DAY:  # the vote's time is up: who has not pointed abstains
             for s in self.waiting_for(st):
-                vote = default_move(st.vote_options[s], st.defaults)
+                vote = default_move(st.vote_options[s], defaults)
                 if vote is not None:
                     make(s, vote)
             return
         i = st.call_i
         while st.phase == NIGHT and st.call_i == i and st.actor >= 0 and not st.dusk:
-            choice = default_move(st.choices, st.defaults)
+            choice = default_move(st.choices, defaults)
             if choice is None:
                 break
             make(st.actor, choice)
