@@ -106,6 +106,18 @@ def role_begin(role: str, token: str | None = None) -> Callable[[EpicState], int
     return begin
 
 
+def two_stage_begin(role: str) -> Callable[[EpicState], int]:
+    """The begin of a call its role makes in two steps (look, then look or swap):
+    the holder wakes for the first (``stage`` 1; ``act`` moves it to 2)."""
+    def begin(st: EpicState) -> int:
+        seat = holder(st, role)
+        if seat >= 0:
+            st.stage = 1
+        return seat
+
+    return begin
+
+
 def no_options(st: EpicState, seat: int) -> tuple[Action, ...]:
     return ()
 
