@@ -281,14 +281,11 @@ class ModularRuleset(Ruleset[G]):
     def is_over(self, state: G) -> bool:
         return state.phase == self.over_phase
 
-    def at_dusk(self, state: G, clock: int | None) -> bool:
+    def at_dusk(self, state: G, clock: int) -> None:
         """A new game with a clock waits at dusk: its first call opens with the first
-        ``end_call`` (True); without one the night runs at once (False)."""
-        if clock is None:
-            return False
+        ``end_call``, and each call stays open until its ``end_call``."""
         state.held = state.dusk = True
         state.defaults = defaults_rng(clock)
-        return True
 
     def ending(self, state: G, move: MoveFn | None) -> tuple[MoveFn, random.Random]:
         """What every ``end_call`` does first: refuse once the game is over, make the

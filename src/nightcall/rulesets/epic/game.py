@@ -221,8 +221,10 @@ class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState
                                              "tokens": list(start_tokens)}))
         for s in range(n):
             st.log.append(Event("deal", ONLY[s], {"seat": s, "card": cards[s]}))
-        if not self.at_dusk(st, clock):
+        if clock is None:  # (with a clock the night waits at dusk)
             night.advance(st, day.start_day)
+        else:
+            self.at_dusk(st, clock)
         return st
 
     # --- playing ----------------------------------------------------------

@@ -106,7 +106,8 @@ class Lupus(
         st.log.append(Event("deal", MASTER, {"cards": list(deal)}))
         for s in range(st.n):
             st.log.append(Event("deal", night.ONLY[s], {"seat": s, "card": deal[s]}))
-        self.at_dusk(st, clock)
+        if clock is not None:
+            self.at_dusk(st, clock)
         if night.begin_night(st):  # pragma: no cover - the werewolves always choose
             day.dawn(st)
         return st

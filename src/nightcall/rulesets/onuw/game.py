@@ -165,8 +165,10 @@ class OneNight(ModularRuleset[OneNightState], Talk[OneNightState], FastNight[One
         # The deal is one master-only event; each seat's look at its own card is added
         # by view() from ``start`` (cheaper than n more events in every simulated game).
         log.append(Event("deal", MASTER, {"cards": cards.copy()}))
-        if not self.at_dusk(st, clock):
+        if clock is None:  # (with a clock the night waits at dusk)
             night.advance(st, day.start_day)
+        else:
+            self.at_dusk(st, clock)
         return st
 
     # --- playing ----------------------------------------------------------
