@@ -25,7 +25,7 @@ The tricks (issue #13):
   NamedTuple's own constructor, ``Event(kind, audience, data)``.
 - ``caches``: One Night's remembered deck verdicts, schedules and sorted decks
   (``OneNight._valid``, ``_schedules``, ``_sorted``) and Epic's schedules
-  (``EpicBattle._schedules``); off: worked out every deal.
+  (``EpicBattle._decks``: deck checks and schedules); off: worked out every deal.
 
 Workloads: random One Night games at 5 and 10 players (benchmarks/engine_games.py),
 Epic Battle's Hours of Despair at 10 (epic_games.py) and Lupus at 12 (lupus_games.py),
@@ -104,7 +104,7 @@ def switch_off(trick: str) -> None:
                 pass
 
         ONUW._valid, ONUW._schedules, ONUW._sorted = Forgets(), Forgets(), Forgets()
-        EPIC._schedules = Forgets()
+        EPIC._decks = Forgets()
     else:
         raise SystemExit(f"unknown trick {trick!r}")
     del random

@@ -26,11 +26,11 @@ import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
-from nightcall.engine.clock import CLOCK_SEAT, END_CALL
+from nightcall.engine.clock import CLOCK_SEAT, END_CALL, defaults_rng
 from nightcall.engine.errors import DeckError, IllegalAction, RecordError, Said
 from nightcall.engine.events import Viewer
 from nightcall.engine.jsontype import JSONObject
@@ -182,9 +182,16 @@ class Ruleset(Rules, Generic[S]):
 
         ``seed`` may be a ``random.Random`` already seeded (simulations deal many games
         from one generator, which is cheaper than seeding one per game)."""
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        return self.shuffled(players, roles, rng, seed, options, clock)
+
+    def shuffled(self, players: Sequence[str], roles: Sequence[str], rng: random.Random,
+                 seed: int | random.Random, options: Mapping[str, Any] | None,
+                 clock: int | None) -> S:
+        """:meth:`deal` once its RNG is made: check the deck, shuffle it with ``rng``,
+        start the game. A ruleset with more to deal (an extra card) overrides this."""
         self.validate_deck(len(players), roles, options)
         cards = list(roles)
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         rng.shuffle(cards)
         return self.new_game(players, cards, options, clock=clock)
 
@@ -248,6 +255,89 @@ class Ruleset(Rules, Generic[S]):
     @abstractmethod
     def outcome_json(self, state: S) -> JSONObject:
         """The outcome object of game-record.md for a replayed state."""
+
+class PhasedState(Protocol):
+    """A state that says its phase (a number; ``over_phase`` once the game is over)
+    and, once it is over, its outcome; and keeps the clock's facts (engine.clock):
+    each call ``held`` open until ``end_call``, the ``dusk`` before the first call,
+    the generator of the ``defaults``."""
+
+    @property
+    def phase(self) -> int: ...
+
+    @property
+    def outcome(self) -> Outcome | None: ...
+
+    held: bool
+    dusk: bool
+    defaults: random.Random | None
+
+
+G = TypeVar("G", bound=PhasedState)
+G_contra = TypeVar("G_contra", bound=PhasedState, contravariant=True)
+
+
+class AccountModule(Protocol[G_contra]):
+    """A ruleset's ``account`` module: the game as sentences (:meth:`Ruleset.account`)."""
+
+    def account(self, state: G_contra, say: Words, /) -> list[str]: ...
+
+
+class RecordModule(Protocol[G]):
+    """A ruleset's ``record`` module: game-record.md read and written."""
+
+    def replay(self, ruleset: Any, record: Mapping[str, object], /) -> G: ...
+
+    def to_record(self, ruleset: Any, state: G, /) -> JSONObject: ...
+
+    def outcome_json(self, state: G, /) -> JSONObject: ...
+
+
+class ModularRuleset(Ruleset[G]):
+    """A ruleset whose account and records are modules of its package, and whose state
+    says its phase and outcome: the parts of the contract that only hand over to them
+    are written here once (the built-in rulesets are all three such)."""
+
+    over_phase: ClassVar[int]  # the state's phase once the game is over
+
+    def __init__(self, account: AccountModule[G], record: RecordModule[G]) -> None:
+        self._account = account
+        self._record = record
+
+    def is_over(self, state: G) -> bool:
+        return state.phase == self.over_phase
+
+    def at_dusk(self, state: G, clock: int) -> None:
+        """A new game with a clock waits at dusk: its first call opens with the first
+        ``end_call``, and each call stays open until its ``end_call``."""
+        state.held = state.dusk = True
+        state.defaults = defaults_rng(clock)
+
+    def ending(self, state: G, move: MoveFn | None) -> tuple[MoveFn, random.Random]:
+        """What every ``end_call`` does first: refuse once the game is over, make the
+        default moves' generator if the game has none; how a move is made, and that
+        generator."""
+        if state.phase == self.over_phase:
+            raise IllegalAction(str(END_CALL), "the game is over: there is no call to end")
+        if state.defaults is None:
+            state.defaults = defaults_rng(None)
+        return move or functools.partial(self.apply, state), state.defaults
+
+    def outcome(self, state: G) -> Outcome | None:
+        return state.outcome
+
+    def account(self, state: G, say: Words) -> list[str]:
+        return self._account.account(state, say)
+
+    def replay(self, record: Mapping[str, object]) -> G:
+        return self._record.replay(self, record)
+
+    def to_record(self, state: G) -> JSONObject:
+        return self._record.to_record(self, state)
+
+    def outcome_json(self, state: G) -> JSONObject:
+        return self._record.outcome_json(state)
+
 
 class Talk(ABC, Generic[S]):
     """A ruleset whose players make claims at dawn (One Night's "I am the Seer")."""

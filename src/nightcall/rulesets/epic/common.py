@@ -79,6 +79,8 @@ def holders(st: EpicState, roles: frozenset[str] | set[str]) -> list[int]:
 
 
 def holder(st: EpicState, role: str) -> int:
+    if role not in st.start and st.card_as.get(MIMIC) != role:
+        return -1  # (most calls: the role's card is in the center)
     seats = holders(st, {role})
     return seats[0] if seats else -1
 
@@ -99,6 +101,18 @@ def role_begin(role: str, token: str | None = None) -> Callable[[EpicState], int
         seat = holder(st, role)
         if token is not None and not on_board(st, token, 2 if token == LOVE else 1):
             return -1
+        return seat
+
+    return begin
+
+
+def two_stage_begin(role: str) -> Callable[[EpicState], int]:
+    """The begin of a call its role makes in two steps (look, then look or swap):
+    the holder wakes for the first (``stage`` 1; ``act`` moves it to 2)."""
+    def begin(st: EpicState) -> int:
+        seat = holder(st, role)
+        if seat >= 0:
+            st.stage = 1
         return seat
 
     return begin

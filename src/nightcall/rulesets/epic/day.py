@@ -71,11 +71,12 @@ def resolve(st: EpicState) -> None:
     """Count the votes, reveal everything, and run the who-has-won check."""
     st.log.append(Event("votes", EVERYONE,
                         {"votes": [v if v >= 0 else None for v in st.votes]}))
-    outcome = decide(end_of_night(st), explain_now=False)
+    end = end_of_night(st)
+    outcome = decide(end, explain_now=False)
     st.log.append(Event("died", EVERYONE,
                         {"deaths": [[d.seat, d.cause] for d in outcome.deaths]}))
     st.log.append(Event("reveal", EVERYONE, {
-        "cards": list(st.cards), "roles": [st.final_role(s) for s in range(st.n)],
+        "cards": list(st.cards), "roles": list(end.roles),
         "tokens": list(st.tokens), "artifacts": list(st.artifacts)}))
     st.outcome = outcome
     st.phase = OVER

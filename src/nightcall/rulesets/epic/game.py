@@ -11,17 +11,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from functools import partial
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from nightcall.engine.actions import Action
-from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
+from nightcall.engine.clock import DUSK, END_CALL, default_move
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.fast import FastNight, split_rounds
-from nightcall.engine.outcome import Outcome
-from nightcall.engine.ruleset import MoveFn, Ruleset, Talk, register
-from nightcall.engine.words import Words
+from nightcall.engine.ruleset import ModularRuleset, MoveFn, Talk, register
 from nightcall.rulesets.epic import account, day, deck, night, record, scenarios
 from nightcall.rulesets.epic import night as night_mod
 from nightcall.rulesets.epic import roles as roles_mod
@@ -55,8 +52,25 @@ def split_deck(players: int, roles: Sequence[str]) -> tuple[list[str], str | Non
     return cards, None
 
 
-class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
+class _DeckFacts(NamedTuple):
+    """What a deck (its sorted cards, the extra one included) decides for every game."""
+
+    schedule: tuple[str, ...]
+    wolves: bool
+    vampires: bool
+    tokens: bool  # a token role is in the deck: the token board is used
+
+    @staticmethod
+    def of(cards: list[str], extra: str | None) -> _DeckFacts:
+        key = tuple(sorted([*cards, extra] if extra is not None else cards))
+        roles = set(key)
+        return _DeckFacts(night.schedule_for(key), bool(roles & WOLF_CARDS),
+                          bool(roles & VAMPIRE_CARDS), bool(roles & TOKEN_ROLES))
+
+
+class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState]):
     id: ClassVar[str] = "epic"
+    over_phase: ClassVar[int] = OVER
     center_cards: ClassVar[int] = deck.CENTER
     deck_order_kept: ClassVar[bool] = True  # the Alpha Wolf's extra card is the last
     title: ClassVar[str] = "One Night Ultimate Werewolf: Epic Battle"
@@ -75,15 +89,20 @@ class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
     action_space: ClassVar[str | None] = "nightcall.agents.action_space:epic_actions"
 
     def __init__(self) -> None:
-        self._schedules: dict[tuple[str, ...], tuple[str, ...]] = {}
-        self._valid: set[tuple[int, tuple[str, ...], str | None]] = set()
+        super().__init__(account, record)
+        self._decks: dict[tuple[int, tuple[str, ...], str | None], _DeckFacts] = {}
 
-    def _validate(self, players: int, cards: list[str], extra: str | None) -> None:
-        """Validate a deck once; a deck already accepted is not checked again."""
+    def _facts(self, players: int, cards: list[str], extra: str | None) -> _DeckFacts:
+        """Validate a deck once and remember what it decides; a deck already accepted
+        is not checked again (a refused one raises and is not remembered)."""
         key = (players, tuple(sorted(cards)), extra)
-        if key not in self._valid:
+        facts = self._decks.get(key)
+        if facts is None:
             deck.validate(players, cards, extra)
-            self._valid.add(key)
+            if len(self._decks) > 1000:  # many different decks: keep the cache small
+                self._decks.clear()
+            facts = self._decks[key] = _DeckFacts.of(cards, extra)
+        return facts
 
     # --- setting up -------------------------------------------------------
     def validate_deck(
@@ -174,53 +193,60 @@ class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
         names = tuple(players)
         if len(set(names)) != len(names):
             raise DeckError("two players have the same name")
+        cards, extra = split_deck(len(names), deal)
+        facts = self._facts(len(names), cards, extra)
+        return self._start(names, cards, extra, facts, self.options(options), tokens, clock)
+
+    def shuffled(self, players: Sequence[str], roles: Sequence[str], rng: random.Random,
+                 seed: int | random.Random, options: Mapping[str, Any] | None,
+                 clock: int | None) -> EpicState:
+        """Shuffle the players + 3 cards (the extra card stays beside the center).
+        The game's own RNG (the Curator's draw) is seeded from the same seed."""
+        names = tuple(players)
+        if len(set(names)) != len(names):
+            raise DeckError("two players have the same name")
+        cards, extra = split_deck(len(names), roles)
+        facts = self._facts(len(names), cards, extra)
+        rng.shuffle(cards)
+        game_seed = options["seed"] if options and "seed" in options \
+            else seed if isinstance(seed, int) else rng.randrange(2**31)
+        # (the default options need no checking: a simulation deals millions of games)
+        opts = {"seed": game_seed, "artifacts": list(ARTIFACTS)} if not options \
+            else self.options({**options, "seed": game_seed})
+        return self._start(names, cards, extra, facts, opts, None, clock)
+
+    def _start(
+        self,
+        names: tuple[str, ...],
+        cards: list[str],
+        extra: str | None,
+        facts: _DeckFacts,
+        opts: dict[str, Any],
+        tokens: Sequence[str] | None,
+        clock: int | None,
+    ) -> EpicState:
+        """A new game from a checked deal (``cards``, ours to keep) and checked options."""
         n = len(names)
-        cards, extra = split_deck(n, deal)
-        self._validate(n, cards, extra)
-        opts = self.options(options)
-        start_tokens = list(tokens) if tokens is not None else [CERTAINTY] * n
-        _check_tokens(names, start_tokens)
-        full = cards + ([extra] if extra is not None else [])
-        key = tuple(sorted(full))
-        schedule = self._schedules.get(key)
-        if schedule is None:
-            schedule = self._schedules[key] = night.schedule_for(key)
+        if tokens is None:  # "Each player receives a Certainty token" (12 in the box)
+            start_tokens = [CERTAINTY] * n
+        else:
+            start_tokens = list(tokens)
+            _check_tokens(names, start_tokens)
         # The Claw and the Bite leave the game when their party is not in play (Curator).
         pool = [a for a in opts["artifacts"]
-                if not (a == CLAW and not set(key) & WOLF_CARDS)
-                and not (a == BITE and not set(key) & VAMPIRE_CARDS)]
-        st = EpicState(names, cards, extra, start_tokens, opts, schedule, pool,
-                       bool(set(key) & TOKEN_ROLES))
+                if not (a == CLAW and not facts.wolves)
+                and not (a == BITE and not facts.vampires)]
+        st = EpicState(names, cards, extra, start_tokens, opts, facts.schedule, pool,
+                       facts.tokens)
         st.log.append(Event("deal", MASTER, {"cards": list(st.cards),
                                              "tokens": list(start_tokens)}))
         for s in range(n):
             st.log.append(Event("deal", ONLY[s], {"seat": s, "card": cards[s]}))
-        if clock is not None:  # at dusk: the first call opens with the first end_call
-            st.held = st.dusk = True
-            st.defaults = defaults_rng(clock)
-        else:
+        if clock is None:  # (with a clock the night waits at dusk)
             night.advance(st, day.start_day)
+        else:
+            self.at_dusk(st, clock)
         return st
-
-    def deal(
-        self,
-        players: Sequence[str],
-        roles: Sequence[str],
-        seed: int | random.Random,
-        options: Mapping[str, Any] | None = None,
-        *,
-        clock: int | None = None,
-    ) -> EpicState:
-        """Shuffle the players + 3 cards (the extra card stays beside the center).
-        The game's own RNG (the Curator's draw) is seeded from the same seed."""
-        n = len(players)
-        cards, extra = split_deck(n, roles)
-        self._validate(n, cards, extra)
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-        rng.shuffle(cards)
-        opts = dict(options or {})
-        opts.setdefault("seed", seed if isinstance(seed, int) else rng.randrange(2**31))
-        return self.new_game(players, cards + ([extra] if extra else []), opts, clock=clock)
 
     # --- playing ----------------------------------------------------------
     def legal_actions(self, state: EpicState, seat: int) -> Sequence[Action]:
@@ -254,41 +280,42 @@ class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
 
     def apply(self, state: EpicState, seat: int, action: Action) -> None:
         st = state
+        # (the choices are asked once here, not through legal_actions: this runs every move)
+        phase = st.phase
+        if phase == NIGHT and seat == st.actor >= 0:
+            call = st.schedule[st.call_i]
+            _, options, act = night.CALLS[call]
+            if action in options(st, seat):
+                st.history.append((seat, action, call))
+                if act(st, seat, action):
+                    night.finish_call(st, day.start_day)
+                return
+        elif phase == DAY and 0 <= seat < st.n and st.votes[seat] == NOT_VOTED \
+                and action in day.vote_options(st.n, seat):
+            st.history.append((seat, action, "day"))
+            day.cast_vote(st, seat, action)
+            return
         if action.kind in TALK:
             self._check_claim(st, seat, action)
             day.record_claim(st, seat, action)
-            return
-        if action not in self.legal_actions(st, seat):
-            if action.kind == END_CALL.kind:
-                self.end_call_from(st, seat)
-                return
-            raise IllegalAction(str(action), self._why_illegal(st, seat, action))
-        if st.phase == NIGHT:
-            call = st.schedule[st.call_i]
-            st.history.append((seat, action, call))
-            if night.CALLS[call][2](st, seat, action):
-                night.finish_call(st, day.start_day)
+        elif action.kind == END_CALL.kind:
+            self.end_call_from(st, seat)
         else:
-            st.history.append((seat, action, "day"))
-            day.cast_vote(st, seat, action)
+            raise IllegalAction(str(action), self._why_illegal(st, seat, action))
 
     def end_call(self, state: EpicState, move: MoveFn | None = None) -> None:
         """End the open call or the vote: seats still choosing get the default move."""
         st = state
-        make = move or partial(self.apply, st)
-        if st.phase == OVER:
-            raise IllegalAction(str(END_CALL), "the game is over: there is no call to end")
-        if st.defaults is None:
-            st.defaults = defaults_rng(None)
+        make, defaults = self.ending(st, move)
         if st.phase == DAY:  # the vote's time is up: who has not pointed abstains
             for s in self.waiting_for(st):
-                vote = default_move(self.legal_actions(st, s), st.defaults)
+                vote = default_move(self.legal_actions(st, s), defaults)
                 if vote is not None:
                     make(s, vote)
             return
         i = st.call_i
         while st.phase == NIGHT and st.call_i == i and st.actor >= 0 and not st.dusk:
-            choice = default_move(self.legal_actions(st, st.actor), st.defaults)
+            choice = default_move(self.legal_actions(st, st.actor), defaults)
             if choice is None:
                 break
             make(st.actor, choice)
@@ -331,12 +358,6 @@ class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
             return tuple(s for s in range(state.n) if state.votes[s] == NOT_VOTED)
         return ()
 
-    def is_over(self, state: EpicState) -> bool:
-        return state.phase == OVER
-
-    def outcome(self, state: EpicState) -> Outcome | None:
-        return state.outcome
-
     # --- views ------------------------------------------------------------
     def view(self, state: EpicState, viewer: Viewer) -> dict[str, Any]:
         st = state
@@ -362,19 +383,6 @@ class EpicBattle(Ruleset[EpicState], Talk[EpicState], FastNight[EpicState]):
         if st.outcome is not None:  # every card is turned over: the end screen shows both
             out["outcome"] = {**st.outcome.to_json(st.names), "final": record.final_json(st)}
         return out
-
-    def account(self, state: EpicState, say: Words) -> list[str]:
-        return account.account(state, say)
-
-    # --- records ----------------------------------------------------------
-    def replay(self, record_: Mapping[str, Any]) -> EpicState:
-        return record.replay(self, record_)
-
-    def to_record(self, state: EpicState) -> dict[str, Any]:
-        return record.to_record(self, state)
-
-    def outcome_json(self, state: EpicState) -> dict[str, Any]:
-        return record.outcome_json(state)
 
 
 # The rule a refused night action breaks, one clause per call (epic-battle-rulebook.txt,

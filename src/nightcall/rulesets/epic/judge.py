@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, NamedTuple
 
 from nightcall.engine.errors import DeckError, Said
@@ -73,38 +74,36 @@ class Identity(NamedTuple):  # a tuple: built for every player of every game
     vote_ability: bool  # False when an artifact replaced the role
 
 
+@cache  # a few hundred (card, artifact, token) triples come up in every game
+def identity(card: str, artifact: str | None, token: str) -> Identity:
+    """Who a player is from their card, then artifact, then the Vampire token; a
+    Renfield is settled by :func:`identities`, once the vampires are known."""
+    role, ability = card, True
+    if artifact in ARTIFACT_ROLE:
+        role = ARTIFACT_ROLE[artifact]
+        ability = False
+    kind = WEREWOLVES if role in WOLF_CARDS else VAMPIRES if role in VAMPIRE_CARDS else None
+    if token == VAMPIRE_TOKEN:
+        kind = VAMPIRES
+    if kind is not None:
+        party = kind
+    elif role == TANNER:
+        party = TANNER_TEAM
+    elif role == ASSASSIN:
+        party = ASSASSIN_TEAM
+    else:
+        party = VILLAGE
+    return Identity(role, kind, party, ability)
+
+
 def identities(end: EndOfNight) -> list[Identity]:
-    """Who each player is at the end: card, then artifact, then the Vampire token."""
-    out: list[Identity] = []
-    vampires_present = renfield = False
-    for s, card in enumerate(end.roles):
-        role = card
-        ability = True
-        artifact = end.artifacts[s]
-        if artifact in ARTIFACT_ROLE:
-            role = ARTIFACT_ROLE[artifact]
-            ability = False
-        kind = WEREWOLVES if role in WOLF_CARDS else VAMPIRES if role in VAMPIRE_CARDS else None
-        if end.tokens[s] == VAMPIRE_TOKEN:
-            kind = VAMPIRES
-        if kind is not None:
-            party = kind
-            vampires_present = vampires_present or kind == VAMPIRES
-        elif role == TANNER:
-            party = TANNER_TEAM
-        elif role == ASSASSIN:
-            party = ASSASSIN_TEAM
-        else:
-            party = VILLAGE  # Renfield is settled below, once the vampires are known
-            renfield = renfield or role == RENFIELD
-        out.append(Identity(role, kind, party, ability))
-    if not (renfield and vampires_present):
+    """Who each player is at the end: card, then artifact, then the Vampire token; a
+    Renfield without a monster's card or token is a vampire when there are vampires."""
+    out = list(map(identity, end.roles, end.artifacts, end.tokens))
+    if not any(i.kind == VAMPIRES for i in out):
         return out
-    return [
-        Identity(i.role, i.kind, VAMPIRES, i.vote_ability)
-        if i.role == RENFIELD and i.kind is None and vampires_present else i
-        for i in out
-    ]
+    return [i._replace(party=VAMPIRES) if i.role == RENFIELD and i.kind is None else i
+            for i in out]
 
 
 def battle_mode(ids: Sequence[Identity]) -> str:
@@ -126,7 +125,7 @@ class _Check:
         self.mode = battle_mode(self.ids)
         kinds = {i.kind for i in self.ids}
         self.present: list[str] = [k for k in (WEREWOLVES, VAMPIRES) if k in kinds]
-        self.lines: list[Reason] = [] if talk else _Sink()
+        self.lines: list[Reason] = []  # (dropped by a quiet check)
         self.deaths: list[Death] = []
         self.teams: list[str] = []
         self._safe: dict[int, Reason] | None = None
@@ -406,13 +405,6 @@ class _Check:
     def run(self) -> Outcome:
         winners = self.steps()
         return Outcome(self.deaths, self.teams, winners, self.lines, {"mode": self.mode})
-
-
-class _Sink(list[Reason]):
-    """Where reasons go when nobody will read them."""
-
-    def append(self, reason: Reason) -> None:
-        pass
 
 
 def decide(end: EndOfNight, explain_now: bool = True) -> Outcome:

@@ -81,6 +81,7 @@ from nightcall.rulesets.epic.common import (
     role_begin,
     tell,
     tell_group,
+    two_stage_begin,
 )
 from nightcall.rulesets.epic.roles import (
     ALPHA_WOLF,
@@ -228,13 +229,6 @@ def _ghost_options(st: EpicState, seat: int) -> tuple[Action, ...]:
     return each_seat("look", tuple(x for x in others(st.n, seat) if x != st.pick), True)
 
 
-def _ghost_begin(st: EpicState) -> int:
-    seat = holder(st, GHOST_HUNTER)
-    if seat >= 0:
-        st.stage = 1
-    return seat
-
-
 def _ghost_act(st: EpicState, seat: int, action: Action) -> bool:
     if action.kind == "skip":
         return True
@@ -249,13 +243,6 @@ def _ghost_act(st: EpicState, seat: int, action: Action) -> bool:
         st.stage, st.pick = 2, action.a
         return False
     return True
-
-
-def _tracker_begin(st: EpicState) -> int:
-    seat = holder(st, TRACKER)
-    if seat >= 0:
-        st.stage = 1
-    return seat
 
 
 def _tracker_options(st: EpicState, seat: int) -> tuple[Action, ...]:
@@ -290,13 +277,6 @@ def _robber_act(st: EpicState, seat: int, action: Action) -> bool:
         tell(st, seat, "swapped", seats=[seat, x])
         tell(st, seat, "saw", seat=seat, card=cards[seat])
     return True
-
-
-def _witch_begin(st: EpicState) -> int:
-    seat = holder(st, WITCH)
-    if seat >= 0:
-        st.stage = 1
-    return seat
 
 
 def _witch_options(st: EpicState, seat: int) -> tuple[Action, ...]:
@@ -403,10 +383,10 @@ CALLS: dict[str, tuple[Begin, Options, Act]] = {
     "freemasons": (_freemasons_begin, no_options, call_over),
     "the_thing": (role_begin(THE_THING), _thing_options, _thing_act),
     "seer": (role_begin(SEER), _seer_options, _seer_act),
-    "ghost_hunter": (_ghost_begin, _ghost_options, _ghost_act),
-    "tracker": (_tracker_begin, _tracker_options, _tracker_act),
+    "ghost_hunter": (two_stage_begin(GHOST_HUNTER), _ghost_options, _ghost_act),
+    "tracker": (two_stage_begin(TRACKER), _tracker_options, _tracker_act),
     "robber": (role_begin(ROBBER), _robber_options, _robber_act),
-    "witch": (_witch_begin, _witch_options, _witch_act),
+    "witch": (two_stage_begin(WITCH), _witch_options, _witch_act),
     "fortune_teller": (_fortune_begin, no_options, call_over),
     "goblin": (role_begin(GOBLIN), _goblin_options, _goblin_act),
     "insomniac": (_insomniac_begin, no_options, call_over),
@@ -449,6 +429,10 @@ def schedule_for(deck: Iterable[str]) -> tuple[str, ...]:
     return tuple(calls)
 
 
+# The public "this role is called" events are the same in every game: built once.
+CALL_EVENTS = {call: Event("call", EVERYONE, {"call": call}) for call in CALLS}
+
+
 def advance(st: EpicState, start_day: Callable[[EpicState], None]) -> None:
     """Run the night until a seat must choose, or the night is over; with a clock
     (``st.held``), open the next call and stop there even if nobody chooses in it."""
@@ -459,7 +443,7 @@ def advance(st: EpicState, start_day: Callable[[EpicState], None]) -> None:
             return
         call = schedule[st.call_i]
         if st.stage == 0:
-            st.log.append(Event("call", EVERYONE, {"call": call}))
+            st.log.append(CALL_EVENTS[call])
         actor = CALLS[call][0](st)
         if actor >= 0:
             st.actor = actor

@@ -9,18 +9,15 @@ counts as the last), :meth:`Lupus.accusation_order`, :meth:`Lupus.suspects`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import partial
 from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
-from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
+from nightcall.engine.clock import DUSK, END_CALL, default_move
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.fast import FastNight, split_rounds
-from nightcall.engine.outcome import Outcome
-from nightcall.engine.ruleset import MasterChoice, MoveFn, PackVote, Ruleset, register
-from nightcall.engine.words import Words
+from nightcall.engine.ruleset import MasterChoice, ModularRuleset, MoveFn, PackVote, register
 from nightcall.rulesets.lupus import account, day, deck, night, record
 from nightcall.rulesets.lupus import night as night_mod
 from nightcall.rulesets.lupus.roles import CARD_MAP, DISPLAY_NAME, ROLE_IDS, side_of
@@ -37,9 +34,13 @@ from nightcall.rulesets.lupus.state import (
 
 
 class Lupus(
-    Ruleset[LupusState], MasterChoice[LupusState], PackVote[LupusState], FastNight[LupusState]
+    ModularRuleset[LupusState],
+    MasterChoice[LupusState],
+    PackVote[LupusState],
+    FastNight[LupusState],
 ):
     id: ClassVar[str] = "lupus"
+    over_phase: ClassVar[int] = OVER
     title: ClassVar[str] = "Lupus in Tabula"
     min_players: ClassVar[int] = deck.MIN_PLAYERS
     max_players: ClassVar[int] = deck.MAX_PLAYERS
@@ -61,6 +62,7 @@ class Lupus(
         return side_of(role)
 
     def __init__(self) -> None:
+        super().__init__(account, record)
         self._valid: dict[tuple[Any, ...], list[str]] = {}
 
     # --- setting up -------------------------------------------------------
@@ -104,9 +106,8 @@ class Lupus(
         st.log.append(Event("deal", MASTER, {"cards": list(deal)}))
         st.log.extend([Event("deal", only[s], {"seat": s, "card": card})
                        for s, card in enumerate(deal)])
-        if clock is not None:  # at dusk: the first call opens with the first end_call
-            st.held = st.dusk = True
-            st.defaults = defaults_rng(clock)
+        if clock is not None:
+            self.at_dusk(st, clock)
         if night.begin_night(st):  # pragma: no cover - the werewolves always choose
             day.dawn(st)
         return st
@@ -141,21 +142,17 @@ class Lupus(
     def end_call(self, state: LupusState, move: MoveFn | None = None) -> None:
         """End the open call or the day's turn: seats still choosing get the default."""
         st = state
-        make = move or partial(self.apply, st)
-        if st.phase == OVER:
-            raise IllegalAction(str(END_CALL), "the game is over: there is no call to end")
-        if st.defaults is None:
-            st.defaults = defaults_rng(None)
+        make, defaults = self.ending(st, move)
         waiting = self.waiting_for(st)
         if st.phase == DAY:  # the turn's time is up: who has not chosen gets the default
             for s in waiting:
-                choice = default_move(self.legal_actions(st, s), st.defaults)
+                choice = default_move(self.legal_actions(st, s), defaults)
                 if choice is not None:
                     make(s, choice)
             return
         i, night_no = st.call_i, st.night
         for s in () if st.dusk else waiting:
-            choice = default_move(self.legal_actions(st, s), st.defaults)
+            choice = default_move(self.legal_actions(st, s), defaults)
             if choice is not None:
                 make(s, choice)
         # (without a clock the last choice has ended the call already)
@@ -228,12 +225,6 @@ class Lupus(
                 return (st.turn,)
             return tuple(s for s in st.voters if st.votes[s] == NOT_YET)
         return ()
-
-    def is_over(self, state: LupusState) -> bool:
-        return state.phase == OVER
-
-    def outcome(self, state: LupusState) -> Outcome | None:
-        return state.outcome
 
     # --- the Master's duties ---------------------------------------------------
     def dawn_deaths(self, state: LupusState) -> tuple[int, ...]:
@@ -318,19 +309,6 @@ class Lupus(
         if st.outcome is not None:  # every card is turned over: the end screen shows both
             out["outcome"] = {**st.outcome.to_json(names), "final": record.final_json(st)}
         return out
-
-    def account(self, state: LupusState, say: Words) -> list[str]:
-        return account.account(state, say)
-
-    # --- records ----------------------------------------------------------
-    def replay(self, record_: Mapping[str, Any]) -> LupusState:
-        return record.replay(self, record_)
-
-    def to_record(self, state: LupusState) -> dict[str, Any]:
-        return record.to_record(self, state)
-
-    def outcome_json(self, state: LupusState) -> dict[str, Any]:
-        return record.outcome_json(state)
 
 
 def visible_events(st: LupusState, viewer: Viewer) -> list[dict[str, Any]]:

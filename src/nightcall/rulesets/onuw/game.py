@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from functools import cache, partial
+from functools import cache
 from typing import Any, ClassVar
 
 from nightcall.engine.actions import Action
 from nightcall.engine.cards import CardMap
-from nightcall.engine.clock import DUSK, END_CALL, default_move, defaults_rng
+from nightcall.engine.clock import DUSK, END_CALL, default_move
 from nightcall.engine.errors import DeckError, IllegalAction, Said
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.fast import FastNight, split_rounds
-from nightcall.engine.jsontype import JSONObject
-from nightcall.engine.outcome import Outcome
-from nightcall.engine.ruleset import MoveFn, Ruleset, Talk, register
-from nightcall.engine.words import Words
+from nightcall.engine.ruleset import ModularRuleset, MoveFn, Talk, register
 from nightcall.rulesets.onuw import account, day, deck, night, record
 from nightcall.rulesets.onuw import night as night_mod
 from nightcall.rulesets.onuw.roles import (
@@ -51,8 +48,9 @@ def _seats(n: int) -> tuple[int, ...]:
     return tuple(range(n))
 
 
-class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightState]):
+class OneNight(ModularRuleset[OneNightState], Talk[OneNightState], FastNight[OneNightState]):
     id: ClassVar[str] = "onuw"
+    over_phase: ClassVar[int] = OVER
     center_cards: ClassVar[int] = deck.CENTER
     title: ClassVar[str] = "One Night Ultimate Werewolf"
     min_players: ClassVar[int] = deck.MIN_PLAYERS
@@ -70,6 +68,7 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
     action_space: ClassVar[str | None] = "nightcall.agents.action_space:onuw_actions"
 
     def __init__(self) -> None:
+        super().__init__(account, record)
         self._schedules: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._valid: dict[tuple[object, ...], list[str]] = {}
         self._sorted: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -121,17 +120,10 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
             merged.update(options)
         return merged
 
-    def deal(
-        self,
-        players: Sequence[str],
-        roles: Sequence[str],
-        seed: int | random.Random,
-        options: Mapping[str, object] | None = None,
-        *,
-        clock: int | None = None,
-    ) -> OneNightState:
+    def shuffled(self, players: Sequence[str], roles: Sequence[str], rng: random.Random,
+                 seed: int | random.Random, options: Mapping[str, object] | None,
+                 clock: int | None) -> OneNightState:
         cards = list(roles)
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         rng.shuffle(cards)
         # The sorted deck (``state.deck``) of the roles as given: sorting costs more than
         # a look-up, and a simulation deals the same roles millions of times. (This and
@@ -180,11 +172,10 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
         # The deal is one master-only event; each seat's look at its own card is added
         # by view() from ``start`` (cheaper than n more events in every simulated game).
         log.append(Event("deal", MASTER, {"cards": cards.copy()}))
-        if clock is not None:  # at dusk: the first call opens with the first end_call
-            st.held = st.dusk = True
-            st.defaults = defaults_rng(clock)
-        else:
+        if clock is None:  # (with a clock the night waits at dusk)
             night.advance(st, day.start_day)
+        else:
+            self.at_dusk(st, clock)
         return st
 
     # --- playing ----------------------------------------------------------
@@ -251,20 +242,16 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
     def end_call(self, state: OneNightState, move: MoveFn | None = None) -> None:
         """End the open call or the vote: seats still choosing get the default move."""
         st = state
-        make = move or partial(self.apply, st)
-        if st.phase == OVER:
-            raise IllegalAction(str(END_CALL), "the game is over: there is no call to end")
-        if st.defaults is None:
-            st.defaults = defaults_rng(None)
+        make, defaults = self.ending(st, move)
         if st.phase == DAY:  # the vote's time is up: who has not pointed abstains
             for s in self.waiting_for(st):
-                vote = default_move(st.vote_options[s], st.defaults)
+                vote = default_move(st.vote_options[s], defaults)
                 if vote is not None:
                     make(s, vote)
             return
         i = st.call_i
         while st.phase == NIGHT and st.call_i == i and st.actor >= 0 and not st.dusk:
-            choice = default_move(st.choices, st.defaults)
+            choice = default_move(st.choices, defaults)
             if choice is None:
                 break
             make(st.actor, choice)
@@ -323,12 +310,6 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
             return tuple(s for s in range(state.n) if state.votes[s] == NOT_VOTED)
         return ()
 
-    def is_over(self, state: OneNightState) -> bool:
-        return state.phase == OVER
-
-    def outcome(self, state: OneNightState) -> Outcome | None:
-        return state.outcome
-
     # --- views ------------------------------------------------------------
     def view(self, state: OneNightState, viewer: Viewer) -> dict[str, Any]:
         """What ``viewer`` may know now: public facts, the events whose audience includes
@@ -354,19 +335,6 @@ class OneNight(Ruleset[OneNightState], Talk[OneNightState], FastNight[OneNightSt
         if st.outcome is not None:  # every card is turned over: the end screen shows both
             out["outcome"] = {**st.outcome.to_json(st.names), "final": record.final_json(st)}
         return out
-
-    def account(self, state: OneNightState, say: Words) -> list[str]:
-        return account.account(state, say)
-
-    # --- records ----------------------------------------------------------
-    def replay(self, record_: Mapping[str, object]) -> OneNightState:
-        return record.replay(self, record_)
-
-    def to_record(self, state: OneNightState) -> JSONObject:
-        return record.to_record(self, state)
-
-    def outcome_json(self, state: OneNightState) -> JSONObject:
-        return record.outcome_json(state)
 
 
 ONUW = OneNight()
