@@ -159,8 +159,17 @@ class NightSnap(Protocol):
     def call(self) -> str | None: ...
 
 
+class NightState(Protocol):
+    @property
+    def call_i(self) -> int: ...
+    @property
+    def call(self) -> str | None: ...
+    @property
+    def phase(self) -> int: ...
+
+
 SnapT = TypeVar("SnapT", bound=NightSnap)
-StateT = TypeVar("StateT")
+StateT = TypeVar("StateT", bound=NightState)
 
 
 class OneNightFamilyModel(SeatModel, Generic[SnapT, StateT]):
@@ -171,10 +180,28 @@ class OneNightFamilyModel(SeatModel, Generic[SnapT, StateT]):
     game = ""  # named in the error for a master move
     role_ids: tuple[str, ...] = ()  # claims name roles by their index here
 
-    def __init__(self, n: int, names: Iterable[str], start: Iterable[str]) -> None:
+    def __init__(self, n: int, names: Iterable[str], start: Iterable[str],
+                 cards: Iterable[str], schedule: Iterable[str]) -> None:
         super().__init__(n, names, start)
+        self.deck = sorted(cards)  # the roles in play: public
+        self.schedule: tuple[str, ...] = tuple(schedule)
         self.votes: dict[int, int | None] = {}
         self.claims: list[dict[str, Any]] = []
+        self.begun = 0  # calls whose beginning has been played
+
+    def check_table(self, view: Mapping[str, Any]) -> Problems:
+        """The public table: the players, the roles in play, a call of this deck, and
+        who has voted so far."""
+        out: Problems = []
+        if view.get("players") != self.names or view.get("roles_in_play") != self.deck:
+            out.append(("leak", "players or roles in play differ from the public deck"))
+        if view.get("call") not in (None, *self.schedule):
+            out.append(("leak", f"call {view.get('call')!r} is not a call of this deck"))
+        voted = [self.names[s] for s in range(self.n) if s in self.votes]
+        shown = view.get("voted") or []
+        if shown != voted:
+            out.append(("leak", f"'voted' lists {view.get('voted')}, the table saw {voted}"))
+        return out
 
     def master_step(self, name: str, before: SnapT, state: StateT) -> None:
         if name != "end_call":
@@ -205,4 +232,13 @@ class OneNightFamilyModel(SeatModel, Generic[SnapT, StateT]):
         raise NotImplementedError
 
     def _catch_up(self, state: StateT) -> None:
+        """Play the beginnings of the calls the night has reached (they need no choice)."""
+        # (at dusk, on a clock, no call has begun: phase 0 with no call)
+        reached = state.call_i + 1 if state.call is not None else \
+            0 if state.phase == 0 else len(self.schedule)
+        while self.begun < reached:
+            self._begin(self.schedule[self.begun], state)
+            self.begun += 1
+
+    def _begin(self, call: str, state: StateT) -> None:
         raise NotImplementedError

@@ -79,9 +79,6 @@ MOVES: dict[str, set[str]] = {
 }
 TOKEN_OF_CALL = {"the_count": "panic", "infected": "plague", "instigator": "traitor",
                  "priest": "certainty", "assassin": "bounty"}
-PUBLIC_FIELDS = {"ruleset", "phase", "players", "roles_in_play", "tokens_in_play", "call",
-                 "face_up", "voted", "events"}
-SEAT_FIELDS = {"seat", "legal", "instructions"}
 
 
 @dataclass(frozen=True)
@@ -91,16 +88,15 @@ class Snap:
 
 
 class EpicModel(OneNightFamilyModel[Snap, EpicState]):
-    PUBLIC_FIELDS = frozenset(PUBLIC_FIELDS)
-    SEAT_FIELDS = frozenset(SEAT_FIELDS)
+    PUBLIC_FIELDS = frozenset({"ruleset", "phase", "players", "roles_in_play", "tokens_in_play",
+                               "call", "face_up", "voted", "events"})
+    SEAT_FIELDS = frozenset({"seat", "legal", "instructions"})
     game = "Epic Battle"
     role_ids = ROLE_IDS
 
     def __init__(self, state: EpicState) -> None:
         st = state
-        super().__init__(st.n, st.names, st.start)
-        self.deck = sorted(st.cards)
-        self.schedule: tuple[str, ...] = tuple(st.schedule)
+        super().__init__(st.n, st.names, st.start, st.cards, st.schedule)
         self.tokens_in_play = bool(st.tokens_in_play)
         self.tokens = list(st.start_tokens)
         self.board: Counter[str] = Counter(TOKEN_SUPPLY)
@@ -115,7 +111,6 @@ class EpicModel(OneNightFamilyModel[Snap, EpicState]):
         self.artifacts: dict[int, str] = {}
         self.witch_pick = -1
         self.day = False
-        self.begun = 0
         self._catch_up(state)
 
     def snapshot(self, state: EpicState) -> Snap:
@@ -228,12 +223,7 @@ class EpicModel(OneNightFamilyModel[Snap, EpicState]):
             raise AssertionError(f"the model has no rule for {kind} in the {call} call")
 
     def _catch_up(self, state: EpicState) -> None:
-        # (at dusk, on a clock, no call has begun: phase 0 with no call)
-        reached = state.call_i + 1 if state.call is not None else \
-            0 if state.phase == 0 else len(self.schedule)
-        while self.begun < reached:
-            self._begin(self.schedule[self.begun], state)
-            self.begun += 1
+        super()._catch_up(state)
         if state.call is None and not self.day:
             self.day = True
             for s in self.artifacts:  # dawn: each holder learns what lies on its card
@@ -291,19 +281,11 @@ class EpicModel(OneNightFamilyModel[Snap, EpicState]):
 
     # --- checking a view --------------------------------------------------------------
     def check(self, viewer: Viewer, view: dict[str, Any]) -> Problems:
-        out = self.check_top(viewer, view)
-        if view.get("players") != self.names or view.get("roles_in_play") != self.deck:
-            out.append(("leak", "players or roles in play differ from the public deck"))
-        if view.get("call") not in (None, *self.schedule):
-            out.append(("leak", f"call {view.get('call')!r} is not a call of this deck"))
+        out = self.check_top(viewer, view) + self.check_table(view)
         face_up = {self.names[s]: c for s, c in self.revealed.items()} if self.day else {}
         shown_up = view.get("face_up") or {}
         if shown_up != face_up:
             out.append(("leak", f"face_up {view.get('face_up')} but the table sees {face_up}"))
-        voted = [self.names[s] for s in range(self.n) if s in self.votes]
-        shown = view.get("voted") or []
-        if shown != voted:
-            out.append(("leak", f"'voted' lists {view.get('voted')}, the table saw {voted}"))
         got, instructions, problems = self.reader.read(viewer, view.get("events", []),
                                                        self._read)
         out.extend(("leak", p) for p in problems)

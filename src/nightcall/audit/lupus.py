@@ -37,10 +37,6 @@ from nightcall.engine.actions import Action
 from nightcall.engine.ruleset import Rules
 from nightcall.rulesets.lupus.state import LupusState
 
-PUBLIC_FIELDS = {"ruleset", "phase", "night", "day", "stage", "players", "alive", "ghosts",
-                 "roles_in_play", "call", "last_to_die", "accusation_order", "accuser",
-                 "suspects", "voted", "executed", "events"}
-SEAT_FIELDS = {"seat", "role", "ghost", "legal"}
 MOVES = {"bodyguard": {"protect"}, "harlot": {"visit", "stay_home"}, "werewolf": {"kill"},
          "seer": {"see"}, "owl": {"mark"}, "mythomaniac": {"imitate"}}
 CALL_ORDER = ("medium", "bodyguard", "harlot", "werewolf", "seer", "owl", "freemason",
@@ -77,8 +73,12 @@ class Snap:
 
 
 class LupusModel(SeatModel):
-    PUBLIC_FIELDS = frozenset(PUBLIC_FIELDS)
-    SEAT_FIELDS = frozenset(SEAT_FIELDS)
+    PUBLIC_FIELDS = frozenset({"ruleset", "phase", "night", "day", "stage", "players", "alive",
+                               "ghosts", "roles_in_play", "call", "last_to_die",
+                               "accusation_order", "accuser", "suspects", "voted", "executed",
+                               "events"})
+    SEAT_FIELDS = frozenset({"seat", "role", "ghost", "legal"})
+
     def __init__(self, state: LupusState) -> None:
         st = state
         super().__init__(st.n, st.names, st.start)

@@ -40,8 +40,6 @@ from nightcall.rulesets.onuw.state import OneNightState
 
 ROLE_IDS = ("doppelganger", "werewolf", "minion", "mason", "seer", "robber",
             "troublemaker", "drunk", "insomniac", "hunter", "tanner", "villager")
-PUBLIC_FIELDS = {"ruleset", "phase", "players", "roles_in_play", "call", "voted", "events"}
-SEAT_FIELDS = {"seat", "legal"}
 # The moves each role's call offers (the Doppelgänger: "copy", then its copy's moves).
 MOVES = {
     "doppelganger": {"copy"}, "werewolf": {"look_center", "skip"},
@@ -58,20 +56,18 @@ class Snap:
 
 
 class OnuwModel(OneNightFamilyModel[Snap, OneNightState]):
-    PUBLIC_FIELDS = frozenset(PUBLIC_FIELDS)
-    SEAT_FIELDS = frozenset(SEAT_FIELDS)
+    PUBLIC_FIELDS = frozenset({"ruleset", "phase", "players", "roles_in_play", "call", "voted",
+                               "events"})
+    SEAT_FIELDS = frozenset({"seat", "legal"})
     game = "One Night"
     role_ids = ROLE_IDS
 
     def __init__(self, state: OneNightState) -> None:
         st = state
-        super().__init__(st.n, st.names, st.start)
-        self.deck = sorted(st.cards)
-        self.schedule: tuple[str, ...] = tuple(st.schedule)
+        super().__init__(st.n, st.names, st.start, st.cards, st.schedule)
         self.lone_wolf = bool(st.options.get("lone_wolf", True))
         self.doppel = self.start.index("doppelganger") if "doppelganger" in self.start else -1
         self.copy: str | None = None
-        self.begun = 0  # calls whose beginning has been played
         self._catch_up(state)
 
     # --- following the game ---------------------------------------------------------
@@ -115,16 +111,8 @@ class OnuwModel(OneNightFamilyModel[Snap, OneNightState]):
         else:
             raise AssertionError(f"the model has no rule for {kind} in the {call} call")
 
-    def _catch_up(self, state: OneNightState) -> None:
-        """Play the beginnings of the calls the night has reached (they need no choice)."""
-        # (at dusk, on a clock, no call has begun: phase 0 with no call)
-        reached = state.call_i + 1 if state.call is not None else \
-            0 if state.phase == 0 else len(self.schedule)
-        while self.begun < reached:
-            self._begin(self.schedule[self.begun], state.cards)
-            self.begun += 1
-
-    def _begin(self, call: str, cards: list[str]) -> None:
+    def _begin(self, call: str, state: OneNightState) -> None:
+        cards = state.cards
         if call == "werewolf":
             wolves = self.holders("werewolf")
             self.k.tell_all(wolves, "wolves", seats(wolves))
@@ -143,15 +131,7 @@ class OnuwModel(OneNightFamilyModel[Snap, OneNightState]):
 
     # --- checking a view --------------------------------------------------------------
     def check(self, viewer: Viewer, view: dict[str, Any]) -> Problems:
-        out = self.check_top(viewer, view)
-        if view.get("players") != self.names or view.get("roles_in_play") != self.deck:
-            out.append(("leak", "players or roles in play differ from the public deck"))
-        if view.get("call") not in (None, *self.schedule):
-            out.append(("leak", f"call {view.get('call')!r} is not a call of this deck"))
-        voted = [self.names[s] for s in range(self.n) if s in self.votes]
-        shown = view.get("voted") or []
-        if shown != voted:
-            out.append(("leak", f"'voted' lists {view.get('voted')}, the table saw {voted}"))
+        out = self.check_top(viewer, view) + self.check_table(view)
         got, claims, problems = self.reader.read(viewer, view.get("events", []), self._read)
         out.extend(("leak", p) for p in problems)
         if claims != self.claims:

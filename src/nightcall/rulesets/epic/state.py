@@ -32,16 +32,16 @@ from nightcall.rulesets.onenight import NIGHT as NIGHT
 from nightcall.rulesets.onenight import NOT_VOTED as NOT_VOTED
 from nightcall.rulesets.onenight import OVER as OVER
 from nightcall.rulesets.onenight import PHASE_NAMES as PHASE_NAMES
+from nightcall.rulesets.onenight import NightClock
 
 
-class EpicState:
+class EpicState(NightClock):
     __slots__ = (
-        "acted", "actor", "artifact_pool", "artifacts", "board", "call_i", "card_as",
-        "cards", "deck", "defaults", "dusk", "extra_pos", "forced_artifact", "held",
-        "history", "log", "n", "names",
-        "night_started", "options", "outcome", "panicked", "phase", "pick", "revealed", "rng",
-        "schedule", "seen_by", "stage", "start", "start_tokens", "started_center", "tokens",
-        "tokens_in_play", "vampires", "votes", "wolves_known",
+        "acted", "artifact_pool", "artifacts", "board", "card_as", "cards", "deck",
+        "extra_pos", "forced_artifact", "history", "log", "n", "names", "night_started",
+        "options", "outcome", "panicked", "phase", "pick", "revealed", "rng", "schedule",
+        "seen_by", "start", "start_tokens", "started_center", "tokens", "tokens_in_play",
+        "vampires", "votes", "wolves_known",
     )
 
     def __init__(
@@ -72,13 +72,7 @@ class EpicState:
         self.rng: random.Random | None = None  # made on the Curator's first draw
         self.schedule = schedule
         self.phase = NIGHT
-        # The clock (engine.clock), as in One Night: each call held open until end_call.
-        self.held = False
-        self.dusk = False
-        self.defaults: random.Random | None = None
-        self.call_i = 0
-        self.stage = 0
-        self.actor = -1
+        self.start_clock()  # (engine.clock, as in One Night)
         self.pick = -1  # a choice remembered between two stages of one call
         self.night_started = False  # after "everybody look at your token"
         self.card_as: dict[str, str] = {}
@@ -99,13 +93,6 @@ class EpicState:
     @property
     def center(self) -> list[str]:
         return self.cards[self.n : self.n + 3]
-
-    @property
-    def call(self) -> str | None:
-        """The call being made now (public), or None outside the night."""
-        if self.phase != NIGHT or self.dusk or self.call_i >= len(self.schedule):
-            return None
-        return self.schedule[self.call_i]
 
     def final_role(self, pos: int) -> str:
         """What the card at ``pos`` counts as now (rulebook "Mimic", "Ghost Hunter",

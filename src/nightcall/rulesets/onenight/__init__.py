@@ -7,6 +7,7 @@ neither imports the other's internals."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from functools import cache
 from itertools import combinations
@@ -20,6 +21,34 @@ OVER = 2
 PHASE_NAMES = ("night", "day", "over")
 NOT_VOTED = -2
 ABSTAIN = -1
+
+
+
+class NightClock:
+    """The clock of a One Night family state (engine.clock): ``held``, each call stays
+    open until end_call, and the game starts at ``dusk``, before its first call;
+    ``defaults`` draws the moves of seats that did not choose in time; ``call_i`` is the
+    open call of ``schedule``, ``stage`` its stage, ``actor`` the seat choosing in it."""
+
+    __slots__ = ("actor", "call_i", "defaults", "dusk", "held", "stage")
+    phase: int
+    schedule: tuple[str, ...]
+
+    def start_clock(self) -> None:
+        self.held = False
+        self.dusk = False
+        self.defaults: random.Random | None = None
+        self.call_i = 0
+        self.stage = 0
+        self.actor = -1
+
+    @property
+    def call(self) -> str | None:
+        """The call being made now (public), or None outside the night."""
+        if self.phase != NIGHT or self.dusk or self.call_i >= len(self.schedule):
+            return None
+        return self.schedule[self.call_i]
+
 
 SKIP = Action("skip")
 ABSTAIN_ACTION = Action("abstain")

@@ -9,7 +9,6 @@ the record is written.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from nightcall.engine.actions import Action
@@ -21,21 +20,17 @@ from nightcall.rulesets.onenight import NIGHT as NIGHT
 from nightcall.rulesets.onenight import NOT_VOTED as NOT_VOTED
 from nightcall.rulesets.onenight import OVER as OVER
 from nightcall.rulesets.onenight import PHASE_NAMES as PHASE_NAMES
+from nightcall.rulesets.onenight import NightClock
 
 
-class OneNightState:
+class OneNightState(NightClock):
     __slots__ = (
-        "actor",
-        "call_i",
         "cards",
         "choices",
         "claims",
         "copy",
         "deck",
-        "defaults",
         "doppel",
-        "dusk",
-        "held",
         "history",
         "log",
         "n",
@@ -46,7 +41,6 @@ class OneNightState:
         "phase",
         "schedule",
         "seen_by",
-        "stage",
         "start",
         "vote_options",
         "votes",
@@ -69,15 +63,7 @@ class OneNightState:
         self.options = options
         self.schedule = schedule
         self.phase = NIGHT
-        # The clock (engine.clock): ``held``, each call stays open until end_call, and
-        # the game starts at dusk, before its first call; ``defaults`` draws the moves
-        # of seats that did not choose in time.
-        self.held = False
-        self.dusk = False
-        self.defaults: random.Random | None = None
-        self.call_i = 0
-        self.stage = 0
-        self.actor = -1
+        self.start_clock()
         self.choices: tuple[Action, ...] = ()  # the actor's legal actions, set with ``actor``
         self.copy: str | None = None  # the role the Doppelgänger copied
         self.doppel = -1  # the seat that started with the Doppelgänger
@@ -93,13 +79,6 @@ class OneNightState:
     @property
     def center(self) -> list[str]:
         return self.cards[self.n :]
-
-    @property
-    def call(self) -> str | None:
-        """The role being called now (public), or None outside the night."""
-        if self.phase != NIGHT or self.dusk or self.call_i >= len(self.schedule):
-            return None
-        return self.schedule[self.call_i]
 
     def final_roles(self) -> list[str]:
         """What each seat counts as now (the Doppelgänger card as the role it copied)."""
