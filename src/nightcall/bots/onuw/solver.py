@@ -17,6 +17,8 @@ How it stays fast instead of enumerating deals:
 3. Positions nobody mentioned are interchangeable, so a scenario picks the
    first one of them as representative and counts how many it stands for;
    their beliefs are averaged at the end (exact by symmetry, see ``solve``).
+   So are the seats of one Werewolf, Mason or thumbs list that nothing else
+   names (a Minion's two Werewolves): a class of its own (``_alike``).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ MOVERS = frozenset({ROBBER, TROUBLEMAKER, DRUNK})
 # The observations that name exactly who holds a role: (role, event kind).
 EXACT_LISTS = {"wolves": WEREWOLF, "thumbs": WEREWOLF, "masons": MASON}
 DEFAULT_TRUST = 0.7
+SEATS, CENTER = 0, 1  # the pools of unnamed seats and center cards (``_Branch.pools``)
 
 
 class Inconsistent(ValueError):
@@ -86,16 +89,18 @@ class _Branch:
     """A partial scenario: fixed start cards, the swaps so far, who is still anonymous."""
 
     __slots__ = (
-        "anon_center", "anon_seats", "copy", "count", "doppel", "excl", "fixed",
-        "remaining", "src", "swaps", "weight",
+        "copy", "count", "doppel", "excl", "fixed", "pools", "remaining", "src", "swaps",
+        "weight",
     )
 
     def __init__(self) -> None:
         self.fixed: dict[int, str] = {}
         self.remaining: dict[str, int] = {}
         self.src: list[int] = []  # current position -> start position of the card there
-        self.anon_seats: tuple[int, ...] = ()
-        self.anon_center: tuple[int, ...] = ()
+        # Classes of interchangeable positions not walked yet, each walked through its
+        # first member, counted: the unnamed seats, the unnamed center cards, then the
+        # classes of seats named alike (``_alike``).
+        self.pools: tuple[tuple[int, ...], ...] = ((), ())
         self.excl: dict[str, frozenset[int]] = {}  # role -> the only seats that may hold it
         self.doppel = -1
         self.copy = ""
@@ -111,8 +116,7 @@ class _Branch:
         b.fixed = self.fixed.copy()
         b.remaining = self.remaining.copy()
         b.src = self.src.copy()
-        b.anon_seats = self.anon_seats
-        b.anon_center = self.anon_center
+        b.pools = self.pools
         b.excl = self.excl
         b.doppel = self.doppel
         b.copy = self.copy
@@ -120,6 +124,14 @@ class _Branch:
         b.weight = self.weight
         b.count = self.count
         return b
+
+    @property
+    def anon_seats(self) -> tuple[int, ...]:
+        return self.pools[SEATS]
+
+    @property
+    def anon_center(self) -> tuple[int, ...]:
+        return self.pools[CENTER]
 
     def fix(self, pos: int, role: str, n: int) -> bool:
         """Constrain the start card at ``pos``; False if that contradicts the branch."""
@@ -140,46 +152,64 @@ class _Branch:
         self.swaps += ((actor, min(a, b), max(a, b)),)
 
 
-# --- symmetric choices: named positions one by one, anonymous ones once, counted ---
+# --- symmetric choices: named positions one by one, each pool once, counted ---------
+
+
+def _pooled(br: _Branch) -> set[int]:
+    return set().union(*br.pools)
+
+
+def _seat_pools(br: _Branch) -> list[int]:
+    """The indices of the pools of seats that are not empty."""
+    return [i for i, pool in enumerate(br.pools) if pool and i != CENTER]
+
+
+def _from_pool(br: _Branch, i: int) -> tuple[_Branch, int]:
+    """A child in which pool ``i``'s first position stands for any of the pool's."""
+    pool = br.pools[i]
+    child = br.clone()
+    child.pools = (*br.pools[:i], pool[1:], *br.pools[i + 1:])
+    child.weight *= len(pool)
+    child.count *= len(pool)
+    return child, pool[0]
 
 
 def _named_seats(br: _Branch, n: int) -> list[int]:
-    anon = set(br.anon_seats)
-    return [s for s in range(n) if s not in anon]
+    pooled = _pooled(br)
+    return [s for s in range(n) if s not in pooled]
 
 
 def _pick_seat(br: _Branch, n: int, exclude: int) -> Iterator[tuple[_Branch, int]]:
-    """Each seat other than ``exclude``, anonymous seats as one representative."""
+    """Each seat other than ``exclude``, each pool of seats as one representative."""
     for s in _named_seats(br, n):
         if s != exclude:
             yield br.clone(), s
-    if br.anon_seats:
-        child = br.clone()
-        rep, child.anon_seats = br.anon_seats[0], br.anon_seats[1:]
-        child.weight *= len(br.anon_seats)
-        child.count *= len(br.anon_seats)
-        yield child, rep
+    for i in _seat_pools(br):
+        yield _from_pool(br, i)
 
 
 def _pick_pair(br: _Branch, n: int, exclude: int) -> Iterator[tuple[_Branch, int, int]]:
     named = [s for s in _named_seats(br, n) if s != exclude]
     for a, b in combinations(named, 2):
         yield br.clone(), a, b
-    k = len(br.anon_seats)
-    if k >= 1:
+    pools = _seat_pools(br)
+    for i in pools:
         for a in named:
-            child = br.clone()
-            rep, child.anon_seats = br.anon_seats[0], br.anon_seats[1:]
-            child.weight *= k
-            child.count *= k
+            child, rep = _from_pool(br, i)
             yield child, a, rep
-    if k >= 2:
-        child = br.clone()
-        r1, r2 = br.anon_seats[0], br.anon_seats[1]
-        child.anon_seats = br.anon_seats[2:]
-        child.weight *= k * (k - 1) / 2
-        child.count *= k * (k - 1) // 2
+    for i, j in combinations(pools, 2):
+        child, r1 = _from_pool(br, i)
+        child, r2 = _from_pool(child, j)
         yield child, r1, r2
+    for i in pools:
+        pool = br.pools[i]
+        k = len(pool)
+        if k >= 2:
+            child = br.clone()
+            child.pools = (*br.pools[:i], pool[2:], *br.pools[i + 1:])
+            child.weight *= k * (k - 1) / 2
+            child.count *= k * (k - 1) // 2
+            yield child, pool[0], pool[1]
 
 
 def _pick_center(br: _Branch, n: int) -> Iterator[tuple[_Branch, int]]:
@@ -188,11 +218,7 @@ def _pick_center(br: _Branch, n: int) -> Iterator[tuple[_Branch, int]]:
         if p not in anon:
             yield br.clone(), p
     if br.anon_center:
-        child = br.clone()
-        rep, child.anon_center = br.anon_center[0], br.anon_center[1:]
-        child.weight *= len(br.anon_center)
-        child.count *= len(br.anon_center)
-        yield child, rep
+        yield _from_pool(br, CENTER)
 
 
 def _pick_holder(br: _Branch, n: int, role: str) -> Iterator[tuple[_Branch, int]]:
@@ -203,27 +229,18 @@ def _pick_holder(br: _Branch, n: int, role: str) -> Iterator[tuple[_Branch, int]
             return
     if br.remaining.get(role, 0) <= 0:
         return
-    anon = set(br.anon_seats) | set(br.anon_center)
+    pooled = _pooled(br)
     for p in range(n + 3):
-        if p in anon or p in br.fixed:
+        if p in pooled or p in br.fixed:
             continue
         child = br.clone()
         if child.fix(p, role, n):
             yield child, p
-    for cls in ("seats", "center"):
-        pool = br.anon_seats if cls == "seats" else br.anon_center
-        if not pool:
-            continue
-        child = br.clone()
-        rep = pool[0]
-        if cls == "seats":
-            child.anon_seats = pool[1:]
-        else:
-            child.anon_center = pool[1:]
-        child.weight *= len(pool)
-        child.count *= len(pool)
-        if child.fix(rep, role, n):
-            yield child, rep
+    for i, pool in enumerate(br.pools):
+        if pool:
+            child, rep = _from_pool(br, i)
+            if child.fix(rep, role, n):
+                yield child, rep
 
 
 # --- what an unseen actor may have done -------------------------------------------
@@ -431,7 +448,7 @@ def _claim_scale(claims: Sequence[Claim], trust: float) -> float:
 # --- the solver ------------------------------------------------------------------------
 
 
-def _root(k: Knowledge, claims: Sequence[Claim]) -> _Branch:
+def _root(k: Knowledge, claims: Sequence[Claim], alike: bool = False) -> _Branch:
     n = k.n
     br = _Branch()
     for r in k.deck:
@@ -443,11 +460,32 @@ def _root(k: Knowledge, claims: Sequence[Claim]) -> _Branch:
         named.update(o.seats)
     for c in claims:
         named.update(p for p in (c.seat, c.pos, c.other) if p >= 0)
-    br.anon_seats = tuple(s for s in range(n) if s not in named)
-    br.anon_center = tuple(p for p in range(n, n + 3) if p not in named)
+    br.pools = (tuple(s for s in range(n) if s not in named),
+                tuple(p for p in range(n, n + 3) if p not in named),
+                *(_alike(k, claims) if alike else ()))
     if not br.fix(k.seat, k.card, n):
         raise Inconsistent(f"{k.card!r} is not in the deck")
     return br
+
+
+def _alike(k: Knowledge, claims: Sequence[Claim]) -> list[tuple[int, ...]]:
+    """The classes of two or more seats that only Werewolf, Mason or thumbs lists name,
+    each the same lists: swapping two seats of a class maps the knowledge to itself
+    (a list is a set), so one of them stands for all, like an unnamed seat."""
+    named = {k.seat}
+    for o in k.night:
+        named.update(p for p in (o.pos, o.other) if p >= 0)
+    for c in claims:
+        named.update(p for p in (c.seat, c.pos, c.other) if p >= 0)
+    lists: dict[int, list[int]] = {}  # seat -> the observations listing it
+    for i, o in enumerate(k.night):
+        for s in o.seats:
+            if s not in named:
+                lists.setdefault(s, []).append(i)
+    classes: dict[tuple[int, ...], list[int]] = {}
+    for s in sorted(lists):
+        classes.setdefault(tuple(lists[s]), []).append(s)
+    return [tuple(c) for c in classes.values() if len(c) > 1]
 
 
 def scenarios(k: Knowledge, claims: Sequence[Claim] = ()) -> list[_Branch]:
@@ -455,8 +493,12 @@ def scenarios(k: Knowledge, claims: Sequence[Claim] = ()) -> list[_Branch]:
     return list(iter_scenarios(k, claims))
 
 
-def iter_scenarios(k: Knowledge, claims: Sequence[Claim] = ()) -> Iterator[_Branch]:
-    """The scenarios of :func:`scenarios`, in the same order, one at a time.
+def iter_scenarios(
+    k: Knowledge, claims: Sequence[Claim] = (), alike: bool = False
+) -> Iterator[_Branch]:
+    """The scenarios of :func:`scenarios`, in the same order, one at a time; with
+    ``alike``, each class of :func:`_alike` walked once (the solve without claims:
+    its integer sums do not depend on how they are grouped).
 
     Depth first: a call's branches are expanded one by one down to the last call,
     and the leaf order is the same as expanding call after call over whole lists
@@ -489,7 +531,7 @@ def iter_scenarios(k: Knowledge, claims: Sequence[Claim] = ()) -> Iterator[_Bran
                     continue
             yield kid
 
-    root = _root(k, claims)
+    root = _root(k, claims, alike)
     if not last:
         yield root
         return
@@ -571,11 +613,14 @@ def solve(
     roles = tuple(sorted(set(k.deck)))
     ri = {r: i for i, r in enumerate(roles)}
     nr = len(roles)
-    root = _root(k, claims)
-    # Positions nobody mentioned are interchangeable (see the module doc): each class
-    # of them shares one accumulator "slot" and gets the class average at the end.
+    # Without claims the seats named alike are pooled too: integer sums, the same
+    # whatever their grouping; claims keep the float sums' order of additions.
+    alike = not claims
+    root = _root(k, claims, alike)
+    # Interchangeable positions (see the module doc): each class of them shares one
+    # accumulator "slot" and gets the class average at the end.
     slot_of = list(range(npos))
-    for group in (root.anon_seats, root.anon_center):
+    for group in root.pools:
         for p in group:
             slot_of[p] = group[0]
     slots = sorted(set(slot_of))
@@ -593,7 +638,7 @@ def solve(
     if claims:
         leaves = _weighted_leaves(iter_scenarios(k, claims), n, roles, claims, trust)
     else:
-        leaves = _plain_leaves(iter_scenarios(k), n, roles)
+        leaves = _plain_leaves(iter_scenarios(k, alike=alike), n, roles)
     # Where the Doppelgänger card ends, it counts as its copy: a correction to ``end``.
     copied: dict[int, list[float]] = {}
     positions = list(zip(range(npos), slot_of, strict=True))
