@@ -247,3 +247,17 @@ def test_a_minion_walks_fewer_scenarios_that_count_the_same() -> None:
         return sum(w for w, *_ in solver._plain_leaves(branches, 10, roles))
 
     assert weight(pooled) == weight(plain) > 0
+
+
+def test_knowledge_is_read_from_one_night_views_only() -> None:
+    """The reader asks the One Night ruleset for its id: a view of any other ruleset
+    is refused with a message, not misread."""
+    from nightcall.engine.ruleset import all_rulesets
+
+    view = ONUW.view(random_night(ONUW.recommended_deck(5), 5, seed=1), 0)
+    assert knowledge_from_view(view).seat == 0
+    others = [rid for rid in all_rulesets() if rid != ONUW.id]
+    assert others
+    for rid in others:
+        with pytest.raises(ValueError, match="not a One Night view"):
+            knowledge_from_view({**view, "ruleset": rid})

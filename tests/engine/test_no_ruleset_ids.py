@@ -36,7 +36,6 @@ EXCEPTIONS = {
                           "(each ruleset declares its script as narration_script)",
     "narration/tablemode.py": "table mode's Epic extras and Lupus Master",
     "server/narration.py": "the server's stage lines (the renderer work)",
-    "bots/onuw/knowledge.py": "the One Night bot checks the view it reads is One Night's",
     "web/js/narrator.js": "the web narrator (table mode)",
     "web/css/narrator.css": "the web narrator's Lupus layout (table mode)",
 }
