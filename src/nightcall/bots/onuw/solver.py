@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 from math import factorial, lcm
+from typing import TypedDict, Unpack
 
 from nightcall.bots.onuw.knowledge import Claim, Knowledge, Observation
 from nightcall.rulesets.onuw.roles import (
@@ -43,6 +44,7 @@ MOVERS = frozenset({ROBBER, TROUBLEMAKER, DRUNK})
 # The observations that name exactly who holds a role: (role, event kind).
 EXACT_LISTS = {"wolves": WEREWOLF, "thumbs": WEREWOLF, "masons": MASON}
 DEFAULT_TRUST = 0.7
+DEFAULT_SAMPLES = 4000  # deals sampled where the solve is not exact
 SEATS, CENTER = 0, 1  # the pools of unnamed seats and center cards (``_Branch.pools``)
 
 
@@ -565,27 +567,31 @@ def _evidence(
     return claims, min(max(trust, 0.0), 0.999999), sampled
 
 
-def p_end_role(
-    k: Knowledge,
-    role: str,
-    *,
-    use_claims: bool = True,
-    trust: float = DEFAULT_TRUST,
-    method: str = "auto",
-    samples: int = 4000,
-    seed: int = 0,
-) -> tuple[float, ...]:
-    """``solve(k, ...).p_end_role(p, role)`` for every position p, the same numbers.
+class Options(TypedDict, total=False):
+    """The keyword options of :func:`solve` (and :func:`p_end_role`)."""
+
+    use_claims: bool
+    trust: float
+    method: str
+    samples: int
+    seed: int
+
+
+def p_end_role(k: Knowledge, role: str, **options: Unpack[Options]) -> tuple[float, ...]:
+    """``solve(k, **options).p_end_role(p, role)`` for every position p, the same numbers.
 
     When the beliefs are sampled only this column is added up (the hard bot's vote
     needs no more, and the three tables cost three times as much).
     """
-    claims, clamped, sampled = _evidence(k, use_claims, trust, method)
+    claims, clamped, sampled = _evidence(
+        k, options.get("use_claims", True), options.get("trust", DEFAULT_TRUST),
+        options.get("method", "auto"))
     if sampled:
         from nightcall.bots.onuw.sampling import sample_end_role
 
-        return sample_end_role(k, role, claims, clamped, samples, seed)
-    b = solve(k, use_claims=use_claims, trust=trust, method=method, samples=samples, seed=seed)
+        return sample_end_role(k, role, claims, clamped, options.get("samples", DEFAULT_SAMPLES),
+                               options.get("seed", 0))
+    b = solve(k, **options)
     return tuple(b.p_end_role(p, role) for p in range(k.n + 3))
 
 
@@ -595,7 +601,7 @@ def solve(
     use_claims: bool = True,
     trust: float = DEFAULT_TRUST,
     method: str = "auto",
-    samples: int = 4000,
+    samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
 ) -> Beliefs:
     """Beliefs for one seat; claims by other seats count as evidence if ``use_claims``.
