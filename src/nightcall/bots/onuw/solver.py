@@ -151,7 +151,7 @@ class _Branch:
 
     def swap(self, actor: int, a: int, b: int) -> None:
         self.src[a], self.src[b] = self.src[b], self.src[a]
-        self.swaps += ((actor, min(a, b), max(a, b)),)
+        self.swaps += ((actor, a, b) if a < b else (actor, b, a),)
 
 
 # --- symmetric choices: named positions one by one, each pool once, counted ---------
@@ -239,7 +239,7 @@ def _pick_holder(br: _Branch, n: int, role: str) -> Iterator[tuple[_Branch, int]
         if child.fix(p, role, n):
             yield child, p
     for i, pool in enumerate(br.pools):
-        if pool:
+        if pool and pool[0] not in br.fixed:  # a pool of listed Werewolves holds no other
             child, rep = _from_pool(br, i)
             if child.fix(rep, role, n):
                 yield child, rep
@@ -453,7 +453,7 @@ def _claim_scale(claims: Sequence[Claim], trust: float) -> float:
 def _root(k: Knowledge, claims: Sequence[Claim], alike: bool = False) -> _Branch:
     n = k.n
     br = _Branch()
-    for r in k.deck:
+    for r in sorted(k.deck):  # in the order of the roles' names (``_plain_leaves``)
         br.remaining[r] = br.remaining.get(r, 0) + 1
     br.src = list(range(n + 3))
     named = {k.seat}
@@ -647,7 +647,8 @@ def solve(
         leaves = _plain_leaves(iter_scenarios(k, alike=alike), n, roles)
     # Where the Doppelgänger card ends, it counts as its copy: a correction to ``end``.
     copied: dict[int, list[float]] = {}
-    positions = list(zip(range(npos), slot_of, strict=True))
+    # Each position with its slot and the slot's rows (fewer lookups per leaf).
+    positions = [(p, sl, start[sl], end[sl]) for p, sl in enumerate(slot_of)]
     for w, chosen, key, src, copy in leaves:
         if copy:
             for p in range(npos):
@@ -664,16 +665,16 @@ def solve(
         dealt = [-1] * npos
         for p, r in chosen.items():
             dealt[p] = ri[r]
-        for p, sl in positions:  # the same additions, in the same order, as ever
+        for p, sl, srow, erow in positions:  # the same additions, in the same order
             i = dealt[p]
             if i < 0:
                 fs[sl] += w
             else:
-                start[sl][i] += w
+                srow[i] += w
             q = src[p]
             i = dealt[q]
             if i >= 0:
-                end[sl][i] += w
+                erow[i] += w
             elif q < n:
                 fe_seat[sl] += w
             else:
@@ -716,7 +717,6 @@ def _plain_leaves(branches: Iterable[_Branch], n: int, roles: tuple[str, ...]) -
     """Without claims each scenario is one closed-form term."""
     # Keyed by id, holding the dict itself: a freed dict's id could come back.
     bans: dict[int, tuple[dict[str, frozenset[int]], tuple[bool, ...]]] = {}
-    zeros = [0] * len(roles)
     for br in branches:
         fixed = br.fixed
         excl = br.excl
@@ -725,8 +725,9 @@ def _plain_leaves(branches: Iterable[_Branch], n: int, roles: tuple[str, ...]) -
             seen = bans[id(excl)] = (excl, tuple(r in excl for r in roles))
         ban = seen[1]
         center_fixed = len([p for p in fixed if p >= n])
-        key = (tuple(map(br.remaining.get, roles, zeros)), n - len(fixed) + center_fixed,
-               3 - center_fixed, ban)
+        # ``remaining`` has every role of the deck, in the order of ``roles`` (``_root``).
+        key = (tuple(br.remaining.values()), n - len(fixed) + center_fixed, 3 - center_fixed,
+               ban)
         ways = _fill(*key)[0]
         if ways:
             yield br.count * ways, fixed, key, br.src, br.copy
