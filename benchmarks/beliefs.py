@@ -17,8 +17,10 @@ run: on a busy machine a single timing also carries other jobs' cache and schedu
 effects, and the fastest of three is the solve's own cost. The single-timing figures,
 collections included, are always reported next to it.)
 
-(``--games 100``: 1,000 solves of each kind; run it with PYTHONPATH=/work/base/src for
-the code of another tree, the script is the same.)
+(``--games 100``: 1,000 solves of each kind. ``--baseline /work/base --runs 3`` runs this
+script as a fresh process per run, alternating this tree and the other one (its code
+through PYTHONPATH=DIR/src, the script the same), and prints each run's 10-player figures
+side by side.)
 """
 
 from __future__ import annotations
@@ -26,8 +28,11 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 from math import factorial
 from typing import Any
@@ -75,12 +80,13 @@ def timings(ks: list[Knowledge], cold: bool, **kw: Any) -> list[float]:
 
 
 class Collections:
-    """The collector's runs while it is installed: how many, per generation, and the
-    longest (CPU seconds)."""
+    """The collector's runs while it is installed: how many, per generation, the
+    longest and all of them together (CPU seconds)."""
 
     def __init__(self) -> None:
         self.count = [0, 0, 0]
         self.longest = 0.0
+        self.total = 0.0
         self._t0 = 0.0
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
@@ -88,7 +94,9 @@ class Collections:
             self._t0 = clock()
             return
         self.count[info["generation"]] += 1
-        self.longest = max(self.longest, clock() - self._t0)
+        pause = clock() - self._t0
+        self.longest = max(self.longest, pause)
+        self.total += pause
 
     def __enter__(self) -> Collections:
         gc.callbacks.append(self)
@@ -117,6 +125,7 @@ def summary(ts: list[float]) -> dict[str, float]:
     return {
         "median_ms": round(statistics.median(ts) * 1000, 3),
         "p95_ms": round(ts[int(0.95 * (len(ts) - 1))] * 1000, 3),
+        "p99_ms": round(ts[int(0.99 * (len(ts) - 1))] * 1000, 3),
         "max_ms": round(ts[-1] * 1000, 3),
     }
 
@@ -154,14 +163,21 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1,
                         help="also time each cold solve this many times, keep its fastest")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--baseline", metavar="DIR",
+                        help="another checkout (its src/): run it and this tree alternately")
+    parser.add_argument("--runs", type=int, default=3, help="with --baseline: runs of each")
     args = parser.parse_args()
+    if args.baseline:
+        side_by_side(args.baseline, args.runs, args.games)
+        return
     ks10 = knowledge_set(10, args.games)
     assert gc.isenabled()
     with Collections() as collected:
         cold = summary(timings(ks10, cold=True))
         warm = summary(timings(ks10, cold=False))
     gc_runs = {"per_generation": collected.count,
-               "longest_ms": round(collected.longest * 1000, 3)}
+               "longest_ms": round(collected.longest * 1000, 3),
+               "total_ms": round(collected.total * 1000, 3)}
     own_knowledge: dict[str, Any] = {"solves": len(ks10), "cold": cold, "warm": warm,
                                      "garbage_collections": gc_runs}
     if args.repeat > 1:
@@ -213,6 +229,29 @@ def main() -> None:
           f"speedup >= {est['speedup_over_cold_median_at_least']:,}x")
     print(f"5 players, every seat claims, exact: {claims5}")
     print(f"10 players, every seat claims, sampled: {result['ten_players_all_claim_sampled_4000']}")
+
+
+def side_by_side(baseline: str, runs: int, games: int) -> None:
+    """Fresh processes, this tree then the baseline, ``runs`` times: the 10-player cold
+    solves (collections included) of each run."""
+    trees = {"this tree": os.environ.get("PYTHONPATH", ""),
+             "baseline": os.path.join(baseline, "src")}
+    rows = []
+    for run in range(1, runs + 1):
+        for label, path in trees.items():
+            env = {**os.environ, "PYTHONPATH": path} if path else dict(os.environ)
+            out = subprocess.run([sys.executable, __file__, "--games", str(games), "--json"],
+                                 env=env, check=True, capture_output=True, text=True).stdout
+            own = json.loads(out)["ten_players_own_knowledge"]
+            cold, gcs = own["cold"], own["garbage_collections"]
+            rows.append((run, label, cold, own["warm"], gcs, os.getloadavg()[0]))
+    print("| run | tree | cold median / p99 / worst ms | warm worst ms "
+          "| collections (gen 0/1/2), longest, total ms | load |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for run, label, cold, warm, gcs, load in rows:
+        print(f"| {run} | {label} | {cold['median_ms']} / {cold['p99_ms']} / {cold['max_ms']} "
+              f"| {warm['max_ms']} | {'/'.join(map(str, gcs['per_generation']))}, "
+              f"{gcs['longest_ms']}, {gcs['total_ms']} | {load:.1f} |")
 
 
 if __name__ == "__main__":

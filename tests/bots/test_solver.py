@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from nightcall.bots.onuw import solver
 from nightcall.bots.onuw.enumeration import enumerate_beliefs, night_events
 from nightcall.bots.onuw.knowledge import Knowledge, Observation, knowledge_from_view
 from nightcall.bots.onuw.solver import Beliefs, Inconsistent, solve
 from nightcall.rulesets.onuw import deck as onuw_deck
 from nightcall.rulesets.onuw.game import ONUW
 
-from .games import random_night
+from .games import decks, random_night
 
 SINGLES = ("doppelganger", "minion", "seer", "robber", "troublemaker", "drunk", "insomniac",
            "hunter", "tanner")
@@ -155,8 +158,6 @@ def test_a_solve_keeps_few_objects_alive_so_collections_stay_rare() -> None:
     every leaf first (the old way) triggered about one young collection per 4 solves."""
     import gc
 
-    from nightcall.bots.onuw import solver
-
     cards = ONUW.recommended_deck(10)
     ks = [knowledge_from_view(ONUW.view(random_night(cards, 10, seed), seat))
           for seed in range(20) for seat in range(10)]
@@ -178,3 +179,85 @@ def test_a_solve_keeps_few_objects_alive_so_collections_stay_rare() -> None:
         gc.callbacks.remove(count)
         gc.set_threshold(*old_threshold)
     assert len(young) <= 5, f"{len(young)} collections during {len(ks)} solves"
+
+
+def _one_by_one(k: Knowledge, claims: object) -> list[tuple[int, ...]]:
+    """No class of seats named alike: every listed seat walked on its own (the walk of
+    the sessions before 7, the reference for the pooled one)."""
+    return []
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(decks(5, 10), st.integers(0, 10**6), st.data())
+def test_seats_named_alike_walked_once_give_the_very_same_beliefs(
+    deck: tuple[int, list[str]], seed: int, data: st.DataObject
+) -> None:
+    """Session 7: the seats of a Werewolf, Mason or thumbs list that nothing else names
+    are one pool, walked once and counted. The beliefs are the same floats, to the
+    last bit, as walking every seat (the sums are integers)."""
+    n, cards = deck
+    state = random_night(cards, n, seed)
+    seat = data.draw(st.integers(0, n - 1))
+    k = knowledge_from_view(ONUW.view(state, seat))
+    pooled = solve(k)
+    with patch.object(solver, "_alike", _one_by_one):
+        reference = solve(k)
+    assert pooled == reference
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), st.sampled_from((3, 4)), st.data())
+def test_a_minion_with_two_werewolves_equals_enumeration(seed: int, n: int,
+                                                         data: st.DataObject) -> None:
+    """The pooled walk where it matters most (a Minion seeing two Werewolves), against
+    every deal and every choice played through the engine."""
+    extras = data.draw(st.lists(st.sampled_from(("robber", "troublemaker", "drunk",
+                                                  "doppelganger", "seer", "insomniac")),
+                                unique=True, min_size=1, max_size=n))
+    cards = ["minion", "werewolf", "werewolf", *extras]
+    cards += ["villager"] * (n + 3 - len(cards))
+    state = random_night(cards, n, seed)
+    seats = [s for s in range(n) if state.start[s] == "minion"]
+    if not seats:
+        return  # the Minion is in the center: nothing pooled to check
+    seat = seats[0]
+    k = knowledge_from_view(ONUW.view(state, seat))
+    mine = [a for s, a, _ in state.history if s == seat]
+    expected = enumerate_beliefs(cards, n, seat, mine, night_events(state, seat))
+    assert_same(solve(k), expected)
+
+
+def test_a_minion_walks_fewer_scenarios_that_count_the_same() -> None:
+    """Issue 21's worst solve: the Minion's two Werewolves are one pool, so fewer
+    scenarios are walked, and their counts add up to the same total weight."""
+    cards = ONUW.recommended_deck(10)
+    minions = [knowledge_from_view(ONUW.view(state, s))
+               for state in (random_night(cards, 10, seed) for seed in range(40))
+               for s in range(10) if state.start[s] == "minion"]
+    k = next(k for k in minions
+             if any(o.kind == "thumbs" and len(o.seats) == 2 for o in k.night))
+    wolves = next(o.seats for o in k.night if o.kind == "thumbs")
+    assert solver._alike(k, ()) == [wolves]
+    plain = solver.scenarios(k)
+    pooled = list(solver.iter_scenarios(k, alike=True))
+    assert len(pooled) <= 0.75 * len(plain)
+
+    def weight(branches: list[solver._Branch]) -> int:
+        roles = tuple(sorted(set(k.deck)))
+        return sum(w for w, *_ in solver._plain_leaves(branches, 10, roles))
+
+    assert weight(pooled) == weight(plain) > 0
+
+
+def test_knowledge_is_read_from_one_night_views_only() -> None:
+    """The reader asks the One Night ruleset for its id: a view of any other ruleset
+    is refused with a message, not misread."""
+    from nightcall.engine.ruleset import all_rulesets
+
+    view = ONUW.view(random_night(ONUW.recommended_deck(5), 5, seed=1), 0)
+    assert knowledge_from_view(view).seat == 0
+    others = [rid for rid in all_rulesets() if rid != ONUW.id]
+    assert others
+    for rid in others:
+        with pytest.raises(ValueError, match="not a One Night view"):
+            knowledge_from_view({**view, "ruleset": rid})

@@ -12,10 +12,10 @@ is held slightly more suspect. Rulings in docs/rulings.md (Beliefs, bots).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
+from nightcall.bots.reasoning import ReasoningBot
 from nightcall.engine.actions import Action
 
 WOLF = "werewolf"
@@ -24,21 +24,10 @@ SUSPICION_BUMP = 0.15  # per accusation or vote against a player known to be hum
 ACCUSED_BUMP = 0.05  # per accusation or vote by someone else
 
 
-class LupusBot:
-    name = "reasoning"
+class LupusBot(ReasoningBot):
+    careless_odds = 0.3
 
-    def __init__(self, seed: int | None = 0, difficulty: str = "normal") -> None:
-        if difficulty not in ("easy", "normal", "hard"):
-            raise ValueError("difficulty must be one of easy, normal, hard")
-        self.rng = random.Random(seed)
-        self.difficulty = difficulty
-
-    def choose(self, view: Mapping[str, Any]) -> Action | None:
-        legal = [Action.from_json(a) for a in view.get("legal") or []]
-        if not legal:
-            return None
-        if self.difficulty == "easy" and self.rng.random() < 0.3:
-            return self.rng.choice(legal)
+    def decide(self, view: Mapping[str, Any], legal: list[Action]) -> Action:
         me = int(view["seat"])
         table = Table(view)
         wolf, human = table.wolf, table.human

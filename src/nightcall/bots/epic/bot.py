@@ -19,7 +19,6 @@ returns what the bot would say (for the web app's chat); nothing is applied.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,11 +26,10 @@ from nightcall.bots.epic.beliefs import Beliefs, beliefs, monster_kind
 from nightcall.bots.epic.knowledge import Knowledge, read_view
 from nightcall.bots.epic.night import Choice, choose_night
 from nightcall.bots.epic.vote import choose_vote, plan, public_order
+from nightcall.bots.reasoning import DIFFICULTIES as DIFFICULTIES  # re-exported
+from nightcall.bots.reasoning import ReasoningBot
 from nightcall.engine.actions import Action
 from nightcall.rulesets.epic.roles import VILLAGE, name
-
-DIFFICULTIES = ("easy", "normal", "hard")
-EASY_RANDOM = 0.4
 
 
 def decay_for(n: int, difficulty: str) -> float:
@@ -42,21 +40,10 @@ def decay_for(n: int, difficulty: str) -> float:
     return max(0.5, 1.0 - 1.5 / n)
 
 
-class EpicBot:
-    name = "reasoning"
+class EpicBot(ReasoningBot):
+    careless_odds = 0.4
 
-    def __init__(self, seed: int | None = 0, difficulty: str = "normal") -> None:
-        if difficulty not in DIFFICULTIES:
-            raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
-        self.rng = random.Random(seed)
-        self.difficulty = difficulty
-
-    def choose(self, view: Mapping[str, Any]) -> Action | None:
-        legal = [Action.from_json(a) for a in view.get("legal") or []]
-        if not legal:
-            return None
-        if self.difficulty == "easy" and self.rng.random() < EASY_RANDOM:
-            return self.rng.choice(legal)
+    def decide(self, view: Mapping[str, Any], legal: list[Action]) -> Action:
         k, b = self.read(view)
         easy = self.difficulty == "easy"
         order = self.rng.sample(range(k.n), k.n) if easy else public_order(view)

@@ -16,7 +16,6 @@ took a Werewolf lies like one. Rulings in docs/rulings.md (Beliefs, bots).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -35,28 +34,15 @@ from nightcall.bots.onuw.solver import (
     p_end_role,
     solve,
 )
+from nightcall.bots.reasoning import ReasoningBot
 from nightcall.engine.actions import Action
-from nightcall.rulesets.onuw.roles import (
-    DOPPELGANGER,
-    DRUNK,
-    HUNTER,
-    INSOMNIAC,
-    MASON,
-    MINION,
-    ROBBER,
-    ROLE_IDS,
-    SEER,
-    TANNER,
-    TROUBLEMAKER,
-    VILLAGER,
-    WEREWOLF,
-)
+from nightcall.rulesets.onuw import roles
 
-DIFFICULTIES = ("easy", "normal", "hard")
-WOLF_SIDE = frozenset({WEREWOLF, MINION})
+WOLF_SIDE = frozenset({roles.WEREWOLF, roles.MINION})
 # Village roles a werewolf may pretend to be, most convincing first (no night action
 # to describe, or one that is hard to contradict).
-COVER_ROLES = (VILLAGER, HUNTER, INSOMNIAC, DRUNK, TROUBLEMAKER, SEER, ROBBER, MASON)
+COVER_ROLES = (roles.VILLAGER, roles.HUNTER, roles.INSOMNIAC, roles.DRUNK, roles.TROUBLEMAKER,
+               roles.SEER, roles.ROBBER, roles.MASON)
 LIAR_ODDS = 6.0  # how much more likely a seat caught in a false claim is a werewolf
 SIGHTING_ODDS = 4.0  # what a believed Seer's "I saw a Werewolf" does to the odds
 HARD_SAMPLES = 300  # deals sampled for a hard vote with claims above six players
@@ -82,14 +68,9 @@ def _canonical_beliefs(k: Knowledge) -> Beliefs | None:
         return None
 
 
-class OneNightBot:
-    name = "reasoning"
-
+class OneNightBot(ReasoningBot):
     def __init__(self, seed: int | None = 0, difficulty: str = "normal") -> None:
-        if difficulty not in DIFFICULTIES:
-            raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
-        self.rng = random.Random(seed)
-        self.difficulty = difficulty
+        super().__init__(seed, difficulty)
         self._said = False
         self._night_k: Knowledge | None = None
 
@@ -137,7 +118,7 @@ class OneNightBot:
     # --- the day: what to say -----------------------------------------------------------
     def _claims(self, k: Knowledge) -> list[Action]:
         now = self._my_card_now(k)
-        if k.card == TANNER:
+        if k.card == roles.TANNER:
             return self._tanner_story(k)
         if now in WOLF_SIDE or (now is None and k.card in WOLF_SIDE):
             return self._cover_story(k)
@@ -151,16 +132,16 @@ class OneNightBot:
                 card = None
             if o.kind == "saw" and o.pos == k.seat:
                 card = o.role
-        if k.card == DOPPELGANGER:
+        if k.card == roles.DOPPELGANGER:
             became = next((o.role for o in k.night if o.kind == "became"), None)
-            return became if card == DOPPELGANGER else card
+            return became if card == roles.DOPPELGANGER else card
         return card
 
     def _truth(self, k: Knowledge) -> list[Action]:
-        say = [Action("claim", ROLE_IDS.index(k.card))]
+        say = [Action("claim", roles.ROLE_IDS.index(k.card))]
         for o in k.night:
             if o.kind == "saw":
-                say.append(Action("claim_saw", o.pos, ROLE_IDS.index(o.role)))
+                say.append(Action("claim_saw", o.pos, roles.ROLE_IDS.index(o.role)))
             elif o.kind == "swapped":
                 say.append(Action("claim_swap", min(o.pos, o.other), max(o.pos, o.other)))
         return say
@@ -171,7 +152,7 @@ class OneNightBot:
         in_deck = set(k.deck)
         seen_center = [o.role for o in k.night
                        if o.kind == "saw" and o.pos >= k.n and o.role not in WOLF_SIDE]
-        role = VILLAGER if VILLAGER in in_deck else None
+        role = roles.VILLAGER if roles.VILLAGER in in_deck else None
         if seen_center:
             role = seen_center[0]
         elif self.difficulty == "hard":
@@ -186,15 +167,15 @@ class OneNightBot:
             options = ([r for r in COVER_ROLES if r in in_deck]
                        or sorted(in_deck - WOLF_SIDE) or [k.card])
             role = self.rng.choice(options)
-        return [Action("claim", ROLE_IDS.index(role))]
+        return [Action("claim", roles.ROLE_IDS.index(role))]
 
     def _tanner_story(self, k: Knowledge) -> list[Action]:
         """A Tanner wants votes: claim a role someone else will contradict, else one that
         draws suspicion. Only roles in the deck may be claimed."""
-        for role in (SEER, ROBBER, TROUBLEMAKER, WEREWOLF, MINION):
+        for role in (roles.SEER, roles.ROBBER, roles.TROUBLEMAKER, roles.WEREWOLF, roles.MINION):
             if role in k.deck:
-                return [Action("claim", ROLE_IDS.index(role))]
-        return [Action("claim", ROLE_IDS.index(TANNER))]
+                return [Action("claim", roles.ROLE_IDS.index(role))]
+        return [Action("claim", roles.ROLE_IDS.index(roles.TANNER))]
 
     # --- the day: the vote ----------------------------------------------------------------
     def _vote(self, view: Mapping[str, Any], raw: list[Any]) -> Action:
@@ -205,7 +186,7 @@ class OneNightBot:
         rng = self.rng
         if self.difficulty == "easy" and rng.random() < 0.35:
             return rng.choice(list(votes.values()))
-        if k.card == TANNER:  # whatever it believes (so it need not work it out)
+        if k.card == roles.TANNER:  # whatever it believes (so it need not work it out)
             return rng.choice(list(votes.values()))
         suspicion = self._suspicion(k)
         if suspicion is None:
@@ -239,13 +220,13 @@ class OneNightBot:
         if self.difficulty == "hard" and k.claims:
             try:
                 if k.n <= EXACT_CLAIMS_MAX_PLAYERS:  # exact: solved as the seats are named
-                    wolf = p_end_role(k, WEREWOLF)
+                    wolf = p_end_role(k, roles.WEREWOLF)
                     return {s: wolf[s] for s in range(k.n) if s != k.seat}
                 # Sampled under the canonical names, whose scenarios are prepared once
                 # for the many renamings of the same knowledge (docs/benchmarks.md,
                 # "Reasoning bots, session 6", for the number of samples).
                 same, to = canonical(k.without_claims())
-                wolf = p_end_role(same.with_claims(renamed(k.claims, to)), WEREWOLF,
+                wolf = p_end_role(same.with_claims(renamed(k.claims, to)), roles.WEREWOLF,
                                   samples=HARD_SAMPLES)
                 return {s: wolf[to[s]] for s in range(k.n) if s != k.seat}
             except Inconsistent:
@@ -253,7 +234,7 @@ class OneNightBot:
         b = _own_beliefs(k.without_claims())
         if b is None:
             return None
-        p = {s: b.p_end_role(s, WEREWOLF) for s in range(k.n) if s != k.seat}
+        p = {s: b.p_end_role(s, roles.WEREWOLF) for s in range(k.n) if s != k.seat}
         if self.difficulty == "normal":
             p = _weigh_claims(k, b, p)
         return p
@@ -281,18 +262,18 @@ def _weigh_claims(k: Knowledge, b: Beliefs, p: dict[int, float]) -> dict[int, fl
               and b.p_start(c.pos, c.role) == 0.0):
             liars.add(c.seat)
     for role, seats in claimed.items():
-        if role != VILLAGER and role != MASON and role != WEREWOLF and len(seats) > 1:
+        if role not in (roles.VILLAGER, roles.MASON, roles.WEREWOLF) and len(seats) > 1:
             for s in seats:  # two claim the same single card: at least one lies
                 p[s] = _odds_times(p[s], 2.0) if s in p else p.get(s, 0.0)
     for s in liars:
         if s in p:
             p[s] = _odds_times(max(p[s], 0.05), LIAR_ODDS)
     # Believed sightings and swaps, in the order of the night.
-    seers = set(claimed.get(SEER, ())) - liars
+    seers = set(claimed.get(roles.SEER, ())) - liars
     for c in k.claims:
-        if c.seat in seers and c.kind == "claim_saw" and c.role == WEREWOLF and c.pos in p:
+        if c.seat in seers and c.kind == "claim_saw" and c.role == roles.WEREWOLF and c.pos in p:
             p[c.pos] = _odds_times(max(p[c.pos], 0.05), SIGHTING_ODDS)
-    makers = set(claimed.get(TROUBLEMAKER, ())) - liars
+    makers = set(claimed.get(roles.TROUBLEMAKER, ())) - liars
     for c in k.claims:
         if c.seat in makers and c.kind == "claim_swap" and c.pos < k.n and c.other < k.n:
             a, b_ = c.pos, c.other

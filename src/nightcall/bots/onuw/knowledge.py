@@ -123,14 +123,14 @@ def knowledge_from_view(
     ``schedule`` is the night's call order; by default it is rebuilt from the
     roles in play with the ruleset's public ``night_calls``.
     """
-    if view.get("ruleset") != "onuw":
+    from nightcall.rulesets.onuw.game import ONUW
+
+    if view.get("ruleset") != ONUW.id:  # the id the One Night ruleset declares
         raise ValueError("not a One Night view")
     seat = int(view["seat"])
     n = len(view["players"])
     deck = tuple(sorted(view["roles_in_play"]))
     if schedule is None:
-        from nightcall.rulesets.onuw.game import ONUW
-
         schedule = ONUW.night_calls(deck)
     calls = tuple(schedule)
     card = ""

@@ -17,6 +17,8 @@ How it stays fast instead of enumerating deals:
 3. Positions nobody mentioned are interchangeable, so a scenario picks the
    first one of them as representative and counts how many it stands for;
    their beliefs are averaged at the end (exact by symmetry, see ``solve``).
+   So are the seats of one Werewolf, Mason or thumbs list that nothing else
+   names (a Minion's two Werewolves): a class of its own (``_alike``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 from math import factorial, lcm
+from typing import TypedDict, Unpack
 
 from nightcall.bots.onuw.knowledge import Claim, Knowledge, Observation
 from nightcall.rulesets.onuw.roles import (
@@ -41,6 +44,8 @@ MOVERS = frozenset({ROBBER, TROUBLEMAKER, DRUNK})
 # The observations that name exactly who holds a role: (role, event kind).
 EXACT_LISTS = {"wolves": WEREWOLF, "thumbs": WEREWOLF, "masons": MASON}
 DEFAULT_TRUST = 0.7
+DEFAULT_SAMPLES = 4000  # deals sampled where the solve is not exact
+SEATS, CENTER = 0, 1  # the pools of unnamed seats and center cards (``_Branch.pools``)
 
 
 class Inconsistent(ValueError):
@@ -86,16 +91,18 @@ class _Branch:
     """A partial scenario: fixed start cards, the swaps so far, who is still anonymous."""
 
     __slots__ = (
-        "anon_center", "anon_seats", "copy", "count", "doppel", "excl", "fixed",
-        "remaining", "src", "swaps", "weight",
+        "copy", "count", "doppel", "excl", "fixed", "pools", "remaining", "src", "swaps",
+        "weight",
     )
 
     def __init__(self) -> None:
         self.fixed: dict[int, str] = {}
         self.remaining: dict[str, int] = {}
         self.src: list[int] = []  # current position -> start position of the card there
-        self.anon_seats: tuple[int, ...] = ()
-        self.anon_center: tuple[int, ...] = ()
+        # Classes of interchangeable positions not walked yet, each walked through its
+        # first member, counted: the unnamed seats, the unnamed center cards, then the
+        # classes of seats named alike (``_alike``).
+        self.pools: tuple[tuple[int, ...], ...] = ((), ())
         self.excl: dict[str, frozenset[int]] = {}  # role -> the only seats that may hold it
         self.doppel = -1
         self.copy = ""
@@ -111,8 +118,7 @@ class _Branch:
         b.fixed = self.fixed.copy()
         b.remaining = self.remaining.copy()
         b.src = self.src.copy()
-        b.anon_seats = self.anon_seats
-        b.anon_center = self.anon_center
+        b.pools = self.pools
         b.excl = self.excl
         b.doppel = self.doppel
         b.copy = self.copy
@@ -120,6 +126,14 @@ class _Branch:
         b.weight = self.weight
         b.count = self.count
         return b
+
+    @property
+    def anon_seats(self) -> tuple[int, ...]:
+        return self.pools[SEATS]
+
+    @property
+    def anon_center(self) -> tuple[int, ...]:
+        return self.pools[CENTER]
 
     def fix(self, pos: int, role: str, n: int) -> bool:
         """Constrain the start card at ``pos``; False if that contradicts the branch."""
@@ -137,49 +151,67 @@ class _Branch:
 
     def swap(self, actor: int, a: int, b: int) -> None:
         self.src[a], self.src[b] = self.src[b], self.src[a]
-        self.swaps += ((actor, min(a, b), max(a, b)),)
+        self.swaps += ((actor, a, b) if a < b else (actor, b, a),)
 
 
-# --- symmetric choices: named positions one by one, anonymous ones once, counted ---
+# --- symmetric choices: named positions one by one, each pool once, counted ---------
+
+
+def _pooled(br: _Branch) -> set[int]:
+    return set().union(*br.pools)
+
+
+def _seat_pools(br: _Branch) -> list[int]:
+    """The indices of the pools of seats that are not empty."""
+    return [i for i, pool in enumerate(br.pools) if pool and i != CENTER]
+
+
+def _from_pool(br: _Branch, i: int) -> tuple[_Branch, int]:
+    """A child in which pool ``i``'s first position stands for any of the pool's."""
+    pool = br.pools[i]
+    child = br.clone()
+    child.pools = (*br.pools[:i], pool[1:], *br.pools[i + 1:])
+    child.weight *= len(pool)
+    child.count *= len(pool)
+    return child, pool[0]
 
 
 def _named_seats(br: _Branch, n: int) -> list[int]:
-    anon = set(br.anon_seats)
-    return [s for s in range(n) if s not in anon]
+    pooled = _pooled(br)
+    return [s for s in range(n) if s not in pooled]
 
 
 def _pick_seat(br: _Branch, n: int, exclude: int) -> Iterator[tuple[_Branch, int]]:
-    """Each seat other than ``exclude``, anonymous seats as one representative."""
+    """Each seat other than ``exclude``, each pool of seats as one representative."""
     for s in _named_seats(br, n):
         if s != exclude:
             yield br.clone(), s
-    if br.anon_seats:
-        child = br.clone()
-        rep, child.anon_seats = br.anon_seats[0], br.anon_seats[1:]
-        child.weight *= len(br.anon_seats)
-        child.count *= len(br.anon_seats)
-        yield child, rep
+    for i in _seat_pools(br):
+        yield _from_pool(br, i)
 
 
 def _pick_pair(br: _Branch, n: int, exclude: int) -> Iterator[tuple[_Branch, int, int]]:
     named = [s for s in _named_seats(br, n) if s != exclude]
     for a, b in combinations(named, 2):
         yield br.clone(), a, b
-    k = len(br.anon_seats)
-    if k >= 1:
+    pools = _seat_pools(br)
+    for i in pools:
         for a in named:
-            child = br.clone()
-            rep, child.anon_seats = br.anon_seats[0], br.anon_seats[1:]
-            child.weight *= k
-            child.count *= k
+            child, rep = _from_pool(br, i)
             yield child, a, rep
-    if k >= 2:
-        child = br.clone()
-        r1, r2 = br.anon_seats[0], br.anon_seats[1]
-        child.anon_seats = br.anon_seats[2:]
-        child.weight *= k * (k - 1) / 2
-        child.count *= k * (k - 1) // 2
+    for i, j in combinations(pools, 2):
+        child, r1 = _from_pool(br, i)
+        child, r2 = _from_pool(child, j)
         yield child, r1, r2
+    for i in pools:
+        pool = br.pools[i]
+        k = len(pool)
+        if k >= 2:
+            child = br.clone()
+            child.pools = (*br.pools[:i], pool[2:], *br.pools[i + 1:])
+            child.weight *= k * (k - 1) / 2
+            child.count *= k * (k - 1) // 2
+            yield child, pool[0], pool[1]
 
 
 def _pick_center(br: _Branch, n: int) -> Iterator[tuple[_Branch, int]]:
@@ -188,11 +220,7 @@ def _pick_center(br: _Branch, n: int) -> Iterator[tuple[_Branch, int]]:
         if p not in anon:
             yield br.clone(), p
     if br.anon_center:
-        child = br.clone()
-        rep, child.anon_center = br.anon_center[0], br.anon_center[1:]
-        child.weight *= len(br.anon_center)
-        child.count *= len(br.anon_center)
-        yield child, rep
+        yield _from_pool(br, CENTER)
 
 
 def _pick_holder(br: _Branch, n: int, role: str) -> Iterator[tuple[_Branch, int]]:
@@ -203,27 +231,18 @@ def _pick_holder(br: _Branch, n: int, role: str) -> Iterator[tuple[_Branch, int]
             return
     if br.remaining.get(role, 0) <= 0:
         return
-    anon = set(br.anon_seats) | set(br.anon_center)
+    pooled = _pooled(br)
     for p in range(n + 3):
-        if p in anon or p in br.fixed:
+        if p in pooled or p in br.fixed:
             continue
         child = br.clone()
         if child.fix(p, role, n):
             yield child, p
-    for cls in ("seats", "center"):
-        pool = br.anon_seats if cls == "seats" else br.anon_center
-        if not pool:
-            continue
-        child = br.clone()
-        rep = pool[0]
-        if cls == "seats":
-            child.anon_seats = pool[1:]
-        else:
-            child.anon_center = pool[1:]
-        child.weight *= len(pool)
-        child.count *= len(pool)
-        if child.fix(rep, role, n):
-            yield child, rep
+    for i, pool in enumerate(br.pools):
+        if pool and pool[0] not in br.fixed:  # a pool of listed Werewolves holds no other
+            child, rep = _from_pool(br, i)
+            if child.fix(rep, role, n):
+                yield child, rep
 
 
 # --- what an unseen actor may have done -------------------------------------------
@@ -431,10 +450,10 @@ def _claim_scale(claims: Sequence[Claim], trust: float) -> float:
 # --- the solver ------------------------------------------------------------------------
 
 
-def _root(k: Knowledge, claims: Sequence[Claim]) -> _Branch:
+def _root(k: Knowledge, claims: Sequence[Claim], alike: bool = False) -> _Branch:
     n = k.n
     br = _Branch()
-    for r in k.deck:
+    for r in sorted(k.deck):  # in the order of the roles' names (``_plain_leaves``)
         br.remaining[r] = br.remaining.get(r, 0) + 1
     br.src = list(range(n + 3))
     named = {k.seat}
@@ -443,11 +462,32 @@ def _root(k: Knowledge, claims: Sequence[Claim]) -> _Branch:
         named.update(o.seats)
     for c in claims:
         named.update(p for p in (c.seat, c.pos, c.other) if p >= 0)
-    br.anon_seats = tuple(s for s in range(n) if s not in named)
-    br.anon_center = tuple(p for p in range(n, n + 3) if p not in named)
+    br.pools = (tuple(s for s in range(n) if s not in named),
+                tuple(p for p in range(n, n + 3) if p not in named),
+                *(_alike(k, claims) if alike else ()))
     if not br.fix(k.seat, k.card, n):
         raise Inconsistent(f"{k.card!r} is not in the deck")
     return br
+
+
+def _alike(k: Knowledge, claims: Sequence[Claim]) -> list[tuple[int, ...]]:
+    """The classes of two or more seats that only Werewolf, Mason or thumbs lists name,
+    each the same lists: swapping two seats of a class maps the knowledge to itself
+    (a list is a set), so one of them stands for all, like an unnamed seat."""
+    named = {k.seat}
+    for o in k.night:
+        named.update(p for p in (o.pos, o.other) if p >= 0)
+    for c in claims:
+        named.update(p for p in (c.seat, c.pos, c.other) if p >= 0)
+    lists: dict[int, list[int]] = {}  # seat -> the observations listing it
+    for i, o in enumerate(k.night):
+        for s in o.seats:
+            if s not in named:
+                lists.setdefault(s, []).append(i)
+    classes: dict[tuple[int, ...], list[int]] = {}
+    for s in sorted(lists):
+        classes.setdefault(tuple(lists[s]), []).append(s)
+    return [tuple(c) for c in classes.values() if len(c) > 1]
 
 
 def scenarios(k: Knowledge, claims: Sequence[Claim] = ()) -> list[_Branch]:
@@ -455,8 +495,12 @@ def scenarios(k: Knowledge, claims: Sequence[Claim] = ()) -> list[_Branch]:
     return list(iter_scenarios(k, claims))
 
 
-def iter_scenarios(k: Knowledge, claims: Sequence[Claim] = ()) -> Iterator[_Branch]:
-    """The scenarios of :func:`scenarios`, in the same order, one at a time.
+def iter_scenarios(
+    k: Knowledge, claims: Sequence[Claim] = (), alike: bool = False
+) -> Iterator[_Branch]:
+    """The scenarios of :func:`scenarios`, in the same order, one at a time; with
+    ``alike``, each class of :func:`_alike` walked once (the solve without claims:
+    its integer sums do not depend on how they are grouped).
 
     Depth first: a call's branches are expanded one by one down to the last call,
     and the leaf order is the same as expanding call after call over whole lists
@@ -489,7 +533,7 @@ def iter_scenarios(k: Knowledge, claims: Sequence[Claim] = ()) -> Iterator[_Bran
                     continue
             yield kid
 
-    root = _root(k, claims)
+    root = _root(k, claims, alike)
     if not last:
         yield root
         return
@@ -523,27 +567,31 @@ def _evidence(
     return claims, min(max(trust, 0.0), 0.999999), sampled
 
 
-def p_end_role(
-    k: Knowledge,
-    role: str,
-    *,
-    use_claims: bool = True,
-    trust: float = DEFAULT_TRUST,
-    method: str = "auto",
-    samples: int = 4000,
-    seed: int = 0,
-) -> tuple[float, ...]:
-    """``solve(k, ...).p_end_role(p, role)`` for every position p, the same numbers.
+class Options(TypedDict, total=False):
+    """The keyword options of :func:`solve` (and :func:`p_end_role`)."""
+
+    use_claims: bool
+    trust: float
+    method: str
+    samples: int
+    seed: int
+
+
+def p_end_role(k: Knowledge, role: str, **options: Unpack[Options]) -> tuple[float, ...]:
+    """``solve(k, **options).p_end_role(p, role)`` for every position p, the same numbers.
 
     When the beliefs are sampled only this column is added up (the hard bot's vote
     needs no more, and the three tables cost three times as much).
     """
-    claims, clamped, sampled = _evidence(k, use_claims, trust, method)
+    claims, clamped, sampled = _evidence(
+        k, options.get("use_claims", True), options.get("trust", DEFAULT_TRUST),
+        options.get("method", "auto"))
     if sampled:
         from nightcall.bots.onuw.sampling import sample_end_role
 
-        return sample_end_role(k, role, claims, clamped, samples, seed)
-    b = solve(k, use_claims=use_claims, trust=trust, method=method, samples=samples, seed=seed)
+        return sample_end_role(k, role, claims, clamped, options.get("samples", DEFAULT_SAMPLES),
+                               options.get("seed", 0))
+    b = solve(k, **options)
     return tuple(b.p_end_role(p, role) for p in range(k.n + 3))
 
 
@@ -553,7 +601,7 @@ def solve(
     use_claims: bool = True,
     trust: float = DEFAULT_TRUST,
     method: str = "auto",
-    samples: int = 4000,
+    samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
 ) -> Beliefs:
     """Beliefs for one seat; claims by other seats count as evidence if ``use_claims``.
@@ -571,11 +619,14 @@ def solve(
     roles = tuple(sorted(set(k.deck)))
     ri = {r: i for i, r in enumerate(roles)}
     nr = len(roles)
-    root = _root(k, claims)
-    # Positions nobody mentioned are interchangeable (see the module doc): each class
-    # of them shares one accumulator "slot" and gets the class average at the end.
+    # Without claims the seats named alike are pooled too: integer sums, the same
+    # whatever their grouping; claims keep the float sums' order of additions.
+    alike = not claims
+    root = _root(k, claims, alike)
+    # Interchangeable positions (see the module doc): each class of them shares one
+    # accumulator "slot" and gets the class average at the end.
     slot_of = list(range(npos))
-    for group in (root.anon_seats, root.anon_center):
+    for group in root.pools:
         for p in group:
             slot_of[p] = group[0]
     slots = sorted(set(slot_of))
@@ -593,10 +644,11 @@ def solve(
     if claims:
         leaves = _weighted_leaves(iter_scenarios(k, claims), n, roles, claims, trust)
     else:
-        leaves = _plain_leaves(iter_scenarios(k), n, roles)
+        leaves = _plain_leaves(iter_scenarios(k, alike=alike), n, roles)
     # Where the Doppelgänger card ends, it counts as its copy: a correction to ``end``.
     copied: dict[int, list[float]] = {}
-    positions = list(zip(range(npos), slot_of, strict=True))
+    # Each position with its slot and the slot's rows (fewer lookups per leaf).
+    positions = [(p, sl, start[sl], end[sl]) for p, sl in enumerate(slot_of)]
     for w, chosen, key, src, copy in leaves:
         if copy:
             for p in range(npos):
@@ -613,16 +665,16 @@ def solve(
         dealt = [-1] * npos
         for p, r in chosen.items():
             dealt[p] = ri[r]
-        for p, sl in positions:  # the same additions, in the same order, as ever
+        for p, sl, srow, erow in positions:  # the same additions, in the same order
             i = dealt[p]
             if i < 0:
                 fs[sl] += w
             else:
-                start[sl][i] += w
+                srow[i] += w
             q = src[p]
             i = dealt[q]
             if i >= 0:
-                end[sl][i] += w
+                erow[i] += w
             elif q < n:
                 fe_seat[sl] += w
             else:
@@ -665,7 +717,6 @@ def _plain_leaves(branches: Iterable[_Branch], n: int, roles: tuple[str, ...]) -
     """Without claims each scenario is one closed-form term."""
     # Keyed by id, holding the dict itself: a freed dict's id could come back.
     bans: dict[int, tuple[dict[str, frozenset[int]], tuple[bool, ...]]] = {}
-    zeros = [0] * len(roles)
     for br in branches:
         fixed = br.fixed
         excl = br.excl
@@ -674,8 +725,9 @@ def _plain_leaves(branches: Iterable[_Branch], n: int, roles: tuple[str, ...]) -
             seen = bans[id(excl)] = (excl, tuple(r in excl for r in roles))
         ban = seen[1]
         center_fixed = len([p for p in fixed if p >= n])
-        key = (tuple(map(br.remaining.get, roles, zeros)), n - len(fixed) + center_fixed,
-               3 - center_fixed, ban)
+        # ``remaining`` has every role of the deck, in the order of ``roles`` (``_root``).
+        key = (tuple(br.remaining.values()), n - len(fixed) + center_fixed, 3 - center_fixed,
+               ban)
         ways = _fill(*key)[0]
         if ways:
             yield br.count * ways, fixed, key, br.src, br.copy
