@@ -345,3 +345,28 @@ def _group(field: str) -> str:
     if field in ROLE:
         return "role"
     return field
+
+
+class Told:
+    """One viewer's events as the web shows them (the timeline, the shared screen's
+    log): the one renderer's sentence for each event of that viewer's view, None for a
+    bookkeeping one. Made from the view's events and nothing else, so a sentence can
+    tell no more than its event. A view's events only grow, so each is told once."""
+
+    def __init__(self, ruleset: str, players: Sequence[str], viewer: int | None,
+                 lang: str, deck: Iterable[str] = ()) -> None:
+        self.key = (tuple(players), lang)
+        self.renderer = Renderer(ruleset, players, viewer, lang, deck)
+        self._memo: list[tuple[dict[str, Any], str | None]] = []
+
+    def __call__(self, events: Sequence[Mapping[str, Any]]) -> list[str | None]:
+        out: list[str | None] = []
+        for i, event in enumerate(events):
+            if i < len(self._memo) and self._memo[i][0] == event:
+                out.append(self._memo[i][1])
+                continue
+            text = self.renderer.event(event)
+            del self._memo[i:]  # (an earlier event changed: the rest is told again)
+            self._memo.append((dict(event), text))
+            out.append(text)
+        return out
