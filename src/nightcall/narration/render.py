@@ -119,9 +119,14 @@ class Renderer:
         return str(self._glossary(role)["plural"])
 
     def _glossary(self, role: str) -> dict[str, str]:
-        # No made-up name for a role the glossary lacks: that is a missing word.
+        # No made-up name for a role the glossary lacks: that is a missing word. A ruleset
+        # installed on its own (not in the glossary) names its roles in its own lines,
+        # ``role.<ruleset>.<id>`` and ``role.<ruleset>.<id>.plural``.
         entry: dict[str, str] | None = self.loc.glossary["roles"].get(self.ruleset, {}).get(role)
         if entry is None:
+            own = f"role.{self.ruleset}.{role}"
+            if own in self.loc.lines and f"{own}.plural" in self.loc.lines:
+                return {"name": self.loc.lines[own], "plural": self.loc.lines[f"{own}.plural"]}
             raise LocaleError(f"the {self.loc.lang} glossary has no {self.ruleset} role {role!r}")
         return entry
 
