@@ -106,6 +106,7 @@ class Renderer:
         self.loc: Locale = load(lang)
         self.copies = Counter(deck)
         self.quiet = quiet_kinds(ruleset)
+        self._by_speaker: dict[int | None, dict[tuple[str, str], Callable[[Any], str]]] = {}
 
     # -- the words a sentence is made of ----------------------------------------------
 
@@ -227,7 +228,9 @@ class Renderer:
         if key is None:
             return None
         template = self.loc.lines[key]
-        values = {name: self._value(event, name, actor) for name in placeholders(template)}
+        names = placeholders(template)
+        forms = self._forms(event) if names else {}  # (built once per sentence)
+        values = {name: self._value(event, name, actor, forms) for name in names}
         return template.format(**values)
 
     def events(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
@@ -244,7 +247,8 @@ class Renderer:
             return int(seats[0])
         return None
 
-    def _value(self, event: Mapping[str, Any], name: str, actor: Actor) -> str:
+    def _value(self, event: Mapping[str, Any], name: str, actor: Actor,
+               forms: dict[tuple[str, str], Callable[[Any], str]]) -> str:
         if name == "actor":
             if actor is None:
                 return self.loc.line("account.someone")
@@ -261,7 +265,7 @@ class Renderer:
         else:
             raise LocaleError(f"a {event['kind']!r} event has nothing for {{{name}}}")
         value = event[field]
-        formatter = self._forms(event).get((field if field in _FIELD_FORMS else _group(field),
+        formatter = forms.get((field if field in _FIELD_FORMS else _group(field),
                                             form))
         if formatter is None:
             raise LocaleError(f"no form {form!r} of the field {field!r} ({{{name}}})")
@@ -269,6 +273,12 @@ class Renderer:
 
     def _forms(self, event: Mapping[str, Any]) -> dict[tuple[str, str], Callable[[Any], str]]:
         speaker = event.get("seat") if isinstance(event.get("seat"), int) else None
+        forms = self._by_speaker.get(speaker)
+        if forms is None:  # (the same for every event of a speaker: built once)
+            forms = self._by_speaker[speaker] = self._forms_of(speaker)
+        return forms
+
+    def _forms_of(self, speaker: int | None) -> dict[tuple[str, str], Callable[[Any], str]]:
         n = len(self.players)
         return {
             ("person", ""): self.who,
@@ -362,16 +372,16 @@ class Told:
                  lang: str, deck: Iterable[str] = ()) -> None:
         self.key = (tuple(players), lang)
         self.renderer = Renderer(ruleset, players, viewer, lang, deck)
-        self._memo: list[tuple[dict[str, Any], str | None]] = []
+        self._events: list[dict[str, Any]] = []  # the events told so far, and their
+        self._said: list[str | None] = []  # sentences
 
     def __call__(self, events: Sequence[Mapping[str, Any]]) -> list[str | None]:
-        out: list[str | None] = []
-        for i, event in enumerate(events):
-            if i < len(self._memo) and self._memo[i][0] == event:
-                out.append(self._memo[i][1])
-                continue
-            text = self.renderer.event(event)
-            del self._memo[i:]  # (an earlier event changed: the rest is told again)
-            self._memo.append((dict(event), text))
-            out.append(text)
-        return out
+        n = len(self._events)
+        if list(events[:n]) != self._events:  # an earlier event changed: tell them again
+            pairs = zip(events, self._events, strict=False)  # (either may be longer)
+            n = next((i for i, (a, b) in enumerate(pairs) if a != b), min(n, len(events)))
+            del self._events[n:], self._said[n:]
+        for event in events[n:]:
+            self._events.append(dict(event))
+            self._said.append(self.renderer.event(event))
+        return self._said[:len(events)]
