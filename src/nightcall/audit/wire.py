@@ -394,8 +394,7 @@ def _check_said(ruleset: str, lang: str, deck: list[str], viewer: Viewer,
     if msg.get("said") != told(view.get("events") or []):
         out.append(f"the sentences {msg.get('said')} are not the view's events told")
     task = view.get("fast")
-    if task is not None and task.get("said") != [told.renderer.event(e)
-                                                 for e in task.get("seen") or []]:
+    if task is not None and task.get("said") != [told.tell(e) for e in task.get("seen") or []]:
         out.append(f"the fast glimpse's sentences {task.get('said')} are not its events told")
     return out
 

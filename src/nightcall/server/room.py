@@ -468,8 +468,8 @@ class Room:
         if viewer is not None and 0 <= viewer < len(self.seats) and self.fast.active(self):
             view["legal"] = [a.to_json() for a in self.fast.options(self, viewer)]
             task = view["fast"] = self.fast.task(self, viewer)
-            task["said"] = [self.told(viewer, view["players"]).renderer.event(e)
-                            for e in task["seen"]]
+            told = self.told(viewer, view["players"])
+            task["said"] = [told.tell(e) for e in task["seen"]]
         return view
 
     def told(self, viewer: int | None, players: list[str]) -> Told:
