@@ -4,7 +4,9 @@ against the knowledge model as it stood when the server sent it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,3 +68,23 @@ def test_fast_rooms_played_over_websockets_leak_nothing(tmp_path: Path) -> None:
     assert result.messages > 3 * 20 and result.actions > 3 * 3
     report = "\n".join(str(f) for f in result.findings[:20])
     assert result.findings == [], report
+
+
+def test_a_sentence_that_tells_more_than_its_events_is_caught(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pages show the server's sentences: plant one that no event of the view
+    carries (a card named to everyone) and the wire audit must name it, on every page's
+    socket, while the events themselves stay clean."""
+    from nightcall.narration.render import Told
+    from nightcall.server import room as room_module
+
+    class Blabbing(Told):
+        def __call__(self, events: Sequence[Mapping[str, Any]]) -> list[str | None]:
+            return [*super().__call__(events), "The first center card is the Seer."]
+
+    monkeypatch.setattr(room_module, "Told", Blabbing)
+    result = run_wire_audit(SQLiteStore(tmp_path / "rooms.sqlite3"), [("onuw", 4, None)],
+                            seed=4, agents=0.0)
+    said = [f for f in result.leaks if "are not the view's events told" in f.what]
+    assert said and len(said) == len(result.leaks)
+    assert {f.viewer for f in said} >= {None, 0, 1, 2, 3}

@@ -53,7 +53,7 @@ def test_epic_game_to_the_end(browser: Any, server: Any, shots: Any) -> None:
     assert why[-1] not in timeline  # shown once, under the winners
     assert "Ausgeteilt:" in timeline and "Dealt:" not in timeline  # the account, in German
     known = phones[0].inner_text("[data-testid=known]")
-    assert "Stimmen:" in known and "Votes:" not in known  # a phone's event sentence
+    assert "Die Abstimmung:" in known and "The vote:" not in known  # a phone's event sentence
     for page in phones:
         page.wait_for_selector("[data-testid=outcome]")
         assert page.inner_text("[data-testid=outcome]") == outcome

@@ -119,7 +119,7 @@ def test_a_game_at_tv_and_phone_sizes(browser: Any, server: Any, shots: Any) -> 
         page.wait_for_selector("[data-testid=claim]")
     phones[1].select_option("#claim-role", label="Seer")
     phones[1].click("[data-testid=claim]")
-    wait_for(lambda: "Ines: “I am the Seer.”" in host.inner_text("[data-testid=table]"),
+    wait_for(lambda: "Ines says: “I am the Seer.”" in host.inner_text("[data-testid=table]"),
              what="the claim on the board")
     check(host, "look-09-host-day", shots, host=True)
     check(phones[1], "look-10-phone-day", shots)

@@ -164,9 +164,8 @@ def test_the_host_names_the_last_to_die(browser: Any, tmp_path: Path, shots: Any
                  host.inner_text("[data-testid=narration]"), what="the narration")
         table = host.locator("[data-testid=table] li").all_inner_texts()
         # The board lists the newest first: the order as it stands now is the first one.
-        order = next(line for line in table if line.startswith("Accuse, in quest'ordine:"))
-        after = order.removeprefix("Accuse, in quest'ordine: ")
-        assert after.startswith(NAMES[(chosen + 1) % 16]), order
+        order = next(line for line in table if "le accuse partono da" in line)
+        assert f"le accuse partono da {NAMES[(chosen + 1) % 16]}." in order, order
         shots(host, "lupus-08-host-last-chosen")
 
         host.click("[data-testid=open-vote]")  # the accusations begin: no more choosing

@@ -87,7 +87,7 @@ def test_five_phones_play_one_night_to_the_end(browser: Any, server: Any, shots:
     claimer.wait_for_selector("[data-testid=claim]")
     claimer.select_option("#claim-role", label="Seer")
     claimer.click("[data-testid=claim]")
-    wait_for(lambda: "Carla: “I am the Seer.”" in host.inner_text("#main"), what="claim")
+    wait_for(lambda: "Carla says: “I am the Seer.”" in host.inner_text("#main"), what="claim")
     shots(claimer, "08-phone-day-claims")
 
     host.click("[data-testid=open-vote]")

@@ -51,7 +51,7 @@ def test_dusk_then_claims_that_keep_their_choices(browser: Any, server: Any, sho
     for page in (ada, bruno):
         page.wait_for_selector("[data-testid=dusk]")
         assert page.locator("[data-testid=choices]").count() == 0
-        assert "Called:" not in page.inner_text("[data-testid=known]")  # no call yet
+        assert "Night:" not in page.inner_text("[data-testid=known]")  # no call yet
     wait_for(lambda: stage(host) == "night", what="the first call")
     wait_for(lambda: stage(host) == "discussion", what="day", timeout=60)
 
@@ -61,11 +61,11 @@ def test_dusk_then_claims_that_keep_their_choices(browser: Any, server: Any, sho
     ada.select_option("#swap-a", label="Bruno")
     bruno.select_option("#claim-role", label="Seer")
     bruno.click("[data-testid=claim]")
-    wait_for(lambda: "Bruno: “I am the Seer.”" in ada.inner_text("[data-testid=known]"),
+    wait_for(lambda: "Bruno says: “I am the Seer.”" in ada.inner_text("[data-testid=known]"),
              what="Bruno's claim on Ada's phone")
     bruno.select_option("#claim-role", label="Robber")
     bruno.click("[data-testid=claim]")
-    wait_for(lambda: "Bruno: “I am the Robber.”" in ada.inner_text("[data-testid=known]"),
+    wait_for(lambda: "Bruno says: “I am the Robber.”" in ada.inner_text("[data-testid=known]"),
              what="the second claim")
     picked = "(id) => document.getElementById(id).selectedOptions[0].text"
     assert ada.evaluate(picked, "claim-role") == "Troublemaker"
@@ -73,7 +73,7 @@ def test_dusk_then_claims_that_keep_their_choices(browser: Any, server: Any, sho
     # The host's board: newest first, so the latest claim leads.
     wait_for(lambda: host.locator("[data-testid=table] li").count() >= 2, what="the board")
     first = host.locator("[data-testid=table] li").first.inner_text()
-    assert first == "Bruno: “I am the Robber.”", first
+    assert first == "Bruno says: “I am the Robber.”", first
     shots(host, "table-01-host-board-newest-first")
     assert not table.errors, table.errors
 
@@ -219,8 +219,8 @@ def test_the_card_shows_what_you_know_now(browser: Any, tmp_path: Path, shots: A
         assert ada.inner_text("[data-testid=card] strong") == "Seer"
         known = ada.inner_text("[data-testid=known]")
         if role == "robber":  # about your own card, in the second person
-            assert "You swapped your card with Bruno's." in known, known
-            assert "You looked at your own card: Seer." in known, known
+            assert "Swapped: your card and Bruno's card." in known, known
+            assert "You see your card: the Seer." in known, known
         else:  # what the look showed is on the card area too, not only in the list
             assert "Bruno's card: Seer" in ada.inner_text("[data-testid=card-extras]")
         shots(ada, f"table-03-phone-card-{role}")

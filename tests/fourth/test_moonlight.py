@@ -177,3 +177,8 @@ def test_a_real_server_plays_it_over_websockets(moonlight: Any, tmp_path: Path) 
     for seat, end in enumerate(ends):
         deals = [e for e in end["view"]["events"] if e["kind"] == "deal"]
         assert [d["seat"] for d in deals] == [seat]
+        # Its events come told by the one renderer, from its own lines (site/locales):
+        # a sentence for each, the phone's own card in the second person.
+        assert len(end["said"]) == len(end["view"]["events"]) and all(end["said"])
+        assert end["said"][0].startswith("You look at your card: you are the ")
+        assert end["said"][-1].startswith("The votes are counted")

@@ -23,7 +23,7 @@ from test_secrets import own_card, visible_events
 
 from nightcall.engine.actions import Action
 from nightcall.engine.ruleset import get_ruleset
-from nightcall.server.fast import FAST_LINE
+from nightcall.narration.locale import load
 from nightcall.server.hub import Hub
 from nightcall.server.messages import CreateRoom
 from nightcall.server.room import Room, RoomError, Sink
@@ -148,7 +148,7 @@ def check_fast_game(room: Room, phones: dict[str, Phone]) -> None:
     # The host: one countdown per round, no role called, nothing moves while phones tap.
     host = [m for _, m in phones["host"].got if m["type"] == "observation"
             and m["clock"]["stage"] == "night"]
-    fast_host = [m for m in host if m["clock"]["narration"] == FAST_LINE["en"]]
+    fast_host = [m for m in host if m["clock"]["narration"] == load("en").line("host.fast_night")]
     assert len(fast_host) == len(keys)
     assert all(m["clock"]["call"] is None for m in fast_host)
     assert all("fast" not in m["view"] and "legal" not in m["view"] for m in fast_host)

@@ -26,7 +26,11 @@ def record_of(name: str) -> dict[str, Any]:
 
 
 def without_names(out: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in out.items() if k not in ("role_names", "language", "room")}
+    """The engine's steps, without what the server adds for the page (the names, the
+    language, the sentences: test_each_step_carries_the_renderers_sentences)."""
+    out = {k: v for k, v in out.items() if k not in ("role_names", "language", "room", "calls")}
+    out["steps"] = [{k: v for k, v in step.items() if k != "said"} for step in out["steps"]]
+    return out
 
 
 def test_a_posted_record_gets_the_engines_steps(client: TestClient) -> None:
@@ -42,6 +46,37 @@ def test_a_posted_record_gets_the_engines_steps(client: TestClient) -> None:
             assert set(got["start"]["cards"]) <= set(got["role_names"][lang])
         names = got["role_names"]
         assert any(names["it"][c] != names["en"][c] for c in got["start"]["cards"])
+
+
+def test_each_step_carries_the_renderers_sentences(client: TestClient) -> None:
+    """The page writes no sentence: each step comes told in every language, to each
+    seat that saw it during play and, unless one seat alone did, to nobody in
+    particular; each night call too. The words are the one renderer's."""
+    from nightcall.narration.render import Renderer
+
+    for name in ("onuw-example-round.json", "epic-vampire-tokens.json",
+                 "lupus-example-round.json"):
+        got = client.post("/api/replay", content=json.dumps(record_of(name))).json()
+        players, deck, rid = got["players"], got["start"]["cards"], got["ruleset"]
+        for lang in ("en", "it", "de"):
+            for step in got["steps"]:
+                seats = step["seen_by"] if isinstance(step["seen_by"], list) else []
+                want = {str(s) for s in seats} | ({""} if len(seats) != 1 else set())
+                told = step["said"][lang]
+                assert set(told) == want, (name, step)
+                event = step["event"]
+                if event is not None:  # (a call nobody acted at is told as the call)
+                    for key, line in told.items():
+                        viewer = int(key) if key else None
+                        assert line == Renderer(rid, players, viewer, lang, deck).event(event)
+            calls = {step["call"] for step in got["steps"] if step["call"]}
+            assert set(got["calls"][lang]) == calls and all(got["calls"][lang].values())
+        # a seat's own step in the second person, in its language
+        mine = next(step for step in got["steps"] if len(step["seen_by"]) == 1
+                    and step["event"] and step["event"].get("seat") == step["seen_by"][0])
+        seat = str(mine["seen_by"][0])
+        assert mine["said"]["en"][seat] != mine["said"]["de"][seat]
+        assert players[int(seat)] not in mine["said"]["en"][seat], (name, mine)
 
 
 def test_a_saved_game_with_its_outcome_is_read_too(client: TestClient) -> None:

@@ -27,7 +27,7 @@ from nightcall.server.store import SQLiteStore
 
 pytestmark = pytest.mark.timeout(180)
 
-OBSERVATION_KEYS = {"type", "room", "state_id", "view", "clock", "timeline"}
+OBSERVATION_KEYS = {"type", "room", "state_id", "view", "clock", "timeline", "said"}
 CLOCK_KEYS = {"stage", "call", "night", "ends_at", "seconds", "narration"}
 EXTRAS = ["minion", "drunk", "insomniac", "hunter", "tanner", "doppelganger", "mason"]
 

@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # (the server is imported when a run starts, not with the aud
 
 S = TypeVar("S")
 
-OBSERVATION_KEYS = {"type", "room", "state_id", "view", "clock", "timeline"}
+OBSERVATION_KEYS = {"type", "room", "state_id", "view", "clock", "timeline", "said"}
 AGENT_KEYS = {"observation": {"type", "seat", "state_id", "view", "talk", "mask"},
               "game_over": {"type", "seat", "state_id", "view", "won"}}
 SEATED = ("player", "agent")
@@ -363,6 +363,9 @@ def check_room(result: AuditResult, tap: SendTap, hub: Hub, code: str, clients: 
         for viewer, msg, role in by_step.get(j, []):
             problems = _envelope(msg, model, role)
             view = msg["view"]
+            if role != "agent":  # (an agent's messages carry no sentences)
+                problems += _check_said(room.ruleset.id, room.settings.language, room.roles,
+                                        viewer, msg)
             if "fast" in view and viewer is not None:
                 if j not in rounds:
                     rounds[j] = _round_from(rs, state, room.actions[j:])
@@ -383,6 +386,24 @@ def check_room(result: AuditResult, tap: SendTap, hub: Hub, code: str, clients: 
                 watched(seat, Action(action.kind, action.a, action.b))
     if -1 in by_step:
         find(0, None, "observations sent outside any broadcast", "missing")
+
+
+def _check_said(ruleset: str, lang: str, deck: list[str], viewer: Viewer,
+                msg: dict[str, Any]) -> list[str]:
+    """The sentences a page shows are the one renderer's for the events of the same
+    message, which the model checks: a sentence that differs could tell something its
+    events do not."""
+    from nightcall.narration.render import Told
+
+    view = msg["view"]
+    told = Told(ruleset, view.get("players") or [], viewer, lang, deck)
+    out = []
+    if msg.get("said") != told(view.get("events") or []):
+        out.append(f"the sentences {msg.get('said')} are not the view's events told")
+    task = view.get("fast")
+    if task is not None and task.get("said") != [told.tell(e) for e in task.get("seen") or []]:
+        out.append(f"the fast glimpse's sentences {task.get('said')} are not its events told")
+    return out
 
 
 def _round_from(rs: Ruleset[S], state: S, actions: list[tuple[int, Action]]

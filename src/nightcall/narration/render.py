@@ -37,6 +37,7 @@ words), ... (see :meth:`Renderer._value`). The forms are the same for every rule
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
@@ -45,6 +46,8 @@ from typing import Any, TypeAlias
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.engine.shapes import event_kinds, shapes_of
 from nightcall.narration.locale import Locale, LocaleError, load, placeholders
+
+log = logging.getLogger(__name__)
 
 # Who did or learned an event, for the master's account: a seat, the seats of a group,
 # or None ("someone").
@@ -106,6 +109,7 @@ class Renderer:
         self.loc: Locale = load(lang)
         self.copies = Counter(deck)
         self.quiet = quiet_kinds(ruleset)
+        self._by_speaker: dict[int | None, dict[tuple[str, str], Callable[[Any], str]]] = {}
 
     # -- the words a sentence is made of ----------------------------------------------
 
@@ -119,9 +123,14 @@ class Renderer:
         return str(self._glossary(role)["plural"])
 
     def _glossary(self, role: str) -> dict[str, str]:
-        # No made-up name for a role the glossary lacks: that is a missing word.
+        # No made-up name for a role the glossary lacks: that is a missing word. A ruleset
+        # installed on its own (not in the glossary) names its roles in its own lines,
+        # ``role.<ruleset>.<id>`` and ``role.<ruleset>.<id>.plural``.
         entry: dict[str, str] | None = self.loc.glossary["roles"].get(self.ruleset, {}).get(role)
         if entry is None:
+            own = f"role.{self.ruleset}.{role}"
+            if own in self.loc.lines and f"{own}.plural" in self.loc.lines:
+                return {"name": self.loc.lines[own], "plural": self.loc.lines[f"{own}.plural"]}
             raise LocaleError(f"the {self.loc.lang} glossary has no {self.ruleset} role {role!r}")
         return entry
 
@@ -222,7 +231,9 @@ class Renderer:
         if key is None:
             return None
         template = self.loc.lines[key]
-        values = {name: self._value(event, name, actor) for name in placeholders(template)}
+        names = placeholders(template)
+        forms = self._forms(event) if names else {}  # (built once per sentence)
+        values = {name: self._value(event, name, actor, forms) for name in names}
         return template.format(**values)
 
     def events(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
@@ -239,7 +250,8 @@ class Renderer:
             return int(seats[0])
         return None
 
-    def _value(self, event: Mapping[str, Any], name: str, actor: Actor) -> str:
+    def _value(self, event: Mapping[str, Any], name: str, actor: Actor,
+               forms: dict[tuple[str, str], Callable[[Any], str]]) -> str:
         if name == "actor":
             if actor is None:
                 return self.loc.line("account.someone")
@@ -256,7 +268,7 @@ class Renderer:
         else:
             raise LocaleError(f"a {event['kind']!r} event has nothing for {{{name}}}")
         value = event[field]
-        formatter = self._forms(event).get((field if field in _FIELD_FORMS else _group(field),
+        formatter = forms.get((field if field in _FIELD_FORMS else _group(field),
                                             form))
         if formatter is None:
             raise LocaleError(f"no form {form!r} of the field {field!r} ({{{name}}})")
@@ -264,6 +276,12 @@ class Renderer:
 
     def _forms(self, event: Mapping[str, Any]) -> dict[tuple[str, str], Callable[[Any], str]]:
         speaker = event.get("seat") if isinstance(event.get("seat"), int) else None
+        forms = self._by_speaker.get(speaker)
+        if forms is None:  # (the same for every event of a speaker: built once)
+            forms = self._by_speaker[speaker] = self._forms_of(speaker)
+        return forms
+
+    def _forms_of(self, speaker: int | None) -> dict[tuple[str, str], Callable[[Any], str]]:
         n = len(self.players)
         return {
             ("person", ""): self.who,
@@ -345,3 +363,38 @@ def _group(field: str) -> str:
     if field in ROLE:
         return "role"
     return field
+
+
+class Told:
+    """One viewer's events as the web shows them (the timeline, the shared screen's
+    log): the one renderer's sentence for each event of that viewer's view, None for a
+    bookkeeping one. Made from the view's events and nothing else, so a sentence can
+    tell no more than its event. A view's events only grow, so each is told once."""
+
+    def __init__(self, ruleset: str, players: Sequence[str], viewer: int | None,
+                 lang: str, deck: Iterable[str] = ()) -> None:
+        self.key = (tuple(players), lang)
+        self.renderer = Renderer(ruleset, players, viewer, lang, deck)
+        self._events: list[dict[str, Any]] = []  # the events told so far, and their
+        self._said: list[str | None] = []  # sentences
+
+    def __call__(self, events: Sequence[Mapping[str, Any]]) -> list[str | None]:
+        n = len(self._events)
+        if list(events[:n]) != self._events:  # an earlier event changed: tell them again
+            pairs = zip(events, self._events, strict=False)  # (either may be longer)
+            n = next((i for i, (a, b) in enumerate(pairs) if a != b), min(n, len(events)))
+            del self._events[n:], self._said[n:]
+        for event in events[n:]:
+            self._events.append(dict(event))
+            self._said.append(self.tell(event))
+        return self._said[:len(events)]
+
+    def tell(self, event: Mapping[str, Any]) -> str | None:
+        # A game in play never stops for a missing sentence: the page shows none and
+        # the error is logged, never raw data (the tests that render every kind in
+        # every language fail on it: tests/engine/test_event_sentences.py).
+        try:
+            return self.renderer.event(event)
+        except LocaleError:
+            log.error("no sentence for a %r event", event.get("kind"), exc_info=True)
+            return None

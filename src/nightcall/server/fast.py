@@ -36,12 +36,6 @@ PAD_STEP = 1024
 # A round never ends before this share of its countdown, whoever is done: a quick
 # Villager and a thinking Troublemaker must not be told apart by when the night ends.
 FAST_FLOOR = 0.4
-# What the host screen says while a round is open (one countdown for everyone).
-FAST_LINE = {
-    "en": "Everyone, eyes on your phone: do your night task, then tap done.",
-    "it": "Tutti sul telefono: svolgete il vostro compito notturno, poi toccate «Fatto».",
-    "de": "Alle aufs Handy: Erledigt eure Aufgabe der Nacht und tippt dann auf „Fertig“.",
-}
 
 
 @dataclass

@@ -141,6 +141,9 @@ class Observation(msgspec.Struct, tag="observation"):
     view: dict[str, Any]
     clock: Clock
     timeline: list[str] | None = None
+    # The view's events as sentences for this viewer, in the room's language (one per
+    # event, None for a bookkeeping one): the pages show these, never their own words.
+    said: list[str | None] = []
 
 
 class RoomErrorMessage(msgspec.Struct, tag="room_error"):

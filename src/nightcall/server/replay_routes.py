@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 import msgspec
 from starlette.concurrency import run_in_threadpool
@@ -21,6 +22,8 @@ from nightcall.engine.errors import NightcallError
 from nightcall.engine.jsontype import JSONObject
 from nightcall.engine.replay_steps import replay_steps
 from nightcall.engine.ruleset import get_ruleset
+from nightcall.engine.shapes import event_kinds, shapes_of
+from nightcall.narration.render import Renderer
 from nightcall.server.guard import ORIGIN_REFUSED, Endpoint, Guards
 from nightcall.server.hub import LANGUAGES, Hub
 from nightcall.server.limits import lookup, refusal
@@ -59,7 +62,40 @@ def steps_of(record: object) -> JSONObject:
     roles = get_ruleset(rid).role_ids
     out["role_names"] = {lang: {r: role_name(rid, r, lang) for r in roles}
                          for lang in LANGUAGES}
+    tell(out)
     return out
+
+
+def tell(out: dict[str, Any]) -> None:
+    """Each step's sentence, in every language (the page may switch to the room's once
+    the replay is in), as the one renderer tells it to each seat that saw it during play
+    (``said[lang][str(seat)]``) and to nobody in particular (``said[lang][""]``, unless
+    one seat alone saw it); and each night call's sentence (``calls[lang][call]``).
+    The replay opens only after the end, when every secret is public."""
+    rid, players, deck = out["ruleset"], out["players"], out["start"]["cards"]
+    # The field a call event names its step in ("role" in One Night and Lupus, "call" in
+    # Epic), as the ruleset's own shape of it says.
+    field = "role" if "role" in event_kinds(shapes_of(get_ruleset(rid))[0])["call"
+                                                                          ].__struct_fields__ \
+        else "call"
+    calls: dict[str, dict[str, str | None]] = {}
+    for lang in LANGUAGES:
+        public = Renderer(rid, players, None, lang, deck)
+        by_seat: dict[int, Renderer] = {}
+        calls[lang] = {}
+        for step in out["steps"]:
+            call = step["call"]
+            if call is not None and call not in calls[lang]:
+                calls[lang][call] = public.event({"kind": "call", field: call})
+            event = step["event"] or {"kind": "call", field: call}
+            seats = step["seen_by"] if isinstance(step["seen_by"], list) else []
+            told: dict[str, str | None] = {} if len(seats) == 1 else {"": public.event(event)}
+            for seat in seats:
+                if seat not in by_seat:
+                    by_seat[seat] = Renderer(rid, players, seat, lang, deck)
+                told[str(seat)] = by_seat[seat].event(event)
+            step.setdefault("said", {})[lang] = told
+    out["calls"] = calls
 
 
 async def replay_record(request: Request) -> Response:

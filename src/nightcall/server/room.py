@@ -20,6 +20,7 @@ from nightcall.engine.actions import Action
 from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, end_idle_calls
 from nightcall.engine.errors import DeckError, IllegalAction, RecordError
 from nightcall.engine.ruleset import MasterChoice, Ruleset, Talk, get_ruleset
+from nightcall.narration.render import Told
 from nightcall.server.fast import FastRound
 from nightcall.server.messages import Clock, CreateRoom, Lobby, Observation, SeatInfo
 from nightcall.server.pack import PackDraft
@@ -160,6 +161,7 @@ class Room:
         self._public_key: tuple[int, int] | None = None
         self._names: dict[str, str] | None = None
         self._timeline: list[str] | None = None
+        self._told: dict[int | None, Told] = {}  # each viewer's sentences (said)
         # Play again: the room of the next game, once the host started it.
         self.next_code: str | None = None
         self.next_host_token: str | None = None
@@ -465,8 +467,18 @@ class Room:
             view["legal"] = []  # the vote opens when the talking ends
         if viewer is not None and 0 <= viewer < len(self.seats) and self.fast.active(self):
             view["legal"] = [a.to_json() for a in self.fast.options(self, viewer)]
-            view["fast"] = self.fast.task(self, viewer)
+            task = view["fast"] = self.fast.task(self, viewer)
+            told = self.told(viewer, view["players"])
+            task["said"] = [told.tell(e) for e in task["seen"]]
         return view
+
+    def told(self, viewer: int | None, players: list[str]) -> Told:
+        """The one renderer for ``viewer``, in the room's language, with the view's names."""
+        told = self._told.get(viewer)
+        if told is None or told.key != (tuple(players), self.settings.language):
+            told = self._told[viewer] = Told(self.ruleset.id, players, viewer,
+                                             self.settings.language, self.roles)
+        return told
 
     def clock_message(self) -> Clock:
         """The public clock and its narration, rebuilt only when they can differ (every
@@ -492,9 +504,9 @@ class Room:
         call = None if call == DUSK else call
         rid, lang = self.ruleset.id, self.settings.language
         if call is not None and self.fast.calls(self):  # one countdown, no role called
-            from nightcall.server.fast import FAST_LINE
+            from nightcall.narration.locale import load
 
-            call, text = None, FAST_LINE.get(lang, FAST_LINE["en"])
+            call, text = None, load(lang).line("host.fast_night")
         elif call is not None:
             text = call_line(rid, call, lang, self.roles, c.night)
         elif c.stage == "dusk":
@@ -536,6 +548,7 @@ class Room:
             view=view,
             clock=clock or self.clock_message(),
             timeline=timeline,
+            said=self.told(viewer, view.get("players", []))(view.get("events", [])),
         )
 
     def _role_names(self) -> dict[str, str]:

@@ -2,7 +2,7 @@
 // called, claim, vote, and at the end read your own story.
 import { h, mount, $, countdown, toast } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { actionLabel, artifactName, centerName, errorText, eventText, positionName, preferredLanguage, roleName, setLanguage, setRoleNames, stageName, t, tokenName, translatePage } from "./text.js";
+import { actionLabel, artifactName, centerName, errorText, positionName, preferredLanguage, roleName, setLanguage, setRoleNames, stageName, t, tokenName, told, translatePage } from "./text.js";
 import { causeOf, finalCards, renderEnd, renderSeats } from "./common.js";
 import { icon, loadRulesets, renderDeck, renderHelp, roleIcon, teamLabel, teamOf, tokenIcon, useRuleset } from "./roles.js";
 import { chime, prefs, setChime } from "./sound.js";
@@ -296,7 +296,7 @@ function render() {
     parts.push(ask, card, claims);
   }
   if (stage === "over") parts.push(replayButton(code, me ? me.seat : null), renderEnd(obs, players));
-  parts.push(renderKnown(view, players, stage === "over"));
+  parts.push(renderKnown(obs, stage === "over"));
   mount($("#main"), parts);
 }
 
@@ -334,7 +334,7 @@ function renderFast(view, players) {
   }
   // Lupus' werewolves see where their pack points, and may point again.
   const inside = task.pack_picks ? renderPack(view, task.pack_picks, players)
-    : task.seen.length ? h("ul", {}, task.seen.map((e) => h("li", {}, eventText(e, players, me.seat))))
+    : task.seen.length ? h("ul", {}, (task.said || []).filter(Boolean).map((line) => h("li", {}, line)))
       : roleIcon("card-back", { cls: "icon" });
   const panel = task.stage > 0 ? h("div", { class: "fast-glimpse", "data-testid": "fast-glimpse" }, inside) : null;
   return h("div", { class: "prompt awake turn", "data-testid": "fast-task", "data-stage": String(task.stage) },
@@ -515,10 +515,9 @@ function renderVerdict(view, players) {
     h("p", {}, dead ? t("you.why_dead", { cause: causeOf(out, me.name) }) : t("you.why_alive")));
 }
 
-function renderKnown(view, players, over) {
+function renderKnown(obs, over) {
   // Your own card stays under the card (tap to show), not in this list.
-  const lines = view.events.filter((e) => e.kind !== "deal")
-    .map((e) => eventText(e, players, me.seat)).filter(Boolean);
+  const lines = told(obs.view.events, obs.said).filter(([e]) => e.kind !== "deal").map(([, line]) => line);
   return h("section", { class: "known", "data-testid": "known" },
     h("h2", {}, over ? t("you.story") : t("known")),
     h("ol", {}, lines.map((l) => h("li", {}, l))));

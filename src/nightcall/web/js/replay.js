@@ -2,9 +2,9 @@
 // the center, and each step of the game in the order it happened. Everything here is
 // drawn from the server's replay of a game record (/api/replay, /api/rooms/CODE/replay):
 // the engine worked out which card moved where and what each look showed; this file
-// only draws it, and the sentences are the timeline's own (text.js eventText).
+// only draws it, and the sentences are the server's (its one renderer, in every language).
 import { h, mount } from "./dom.js";
-import { artifactName, eventText, list, t, tokenName } from "./text.js";
+import { artifactName, currentLanguage, list, t, tokenName } from "./text.js";
 import { miniCard } from "./common.js";
 import { roleIcon } from "./roles.js";
 
@@ -68,6 +68,12 @@ function seatsOf(step) {
 function actorsOf(step) {
   const e = step.event || {};
   return seatsOf(step).length ? seatsOf(step) : e.kind === "accuse" ? [e.seat] : [];
+}
+
+// The server's sentences in the page's language (English if it has none in it).
+function inLanguage(byLanguage) {
+  const all = byLanguage || {};
+  return all[currentLanguage()] || all.en || {};
 }
 
 // Build the replay inside ``root``. ``seat``: the phone's own seat (its steps marked).
@@ -207,14 +213,16 @@ export function mountReplay(root, data, { seat = null, tv = false } = {}) {
       const phase = step.phase === "night" ? t("replay.night", { night: step.night })
         : step.phase === "day" ? t("replay.day", { night: step.night }) : t("replay.end");
       // The call as the timeline says it ("Called: Seer.", "The vampires wake up.").
+      const calls = inLanguage(data.calls);
       mount(when, phase, step.call && step.phase === "night"
-        ? [" · ", roleIcon(step.call), " ", eventText({ kind: "call", role: step.call }, players, null)] : null);
+        ? [" · ", roleIcon(step.call), " ", calls[step.call] || ""] : null);
       const seats = seatsOf(step);
       const me = mine(step) ? seat : seats.length === 1 ? seats[0] : null;
       who.textContent = mine(step) ? t("replay.yours")
         : seats.length ? t("replay.on_phone", { names: list(seats.map((s) => players[s])) }) : "";
-      const ev = step.event || { kind: "call", role: step.call };
-      const text = eventText(ev, players, me) || "";
+      // The step as told to the phone it was on (or to nobody in particular).
+      const told = inLanguage(step.said);
+      const text = told[me === null ? "" : String(me)] ?? told[""] ?? "";
       said.textContent = step.event ? text : `${text} ${t("replay.nobody_acts")}`;
     }
     slider.value = String(at);

@@ -3,7 +3,7 @@
 // newest first; the table as a circle in the order that counts.
 import { h, mount, $, countdown, toast } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { errorText, eventText, hasText, list, roleName, setLanguage, setRoleNames, stageName, t, translatePage } from "./text.js";
+import { errorText, hasText, list, roleName, setLanguage, setRoleNames, stageName, t, told, translatePage } from "./text.js";
 import { cardWords, causeOf, finalCards, miniCard, renderCircle, renderEnd } from "./common.js";
 import { chooseVoice, chosenVoice, isMuted, onVoices, setMuted, speak, voicesFor } from "./speech.js";
 import { loadRulesets, renderDeck, roleIcon, useRuleset } from "./roles.js";
@@ -193,12 +193,12 @@ export function runScreen({ host }) {
 
   // The day's talk, accusations and deaths, newest first (on day 3 the first line is day 3).
   function renderBoard(view) {
-    const told = view.events.filter((e) => BOARD.has(e.kind))
-      .map((e) => eventText(e, view.players, null)).filter(Boolean).reverse();
-    if (!told.length) return null;
+    const lines = told(view.events, obs.said).filter(([e]) => BOARD.has(e.kind))
+      .map(([, line]) => line).reverse();
+    if (!lines.length) return null;
     return h("section", { class: "board", "data-testid": "table" },
       h("h2", {}, t("board.title")),
-      h("ol", {}, told.map((l, i) => h("li", { class: i < 3 ? "fresh" : "" }, l))));
+      h("ol", {}, lines.map((l, i) => h("li", { class: i < 3 ? "fresh" : "" }, l))));
   }
 
   // "Werewolf" for a role's call; the group calls ("vampires", "tokens") by their sentence.
