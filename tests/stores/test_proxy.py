@@ -64,9 +64,7 @@ class Stack:
     def __init__(self, tmp: Path, redis_url: str, groups: ProcessGroups,
                  workers: int = 2, proxy_port: int = 0) -> None:
         self.groups = groups
-        self.first = free_port()
-        while any(_busy(self.first + i) for i in range(workers)):
-            self.first = free_port()
+        self.first = worker_ports(workers)
         self.ports = [self.first + i for i in range(workers)]
         self.proxy_port = proxy_port or free_port()
         self.url = f"http://127.0.0.1:{self.proxy_port}"
@@ -98,6 +96,28 @@ class Stack:
                 assert time.monotonic() < deadline, f"no worker on port {port}"
                 time.sleep(0.1)
 
+
+
+def worker_ports(n: int) -> int:
+    """The first of ``n`` consecutive free ports for the workers, below the kernel's
+    ephemeral range: a port from ``free_port()`` (port 0) can be given meanwhile to an
+    outgoing connection, such as a worker's to Redis, and the next worker then cannot
+    bind it (CI saw "address already in use" five times in a row)."""
+    import random
+    import socket
+
+    low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    rng = random.Random()
+    for _ in range(200):
+        first = rng.randrange(max(1024, low - 12000), low - n)
+        try:
+            for i in range(n):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", first + i))
+        except OSError:
+            continue
+        return first
+    raise RuntimeError("no free ports for the workers below the ephemeral range")
 
 
 def _busy(port: int) -> bool:
@@ -266,9 +286,7 @@ def test_a_worker_that_keeps_dying_stops_the_service(durable_redis: RedisServer,
     worker and exits with status 1 (for systemd to report), rather than loop forever."""
     import socket
 
-    first = free_port()
-    while _busy(first + 1):
-        first = free_port()
+    first = worker_ports(2)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", first + 1))
         taken.listen()
