@@ -369,7 +369,13 @@ class Told:
     """One viewer's events as the web shows them (the timeline, the shared screen's
     log): the one renderer's sentence for each event of that viewer's view, None for a
     bookkeeping one. Made from the view's events and nothing else, so a sentence can
-    tell no more than its event. A view's events only grow, so each is told once."""
+    tell no more than its event.
+
+    Within one game state a view's events only grow, and the rulesets hand out the same
+    event dicts each time (``engine.events.visible_json``): when the last event told is
+    the very dict at its place, the history is the same and only the new events are
+    told. Anything else (a new game in the room, a rebuilt room, an older view) is
+    compared event by event and told again from the first difference."""
 
     def __init__(self, ruleset: str, players: Sequence[str], viewer: int | None,
                  lang: str, deck: Iterable[str] = ()) -> None:
@@ -377,16 +383,20 @@ class Told:
         self.renderer = Renderer(ruleset, players, viewer, lang, deck)
         self._events: list[dict[str, Any]] = []  # the events told so far, and their
         self._said: list[str | None] = []  # sentences
+        self._last: object = None  # the view's own dict of the last event told
 
     def __call__(self, events: Sequence[Mapping[str, Any]]) -> list[str | None]:
         n = len(self._events)
-        if list(events[:n]) != self._events:  # an earlier event changed: tell them again
+        if not (0 < n <= len(events) and events[n - 1] is self._last) \
+                and list(events[:n]) != self._events:  # another history: tell it again
             pairs = zip(events, self._events, strict=False)  # (either may be longer)
             n = next((i for i, (a, b) in enumerate(pairs) if a != b), min(n, len(events)))
             del self._events[n:], self._said[n:]
         for event in events[n:]:
             self._events.append(dict(event))
             self._said.append(self.tell(event))
+        if 0 < len(self._events) <= len(events):
+            self._last = events[len(self._events) - 1]
         return self._said[:len(events)]
 
     def tell(self, event: Mapping[str, Any]) -> str | None:
