@@ -38,6 +38,7 @@ words), ... (see :meth:`Renderer._value`). The forms are the same for every rule
 from __future__ import annotations
 
 import logging
+import string
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
@@ -89,6 +90,26 @@ def quiet_kinds(ruleset: str) -> frozenset[str]:
         return frozenset()
     events, _ = shapes_of(rules)
     return frozenset(kind for kind, cls in event_kinds(events).items() if cls.quiet)
+
+
+# What a sentence (or a quoted one) starts after.
+_SENTENCE_END = frozenset(".!?„“«\"")
+
+
+@cache
+def _starts(template: str) -> frozenset[str]:
+    """The placeholders a sentence of ``template`` starts with: their value is
+    capitalised there (a name is already; "you", "du", "tu" and lists starting with
+    them are not)."""
+    out, text = set(), ""
+    for literal, name, _, _ in string.Formatter().parse(template):
+        text += literal
+        if name:
+            before = text.rstrip(" ")
+            if not before or before[-1] in _SENTENCE_END:
+                out.add(name)
+            text += "x"
+    return frozenset(out)
 
 
 def _present(value: object) -> bool:
@@ -234,6 +255,8 @@ class Renderer:
         names = placeholders(template)
         forms = self._forms(event) if names else {}  # (built once per sentence)
         values = {name: self._value(event, name, actor, forms) for name in names}
+        for name in _starts(template):  # "du – Werwolf" opening a sentence: "Du – Werwolf"
+            values[name] = values[name][:1].upper() + values[name][1:]
         return template.format(**values)
 
     def events(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
