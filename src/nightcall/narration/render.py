@@ -81,6 +81,35 @@ def _templates(lang: str, stem: str) -> dict[tuple[tuple[str, ...], frozenset[st
 
 
 @cache
+def _choose(lang: str, ruleset: str, kind: str, present: frozenset[str],
+            applies: frozenset[str], quiet: bool) -> str | None:
+    """The key of the template for an event of ``kind`` with the fields ``present`` and
+    the variants that ``apply`` (the same for every such event: chosen once)."""
+    for prefix in (f"event.{ruleset}.", "event."):
+        templates = _templates(lang, prefix + kind)
+        # the master's own wording first, then the template needing the most
+        # fields, then the one with the most variants that apply
+        fitting = [(("master" in variants), len(fields), len(variants), key)
+                   for (fields, variants), key in templates.items()
+                   if set(fields) <= present and variants <= applies]
+        if fitting:
+            best = max(fitting)
+            if sum(1 for f in fitting if f[:3] == best[:3]) > 1:
+                raise LocaleError(f"two templates fit a {kind!r} event equally: "
+                                  f"{sorted(f[3] for f in fitting if f[:3] == best[:3])}")
+            return best[3]
+    if quiet:  # the master's notes the account does not tell
+        return None
+    raise LocaleError(f"the {lang} locale has no template for a {kind!r} event "
+                      f"(event.{ruleset}.{kind}.* or event.{kind}.*)")
+
+
+@cache
+def _placeholders(template: str) -> tuple[str, ...]:
+    return tuple(sorted(placeholders(template)))
+
+
+@cache
 def quiet_kinds(ruleset: str) -> frozenset[str]:
     """The ruleset's bookkeeping kinds, told with no sentence (``quiet`` in its shapes)."""
     if not ruleset:
@@ -214,7 +243,7 @@ class Renderer:
             return None
         present = {k for k, v in event.items() if k != "kind" and _present(v)}
         subject = self._subject(event)
-        applies = set()
+        applies: set[str] = set()
         if self.master:
             applies.add("master")
         if self.viewer is not None and subject == self.viewer:
@@ -227,23 +256,8 @@ class Renderer:
         seats = event.get("seats")
         if isinstance(seats, list) and len(seats) == 1:
             applies.add("one")
-        for prefix in (f"event.{self.ruleset}.", "event."):
-            templates = _templates(self.loc.lang, prefix + kind)
-            # the master's own wording first, then the template needing the most
-            # fields, then the one with the most variants that apply
-            fitting = [(("master" in variants), len(fields), len(variants), key)
-                       for (fields, variants), key in templates.items()
-                       if set(fields) <= present and variants <= applies]
-            if fitting:
-                best = max(fitting)
-                if sum(1 for f in fitting if f[:3] == best[:3]) > 1:
-                    raise LocaleError(f"two templates fit a {kind!r} event equally: "
-                                      f"{sorted(f[3] for f in fitting if f[:3] == best[:3])}")
-                return best[3]
-        if kind in self.quiet:  # the master's notes the account does not tell
-            return None
-        raise LocaleError(f"the {self.loc.lang} locale has no template for a {kind!r} event "
-                          f"(event.{self.ruleset}.{kind}.* or event.{kind}.*)")
+        return _choose(self.loc.lang, self.ruleset, kind, frozenset(present),
+                       frozenset(applies), kind in self.quiet)
 
     def event(self, event: Mapping[str, Any], actor: Actor = None) -> str | None:
         """The sentence for ``event`` (None for a bookkeeping event); ``actor`` is the
@@ -252,7 +266,7 @@ class Renderer:
         if key is None:
             return None
         template = self.loc.lines[key]
-        names = placeholders(template)
+        names = _placeholders(template)
         forms = self._forms(event) if names else {}  # (built once per sentence)
         values = {name: self._value(event, name, actor, forms) for name in names}
         for name in _starts(template):  # "du – Werwolf" opening a sentence: "Du – Werwolf"
