@@ -225,7 +225,7 @@ def test_every_template_is_the_one_chosen_for_the_fields_it_names() -> None:
         if variants & {"one", "you", "own"} and "seat" not in event:
             assert "seats" in event, f"{key}: the variant needs a subject"
             event["seats"] = [1]  # the subject: seat 1
-        viewer = 1 if "you" in variants else None
+        viewer = 1 if variants & {"you", "with"} else None  # (seats [1, 2]: with the viewer)
         actor = 1 if "own" in variants else (2 if "master" in variants else None)
         deck = []
         if "many" in variants:

@@ -12,6 +12,8 @@ it applies:
 
 - ``.you`` when the viewer is the event's subject (its ``seat``, or the one seat of
   ``seats``): "You accuse Bob." against "Ann accuses Bob.";
+- ``.with`` when the viewer is one of several ``seats`` ("You, Bob and Cy are the
+  Werewolves." against "The Werewolves are: Bob, Cy.");
 - ``.many`` when the deck holds more than one card of the event's ``role``:
   "the Werewolves are called";
 - ``.one`` when ``seats`` holds one seat ("P3 wakes as the only Werewolf");
@@ -30,7 +32,8 @@ renders every kind of every ruleset in every language.
 
 A placeholder is a field, or a field and a form: ``{seat}`` (a name, or "you"),
 ``{seat_obj}``/``{seat_dat}`` (the cases of "you"), ``{seat_card}``, ``{seat_token}``,
-``{seats}`` ("A, B, C"), ``{seats_cards}`` ("your card and B's card"), ``{card}``,
+``{seats}`` ("A, B, C"), ``{seats_others}`` (the viewer left out), ``{seats_with_you}``
+("you, B and C"), ``{seats_cards}`` ("your card and B's card"), ``{card}``,
 ``{role_plural}``, ``{center}``, ``{saw_said}`` (a position in the speaker's own
 words), ... (see :meth:`Renderer._value`). The forms are the same for every ruleset.
 """
@@ -61,7 +64,7 @@ PEOPLE = frozenset({"seats", "dead", "order", "dream_wolves"})
 ROLE = frozenset({"card", "role", "becomes", "copy"})
 
 
-VARIANTS = ("you", "many", "one", "own", "master")
+VARIANTS = ("you", "with", "many", "one", "own", "master")
 
 
 @cache
@@ -256,6 +259,8 @@ class Renderer:
         seats = event.get("seats")
         if isinstance(seats, list) and len(seats) == 1:
             applies.add("one")
+        if isinstance(seats, list) and len(seats) > 1 and self.viewer in seats:
+            applies.add("with")
         return _choose(self.loc.lang, self.ruleset, kind, frozenset(present),
                        frozenset(applies), kind in self.quiet)
 
@@ -332,6 +337,11 @@ class Renderer:
             ("people", "first"): lambda seats: self.who(seats[0]),
             ("people", "second"): lambda seats: self.who(seats[1]),
             ("people", "and"): lambda seats: self.listing([self.who(s) for s in seats]),
+            # the viewer's fellows, and the viewer first among them ("You, Bob and Cy")
+            ("people", "others"): lambda seats: self.listing(
+                [self.players[s] for s in seats if s != self.viewer]),
+            ("people", "with_you"): lambda seats: self.listing(
+                [self.word("you")] + [self.players[s] for s in seats if s != self.viewer]),
             ("people", "cards"): lambda seats: self.listing([self.card_of(s) for s in seats]),
             ("people", "first_dat"): lambda seats: self.who(seats[0], "dat"),
             ("people", "second_dat"): lambda seats: self.who(seats[1], "dat"),
