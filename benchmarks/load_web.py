@@ -250,8 +250,8 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
                   else [port] if args.workers == 1 else [])
     cmd = [sys.executable, "-m", "nightcall.cli", "serve", "--host", "127.0.0.1",
            "--port", str(port)]
-    if not old:  # every room comes from this one address (older versions had no limit)
-        cmd += ["--room-burst", str(args.rooms + 10)]
+    if not old or _has_room_burst(args.server_env):  # every room comes from this one
+        cmd += ["--room-burst", str(args.rooms + 10)]  # address (older versions: no limit)
     if args.pin:  # the server alone on core 0, as if the phones were on other machines
         cmd = ["taskset", "-c", "0", *cmd]
     if args.redis:
@@ -288,6 +288,13 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
         args.nginx.start(url + "/api/rulesets")
     time.sleep(1.0)  # every worker up, not just the first to answer
     return server, url
+
+
+def _has_room_burst(env: dict[str, str]) -> bool:
+    """Does the server of this environment (another checkout's) take ``--room-burst``?"""
+    out = subprocess.run([sys.executable, "-m", "nightcall.cli", "serve", "--help"],
+                         env={**os.environ, **env}, capture_output=True, text=True)
+    return "--room-burst" in out.stdout
 
 
 def _busy(port: int) -> bool:

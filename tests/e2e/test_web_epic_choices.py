@@ -76,14 +76,14 @@ def test_venus_the_instigator_and_the_goblin_choose_on_their_phones(
         assert bea.locator("[data-testid=pick][data-kind=token_two]").count() == 6
         pick_pair(bea, "token_two", "Dan", "Eve",
                   lambda p: shots(p, "epic-choices-01-venus-360"))
-        wait_for(lambda: "Dan, Eve get the love tokens." in known(bea),
+        wait_for(lambda: "You give the love tokens to Dan and Eve." in known(bea),
                  what="Venus's own line")
 
         # The Instigator: one tap, one player gets the Traitor token.
         cy.wait_for_selector("[data-testid=choice][data-kind=token]", timeout=20_000)
         shots(cy, "epic-choices-02-instigator-360")
         cy.locator("[data-testid=choice][data-kind=token]").filter(has_text="Fay").click()
-        wait_for(lambda: "Fay gets the traitor token." in known(cy),
+        wait_for(lambda: "You give Fay the traitor token." in known(cy),
                  what="the Instigator's own line")
 
         # The Goblin: two grids (cards, tokens); it swaps Bea's and Cy's tokens.
@@ -92,7 +92,7 @@ def test_venus_the_instigator_and_the_goblin_choose_on_their_phones(
         assert ada.locator("[data-testid=pick][data-kind=swap_tokens]").count() == 6
         pick_pair(ada, "swap_tokens", "Bea", "Cy",
                   lambda p: shots(p, "epic-choices-03-goblin-360"))
-        wait_for(lambda: "The tokens of Bea and Cy are swapped." in known(ada),
+        wait_for(lambda: "You swap the tokens of Bea and Cy." in known(ada),
                  what="the Goblin's own line")
 
         # By day, Ada claims a role with her phone and the host's board shows it.

@@ -219,7 +219,7 @@ def test_the_card_shows_what_you_know_now(browser: Any, tmp_path: Path, shots: A
         assert ada.inner_text("[data-testid=card] strong") == "Seer"
         known = ada.inner_text("[data-testid=known]")
         if role == "robber":  # about your own card, in the second person
-            assert "Swapped: your card and Bruno's card." in known, known
+            assert "You swap your card and Bruno's card." in known, known
             assert "You see your card: the Seer." in known, known
         else:  # what the look showed is on the card area too, not only in the list
             assert "Bruno's card: Seer" in ada.inner_text("[data-testid=card-extras]")

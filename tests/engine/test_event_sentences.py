@@ -225,7 +225,7 @@ def test_every_template_is_the_one_chosen_for_the_fields_it_names() -> None:
         if variants & {"one", "you", "own"} and "seat" not in event:
             assert "seats" in event, f"{key}: the variant needs a subject"
             event["seats"] = [1]  # the subject: seat 1
-        viewer = 1 if "you" in variants else None
+        viewer = 1 if variants & {"you", "with"} else None  # (seats [1, 2]: with the viewer)
         actor = 1 if "own" in variants else (2 if "master" in variants else None)
         deck = []
         if "many" in variants:
@@ -234,3 +234,90 @@ def test_every_template_is_the_one_chosen_for_the_fields_it_names() -> None:
         chosen = {Renderer(rid, ["Ann", "Bob", "Cy"], viewer, "en", deck,
                            master="master" in variants).key(event, actor) for rid in rids}
         assert key in chosen, (key, chosen)
+
+
+# What a seat did or learned at night, told to that seat alone: in the second person.
+OWN_KINDS = {"deal", "saw", "became", "swapped", "gave_token", "token", "saw_token",
+             "swapped_tokens", "tapped", "concealed", "placed_artifact", "artifact",
+             "protect", "visit", "mark", "imitate", "seen", "medium"}
+# ... and of those, the ones that carry no card: their sentence names no role at all.
+NO_ROLE = {"swapped", "swapped_tokens", "tapped", "concealed", "placed_artifact",
+           "protect", "visit", "mark"}
+SECOND_PERSON = {
+    "en": re.compile(r"\b(you|your)\b", re.IGNORECASE),
+    "de": re.compile(r"\b(du|dein\w*|dich|dir)\b", re.IGNORECASE),
+    # a verb in the second person (Scambi, Stanotte proteggi, Dai ...) or tu/ti/te/tuo
+    "it": re.compile(r"^(\w+ )?\w+i\b|\b(tu|ti|te|tua|tuo|tuoi|tue|sei|sarai)\b", re.IGNORECASE),
+}
+
+
+@pytest.mark.parametrize("rid", RULESETS)
+def test_a_seats_own_events_are_in_the_second_person_in_every_language(rid: str) -> None:
+    """Issue #13's tone: what a seat did or learned is told to it as "you" ("You swap
+    your card and Bob's card", "Du gibst Dan und Eve die Marker Liebe", "Tu, Bob e Cy
+    siete i Lupi"), in every language; a swap, a tap, a visit names no card (the
+    seat saw none)."""
+    rs = get_ruleset(rid)
+    told: dict[str, set[str]] = {lang: set() for lang in LANGUAGES}
+    for view in views_of_games(rs, GAMES[rid] // 3, seed=37):
+        seat = view.get("seat")
+        if not isinstance(seat, int) or view["phase"] == "over":
+            continue
+        players = view["players"]
+        for event in view["events"][-8:]:
+            kind = event["kind"]
+            own = kind in OWN_KINDS or (
+                kind in {"wolves", "freemasons", "masons", "vampires", "lovers"}
+                and seat in event.get("seats", ()))
+            if not own:
+                continue
+            for lang in LANGUAGES:
+                text = Renderer(rid, players, seat, lang).event(event)
+                if text is None:
+                    continue
+                assert SECOND_PERSON[lang].search(text), (rid, lang, event, text)
+                if kind in NO_ROLE:  # (a swap shows no card: its sentence names none)
+                    roles = load(lang).glossary["roles"].get(rid, {})
+                    named = [entry["name"] for entry in roles.values()
+                             if re.search(rf"\b{re.escape(entry['name'])}\b", text)]
+                    assert not named, (rid, lang, event, text, named)
+                told[lang].add(kind)
+    assert told["en"] and told["en"] == told["it"] == told["de"], told
+
+
+def test_the_love_tokens_and_the_wolves_are_told_to_the_seat_that_did_or_is_one() -> None:
+    names = ["Ann", "Bob", "Cy", "Dan", "Eve"]
+    love = {"kind": "gave_token", "seats": [3, 4], "token": "love"}
+    mine = {"kind": "gave_token", "seats": [0, 4], "token": "love"}
+    wolves = {"kind": "wolves", "seats": [0, 1, 2]}
+    want = {"en": ("You give the love tokens to Dan and Eve.",
+                   "You keep one love token and give the other to Eve.",
+                   "You, Bob and Cy are the Werewolves."),
+            "it": ("Dai i segnalini Amore a Dan e Eve.",
+                   "Tieni un segnalino Amore e dai l'altro a Eve.",
+                   "Tu, Bob e Cy siete i Lupi."),
+            "de": ("Du gibst Dan und Eve die Marker Liebe.",
+                   "Du behältst einen Marker Liebe, den anderen bekommt Eve.",
+                   "Du, Bob und Cy seid die Werwölfe.")}
+    for lang, sentences in want.items():
+        r = Renderer("epic", names, 0, lang)
+        assert (r.event(love), r.event(mine), r.event(wolves)) == sentences, lang
+    # the public (and a fellow who is not among them) hear the list, not "you"
+    assert Renderer("onuw", names, 3, "en").event(wolves) == "The Werewolves are: Ann, Bob, Cy."
+
+
+def test_a_sentence_starts_with_a_capital_whatever_value_opens_it() -> None:
+    """Issue #13: "Alle Karten aufgedeckt. du – Werwolf": the viewer's "du", "tu", "you"
+    opening a sentence or its list is capitalised; further in, it is not."""
+    cards = ["werewolf", "seer", "robber", "villager", "villager", "tanner"]
+    reveal = {"kind": "reveal", "cards": cards}
+    names = ["Ann", "Bob", "Cy"]
+    assert Renderer("onuw", names, 0, "de", cards).event(reveal).startswith(
+        "Alle Karten aufgedeckt. Du – Werwolf, Bob – Seherin")
+    assert Renderer("onuw", names, 0, "it", cards).event(reveal).startswith(
+        "Tutte le carte scoperte. Tu – Lupo, Bob")
+    assert Renderer("onuw", names, 0, "en", cards).event(reveal).startswith(
+        "All cards turned over. You: Werewolf, Bob: Seer")
+    assert ", du – Seherin," in Renderer("onuw", names, 1, "de", cards).event(reveal)
+    votes = {"kind": "votes", "votes": [1, 0, None]}
+    assert Renderer("onuw", names, 0, "en").event(votes) == "The vote: you → Bob, Bob → you."

@@ -15,7 +15,10 @@ from starlette.testclient import TestClient
 from webhelpers import WS, make_room
 
 from nightcall.engine.replay_steps import replay_steps
+from nightcall.server.app import create_app
 from nightcall.server.guard import CSP
+from nightcall.server.limits import Limits
+from nightcall.server.store import SQLiteStore
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
 
@@ -41,24 +44,31 @@ def test_a_posted_record_gets_the_engines_steps(client: TestClient) -> None:
         assert r.status_code == 200, (name, r.text)
         got = r.json()
         assert without_names(got) == json.loads(json.dumps(replay_steps(record))), name
-        # Role names for the page in each language, for every card on the table.
+        # Role names for the page in its language, for every card on the table.
+        names = {lang: client.post(f"/api/replay?lang={lang}", content=json.dumps(record)
+                                   ).json()["role_names"][lang] for lang in ("en", "it", "de")}
         for lang in ("en", "it", "de"):
-            assert set(got["start"]["cards"]) <= set(got["role_names"][lang])
-        names = got["role_names"]
+            assert set(got["start"]["cards"]) <= set(names[lang])
         assert any(names["it"][c] != names["en"][c] for c in got["start"]["cards"])
 
 
 def test_each_step_carries_the_renderers_sentences(client: TestClient) -> None:
-    """The page writes no sentence: each step comes told in every language, to each
-    seat that saw it during play and, unless one seat alone did, to nobody in
-    particular; each night call too. The words are the one renderer's."""
+    """The page writes no sentence: each step comes told in the language the page asks
+    for, to each seat that saw it during play and, unless one seat alone did, to nobody
+    in particular; each night call too. The words are the one renderer's."""
     from nightcall.narration.render import Renderer
 
     for name in ("onuw-example-round.json", "epic-vampire-tokens.json",
                  "lupus-example-round.json"):
-        got = client.post("/api/replay", content=json.dumps(record_of(name))).json()
+        asked = {lang: client.post(f"/api/replay?lang={lang}",
+                                   content=json.dumps(record_of(name))).json()
+                 for lang in ("en", "it", "de")}
+        got = asked["en"]
         players, deck, rid = got["players"], got["start"]["cards"], got["ruleset"]
         for lang in ("en", "it", "de"):
+            got = asked[lang]
+            assert got["language"] == lang and set(got["calls"]) == {lang}
+            assert all(set(step["said"]) == {lang} for step in got["steps"])  # one language
             for step in got["steps"]:
                 seats = step["seen_by"] if isinstance(step["seen_by"], list) else []
                 want = {str(s) for s in seats} | ({""} if len(seats) != 1 else set())
@@ -72,10 +82,11 @@ def test_each_step_carries_the_renderers_sentences(client: TestClient) -> None:
             calls = {step["call"] for step in got["steps"] if step["call"]}
             assert set(got["calls"][lang]) == calls and all(got["calls"][lang].values())
         # a seat's own step in the second person, in its language
-        mine = next(step for step in got["steps"] if len(step["seen_by"]) == 1
-                    and step["event"] and step["event"].get("seat") == step["seen_by"][0])
+        at, mine = next((i, step) for i, step in enumerate(asked["en"]["steps"])
+                        if len(step["seen_by"]) == 1 and step["event"]
+                        and step["event"].get("seat") == step["seen_by"][0])
         seat = str(mine["seen_by"][0])
-        assert mine["said"]["en"][seat] != mine["said"]["de"][seat]
+        assert mine["said"]["en"][seat] != asked["de"]["steps"][at]["said"]["de"][seat]
         assert players[int(seat)] not in mine["said"]["en"][seat], (name, mine)
 
 
@@ -157,6 +168,17 @@ def test_a_rooms_replay_opens_at_the_end_from_its_record(client: TestClient) -> 
     record = client.get(f"/api/rooms/{code}/record").json()
     assert without_names(got) == json.loads(json.dumps(replay_steps(record)))
     assert got["language"] == "de" and got["room"] == code
+    # the page asks in its own language: the sentences come in that one only
+    en = client.get(f"/api/rooms/{code}/replay?lang=en").json()
+    assert en["language"] == "en" and set(en["calls"]) == {"en"}
+    assert all(set(step["said"]) == {"en"} for step in en["steps"])
+    assert set(got["calls"]) == {"de"} and en["calls"]["en"] != got["calls"]["de"]
+
+
+def test_a_language_we_lack_is_refused_with_the_ones_we_have(client: TestClient) -> None:
+    r = client.post("/api/replay?lang=fr", content=json.dumps(record_of("onuw-example-round.json")))
+    assert r.status_code == 400 and r.json()["code"] == "bad_language"
+    assert "en, it, de" in r.json()["message"], r.text
 
 
 def test_the_replay_page_is_served_under_the_csp(client: TestClient) -> None:
@@ -165,3 +187,20 @@ def test_the_replay_page_is_served_under_the_csp(client: TestClient) -> None:
         assert r.status_code == 200 and "replay-page.js" in r.text
         assert r.headers["content-security-policy"] == CSP
         assert "<script>" not in r.text and "style=" not in r.text  # nothing inline
+
+
+def test_replays_and_table_answers_are_limited_per_address(db_path: Path) -> None:
+    """A replay is the whole game replayed and told on the server, and the table mode's
+    answers are work too: past the per-address limit, 429 with Retry-After, before the
+    body is read; another address is not slowed by it."""
+    app = create_app(SQLiteStore(db_path), limits=Limits(work_burst=3, work_per_minute=0.1))
+    record = json.dumps(record_of("onuw-example-round.json"))
+    with TestClient(app) as client:
+        codes = [client.post("/api/replay", content=record).status_code for _ in range(4)]
+        assert codes == [200, 200, 200, 429]
+        r = client.post("/api/narrator/setup", content=b"{}")
+        assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
+        assert "too many replays and table answers" in r.json()["message"], r.text
+        other = TestClient(app, client=("203.0.113.9", 50000))  # (the app runs already)
+        assert other.post("/api/replay", content=record).status_code == 200
+        assert other.post("/api/narrator/setup", content=b"{}").status_code == 400

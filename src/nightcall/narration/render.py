@@ -12,6 +12,8 @@ it applies:
 
 - ``.you`` when the viewer is the event's subject (its ``seat``, or the one seat of
   ``seats``): "You accuse Bob." against "Ann accuses Bob.";
+- ``.with`` when the viewer is one of several ``seats`` ("You, Bob and Cy are the
+  Werewolves." against "The Werewolves are: Bob, Cy.");
 - ``.many`` when the deck holds more than one card of the event's ``role``:
   "the Werewolves are called";
 - ``.one`` when ``seats`` holds one seat ("P3 wakes as the only Werewolf");
@@ -30,7 +32,8 @@ renders every kind of every ruleset in every language.
 
 A placeholder is a field, or a field and a form: ``{seat}`` (a name, or "you"),
 ``{seat_obj}``/``{seat_dat}`` (the cases of "you"), ``{seat_card}``, ``{seat_token}``,
-``{seats}`` ("A, B, C"), ``{seats_cards}`` ("your card and B's card"), ``{card}``,
+``{seats}`` ("A, B, C"), ``{seats_others}`` (the viewer left out), ``{seats_with_you}``
+("you, B and C"), ``{seats_cards}`` ("your card and B's card"), ``{card}``,
 ``{role_plural}``, ``{center}``, ``{saw_said}`` (a position in the speaker's own
 words), ... (see :meth:`Renderer._value`). The forms are the same for every ruleset.
 """
@@ -38,6 +41,7 @@ words), ... (see :meth:`Renderer._value`). The forms are the same for every rule
 from __future__ import annotations
 
 import logging
+import string
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
@@ -60,7 +64,7 @@ PEOPLE = frozenset({"seats", "dead", "order", "dream_wolves"})
 ROLE = frozenset({"card", "role", "becomes", "copy"})
 
 
-VARIANTS = ("you", "many", "one", "own", "master")
+VARIANTS = ("you", "with", "many", "one", "own", "master")
 
 
 @cache
@@ -80,6 +84,35 @@ def _templates(lang: str, stem: str) -> dict[tuple[tuple[str, ...], frozenset[st
 
 
 @cache
+def _choose(lang: str, ruleset: str, kind: str, present: frozenset[str],
+            applies: frozenset[str], quiet: bool) -> str | None:
+    """The key of the template for an event of ``kind`` with the fields ``present`` and
+    the variants that ``apply`` (the same for every such event: chosen once)."""
+    for prefix in (f"event.{ruleset}.", "event."):
+        templates = _templates(lang, prefix + kind)
+        # the master's own wording first, then the template needing the most
+        # fields, then the one with the most variants that apply
+        fitting = [(("master" in variants), len(fields), len(variants), key)
+                   for (fields, variants), key in templates.items()
+                   if set(fields) <= present and variants <= applies]
+        if fitting:
+            best = max(fitting)
+            if sum(1 for f in fitting if f[:3] == best[:3]) > 1:
+                raise LocaleError(f"two templates fit a {kind!r} event equally: "
+                                  f"{sorted(f[3] for f in fitting if f[:3] == best[:3])}")
+            return best[3]
+    if quiet:  # the master's notes the account does not tell
+        return None
+    raise LocaleError(f"the {lang} locale has no template for a {kind!r} event "
+                      f"(event.{ruleset}.{kind}.* or event.{kind}.*)")
+
+
+@cache
+def _placeholders(template: str) -> tuple[str, ...]:
+    return tuple(sorted(placeholders(template)))
+
+
+@cache
 def quiet_kinds(ruleset: str) -> frozenset[str]:
     """The ruleset's bookkeeping kinds, told with no sentence (``quiet`` in its shapes)."""
     if not ruleset:
@@ -89,6 +122,26 @@ def quiet_kinds(ruleset: str) -> frozenset[str]:
         return frozenset()
     events, _ = shapes_of(rules)
     return frozenset(kind for kind, cls in event_kinds(events).items() if cls.quiet)
+
+
+# What a sentence (or a quoted one) starts after.
+_SENTENCE_END = frozenset(".!?„“«\"")
+
+
+@cache
+def _starts(template: str) -> frozenset[str]:
+    """The placeholders a sentence of ``template`` starts with: their value is
+    capitalised there (a name is already; "you", "du", "tu" and lists starting with
+    them are not)."""
+    out, text = set(), ""
+    for literal, name, _, _ in string.Formatter().parse(template):
+        text += literal
+        if name:
+            before = text.rstrip(" ")
+            if not before or before[-1] in _SENTENCE_END:
+                out.add(name)
+            text += "x"
+    return frozenset(out)
 
 
 def _present(value: object) -> bool:
@@ -193,7 +246,7 @@ class Renderer:
             return None
         present = {k for k, v in event.items() if k != "kind" and _present(v)}
         subject = self._subject(event)
-        applies = set()
+        applies: set[str] = set()
         if self.master:
             applies.add("master")
         if self.viewer is not None and subject == self.viewer:
@@ -206,23 +259,10 @@ class Renderer:
         seats = event.get("seats")
         if isinstance(seats, list) and len(seats) == 1:
             applies.add("one")
-        for prefix in (f"event.{self.ruleset}.", "event."):
-            templates = _templates(self.loc.lang, prefix + kind)
-            # the master's own wording first, then the template needing the most
-            # fields, then the one with the most variants that apply
-            fitting = [(("master" in variants), len(fields), len(variants), key)
-                       for (fields, variants), key in templates.items()
-                       if set(fields) <= present and variants <= applies]
-            if fitting:
-                best = max(fitting)
-                if sum(1 for f in fitting if f[:3] == best[:3]) > 1:
-                    raise LocaleError(f"two templates fit a {kind!r} event equally: "
-                                      f"{sorted(f[3] for f in fitting if f[:3] == best[:3])}")
-                return best[3]
-        if kind in self.quiet:  # the master's notes the account does not tell
-            return None
-        raise LocaleError(f"the {self.loc.lang} locale has no template for a {kind!r} event "
-                          f"(event.{self.ruleset}.{kind}.* or event.{kind}.*)")
+        if isinstance(seats, list) and len(seats) > 1 and self.viewer in seats:
+            applies.add("with")
+        return _choose(self.loc.lang, self.ruleset, kind, frozenset(present),
+                       frozenset(applies), kind in self.quiet)
 
     def event(self, event: Mapping[str, Any], actor: Actor = None) -> str | None:
         """The sentence for ``event`` (None for a bookkeeping event); ``actor`` is the
@@ -231,9 +271,11 @@ class Renderer:
         if key is None:
             return None
         template = self.loc.lines[key]
-        names = placeholders(template)
+        names = _placeholders(template)
         forms = self._forms(event) if names else {}  # (built once per sentence)
         values = {name: self._value(event, name, actor, forms) for name in names}
+        for name in _starts(template):  # "du – Werwolf" opening a sentence: "Du – Werwolf"
+            values[name] = values[name][:1].upper() + values[name][1:]
         return template.format(**values)
 
     def events(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
@@ -295,6 +337,11 @@ class Renderer:
             ("people", "first"): lambda seats: self.who(seats[0]),
             ("people", "second"): lambda seats: self.who(seats[1]),
             ("people", "and"): lambda seats: self.listing([self.who(s) for s in seats]),
+            # the viewer's fellows, and the viewer first among them ("You, Bob and Cy")
+            ("people", "others"): lambda seats: self.listing(
+                [self.players[s] for s in seats if s != self.viewer]),
+            ("people", "with_you"): lambda seats: self.listing(
+                [self.word("you")] + [self.players[s] for s in seats if s != self.viewer]),
             ("people", "cards"): lambda seats: self.listing([self.card_of(s) for s in seats]),
             ("people", "first_dat"): lambda seats: self.who(seats[0], "dat"),
             ("people", "second_dat"): lambda seats: self.who(seats[1], "dat"),
@@ -369,7 +416,13 @@ class Told:
     """One viewer's events as the web shows them (the timeline, the shared screen's
     log): the one renderer's sentence for each event of that viewer's view, None for a
     bookkeeping one. Made from the view's events and nothing else, so a sentence can
-    tell no more than its event. A view's events only grow, so each is told once."""
+    tell no more than its event.
+
+    Within one game state a view's events only grow, and the rulesets hand out the same
+    event dicts each time (``engine.events.visible_json``): when the last event told is
+    the very dict at its place, the history is the same and only the new events are
+    told. Anything else (a new game in the room, a rebuilt room, an older view) is
+    compared event by event and told again from the first difference."""
 
     def __init__(self, ruleset: str, players: Sequence[str], viewer: int | None,
                  lang: str, deck: Iterable[str] = ()) -> None:
@@ -377,16 +430,20 @@ class Told:
         self.renderer = Renderer(ruleset, players, viewer, lang, deck)
         self._events: list[dict[str, Any]] = []  # the events told so far, and their
         self._said: list[str | None] = []  # sentences
+        self._last: object = None  # the view's own dict of the last event told
 
     def __call__(self, events: Sequence[Mapping[str, Any]]) -> list[str | None]:
         n = len(self._events)
-        if list(events[:n]) != self._events:  # an earlier event changed: tell them again
+        if not (0 < n <= len(events) and events[n - 1] is self._last) \
+                and list(events[:n]) != self._events:  # another history: tell it again
             pairs = zip(events, self._events, strict=False)  # (either may be longer)
             n = next((i for i, (a, b) in enumerate(pairs) if a != b), min(n, len(events)))
             del self._events[n:], self._said[n:]
         for event in events[n:]:
             self._events.append(dict(event))
             self._said.append(self.tell(event))
+        if 0 < len(self._events) <= len(events):
+            self._last = events[len(self._events) - 1]
         return self._said[:len(events)]
 
     def tell(self, event: Mapping[str, Any]) -> str | None:

@@ -61,6 +61,10 @@ class Limits:
     # every table at once, then a room a minute each; a script may not open 190 a second.
     rooms_per_minute: float = 6.0
     room_burst: int = 30
+    # Work that stores nothing but costs CPU (a record replayed, the table mode's
+    # answers): a page asks once per replay or answer; a script asking in a loop may not.
+    work_per_minute: float = 60.0
+    work_burst: int = 60
     clock: Now = time.monotonic
 
 
@@ -187,16 +191,22 @@ class TokenGuard:
 
 
 class CreateGuard:
-    """New rooms per client address (POST /api/rooms and play again)."""
+    """Requests of one kind per client address: new rooms (POST /api/rooms and play
+    again), or work (``what``: replays, the table mode's answers)."""
 
-    def __init__(self, limits: Limits) -> None:
-        self.addresses = PerAddress(limits.rooms_per_minute, limits.room_burst, limits.clock)
+    def __init__(self, limits: Limits, what: str = "new rooms") -> None:
+        if what == "new rooms":
+            self.addresses = PerAddress(limits.rooms_per_minute, limits.room_burst,
+                                        limits.clock)
+        else:
+            self.addresses = PerAddress(limits.work_per_minute, limits.work_burst, limits.clock)
+        self.what = what
 
     def take(self, address: str | None) -> None:
-        """Count one new room, or raise :class:`SlowDown` past the limit."""
+        """Count one request, or raise :class:`SlowDown` past the limit."""
         seconds = self.addresses.wait(address)
         if seconds:
-            raise SlowDown(f"too many new rooms from your address: try again in {seconds} s",
+            raise SlowDown(f"too many {self.what} from your address: try again in {seconds} s",
                            seconds)
         self.addresses.spend(address)
 
@@ -234,6 +244,16 @@ def install(app: Starlette, limits: Limits) -> None:
     app.state.guard = RoomGuard(limits)
     app.state.tokens = TokenGuard(limits)
     app.state.creations = CreateGuard(limits)
+    app.state.work = CreateGuard(limits, "replays and table answers")
+
+
+def too_many(request: HTTPConnection) -> Response | None:
+    """A request that costs CPU (``app.state.work``): None, or 429 past the limit."""
+    try:
+        request.app.state.work.take(address(request))
+    except SlowDown as exc:
+        return refusal(exc)
+    return None
 
 
 def address(conn: HTTPConnection) -> str | None:

@@ -21,6 +21,7 @@ from starlette.routing import Route
 
 from nightcall.narration import tablemode
 from nightcall.server.guard import ORIGIN_REFUSED, Endpoint, Guards
+from nightcall.server.limits import too_many
 
 
 def _json(data: object, status: int = 200) -> Response:
@@ -33,6 +34,9 @@ def _endpoint(work: Callable[[Any], dict[str, Any]]) -> Endpoint:
         guards: Guards = request.app.state.guards
         if not guards.origin_ok(request):  # another site's page may not use this server
             return _json({"code": "bad_origin", "message": ORIGIN_REFUSED}, 403)
+        refused = too_many(request)
+        if refused is not None:
+            return refused
         try:
             body = msgspec.json.decode(await request.body())
         except msgspec.DecodeError as exc:

@@ -26,7 +26,7 @@ from nightcall.engine.shapes import event_kinds, shapes_of
 from nightcall.narration.render import Renderer
 from nightcall.server.guard import ORIGIN_REFUSED, Endpoint, Guards
 from nightcall.server.hub import LANGUAGES, Hub
-from nightcall.server.limits import lookup, refusal
+from nightcall.server.limits import lookup, refusal, too_many
 from nightcall.server.ops import reader
 from nightcall.server.room import Room, RoomError
 
@@ -41,8 +41,9 @@ def bad_record(message: str) -> Response:
     return _json({"code": "bad_record", "message": message}, 400)
 
 
-def steps_of(record: object) -> JSONObject:
-    """The replay with every language's role names (the page picks one).
+def steps_of(record: object, lang: str = "en") -> JSONObject:
+    """The replay with its role names and sentences in ``lang`` (the page asks for its
+    language, and again when it switches).
 
     Raises NightcallError for a record the engine refuses; anything else a hostile
     record can provoke inside a ruleset is a refusal too (ValueError)."""
@@ -60,42 +61,50 @@ def steps_of(record: object) -> JSONObject:
         raise ValueError(f"this record cannot be replayed ({type(exc).__name__})") from None
     rid = str(out["ruleset"])
     roles = get_ruleset(rid).role_ids
-    out["role_names"] = {lang: {r: role_name(rid, r, lang) for r in roles}
-                         for lang in LANGUAGES}
-    tell(out)
+    out["role_names"] = {lang: {r: role_name(rid, r, lang) for r in roles}}
+    tell(out, lang)
+    out["language"] = lang
     return out
 
 
-def tell(out: dict[str, Any]) -> None:
-    """Each step's sentence, in every language (the page may switch to the room's once
-    the replay is in), as the one renderer tells it to each seat that saw it during play
-    (``said[lang][str(seat)]``) and to nobody in particular (``said[lang][""]``, unless
-    one seat alone saw it); and each night call's sentence (``calls[lang][call]``).
-    The replay opens only after the end, when every secret is public."""
+def tell(out: dict[str, Any], lang: str) -> None:
+    """Each step's sentence in ``lang``, as the one renderer tells it to each seat that
+    saw it during play (``said[lang][str(seat)]``) and to nobody in particular
+    (``said[lang][""]``, unless one seat alone saw it); and each night call's sentence
+    (``calls[lang][call]``). Only the language asked: the page asks again when it
+    switches. The replay opens only after the end, when every secret is public."""
     rid, players, deck = out["ruleset"], out["players"], out["start"]["cards"]
     # The field a call event names its step in ("role" in One Night and Lupus, "call" in
     # Epic), as the ruleset's own shape of it says.
     field = "role" if "role" in event_kinds(shapes_of(get_ruleset(rid))[0])["call"
                                                                           ].__struct_fields__ \
         else "call"
-    calls: dict[str, dict[str, str | None]] = {}
-    for lang in LANGUAGES:
-        public = Renderer(rid, players, None, lang, deck)
-        by_seat: dict[int, Renderer] = {}
-        calls[lang] = {}
-        for step in out["steps"]:
-            call = step["call"]
-            if call is not None and call not in calls[lang]:
-                calls[lang][call] = public.event({"kind": "call", field: call})
-            event = step["event"] or {"kind": "call", field: call}
-            seats = step["seen_by"] if isinstance(step["seen_by"], list) else []
-            told: dict[str, str | None] = {} if len(seats) == 1 else {"": public.event(event)}
-            for seat in seats:
-                if seat not in by_seat:
-                    by_seat[seat] = Renderer(rid, players, seat, lang, deck)
-                told[str(seat)] = by_seat[seat].event(event)
-            step.setdefault("said", {})[lang] = told
-    out["calls"] = calls
+    public = Renderer(rid, players, None, lang, deck)
+    by_seat: dict[int, Renderer] = {}
+    calls: dict[str, str | None] = {}
+    for step in out["steps"]:
+        call = step["call"]
+        if call is not None and call not in calls:
+            calls[call] = public.event({"kind": "call", field: call})
+        event = step["event"] or {"kind": "call", field: call}
+        seats = step["seen_by"] if isinstance(step["seen_by"], list) else []
+        told: dict[str, str | None] = {} if len(seats) == 1 else {"": public.event(event)}
+        for seat in seats:
+            if seat not in by_seat:
+                by_seat[seat] = Renderer(rid, players, seat, lang, deck)
+            told[str(seat)] = by_seat[seat].event(event)
+        step["said"] = {lang: told}
+    out["calls"] = {lang: calls}
+
+
+def language_of(request: Request, default: str = "en") -> str | Response:
+    """The language the page asks for (``?lang=``), or the refusal of one we lack."""
+    lang = request.query_params.get("lang") or default
+    if lang not in LANGUAGES:
+        return _json({"code": "bad_language", "message": f"no replay in {lang!r}: "
+                      f"ask for one of {', '.join(LANGUAGES)}"}, 400)
+    return lang
+
 
 
 async def replay_record(request: Request) -> Response:
@@ -103,6 +112,12 @@ async def replay_record(request: Request) -> Response:
     guards: Guards = request.app.state.guards
     if not guards.origin_ok(request):
         return _json({"code": "bad_origin", "message": ORIGIN_REFUSED}, 403)
+    lang = language_of(request)
+    if not isinstance(lang, str):
+        return lang
+    refused = too_many(request)
+    if refused is not None:
+        return refused
     try:
         record = msgspec.json.decode(await request.body())
     except msgspec.DecodeError as exc:
@@ -110,7 +125,7 @@ async def replay_record(request: Request) -> Response:
     if isinstance(record, dict) and isinstance(record.get("record"), dict):
         record = record["record"]  # a saved game with its outcome (tests/records)
     try:
-        return _json(await run_in_threadpool(steps_of, record))
+        return _json(await run_in_threadpool(steps_of, record, lang))
     except (NightcallError, ValueError) as exc:
         return bad_record(str(exc))
 
@@ -138,13 +153,18 @@ async def room_replay(request: Request) -> Response:
     room = await ended_room(request, "replay")
     if not isinstance(room, Room):
         return room
+    lang = language_of(request, room.settings.language)
+    if not isinstance(lang, str):
+        return lang
+    refused = too_many(request)
+    if refused is not None:
+        return refused
     record = room.ruleset.to_record(room.state)
     try:
-        out = await run_in_threadpool(steps_of, record)
+        out = await run_in_threadpool(steps_of, record, lang)
     except (NightcallError, ValueError) as exc:  # (a room's own record replays: a bug)
         log.error("room %s: its record does not replay: %s", room.code, exc)
         return bad_record(str(exc))
-    out["language"] = room.settings.language
     out["room"] = room.code
     return _json(out)
 

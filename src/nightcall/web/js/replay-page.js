@@ -15,8 +15,21 @@ const error = $("#rp-error");
 const view = $("#rp-view");
 let shown = null;   // the replay on the page, and where it came from
 let source = "";
+let ask = null;     // asks the server for it again, in a language (its sentences are in one)
 
-setLanguage(wanted, () => { translatePage(); if (shown) show(shown, source); });
+// The page in its language now: a replay in another one is asked for again.
+function relanguage() {
+  translatePage();
+  if (!shown) return;
+  if (ask && shown.language !== currentLanguage()) {
+    ask(currentLanguage()).then((res) => answer(res, source))
+      .catch((err) => fail(t("replay.refused", { reason: err.message })));
+  } else {
+    show(shown, source);
+  }
+}
+
+setLanguage(wanted, relanguage);
 translatePage();
 
 function fail(message) {
@@ -28,7 +41,7 @@ async function show(data, from) {
   shown = data;
   source = from;
   error.hidden = true;
-  if (!params.get("lang") && data.language) setLanguage(data.language, () => { translatePage(); show(shown, source); });
+  if (!params.get("lang") && data.language) setLanguage(data.language, relanguage);
   setRoleNames((data.role_names || {})[currentLanguage()] || {});
   const all = await loadRulesets();
   useRuleset(all.find((r) => r.id === data.ruleset) || null);
@@ -67,10 +80,10 @@ async function openFile(file) {
     fail(t("replay.not_json", { name: file.name }));
     return;
   }
+  ask = (lang) => fetch(`/api/replay?lang=${lang}`, { method: "POST", body,
+    headers: { "content-type": "application/json" } });
   try {
-    const res = await fetch("/api/replay", { method: "POST", body,
-      headers: { "content-type": "application/json" } });
-    await answer(res, file.name);
+    await answer(await ask(currentLanguage()), file.name);
   } catch (err) {
     fail(t("replay.refused", { reason: err.message }));
   }
@@ -92,7 +105,9 @@ document.addEventListener("drop", (ev) => {
 
 if (code) {
   mount(view, h("p", { class: "hint" }, t("replay.loading")));
-  fetch(`/api/rooms/${encodeURIComponent(code)}/replay`)
+  // (without ?lang= the page takes the room's language, and the server answers in it)
+  ask = (lang) => fetch(`/api/rooms/${encodeURIComponent(code)}/replay${lang ? `?lang=${lang}` : ""}`);
+  ask(params.get("lang") ? currentLanguage() : "")
     .then((res) => answer(res, code))
     .catch((err) => fail(t("replay.refused", { reason: err.message })));
 }

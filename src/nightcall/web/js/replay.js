@@ -2,7 +2,7 @@
 // the center, and each step of the game in the order it happened. Everything here is
 // drawn from the server's replay of a game record (/api/replay, /api/rooms/CODE/replay):
 // the engine worked out which card moved where and what each look showed; this file
-// only draws it, and the sentences are the server's (its one renderer, in every language).
+// only draws it, and the sentences are the server's (its one renderer, in the page's language).
 import { h, mount } from "./dom.js";
 import { artifactName, currentLanguage, list, t, tokenName } from "./text.js";
 import { miniCard } from "./common.js";
@@ -70,10 +70,10 @@ function actorsOf(step) {
   return seatsOf(step).length ? seatsOf(step) : e.kind === "accuse" ? [e.seat] : [];
 }
 
-// The server's sentences in the page's language (English if it has none in it).
+// The server's sentences in the page's language (the one it asked for).
 function inLanguage(byLanguage) {
   const all = byLanguage || {};
-  return all[currentLanguage()] || all.en || {};
+  return all[currentLanguage()] || Object.values(all)[0] || {};
 }
 
 // Build the replay inside ``root``. ``seat``: the phone's own seat (its steps marked).
@@ -255,7 +255,7 @@ export function openReplay(code, seat = null, { tv = false } = {}) {
   let view = null;
   close.addEventListener("click", () => { if (view) view.stop(); box.remove(); });
   document.body.append(box);
-  fetch(`/api/rooms/${encodeURIComponent(code)}/replay`)
+  fetch(`/api/rooms/${encodeURIComponent(code)}/replay?lang=${currentLanguage()}`)
     .then(async (r) => {
       const got = await r.json().catch(() => ({}));
       if (!r.ok) throw new Error(got.message || r.statusText);
