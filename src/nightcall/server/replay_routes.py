@@ -24,6 +24,7 @@ from nightcall.engine.replay_steps import replay_steps
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.engine.shapes import event_kinds, shapes_of
 from nightcall.narration.render import Renderer
+from nightcall.narration.telling import explained
 from nightcall.server.guard import ORIGIN_REFUSED, Endpoint, Guards
 from nightcall.server.hub import LANGUAGES, Hub
 from nightcall.server.limits import lookup, refusal
@@ -41,8 +42,9 @@ def bad_record(message: str) -> Response:
     return _json({"code": "bad_record", "message": message}, 400)
 
 
-def steps_of(record: object) -> JSONObject:
-    """The replay with every language's role names (the page picks one).
+def steps_of(record: object, lang: str = "en") -> JSONObject:
+    """The replay with every language's role names (the page picks one), and the
+    outcome's check as sentences in ``lang`` (the room's, or the asker's).
 
     Raises NightcallError for a record the engine refuses; anything else a hostile
     record can provoke inside a ruleset is a refusal too (ValueError)."""
@@ -63,6 +65,7 @@ def steps_of(record: object) -> JSONObject:
     out["role_names"] = {lang: {r: role_name(rid, r, lang) for r in roles}
                          for lang in LANGUAGES}
     tell(out)
+    out["outcome"] = explained(out["outcome"], lang)
     return out
 
 
@@ -99,7 +102,8 @@ def tell(out: dict[str, Any]) -> None:
 
 
 async def replay_record(request: Request) -> Response:
-    """POST a record (a file dropped on the page): its replay, or 400 with the reason."""
+    """POST a record (a file dropped on the page): its replay (the check's sentences in
+    ``?lang=``, English by default), or 400 with the reason."""
     guards: Guards = request.app.state.guards
     if not guards.origin_ok(request):
         return _json({"code": "bad_origin", "message": ORIGIN_REFUSED}, 403)
@@ -110,7 +114,9 @@ async def replay_record(request: Request) -> Response:
     if isinstance(record, dict) and isinstance(record.get("record"), dict):
         record = record["record"]  # a saved game with its outcome (tests/records)
     try:
-        return _json(await run_in_threadpool(steps_of, record))
+        lang = request.query_params.get("lang", "en")
+        return _json(await run_in_threadpool(steps_of, record,
+                                             lang if lang in LANGUAGES else "en"))
     except (NightcallError, ValueError) as exc:
         return bad_record(str(exc))
 
@@ -140,7 +146,7 @@ async def room_replay(request: Request) -> Response:
         return room
     record = room.ruleset.to_record(room.state)
     try:
-        out = await run_in_threadpool(steps_of, record)
+        out = await run_in_threadpool(steps_of, record, room.settings.language)
     except (NightcallError, ValueError) as exc:  # (a room's own record replays: a bug)
         log.error("room %s: its record does not replay: %s", room.code, exc)
         return bad_record(str(exc))
