@@ -21,6 +21,7 @@ from nightcall.rulesets.epic.judge import decide
 from nightcall.rulesets.epic.roles import TEAM_NAMES_ALL
 from nightcall.rulesets.epic.scenarios import ANARCHY, SCENARIOS, build_deck
 from nightcall.rulesets.epic.state import EpicState
+from nightcall.narration.telling import explain
 
 ALL_COUNTS = [(s.id, n) for s in (*SCENARIOS, ANARCHY)
               for n in range(s.min_players, s.max_players + 1)]
@@ -52,8 +53,8 @@ def check_outcome(st: EpicState) -> None:
     assert len(set(dead)) == len(dead) and all(0 <= s < st.n for s in dead)
     assert set(o.teams) <= TEAM_NAMES_ALL
     assert all(0 <= s < st.n for s in o.winners)
-    assert o.explanation and o.explanation[-1].startswith(("Winners:", "Nobody wins"))
-    assert bool(o.winners) == (o.explanation[-1] != "Nobody wins.")
+    assert explain(o.reasons) and explain(o.reasons)[-1].startswith(("Winners:", "Nobody wins"))
+    assert bool(o.winners) == (explain(o.reasons)[-1] != "Nobody wins.")
 
 
 @pytest.mark.parametrize(("scenario", "players"), ALL_COUNTS,
@@ -64,14 +65,14 @@ def test_random_games_of_every_scenario_end_well(scenario: str, players: int) ->
         check_outcome(st)
         eager = decide(end_of_night(st))  # the live game explains lazily: same words
         outcome = EPIC.outcome(st)
-        assert outcome is not None and outcome.explanation == eager.explanation
+        assert outcome is not None and explain(outcome.reasons) == explain(eager.reasons)
         assert (outcome.deaths, outcome.winners) == (eager.deaths, eager.winners)
         record = json.loads(json.dumps(EPIC.to_record(st)))
         again = EPIC.replay(record)
         assert EPIC.outcome_json(again) == EPIC.outcome_json(st)
         lines = tell(EPIC, st)  # every event kind reads as a sentence
         assert lines[0].startswith("Dealt:")
-        assert tuple(lines[-len(outcome.explanation):]) == outcome.explanation
+        assert lines[-len(explain(outcome.reasons)):] == explain(outcome.reasons)
         for viewer in (None, MASTER, *range(players)):  # same state, same views
             assert EPIC.view(again, viewer) == EPIC.view(st, viewer)
 

@@ -21,6 +21,7 @@ from nightcall.rulesets.epic.roles import (
     TANNER_TEAM,
     TOKENS,
 )
+from nightcall.narration.telling import explain
 
 from .conftest import NAMES, SKIP, act, finish_night, game, to_call, told, verdict
 
@@ -176,7 +177,7 @@ def test_properties_of_any_check(t: dict[str, Any]) -> None:
         assert dead
     if ASSASSIN_TEAM in o.teams:
         assert any(t["tokens"].get(p) == "bounty" for p in dead)
-    assert o.explanation[-1] in ("Nobody wins.",) or o.explanation[-1].startswith("Winners:")
+    assert explain(o.reasons)[-1] in ("Nobody wins.",) or explain(o.reasons)[-1].startswith("Winners:")
 
 
 @settings(max_examples=50, deadline=None)
