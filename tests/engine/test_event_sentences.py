@@ -16,8 +16,8 @@ from nightcall.engine.ruleset import get_ruleset
 from nightcall.engine.shapes import event_kinds, shapes_of
 from nightcall.narration.locale import LANGUAGES, LocaleError, load
 from nightcall.narration.render import Renderer, quiet_kinds
-from nightcall.server.narration import timeline
 from nightcall.narration.telling import explain
+from nightcall.server.narration import timeline
 
 from .games import GAMES, finished_games, views_of_games
 

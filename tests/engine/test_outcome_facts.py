@@ -99,6 +99,7 @@ def test_malformed_reasons_are_refused_saying_what_is_wrong(bad: object) -> None
 
 def test_a_clause_and_a_term_keep_their_kind() -> None:
     r = why("epic.x", clause=why("winners", names=("A", "B")), who=Term("count", "humans", 2))
-    assert reason_json(r) == ["epic.x", {"clause": {"why": "winners", "args": {"names": ["A", "B"]}},
+    clause = {"why": "winners", "args": {"names": ["A", "B"]}}
+    assert reason_json(r) == ["epic.x", {"clause": clause,
                                          "who": {"term": "count", "id": "humans", "n": 2}}]
     assert reasons_from_json([reason_json(r)]) == (r,)

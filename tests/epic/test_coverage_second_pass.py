@@ -22,9 +22,8 @@ import pytest
 
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import DeckError, RecordError
-from nightcall.narration.telling import tell
+from nightcall.narration.telling import explain, tell
 from nightcall.rulesets.epic.game import EPIC
-from nightcall.narration.telling import explain
 
 from .conftest import NAMES, SKIP, act, finish_night, game, to_call, told, vote_all
 

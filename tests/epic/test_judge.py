@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from nightcall.engine.errors import DeckError
-from nightcall.rulesets.epic.judge import CLASSIC, EPIC, NO_VILLAGE, judge
 from nightcall.narration.telling import explain
+from nightcall.rulesets.epic.judge import CLASSIC, EPIC, NO_VILLAGE, judge
 
 from .conftest import table, verdict
 

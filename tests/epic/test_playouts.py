@@ -14,14 +14,13 @@ from hypothesis import strategies as hs
 
 from nightcall.engine.actions import Action
 from nightcall.engine.events import MASTER, visible_to
-from nightcall.narration.telling import tell
+from nightcall.narration.telling import explain, tell
 from nightcall.rulesets.epic.day import end_of_night
 from nightcall.rulesets.epic.game import EPIC
 from nightcall.rulesets.epic.judge import decide
 from nightcall.rulesets.epic.roles import TEAM_NAMES_ALL
 from nightcall.rulesets.epic.scenarios import ANARCHY, SCENARIOS, build_deck
 from nightcall.rulesets.epic.state import EpicState
-from nightcall.narration.telling import explain
 
 ALL_COUNTS = [(s.id, n) for s in (*SCENARIOS, ANARCHY)
               for n in range(s.min_players, s.max_players + 1)]

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from nightcall.engine.errors import DeckError, RecordError
-from nightcall.rulesets.epic.game import EPIC
 from nightcall.narration.telling import explain
+from nightcall.rulesets.epic.game import EPIC
 
 from .conftest import NAMES, game, to_call, verdict
 

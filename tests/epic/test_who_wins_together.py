@@ -12,9 +12,9 @@ from typing import Any
 
 from hypothesis import given, settings
 
+from nightcall.narration.telling import explain
 from nightcall.rulesets.epic.judge import EndOfNight, identities
 from nightcall.rulesets.epic.roles import TANNER_TEAM
-from nightcall.narration.telling import explain
 
 from .conftest import NAMES, verdict
 from .test_rulings import tables

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from lupus_helpers import TABLE16, lynch, night, seat, start
 
+from nightcall.narration.telling import explained
 from nightcall.rulesets.lupus import day
 from nightcall.rulesets.lupus.game import LUPUS
 from nightcall.rulesets.lupus.state import OVER
-from nightcall.narration.telling import explained
 
 SEVEN = {"A": "werewolf", "B": "werewolf", "C": "seer", "D": "villager", "E": "villager",
          "F": "villager", "G": "villager"}

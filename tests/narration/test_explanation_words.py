@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from nightcall.engine.outcome import Outcome, Reason, Term, why
+from nightcall.engine.outcome import Outcome, Reason, Term, reasons_from_json, why
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.narration.locale import LANGUAGES, LocaleError, load, placeholders
 from nightcall.narration.telling import explain, explained, reason_keys
@@ -113,6 +113,21 @@ def _onuw_tables(count: int) -> list[Outcome]:
     return out
 
 
+def _unfinished_reasons() -> list[tuple[Reason, ...]]:
+    """The reasons of records stopped before the end, after every number of moves of
+    a few random games (Lupus: at night, before the accusations, before the execution)."""
+    out = []
+    for rid, n in (("onuw", 5), ("epic", 6), ("lupus", 9)):
+        rs = get_ruleset(rid)
+        rng = random.Random(5)
+        st = rs.deal([f"P{i}" for i in range(n)], rs.default_deck(n, None), 5)
+        while not rs.is_over(st):
+            out.append(reasons_from_json(rs.outcome_json(st)["reasons"]))
+            seat = rng.choice(rs.waiting_for(st))
+            rs.apply(st, seat, rng.choice(rs.legal_actions(st, seat)))
+    return out
+
+
 def _tanner_and_two_monsters(monster: str) -> Outcome:
     """A three-way tie kills the Tanner and two monsters of one kind: a rare table."""
     roles = ("tanner", monster, monster, "villager", "villager", "villager", "villager")
@@ -133,6 +148,11 @@ def test_every_explanation_line_is_reached_and_reads_in_every_language() -> None
             used |= reason_keys(reason)
         for lang in LANGUAGES:
             assert len(explain(outcome.reasons, lang)) == len(outcome.reasons)
+    for reasons in _unfinished_reasons():  # a record that stops before the end
+        for reason in reasons:
+            used |= reason_keys(reason)
+        for lang in LANGUAGES:
+            assert len(explain(reasons, lang)) == len(reasons)
     # A line nothing reaches is dead, or a judge lost a step: either way, look.
     assert not set(why_keys("en")) - used, sorted(set(why_keys("en")) - used)
 

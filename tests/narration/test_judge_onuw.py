@@ -7,10 +7,10 @@ import random
 import pytest
 
 from nightcall.bots.random_bot import RandomBot
+from nightcall.narration.telling import explained
 from nightcall.rulesets.onuw.deck import recommended
 from nightcall.rulesets.onuw.game import ONUW
 from nightcall.rulesets.onuw.judge import TableError, judge
-from nightcall.narration.telling import explained
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena"]
 

@@ -12,8 +12,8 @@ from rich.console import Console
 
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.narration.locale import load
-from nightcall.narration.timing import timing_for
 from nightcall.narration.telling import explained
+from nightcall.narration.timing import timing_for
 
 from .helpers import need_ruleset
 

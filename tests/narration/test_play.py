@@ -11,9 +11,9 @@ from nightcall.commands.play import play_game
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.narration.locale import LocaleError
 from nightcall.narration.seat import Renderer
+from nightcall.narration.telling import explained
 from nightcall.rulesets.onuw.deck import recommended
 from nightcall.rulesets.onuw.game import ONUW
-from nightcall.narration.telling import explained
 
 from .helpers import need_ruleset
 

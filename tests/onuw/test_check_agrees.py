@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st_
 
 from nightcall.engine.outcome import Outcome, Reason
+from nightcall.narration.telling import explain
 from nightcall.rulesets.onuw.day import decide
 from nightcall.rulesets.onuw.roles import TANNER_TEAM, VILLAGE, WEREWOLVES
-from nightcall.narration.telling import explain
 
 from .test_properties import decks, play_random
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from nightcall.rulesets.onuw.game import ONUW
 from nightcall.narration.telling import explained
+from nightcall.rulesets.onuw.game import ONUW
 
 from .helpers import play, seat
 

@@ -8,8 +8,8 @@ import pytest
 from nightcall.engine import records
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import IllegalAction, RecordError
-from nightcall.rulesets.onuw.game import ONUW
 from nightcall.narration.telling import explained
+from nightcall.rulesets.onuw.game import ONUW
 
 from .helpers import do, new, outcome, seat, vote_all
 

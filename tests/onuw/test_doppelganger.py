@@ -5,8 +5,8 @@ import pytest
 
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import RecordError
-from nightcall.rulesets.onuw.game import ONUW
 from nightcall.narration.telling import explained
+from nightcall.rulesets.onuw.game import ONUW
 
 from .helpers import NAMES, do, new, outcome, play, seat, seen, vote_all
 

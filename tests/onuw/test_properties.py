@@ -9,10 +9,10 @@ from typing import Any, NamedTuple
 from hypothesis import given, settings
 from hypothesis import strategies as st_
 
+from nightcall.narration.telling import explain
 from nightcall.rulesets.onuw.game import ONUW
 from nightcall.rulesets.onuw.roles import ROLE_IDS
 from nightcall.rulesets.onuw.state import OneNightState
-from nightcall.narration.telling import explain
 
 SPECIALS = ["doppelganger", "minion", "seer", "robber", "troublemaker", "drunk",
             "insomniac", "hunter", "tanner"]

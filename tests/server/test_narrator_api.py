@@ -17,8 +17,8 @@ from nightcall.commands.judge import normalize
 from nightcall.engine.actions import Action
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.narration.script import script_json
-from nightcall.rulesets.onuw import judge as onuw_judge
 from nightcall.narration.telling import explain
+from nightcall.rulesets.onuw import judge as onuw_judge
 
 
 def post(client: TestClient, what: str, body: Any) -> Any:

@@ -306,9 +306,9 @@ def judge(
 
     from nightcall.engine.errors import NightcallError
     from nightcall.engine.jsontype import as_object, as_strs
-    from nightcall.narration.telling import explained
     from nightcall.narration.locale import LocaleError, load
     from nightcall.narration.refusals import said
+    from nightcall.narration.telling import explained
 
     err = Console(stderr=True)
     try:

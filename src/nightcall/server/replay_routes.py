@@ -19,7 +19,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from nightcall.engine.errors import NightcallError
-from nightcall.engine.jsontype import JSONObject
+from nightcall.engine.jsontype import JSONObject, as_object
 from nightcall.engine.replay_steps import replay_steps
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.engine.shapes import event_kinds, shapes_of
@@ -65,7 +65,7 @@ def steps_of(record: object, lang: str = "en") -> JSONObject:
     out["role_names"] = {lang: {r: role_name(rid, r, lang) for r in roles}
                          for lang in LANGUAGES}
     tell(out)
-    out["outcome"] = explained(out["outcome"], lang)
+    out["outcome"] = explained(as_object(out["outcome"], "the outcome"), lang)
     return out
 
 
