@@ -14,6 +14,7 @@ from nightcall.agents.env import NightcallEnv
 from nightcall.engine.errors import IllegalAction
 from nightcall.engine.events import MASTER
 from nightcall.engine.ruleset import all_rulesets, get_ruleset
+from nightcall.narration.telling import explain
 
 # A small table for each registered ruleset (Lupus starts at 7).
 TABLES = [(rid, max(5, r.min_players)) for rid, r in sorted(all_rulesets().items())]
@@ -251,7 +252,7 @@ def test_render_ansi_is_the_masters_account() -> None:
     text = env.render()
     outcome = env.ruleset.outcome(env.state)
     assert text is not None and outcome is not None
-    assert outcome.explanation[-1] in text
+    assert explain(outcome.reasons)[-1] in text
     assert NightcallEnv("onuw", 5).render() is None
 
 

@@ -13,6 +13,10 @@ one ``rng.random()`` per move).
 The stored digests were made on main at cb4b51d, before session 6's engine changes, and
 made again at 86a9aca (main with the session's new renderer, whose reworded outcome lines
 they include, still before the engine changes) when the two were merged.
+
+Since session 8 an outcome carries its check as reasons, and the narrator writes the
+sentences: a digest reads each outcome as main's did, with the narrator's English
+``explanation`` in place of ``reasons`` (:func:`_as_told`), so the digests still hold.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from typing import Any
 
 from nightcall.engine.events import MASTER
 from nightcall.engine.ruleset import Ruleset, get_ruleset
+from nightcall.narration.telling import explained
 
 from .games import random_deck
 
@@ -43,7 +48,16 @@ BENCH_GAMES = 15
 
 
 def _text(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, default=repr)
+    return json.dumps(_as_told(value), sort_keys=True, default=repr)
+
+
+def _as_told(value: Any) -> Any:
+    """``value`` with every outcome's reasons as the English sentences main stored."""
+    if not isinstance(value, dict):
+        return value
+    if "reasons" in value and "winners" in value:
+        return {k: v for k, v in explained(value).items() if k != "reasons"}
+    return {k: _as_told(v) for k, v in value.items()}
 
 
 def _random_game(rs: Ruleset[Any], rng: random.Random) -> Iterator[str]:

@@ -16,6 +16,7 @@ from nightcall.engine.ruleset import get_ruleset
 from nightcall.engine.shapes import event_kinds, shapes_of
 from nightcall.narration.locale import LANGUAGES, LocaleError, load
 from nightcall.narration.render import Renderer, quiet_kinds
+from nightcall.narration.telling import explain
 from nightcall.server.narration import timeline
 
 from .games import GAMES, finished_games, views_of_games
@@ -141,7 +142,7 @@ def test_the_account_tells_every_game_in_every_language(rid: str) -> None:
         games += 1
         for lang in LANGUAGES:
             lines = timeline(rs, state, lang)
-            reasons = rs.outcome(state).explain(lang)
+            reasons = explain(rs.outcome(state).reasons, lang)
             assert lines[-len(reasons):] == list(reasons), lang
             assert all(line.strip() for line in lines), lang
     assert games
@@ -157,7 +158,7 @@ def test_the_end_of_a_one_night_game_says_each_fact_once() -> None:
         teams_seen |= set(outcome.teams)
         for lang, facts in (("en", ("No Werewolf died", "A Werewolf died")),
                             ("de", ("Kein Werwolf ist gestorben", "Ein Werwolf ist gestorben"))):
-            text = " ".join(outcome.explain(lang))
+            text = " ".join(explain(outcome.reasons, lang))
             for fact in facts:
                 assert text.count(fact) <= 1, (lang, text)
     assert {"village", "werewolves"} <= teams_seen

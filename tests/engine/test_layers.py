@@ -28,10 +28,16 @@ def test_the_engine_imports_nothing_of_nightcall_above_it() -> None:
     for path, names in imports_of(SRC / "engine").items():
         above = {n for n in names if n.startswith("nightcall.")
                  and not n.startswith("nightcall.engine")}
-        # outcome.py's sentences are the renderer's to move (issue #13, render branch).
-        if path == "engine/outcome.py":
-            above -= {"nightcall.narration.telling"}
         assert not above, f"{path} imports {sorted(above)}"
+
+
+def test_the_rules_import_no_narration_server_or_commands() -> None:
+    """Facts below, words above: engine/ and rulesets/ compute, the narrator writes."""
+    above = ("nightcall.narration", "nightcall.server", "nightcall.commands")
+    for folder in ("engine", "rulesets"):
+        for path, names in imports_of(SRC / folder).items():
+            bad = {n for n in names if n.startswith(above)}
+            assert not bad, f"{path} imports {sorted(bad)}"
 
 
 def test_a_ruleset_imports_no_other_rulesets_internals() -> None:

@@ -22,7 +22,7 @@ import pytest
 
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import DeckError, RecordError
-from nightcall.narration.telling import tell
+from nightcall.narration.telling import explain, tell
 from nightcall.rulesets.epic.game import EPIC
 
 from .conftest import NAMES, SKIP, act, finish_night, game, to_call, told, vote_all
@@ -201,5 +201,5 @@ def test_revealed_cards_thumbs_and_lovers_are_told() -> None:
     out = EPIC.outcome(st)
     assert out is not None
     assert ("Dario had a Love token, so the other lover, Carla, dies too, protected or not."
-            in out.explanation)
-    assert tuple(lines[-len(out.explanation):]) == out.explanation
+            in explain(out.reasons))
+    assert lines[-len(explain(out.reasons)):] == explain(out.reasons)

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from nightcall.engine.errors import DeckError
+from nightcall.narration.telling import explain
 from nightcall.rulesets.epic.judge import CLASSIC, EPIC, NO_VILLAGE, judge
 
 from .conftest import table, verdict
@@ -32,7 +33,7 @@ def test_most_votes_dies(dead: Any) -> None:
 def test_one_vote_each_kills_nobody(dead: Any) -> None:
     o = verdict(["werewolf", "seer", "villager", "robber"], ring(A, B, C, D))
     assert dead(o) == set()
-    assert "wins" in " ".join(o.explanation)
+    assert "wins" in " ".join(explain(o.reasons))
 
 
 def test_a_vote_must_go_to_a_fellow_player() -> None:
@@ -115,7 +116,7 @@ def test_somebody_died_and_no_monster_among_players_nobody_wins(winners: Any) ->
     o = verdict(["villager", "seer", "robber"], {A: B, C: B, B: A})
     assert o.teams == ()
     assert winners(o) == set()
-    assert o.explanation[-1] == "Nobody wins."
+    assert explain(o.reasons)[-1] == "Nobody wins."
 
 
 # --- Epic battles ---------------------------------------------------------------------------
@@ -343,5 +344,5 @@ def test_bad_tables_are_refused_with_a_reason(change: dict[str, Any], message: s
 
 def test_every_check_ends_with_the_winners_sentence() -> None:
     o = verdict(EPIC_TABLE, {C: A, D: A, E: A, A: B, B: A})
-    assert o.explanation[-1].startswith("Winners:")
-    assert any("Epic Battle" in line for line in o.explanation)
+    assert explain(o.reasons)[-1].startswith("Winners:")
+    assert any("Epic Battle" in line for line in explain(o.reasons))

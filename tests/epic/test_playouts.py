@@ -14,7 +14,7 @@ from hypothesis import strategies as hs
 
 from nightcall.engine.actions import Action
 from nightcall.engine.events import MASTER, visible_to
-from nightcall.narration.telling import tell
+from nightcall.narration.telling import explain, tell
 from nightcall.rulesets.epic.day import end_of_night
 from nightcall.rulesets.epic.game import EPIC
 from nightcall.rulesets.epic.judge import decide
@@ -52,8 +52,8 @@ def check_outcome(st: EpicState) -> None:
     assert len(set(dead)) == len(dead) and all(0 <= s < st.n for s in dead)
     assert set(o.teams) <= TEAM_NAMES_ALL
     assert all(0 <= s < st.n for s in o.winners)
-    assert o.explanation and o.explanation[-1].startswith(("Winners:", "Nobody wins"))
-    assert bool(o.winners) == (o.explanation[-1] != "Nobody wins.")
+    assert explain(o.reasons) and explain(o.reasons)[-1].startswith(("Winners:", "Nobody wins"))
+    assert bool(o.winners) == (explain(o.reasons)[-1] != "Nobody wins.")
 
 
 @pytest.mark.parametrize(("scenario", "players"), ALL_COUNTS,
@@ -64,14 +64,14 @@ def test_random_games_of_every_scenario_end_well(scenario: str, players: int) ->
         check_outcome(st)
         eager = decide(end_of_night(st))  # the live game explains lazily: same words
         outcome = EPIC.outcome(st)
-        assert outcome is not None and outcome.explanation == eager.explanation
+        assert outcome is not None and explain(outcome.reasons) == explain(eager.reasons)
         assert (outcome.deaths, outcome.winners) == (eager.deaths, eager.winners)
         record = json.loads(json.dumps(EPIC.to_record(st)))
         again = EPIC.replay(record)
         assert EPIC.outcome_json(again) == EPIC.outcome_json(st)
         lines = tell(EPIC, st)  # every event kind reads as a sentence
         assert lines[0].startswith("Dealt:")
-        assert tuple(lines[-len(outcome.explanation):]) == outcome.explanation
+        assert lines[-len(explain(outcome.reasons)):] == explain(outcome.reasons)
         for viewer in (None, MASTER, *range(players)):  # same state, same views
             assert EPIC.view(again, viewer) == EPIC.view(st, viewer)
 

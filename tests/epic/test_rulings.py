@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from nightcall.engine.actions import Action
+from nightcall.narration.telling import explain
 from nightcall.rulesets.epic.game import EPIC
 from nightcall.rulesets.epic.judge import judge
 from nightcall.rulesets.epic.roles import (
@@ -176,7 +177,8 @@ def test_properties_of_any_check(t: dict[str, Any]) -> None:
         assert dead
     if ASSASSIN_TEAM in o.teams:
         assert any(t["tokens"].get(p) == "bounty" for p in dead)
-    assert o.explanation[-1] in ("Nobody wins.",) or o.explanation[-1].startswith("Winners:")
+    last = explain(o.reasons)[-1]
+    assert last in ("Nobody wins.",) or last.startswith("Winners:")
 
 
 @settings(max_examples=50, deadline=None)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from nightcall.engine.errors import DeckError, RecordError
+from nightcall.narration.telling import explain
 from nightcall.rulesets.epic.game import EPIC
 
 from .conftest import NAMES, game, to_call, verdict
@@ -29,14 +30,14 @@ def test_master_saved_the_next_player_dies_with_one_vote(dead: Any) -> None:
     o = verdict(["the_master", "vampire", "seer", "villager", "robber"],
                 {B: A, C: A, E: A, A: D, D: C})
     assert dead(o) == {C, D}  # the next group: Carla and Dario, one vote each
-    assert "The next most voted die instead: Carla and Dario (1 vote)." in o.explanation
+    assert "The next most voted die instead: Carla and Dario (1 vote)." in explain(o.reasons)
 
 
 def test_master_saved_with_nobody_else_voted_nobody_dies(dead: Any) -> None:
     o = verdict(["the_master", "vampire", "seer", "villager", "robber"],
                 {B: A, C: A, D: A, E: A})
     assert dead(o) == set()
-    assert "Nobody else has a vote, so nobody dies instead." in o.explanation
+    assert "Nobody else has a vote, so nobody dies instead." in explain(o.reasons)
 
 
 def test_bodyguard_keeps_his_minimum_of_two(dead: Any) -> None:

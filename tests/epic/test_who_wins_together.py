@@ -12,6 +12,7 @@ from typing import Any
 
 from hypothesis import given, settings
 
+from nightcall.narration.telling import explain
 from nightcall.rulesets.epic.judge import EndOfNight, identities
 from nightcall.rulesets.epic.roles import TANNER_TEAM
 
@@ -39,7 +40,7 @@ def test_traitor_does_not_win_beside_a_lone_tanner(winners: Any) -> None:
                 {B: A, C: A, D: E, E: D, A: D}, tokens={C: "traitor"})
     assert o.teams == (TANNER_TEAM,)
     assert winners(o) == {A}  # only the Tanner: not the Traitor
-    assert any("no opposing party won" in line for line in o.explanation)
+    assert any("no opposing party won" in line for line in explain(o.reasons))
 
 
 def test_traitor_does_not_win_beside_a_lone_assassin(winners: Any) -> None:
@@ -177,7 +178,7 @@ def test_a_party_wins_whole_or_not_at_all(t: dict[str, Any]) -> None:
     for party in {i.party for i in ids} - {TANNER_TEAM}:
         members = {s for s in seats if ids[s].party == party} - excepted
         won = members & set(o.winners)
-        assert won in (set(), members), (party, o.explanation)
+        assert won in (set(), members), (party, explain(o.reasons))
         assert bool(won) == (party in o.teams) or not members
     for s in seats:
         if t["tokens"].get(names[s]) == "traitor" and s in o.winners:

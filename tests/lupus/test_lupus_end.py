@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from lupus_helpers import TABLE16, lynch, night, seat, start
 
+from nightcall.narration.telling import explained
 from nightcall.rulesets.lupus import day
 from nightcall.rulesets.lupus.game import LUPUS
 from nightcall.rulesets.lupus.state import OVER
@@ -22,7 +23,7 @@ def test_every_werewolf_dead_the_humans_win_dead_or_alive() -> None:
     night(st, wolves="E", seer="B")
     assert st.phase != OVER
     lynch(st, "B")
-    out = LUPUS.outcome_json(st)
+    out = explained(LUPUS.outcome_json(st))
     assert out["status"] == "over" and out["teams"] == ["village"]
     assert out["winners"] == ["C", "D", "E", "F", "G"]  # D and E are dead and still win
     assert out["executed"] == ["A", "B"] and out["nights"] == [["D"], ["E"]]
@@ -34,7 +35,7 @@ def test_werewolves_as_many_as_the_living_humans_win_at_dawn() -> None:
     night(st, wolves="D", seer="E")
     lynch(st, "E")
     night(st, wolves="F", seer="G")  # two werewolves, two humans
-    out = LUPUS.outcome_json(st)
+    out = explained(LUPUS.outcome_json(st))
     assert out["status"] == "over" and out["teams"] == ["werewolves"]
     assert out["winners"] == ["A", "B"]
     assert LUPUS.waiting_for(st) == () and st.day == 1  # no third day
@@ -47,7 +48,7 @@ def test_the_possessed_wins_with_the_werewolves_even_dead() -> None:
     for victim, executed in (("G", "H"), ("I", "D")):
         night(st, wolves=victim, seer="J")
         lynch(st, executed)
-    out = LUPUS.outcome_json(st)
+    out = explained(LUPUS.outcome_json(st))
     assert out["teams"] == ["werewolves"]
     assert out["winners"] == ["A", "B", "E"]
     assert any("Possessed" in line for line in out["explanation"])
@@ -67,7 +68,7 @@ def test_the_werehamster_alive_at_the_end_wins_alone() -> None:
     lynch(st, "A")
     night(st, wolves="I", bodyguard="J", seer="B")
     lynch(st, "B")
-    out = LUPUS.outcome_json(st)
+    out = explained(LUPUS.outcome_json(st))
     assert out["status"] == "over"
     assert out["teams"] == ["werehamster"] and out["winners"] == ["O"]
     assert "wins alone" in " ".join(out["explanation"])
@@ -80,7 +81,7 @@ def test_a_dead_werehamster_does_not_win() -> None:
     lynch(st, "A")
     night(st, wolves="I", bodyguard="J", seer="B")
     lynch(st, "B")
-    out = LUPUS.outcome_json(st)
+    out = explained(LUPUS.outcome_json(st))
     assert out["teams"] == ["village"] and "O" not in out["winners"]
 
 
@@ -96,7 +97,7 @@ def test_a_mythomaniac_turned_werewolf_loses_with_the_werewolves() -> None:
     night(st, wolves="Eve", bodyguard="Cal", seer="Hal", owl="Cal")
     assert st.phase != OVER
     lynch(st, "Max")
-    out = LUPUS.outcome_json(st)
+    out = explained(LUPUS.outcome_json(st))
     assert out["teams"] == ["village"] and "Max" not in out["winners"]
     # Issue 14 (spec "The outcome"): the card lies as the Mythomaniac, it counts as a Werewolf.
     assert out["final"]["roles"]["Max"] == "werewolf"

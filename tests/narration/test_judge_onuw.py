@@ -7,6 +7,7 @@ import random
 import pytest
 
 from nightcall.bots.random_bot import RandomBot
+from nightcall.narration.telling import explained
 from nightcall.rulesets.onuw.deck import recommended
 from nightcall.rulesets.onuw.game import ONUW
 from nightcall.rulesets.onuw.judge import TableError, judge
@@ -25,7 +26,7 @@ def test_the_rulebooks_example_round() -> None:
     t = table(["A♠", "J♣", "K♥", "2♦", "Q♣"],
               {"Anna": "Dario", "Bruno": "Anna", "Carla": "Anna", "Dario": "Anna",
                "Elena": "Anna"})
-    out = judge(t).to_json(NAMES)
+    out = explained(judge(t).to_json(NAMES))
     assert out["dead"] == ["Anna"]
     assert out["teams"] == ["village"]
     assert out["winners"] == ["Bruno", "Carla", "Dario", "Elena"]

@@ -12,6 +12,7 @@ from rich.console import Console
 
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.narration.locale import load
+from nightcall.narration.telling import explained
 from nightcall.narration.timing import timing_for
 
 from .helpers import need_ruleset
@@ -230,7 +231,7 @@ def test_everything_the_master_sees_follows_the_language() -> None:
     assert "la vittima dei lupi mannari: " in text
     assert "causa della morte" in text and "died of" not in text
     # The final explanation is the judge's reasons in Italian, not the English ones.
-    english = outcome["explanation"]
+    english = explained(outcome)["explanation"]
     assert english and not [line for line in english if line in text]
     last = [line for line in text.splitlines() if line.strip()][-1]
     assert last.startswith("Vincitori: "), last

@@ -11,6 +11,7 @@ from nightcall.commands.play import play_game
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.narration.locale import LocaleError
 from nightcall.narration.seat import Renderer
+from nightcall.narration.telling import explained
 from nightcall.rulesets.onuw.deck import recommended
 from nightcall.rulesets.onuw.game import ONUW
 
@@ -89,7 +90,7 @@ def test_reasoning_bots_fill_the_other_seats_and_talk_at_dawn() -> None:
     render = Renderer(names, 0, "onuw")
     outcome = play_game(ONUW, state, 0, lambda legal: legal[0], shown.append, render, 11,
                         "reasoning")
-    assert ONUW.is_over(state) and "explanation" in outcome
+    assert ONUW.is_over(state) and explained(outcome)["explanation"]
     claims = [e for e in ONUW.view(state, 0)["events"] if e["kind"] == "claim"]
     assert {e["seat"] for e in claims} == {1, 2, 3, 4}
 

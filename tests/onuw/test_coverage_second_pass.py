@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from nightcall.narration.telling import explained
 from nightcall.rulesets.onuw.game import ONUW
 
 from .helpers import play, seat
@@ -51,7 +52,7 @@ def test_the_doppelganger_mason_opens_their_eyes_with_both_masons() -> None:
 
 def test_the_doppelganger_mason_wins_with_the_village_as_a_mason() -> None:
     st = doppel_mason()
-    out = ONUW.outcome_json(st)
+    out = explained(ONUW.outcome_json(st))
     assert out["final"]["cards"]["Carla"] == D and out["final"]["roles"]["Carla"] == "mason"
     assert out["dead"] == ["Dario"] and out["teams"] == ["village"]
     assert set(out["winners"]) == {"Anna", "Bruno", "Carla"}
@@ -90,12 +91,12 @@ def test_the_drunk_with_an_uncopied_doppelganger_card_is_on_the_village_side() -
     # Rulings, One Night 5: a Doppelgänger card that never woke copied nothing; its
     # holder is on the village side.
     st = drunk_takes_doppelganger({"Anna": "Bruno", "Carla": "Bruno", "Bruno": "Anna"})
-    out = ONUW.outcome_json(st)
+    out = explained(ONUW.outcome_json(st))
     assert out["final"]["cards"]["Anna"] == D and out["final"]["roles"]["Anna"] == D
     assert out["final"]["center"] == [V, "drunk", V]
     assert out["dead"] == ["Bruno"] and out["teams"] == ["village"]
     assert set(out["winners"]) == {"Anna", "Carla"}
     st = drunk_takes_doppelganger({"Carla": "Anna", "Bruno": "Anna", "Anna": "Carla"})
-    out = ONUW.outcome_json(st)
+    out = explained(ONUW.outcome_json(st))
     assert out["dead"] == ["Anna"] and out["teams"] == ["werewolves"]
     assert out["winners"] == ["Bruno"]

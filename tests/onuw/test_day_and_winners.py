@@ -8,6 +8,7 @@ import pytest
 from nightcall.engine import records
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import IllegalAction, RecordError
+from nightcall.narration.telling import explained
 from nightcall.rulesets.onuw.game import ONUW
 
 from .helpers import do, new, outcome, seat, vote_all
@@ -21,7 +22,7 @@ def day_outcome(seats: list[str], center: list[str], votes: dict[str, str | None
     st = new(seats, center)
     assert st.phase == 1, "these tests start at dawn"
     vote_all(st, votes)
-    return ONUW.outcome_json(st)
+    return explained(ONUW.outcome_json(st))
 
 
 # --- the vote ------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import pytest
 
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import RecordError
+from nightcall.narration.telling import explained
 from nightcall.rulesets.onuw.game import ONUW
 
 from .helpers import NAMES, do, new, outcome, play, seat, seen, vote_all
@@ -142,7 +143,7 @@ def test_whoever_receives_the_doppelganger_card_is_the_copied_role() -> None:
     assert st.final_role(2) == "werewolf" and st.final_role(0) == "robber"
     vote_all(st, {"Anna": "Carla", "Bruno": "Carla", "Carla": "Dario", "Dario": "Carla",
                   "Elena": "Anna"})
-    out = ONUW.outcome_json(st)
+    out = explained(ONUW.outcome_json(st))
     assert out["dead"] == ["Carla"] and out["teams"] == ["village"]
     assert "Carla" not in out["winners"] and "Anna" in out["winners"]
     assert any("Doppelgänger" in line for line in out["explanation"])

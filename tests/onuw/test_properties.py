@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 from hypothesis import given, settings
 from hypothesis import strategies as st_
 
+from nightcall.narration.telling import explain
 from nightcall.rulesets.onuw.game import ONUW
 from nightcall.rulesets.onuw.roles import ROLE_IDS
 from nightcall.rulesets.onuw.state import OneNightState
@@ -71,7 +72,7 @@ def test_random_legal_games_end_with_a_valid_outcome(t: Table) -> None:
     final = st.final_roles()
     for s in out.winners:
         assert final[s] in ROLE_IDS
-    assert out.explanation and out.explanation[-1].startswith(("Winners:", "Nobody wins"))
+    assert explain(out.reasons) and explain(out.reasons)[-1].startswith(("Winners:", "Nobody wins"))
 
 
 @settings(max_examples=150, deadline=None)

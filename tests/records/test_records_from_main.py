@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from nightcall.engine.ruleset import get_ruleset
+from nightcall.narration.telling import explained
 
 # Lines of main's explanation reworded since, and what they read now.
 REWORDED = {
@@ -45,7 +46,7 @@ def test_there_are_fixtures_of_every_ruleset() -> None:
 def test_a_record_from_main_replays_to_the_outcome_main_gave(path: Path) -> None:
     saved: dict[str, Any] = json.loads(path.read_text())
     ruleset = get_ruleset(saved["record"]["ruleset"])
-    now = ruleset.outcome_json(ruleset.replay(saved["record"]))
+    now = explained(ruleset.outcome_json(ruleset.replay(saved["record"])))
     before = dict(saved["outcome"])
     before["explanation"] = [REWORDED.get(line, line) for line in before["explanation"]]
     for key in ("dead", "causes", "winners", "teams", "explanation", "status"):

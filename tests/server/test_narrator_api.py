@@ -17,6 +17,7 @@ from nightcall.commands.judge import normalize
 from nightcall.engine.actions import Action
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.narration.script import script_json
+from nightcall.narration.telling import explain
 from nightcall.rulesets.onuw import judge as onuw_judge
 
 
@@ -110,7 +111,7 @@ def test_the_judge_is_the_phones_judge_in_the_rooms_language(client: TestClient)
     v = r.json()
     outcome = onuw_judge.judge(normalize("onuw", table))
     assert v["dead"] == ["Ada"] and v["winners"] == ["Bruno", "Carla"]
-    assert v["explanation"] == list(outcome.explain("it"))
+    assert v["explanation"] == list(explain(outcome.reasons, "it"))
     assert v["causes"] == {"Ada": "voti"}
 
 
@@ -352,7 +353,7 @@ def test_the_mimic_card_counts_as_the_role_it_copied_wherever_it_went(
 
     same = epic_judge.judge({"players": EPIC_NAMES, "votes": votes,
                              "cards": {**cards, "Bruno": "werewolf"}})
-    assert r.json()["explanation"] == list(same.explain("en"))
+    assert r.json()["explanation"] == list(explain(same.reasons, "en"))
     # "If the Mimic's card lies in the middle at the start ... the role counts as a
     # regular villager": then the same vote kills a villager, and no werewolf is out.
     r = epic_end(client, cards, votes, copies={"mimic": "villager"})
@@ -399,7 +400,7 @@ def test_the_doppelgangers_copy_from_the_page_is_the_judges_doppelganger(
                                   "table": {**table, "copies": {"doppelganger": "werewolf"}}})
     assert page.status_code == 200, page.text
     outcome = onuw_judge.judge({**table, "doppelganger": "werewolf"})
-    assert page.json()["explanation"] == list(outcome.explain("de"))
+    assert page.json()["explanation"] == list(explain(outcome.reasons, "de"))
     assert page.json()["winners"] == outcome.to_json(EPIC_NAMES)["winners"]
     missing = post(client, "judge", {"ruleset": "onuw", "lang": "it", "deck": deck,
                                      "table": {**table, "copies": {}}})

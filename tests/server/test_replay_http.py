@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from webhelpers import WS, make_room
 
+from nightcall.engine.outcome import reasons_from_json
 from nightcall.engine.replay_steps import replay_steps
+from nightcall.narration.telling import explain
 from nightcall.server.app import create_app
 from nightcall.server.guard import CSP
 from nightcall.server.limits import Limits
@@ -32,6 +34,7 @@ def without_names(out: dict[str, Any]) -> dict[str, Any]:
     """The engine's steps, without what the server adds for the page (the names, the
     language, the sentences: test_each_step_carries_the_renderers_sentences)."""
     out = {k: v for k, v in out.items() if k not in ("role_names", "language", "room", "calls")}
+    out["outcome"] = {k: v for k, v in out["outcome"].items() if k != "explanation"}
     out["steps"] = [{k: v for k, v in step.items() if k != "said"} for step in out["steps"]]
     return out
 
@@ -179,6 +182,48 @@ def test_a_language_we_lack_is_refused_with_the_ones_we_have(client: TestClient)
     r = client.post("/api/replay?lang=fr", content=json.dumps(record_of("onuw-example-round.json")))
     assert r.status_code == 400 and r.json()["code"] == "bad_language"
     assert "en, it, de" in r.json()["message"], r.text
+
+
+def test_the_server_and_the_replay_explain_in_the_rooms_language(client: TestClient) -> None:
+    """The rules give reasons; the observation and the replay carry them as the
+    narrator's sentences in the room's language (here Italian), the same lines."""
+    code, host_token = make_room(client, seats=5, language="it")
+    with client.websocket_connect(f"/ws/{code}") as hw:
+        host = WS(hw)
+        host.send(type="hello", **{"as": "host", "token": host_token})
+        host.until(lambda m: m["type"] == "welcome")
+        host.send(type="start")
+        end = host.until(lambda m: m["type"] == "observation"
+                         and m["clock"]["stage"] == "over" and "outcome" in m["view"],
+                         limit=3000)
+    seen = end["view"]["outcome"]
+    reasons = reasons_from_json(seen["reasons"])
+    assert seen["explanation"] == explain(reasons, "it") != explain(reasons, "en")
+    replayed = client.get(f"/api/rooms/{code}/replay").json()["outcome"]
+    assert replayed["reasons"] == seen["reasons"]
+    assert replayed["explanation"] == seen["explanation"]
+
+
+def test_a_posted_record_is_explained_in_the_language_asked() -> None:
+    """``/api/replay?lang=de``: the check in German (a language we lack is refused,
+    above)."""
+    from nightcall.server.replay_routes import steps_of
+
+    record = record_of("lupus-example-round.json")
+    for lang, want in (("de", "de"), ("en", "en")):
+        out = steps_of(record, lang)["outcome"]
+        assert out["explanation"] == explain(reasons_from_json(out["reasons"]), want)
+    assert steps_of(record, "de")["outcome"]["explanation"] != steps_of(record)["outcome"][
+        "explanation"]
+
+
+def test_a_posted_records_language_comes_from_the_query(client: TestClient) -> None:
+    record = json.dumps(record_of("epic-vampire-tokens.json"))
+    de = client.post("/api/replay?lang=de", content=record).json()["outcome"]
+    assert de["explanation"] == explain(reasons_from_json(de["reasons"]), "de")
+    en = client.post("/api/replay", content=record).json()["outcome"]  # (no lang: English)
+    assert en["explanation"] == explain(reasons_from_json(en["reasons"]), "en")
+    assert en["explanation"] != de["explanation"]
 
 
 def test_the_replay_page_is_served_under_the_csp(client: TestClient) -> None:

@@ -29,7 +29,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from nightcall.agents.action_space import ActionSpace, action_space
-from nightcall.agents.table import legal_talk, seat_names
+from nightcall.agents.table import agent_view, legal_talk, seat_names
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import IllegalAction
 from nightcall.engine.ruleset import default_ruleset_id, get_ruleset
@@ -126,7 +126,7 @@ class NightcallEnv:
             raise RuntimeError("call reset(seed) before observe()")
         seat = self.seat(agent)
         return {
-            "observation": self.ruleset.view(self.state, seat),
+            "observation": agent_view(self.ruleset, self.state, seat),
             "action_mask": self.space.mask(self.legal(agent)),
         }
 

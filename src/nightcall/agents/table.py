@@ -23,6 +23,7 @@ from nightcall.agents.action_space import ActionSpace, action_space
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import IllegalAction
 from nightcall.engine.ruleset import Ruleset, S, Talk, get_ruleset
+from nightcall.narration.telling import explained
 from nightcall.protocol import (
     ActionJSON,
     ActionMessage,
@@ -44,6 +45,15 @@ def legal_talk(ruleset: Ruleset[S], state: S, seat: int) -> Sequence[Action]:
     """What ``seat`` may say now, for rulesets that have talk (One Night's claims)."""
     return ruleset.legal_claims(state, seat) if isinstance(ruleset, Talk) else ()
 
+
+
+def agent_view(ruleset: Ruleset[Any], state: Any, seat: int) -> dict[str, Any]:
+    """``ruleset.view`` for ``seat`` as agents get it: at the end the outcome's reasons
+    come with their English sentences too (``explanation``, as records print them)."""
+    view = ruleset.view(state, seat)
+    if "outcome" in view:
+        view["outcome"] = explained(view["outcome"])
+    return view
 
 class Table:
     def __init__(self, ruleset: Ruleset[Any], state: object, *, masks: bool = False) -> None:
@@ -98,12 +108,12 @@ class Table:
     def state_id(self, seat: int) -> int:
         """The version of ``seat``'s view now (one more than shown, if it changed since)."""
         version = self._version.get(seat, 0)
-        if self._shown.get(seat) != self.ruleset.view(self.state, seat):
+        if self._shown.get(seat) != agent_view(self.ruleset, self.state, seat):
             version += 1
         return version
 
     def _show(self, seat: int) -> tuple[dict[str, Any], int]:
-        view = self.ruleset.view(self.state, seat)
+        view = agent_view(self.ruleset, self.state, seat)
         if self._shown.get(seat) != view:
             self._shown[seat] = view
             self._version[seat] = self._version.get(seat, 0) + 1

@@ -156,7 +156,11 @@ def play(
             except subprocess.TimeoutExpired:  # the agent ignored the end of the game
                 proc.kill()
     _write_record(table, record)
-    typer.echo(json.dumps(table.ruleset.outcome_json(table.state), ensure_ascii=False, indent=2))
+    from nightcall.narration.telling import explained
+
+    # The outcome as `nightcall replay --json` prints it: the check in English sentences.
+    outcome = explained(table.ruleset.outcome_json(table.state))
+    typer.echo(json.dumps(outcome, ensure_ascii=False, indent=2))
 
 
 def _write_record(table: Table, path: Path | None) -> None:

@@ -308,6 +308,7 @@ def judge(
     from nightcall.engine.jsontype import as_object, as_strs
     from nightcall.narration.locale import LocaleError, load
     from nightcall.narration.refusals import said
+    from nightcall.narration.telling import explained
 
     err = Console(stderr=True)
     try:
@@ -344,7 +345,7 @@ def judge(
         err.print("\n" + loc.line("ui.stopped"), highlight=False)
         raise typer.Exit(130) from None
     names = as_strs(as_object(table, "the table")["players"], "the players")
-    result = outcome.to_json(names)
+    result = explained(outcome.to_json(names), lang)
     if as_json:
         typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
         return
@@ -365,7 +366,7 @@ def judge(
     console.print(t("winners", names=", ".join(result["winners"]) or nobody),
                   highlight=False, markup=False)
     console.print(t("steps"), highlight=False)
-    for i, line in enumerate(outcome.explain(lang), 1):
+    for i, line in enumerate(result["explanation"], 1):
         console.print(f"  {i}. {line}", highlight=False, markup=False)
 
 

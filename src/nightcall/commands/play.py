@@ -122,6 +122,7 @@ def play(
     from nightcall.narration.refusals import refused_in
     from nightcall.narration.script import sorted_deck
     from nightcall.narration.seat import Renderer
+    from nightcall.narration.telling import explain
 
     if seed is None:
         seed = int(time.time()) % 1_000_000
@@ -166,7 +167,7 @@ def play(
         raise typer.Exit(130) from None
     typer.echo("")
     result = ruleset.outcome(state)
-    for line in (result.explain(lang) if result is not None else ()):
+    for line in (explain(result.reasons, lang) if result is not None else ()):
         typer.echo(line)
     typer.echo(render.t("win") if name in outcome.get("winners", []) else render.t("lose"))
 

@@ -35,12 +35,13 @@ def replay(
         err.print(refused_in(lang, "bad_record", "illegal record", exc), style="bold red",
                   highlight=False, markup=False)
         raise typer.Exit(EXIT_ILLEGAL) from None
-    outcome = ruleset.outcome_json(state)
-    if as_json:
+    from nightcall.narration.telling import explained, tell
+
+    if as_json:  # the spec's outcome: the facts, and the check as sentences in lang
+        outcome = explained(ruleset.outcome_json(state), loc.lang)
         typer.echo(json.dumps(outcome, ensure_ascii=False, indent=2))
         return
     console = Console()
-    from nightcall.narration.telling import tell
 
     for line in tell(ruleset, state, lang=loc.lang):
         console.print(line, highlight=False, markup=False)

@@ -1,9 +1,18 @@
 """The end of a game as a value: who died and why, who won, and the check as reasons.
 
-The check is kept language-free: each step is a :class:`Reason`, a locale key and
-its values (player names, numbers, role ids), and the sentences are written from
-the narrator's ``why.*`` lines in whatever language the reader wants. English is
-the default, so ``explanation`` reads the same as it always did.
+The outcome holds facts and no language: each step of the check is a :class:`Reason`,
+a locale key and its values (player names, numbers, role ids). The sentences are the
+narrator's (``nightcall.narration.telling``: ``explain`` for reasons, ``explained``
+for an outcome's JSON), written from the ``why.*`` lines in the reader's language.
+
+In JSON (``Outcome.to_json``, the records' ``outcome_json``, the views) the reasons are
+``"reasons": [[key, args], ...]``: ``key`` is the reason's key without ``why.``, ``args``
+an object from placeholder to value, and a value is
+- a string (a player's name) or an integer, as it is;
+- a list of strings (names, "A, B and C" in the language);
+- ``{"term": kind, "id": id, "n": n}`` for a :class:`Term`;
+- ``{"why": key, "args": {...}}`` for a clause (a Reason inside a Reason).
+:func:`reasons_from_json` reads that back.
 """
 
 from __future__ import annotations
@@ -47,6 +56,61 @@ def why(key: str, **args: Arg) -> Reason:
 Reasons: TypeAlias = Iterable[Reason]
 
 
+def reason_json(reason: Reason) -> list[Any]:
+    """A reason as ``[key, args]`` (the module docstring gives the form)."""
+    return [reason.key, _args_json(reason.args)]
+
+
+def _args_json(args: Mapping[str, Arg]) -> dict[str, Any]:
+    return {k: _arg_json(v) for k, v in args.items()}
+
+
+def _arg_json(value: Arg) -> Any:
+    # Reason and Term are tuples too: test them before plain tuples of names.
+    if isinstance(value, Reason):
+        return {"why": value.key, "args": _args_json(value.args)}
+    if isinstance(value, Term):
+        return {"term": value.kind, "id": value.id, "n": value.n}
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def reasons_from_json(data: object) -> tuple[Reason, ...]:
+    """The reasons of an outcome's JSON ``reasons`` list; ValueError saying what is wrong."""
+    if not isinstance(data, list):
+        raise ValueError(f"the reasons must be a list, not {type(data).__name__}")
+    out = []
+    for item in data:
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)):
+            raise ValueError(f"a reason must be [key, args], not {item!r}")
+        out.append(Reason(item[0], _args_from_json(item[1])))
+    return tuple(out)
+
+
+def _args_from_json(data: object) -> dict[str, Arg]:
+    if not isinstance(data, dict):
+        raise ValueError(f"a reason's args must be an object, not {data!r}")
+    return {str(k): _arg_from_json(v) for k, v in data.items()}
+
+
+def _arg_from_json(value: object) -> Arg:
+    if isinstance(value, bool):
+        raise ValueError(f"a reason's value cannot be {value!r}")
+    if isinstance(value, (str, int)):
+        return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    if isinstance(value, dict) and set(value) == {"why", "args"} and isinstance(value["why"], str):
+        return Reason(value["why"], _args_from_json(value["args"]))
+    if isinstance(value, dict) and set(value) == {"term", "id", "n"}:
+        kind, id_, n = value["term"], value["id"], value["n"]
+        if isinstance(kind, str) and isinstance(id_, str) and isinstance(n, int):
+            return Term(kind, id_, n)
+    raise ValueError(f"a reason's value must be a name, a number, a list of names, "
+                     f"a term or a clause, not {value!r}")
+
+
 class Outcome:
     """Deaths (in the order the rules kill), winning teams, winning seats, and the reasons.
 
@@ -55,7 +119,7 @@ class Outcome:
     may defer them until someone asks.
     """
 
-    __slots__ = ("_english", "_explain", "_reasons", "deaths", "extra", "teams", "winners")
+    __slots__ = ("_explain", "_reasons", "deaths", "extra", "teams", "winners")
 
     def __init__(
         self,
@@ -69,7 +133,6 @@ class Outcome:
         self.teams = tuple(teams)
         self.winners = tuple(winners)
         self.extra = extra if extra is not None else {}
-        self._english: tuple[str, ...] | None = None
         if callable(reasons):
             self._explain: Callable[[], Reasons] | None = reasons
             self._reasons: tuple[Reason, ...] | None = None
@@ -84,24 +147,6 @@ class Outcome:
             self._reasons = tuple(self._explain())
             self._explain = None
         return self._reasons
-
-    def explain(self, lang: str = "en") -> tuple[str, ...]:
-        """The check as sentences in ``lang`` (one per reason)."""
-        # Imported here: the narrator's package imports the rulesets, which import this.
-        from nightcall.narration.telling import explain
-
-        if lang == "en":
-            return self.explanation
-        return tuple(explain(self.reasons, lang))
-
-    @property
-    def explanation(self) -> tuple[str, ...]:
-        """The check as English sentences."""
-        if self._english is None:
-            from nightcall.narration.telling import explain
-
-            self._english = tuple(explain(self.reasons, "en"))
-        return self._english
 
     @property
     def dead(self) -> tuple[int, ...]:
@@ -118,13 +163,15 @@ class Outcome:
 
     def __repr__(self) -> str:
         return (f"Outcome(deaths={self.deaths!r}, teams={self.teams!r}, "
-                f"winners={self.winners!r}, explanation={self.explanation!r})")
+                f"winners={self.winners!r}, reasons={self.reasons!r})")
 
     def to_json(self, names: tuple[str, ...] | list[str]) -> dict[str, Any]:
+        """The outcome with names for seats, and its reasons as the module docstring says
+        (facts only: ``narration.telling.explained`` adds the sentences)."""
         return {
             "dead": [names[d.seat] for d in self.deaths],
             "causes": {names[d.seat]: d.cause for d in self.deaths},
             "winners": [names[s] for s in self.winners],
             "teams": list(self.teams),
-            "explanation": list(self.explanation),
+            "reasons": [reason_json(r) for r in self.reasons],
         }

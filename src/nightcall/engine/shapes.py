@@ -53,14 +53,22 @@ class Final(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     extra: str | UnsetType = UNSET  # Epic: the Alpha Wolf's extra card
 
 
+# A reason's value in JSON: a name, a number, a list of names, or a term or a clause
+# (an object: {"term", "id", "n"} or {"why", "args"}).
+ReasonValue = str | int | list[str] | dict[str, Any]
+
+
 class OutcomeView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """``Outcome.to_json`` plus the final cards: what the end screen shows."""
+    """``Outcome.to_json`` plus the final cards: what the end screen shows. The rules
+    give the check as ``reasons`` (``[key, args]``, nightcall.engine.outcome); the
+    server adds ``explanation``, those reasons as sentences in the room's language."""
 
     dead: list[str]
     causes: dict[str, str]
     winners: list[str]
     teams: list[str]
-    explanation: list[str]
+    reasons: list[tuple[str, dict[str, ReasonValue]]]
+    explanation: list[str] | UnsetType = UNSET
     final: Final
 
 

@@ -54,6 +54,7 @@ from nightcall.narration.locale import Locale
 from nightcall.narration.render import Renderer
 from nightcall.narration.runner import PauseKey, countdown
 from nightcall.narration.script import duration_text
+from nightcall.narration.telling import explain
 from nightcall.narration.timing import Timing
 
 Speaker = Callable[[str], None]
@@ -468,7 +469,7 @@ class Master:
         result = r.outcome(self.state)
         outcome: dict[str, Any] = r.view(self.state, MASTER).get("outcome") or {}
         if result is not None:
-            for line in result.explain(self.locale.lang):
+            for line in explain(result.reasons, self.locale.lang):
                 self.tell(line)
         return outcome
 

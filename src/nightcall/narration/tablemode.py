@@ -28,6 +28,7 @@ from nightcall.narration.deckspec import cards_to_pull, choose_deck_cards, role_
 from nightcall.narration.locale import LANGUAGES, Locale, load
 from nightcall.narration.refusals import said
 from nightcall.narration.script import build_script
+from nightcall.narration.telling import explained
 from nightcall.narration.timing import timing_for
 
 MAX_ANSWERS = 2000  # a Lupus game of 23 players asks far fewer questions than this
@@ -166,8 +167,7 @@ def judge(request: Mapping[str, Any]) -> dict[str, Any]:
         raise TableModeError(loc.line("judge.refused", reason=said(loc, exc).rstrip("."))) \
             from None
     names = list(table["players"])
-    result: dict[str, Any] = outcome.to_json(names)
-    result["explanation"] = list(outcome.explain(lang))
+    result = explained(outcome.to_json(names), lang)
     result["causes"] = {p: _cause(loc, c) for p, c in result["causes"].items()}
     return result
 

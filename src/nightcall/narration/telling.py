@@ -1,13 +1,14 @@
 """The words of a game's account (the end-of-game timeline and ``nightcall replay``),
 in any of the narrator's languages: the ``account.*`` lines of the locale files, and
-the ``why.*`` lines that write out the judges' reasons (:func:`explain`)."""
+the ``why.*`` lines that write out the judges' reasons (:func:`explain`, and
+:func:`explained`: the one place an outcome's JSON gets its ``explanation``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from nightcall.engine.outcome import Arg, Reason, Term
+from nightcall.engine.outcome import Arg, Reason, Term, reasons_from_json
 from nightcall.engine.ruleset import Ruleset
 from nightcall.narration.locale import Locale, LocaleError, load
 from nightcall.narration.render import Renderer
@@ -55,6 +56,14 @@ def explain(reasons: Iterable[Reason], lang: str = "en") -> list[str]:
     """The judges' reasons as sentences in ``lang``, one per reason."""
     loc = load(lang)
     return [_sentence(loc, r) for r in reasons]
+
+
+def explained(outcome: Mapping[str, Any], lang: str = "en") -> dict[str, Any]:
+    """An outcome's JSON (``Outcome.to_json``, a record's ``outcome_json``, a view's
+    ``outcome``) with ``explanation``: its ``reasons`` as sentences in ``lang``. The
+    reasons stay, so a reader can write them in another language. ValueError if the
+    reasons are not in the form nightcall.engine.outcome gives."""
+    return {**outcome, "explanation": explain(reasons_from_json(outcome.get("reasons", [])), lang)}
 
 
 def reason_keys(reason: Reason) -> set[str]:

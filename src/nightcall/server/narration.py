@@ -162,7 +162,7 @@ def dusk_seconds(text: str, call_seconds: float, reading_scale: float = 1.0) -> 
 
 def timeline(ruleset: Any, state: Any, language: str) -> list[str]:
     """The end-of-game account in the room's language, ending with the judge's
-    reasoning in that language too: its last ``len(outcome.explanation)`` lines, one
+    reasoning in that language too: its last ``len(outcome["explanation"])`` lines, one
     per reason (the end screen shows those under the winners)."""
     from nightcall.narration.telling import tell
 

@@ -19,11 +19,12 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from nightcall.engine.errors import NightcallError
-from nightcall.engine.jsontype import JSONObject
+from nightcall.engine.jsontype import JSONObject, as_object
 from nightcall.engine.replay_steps import replay_steps
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.engine.shapes import event_kinds, shapes_of
 from nightcall.narration.render import Renderer
+from nightcall.narration.telling import explained
 from nightcall.server.guard import ORIGIN_REFUSED, Endpoint, Guards
 from nightcall.server.hub import LANGUAGES, Hub
 from nightcall.server.limits import lookup, refusal, too_many
@@ -63,6 +64,7 @@ def steps_of(record: object, lang: str = "en") -> JSONObject:
     roles = get_ruleset(rid).role_ids
     out["role_names"] = {lang: {r: role_name(rid, r, lang) for r in roles}}
     tell(out, lang)
+    out["outcome"] = explained(as_object(out["outcome"], "the outcome"), lang)
     out["language"] = lang
     return out
 
@@ -108,7 +110,8 @@ def language_of(request: Request, default: str = "en") -> str | Response:
 
 
 async def replay_record(request: Request) -> Response:
-    """POST a record (a file dropped on the page): its replay, or 400 with the reason."""
+    """POST a record (a file dropped on the page): its replay (the check's sentences in
+    ``?lang=``, English by default), or 400 with the reason."""
     guards: Guards = request.app.state.guards
     if not guards.origin_ok(request):
         return _json({"code": "bad_origin", "message": ORIGIN_REFUSED}, 403)

@@ -21,6 +21,7 @@ from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, end_idle_calls
 from nightcall.engine.errors import DeckError, IllegalAction, RecordError
 from nightcall.engine.ruleset import MasterChoice, Ruleset, Talk, get_ruleset
 from nightcall.narration.render import Told
+from nightcall.narration.telling import explained
 from nightcall.server.fast import FastRound
 from nightcall.server.messages import Clock, CreateRoom, Lobby, Observation, SeatInfo
 from nightcall.server.pack import PackDraft
@@ -463,6 +464,8 @@ class Room:
         if self.state is None:
             return {}
         view = dict(self.public_view()) if viewer is None else self.ruleset.view(self.state, viewer)
+        if "outcome" in view:  # the rules give reasons; the room reads them in its language
+            view["outcome"] = explained(view["outcome"], self.settings.language)
         if self.clock.stage in ("discussion", "defense") and "legal" in view:
             view["legal"] = []  # the vote opens when the talking ends
         if viewer is not None and 0 <= viewer < len(self.seats) and self.fast.active(self):

@@ -21,6 +21,7 @@ from nightcall.engine.actions import Action
 from nightcall.engine.errors import RecordError, Said
 from nightcall.engine.events import EVERYONE, Event
 from nightcall.engine.jsontype import JSONObject
+from nightcall.engine.outcome import reason_json, why
 from nightcall.rulesets.epic.common import SKIP
 from nightcall.rulesets.epic.day import end_of_night
 from nightcall.rulesets.epic.day import record_claim as claim_event
@@ -529,5 +530,6 @@ def outcome_json(st: EpicState) -> JSONObject:
     final = final_json(st)
     if st.outcome is None:
         return {"final": final, "dead": [], "winners": [], "teams": [],
-                "explanation": ["The vote has not happened yet."], "status": "ongoing"}
+                "causes": {},
+                "reasons": [reason_json(why("vote_pending"))], "status": "ongoing"}
     return {"final": final, **st.outcome.to_json(names), "status": "over"}

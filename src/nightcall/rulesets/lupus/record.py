@@ -20,6 +20,7 @@ from nightcall.engine import records
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import IllegalAction, RecordError, Said
 from nightcall.engine.jsontype import JSONObject
+from nightcall.engine.outcome import Term, reason_json, why
 from nightcall.rulesets.lupus import end
 from nightcall.rulesets.lupus.night import KIND, STAY_HOME
 from nightcall.rulesets.lupus.roles import (
@@ -365,27 +366,25 @@ def outcome_json(st: LupusState) -> JSONObject:
     if st.outcome is not None:
         return {"final": final, **st.outcome.to_json(names), **progress, "status": "over"}
     wolves, humans = end.counts(st)
+    # Where the record stops and who is alive, as reasons (the narrator's words).
     if st.phase == NIGHT:
-        where = f"during night {st.night}"
+        reasons = [why("lupus.stops_night", night=st.night)]
     elif st.stage == ACCUSE:
-        where = f"before the accusation round of day {st.day}"
+        reasons = [why("lupus.stops_accuse", day=st.day)]
     else:
-        where = f"before the execution of day {st.day}"
-    pending = [names[s] for s in st.voters if st.votes[s] == NOT_YET]
-    explanation = [
-        f"The record stops {where}.",
-        f"Alive: {len(wolves)} werewolf(s) and {len(humans)} human(s); "
-        "no side has won yet.",
-    ]
+        reasons = [why("lupus.stops_execute", day=st.day)]
+    reasons.append(why("lupus.alive", wolves=Term("count", "werewolves", len(wolves)),
+                       humans=Term("count", "humans", len(humans))))
     if st.phase == DAY and st.stage == EXECUTE:
-        explanation.append(f"Still to vote: {', '.join(pending)}.")
+        pending = tuple(names[s] for s in st.voters if st.votes[s] == NOT_YET)
+        reasons.append(why("lupus.to_vote", names=pending))
     return {
         "final": final,
         "dead": [names[d.seat] for d in st.deaths],
         "causes": {names[d.seat]: d.cause for d in st.deaths},
         "winners": [],
         "teams": [],
-        "explanation": explanation,
+        "reasons": [reason_json(r) for r in reasons],
         **progress,
         "status": "ongoing",
     }

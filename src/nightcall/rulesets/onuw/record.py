@@ -16,6 +16,7 @@ from nightcall.engine import records
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import RecordError, Said
 from nightcall.engine.jsontype import JSONObject
+from nightcall.engine.outcome import reason_json, why
 from nightcall.rulesets.onenight import detail_claim, position_json
 from nightcall.rulesets.onuw import night
 from nightcall.rulesets.onuw.night import SKIP, holders
@@ -375,6 +376,7 @@ def outcome_json(st: OneNightState) -> JSONObject:
     final = final_json(st)
     if st.outcome is None:
         return {"final": final, "dead": [], "winners": [], "teams": [],
-                "explanation": ["The vote has not happened yet."], "status": "ongoing"}
+                "causes": {},
+                "reasons": [reason_json(why("vote_pending"))], "status": "ongoing"}
     out = st.outcome.to_json(st.names)
     return {"final": final, **out, "status": "over"}
