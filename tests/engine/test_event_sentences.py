@@ -322,3 +322,16 @@ def test_a_sentence_starts_with_a_capital_whatever_value_opens_it() -> None:
     assert ", du – Seherin," in Renderer("onuw", names, 1, "de", cards).event(reveal)
     votes = {"kind": "votes", "votes": [1, 0, None]}
     assert Renderer("onuw", names, 0, "en").event(votes) == "The vote: you → Bob, Bob → you."
+
+
+def test_a_players_name_opening_a_sentence_stays_as_typed() -> None:
+    """Only the language's own words are capitalised at a sentence's start: a name is
+    the player's, as typed ("bob", "iPhone"), in every language."""
+    cards = ["werewolf", "seer", "robber", "villager", "villager", "tanner"]
+    reveal = {"kind": "reveal", "cards": cards}
+    for names, first in ((["bob", "Ann", "Cy"], "bob"), (["iPhone", "Ann", "Cy"], "iPhone")):
+        for lang in ("en", "it", "de"):
+            said = Renderer("onuw", names, 1, lang, cards).event(reveal)
+            assert f". {first} " in said or f". {first}:" in said, (lang, said)
+    claim = {"kind": "claim", "seat": 0, "role": "seer"}
+    assert Renderer("onuw", ["bob", "ann"], 1, "en").event(claim).startswith("bob says")

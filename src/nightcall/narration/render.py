@@ -131,8 +131,8 @@ _SENTENCE_END = frozenset(".!?„“«\"")
 @cache
 def _starts(template: str) -> frozenset[str]:
     """The placeholders a sentence of ``template`` starts with: their value is
-    capitalised there (a name is already; "you", "du", "tu" and lists starting with
-    them are not)."""
+    capitalised there ("you", "du", "tu" and lists starting with them; a player's name
+    stays as its player typed it)."""
     out, text = set(), ""
     for literal, name, _, _ in string.Formatter().parse(template):
         text += literal
@@ -264,6 +264,11 @@ class Renderer:
         return _choose(self.loc.lang, self.ruleset, kind, frozenset(present),
                        frozenset(applies), kind in self.quiet)
 
+    def _name_first(self, value: str) -> bool:
+        """Whether ``value`` starts with a player's name ("bob", "iPhone", "bob and you")."""
+        return any(value.startswith(p) and not value[len(p):len(p) + 1].isalnum()
+                   for p in self.players if p)
+
     def event(self, event: Mapping[str, Any], actor: Actor = None) -> str | None:
         """The sentence for ``event`` (None for a bookkeeping event); ``actor`` is the
         seat who did or learned it, for the master's account ("{actor} looks at ...")."""
@@ -275,7 +280,8 @@ class Renderer:
         forms = self._forms(event) if names else {}  # (built once per sentence)
         values = {name: self._value(event, name, actor, forms) for name in names}
         for name in _starts(template):  # "du – Werwolf" opening a sentence: "Du – Werwolf"
-            values[name] = values[name][:1].upper() + values[name][1:]
+            if not self._name_first(values[name]):  # (a player's name stays as typed)
+                values[name] = values[name][:1].upper() + values[name][1:]
         return template.format(**values)
 
     def events(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
