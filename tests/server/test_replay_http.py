@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
@@ -20,6 +21,7 @@ from nightcall.narration.telling import explain
 from nightcall.server.app import create_app
 from nightcall.server.guard import CSP
 from nightcall.server.limits import Limits
+from nightcall.server.pipeline import SlowDown
 from nightcall.server.store import SQLiteStore
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
@@ -246,6 +248,9 @@ def test_replays_and_table_answers_are_limited_per_address(db_path: Path) -> Non
         r = client.post("/api/narrator/setup", content=b"{}")
         assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
         assert "too many replays and table answers" in r.json()["message"], r.text
-        other = TestClient(app, client=("203.0.113.9", 50000))  # (the app runs already)
-        assert other.post("/api/replay", content=record).status_code == 200
-        assert other.post("/api/narrator/setup", content=b"{}").status_code == 400
+        # Another address still has its burst. (TestClient's ``client=`` is newer than
+        # the lowest Starlette we support, so the guard is asked directly.)
+        for _ in range(3):
+            app.state.work.take("203.0.113.9")
+        with pytest.raises(SlowDown):
+            app.state.work.take("203.0.113.9")
