@@ -127,6 +127,30 @@ def test_a_record_file_replays_step_by_step(browser: Any, server: Any, case: str
     ctx.close()
 
 
+def test_a_file_chosen_before_the_page_has_its_words_still_opens(browser: Any,
+                                                                  server: Any) -> None:
+    """text.js awaits the English words before the page's script runs, so on a slow
+    connection (or a loaded CI machine) the page has loaded, and the file can be chosen,
+    before anything listens for it. The choice is not lost."""
+    ctx = browser.new_context(**PHONE_360)
+    page = ctx.new_page()
+    held: list[Any] = []
+    page.route("**/static/locales/en.json", lambda route: held.append(route))
+    page.goto(f"{server.url}/replay", wait_until="domcontentloaded")
+    deadline = time.monotonic() + 30
+    while not held:  # (Playwright hands us the route only while it is waiting itself)
+        assert time.monotonic() < deadline, "the page never asked for its words"
+        page.wait_for_timeout(50)
+    page.set_input_files("[data-testid=replay-file]", str(CASES["onuw"]))
+    for route in held:
+        route.continue_()
+    page.unroute("**/static/locales/en.json")
+    page.wait_for_selector("[data-testid=replay-table]")
+    names = page.locator("[data-testid=replay-seat] .rp-name").all_inner_texts()
+    assert names == replay_steps(record_of(CASES["onuw"]))["players"]
+    ctx.close()
+
+
 def test_a_dropped_record_opens_and_a_bad_one_is_refused(browser: Any, server: Any) -> None:
     ctx = browser.new_context(**HOST_TV)
     page = ctx.new_page()

@@ -89,7 +89,11 @@ async function openFile(file) {
   }
 }
 
-$("#rp-file").addEventListener("change", (ev) => openFile(ev.target.files[0]));
+const input = $("#rp-file");
+input.addEventListener("change", (ev) => openFile(ev.target.files[0]));
+// A file chosen while this script was still waiting for its words (text.js awaits the
+// English table before anything here runs): its change event came before our listener.
+if (input.files && input.files[0]) openFile(input.files[0]);
 const drop = $("#rp-drop");
 for (const name of ["dragenter", "dragover"]) {
   document.addEventListener(name, (ev) => { ev.preventDefault(); drop.classList.add("over"); });
