@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from nightcall.engine.actions import Action
 
@@ -23,6 +23,13 @@ class Bot(Protocol):
     name: str
 
     def choose(self, view: Mapping[str, Any]) -> Action | None: ...
+
+
+@runtime_checkable
+class TalkingBot(Bot, Protocol):
+    """A bot that also tells the table its claims at dawn (rulesets with ``Talk``)."""
+
+    def talk(self, view: Mapping[str, Any]) -> list[Action]: ...
 
 
 def reasoning_rulesets() -> tuple[str, ...]:

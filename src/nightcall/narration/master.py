@@ -52,12 +52,11 @@ from nightcall.narration import lines as L
 from nightcall.narration.deckspec import role_lookup
 from nightcall.narration.locale import Locale
 from nightcall.narration.render import Renderer
-from nightcall.narration.runner import PauseKey, countdown
+from nightcall.narration.runner import PauseKey, Speaker, countdown
 from nightcall.narration.script import duration_text
 from nightcall.narration.telling import explain
 from nightcall.narration.timing import Timing
 
-Speaker = Callable[[str], None]
 Ask = Callable[[str], str]
 NOBODY_WORDS = ("", "-", "0", "nobody", "none", "nessuno", "niemand")
 BACK_WORDS = ("<", "back", "indietro", "zurück")

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from nightcall.bots import TalkingBot
 from nightcall.bots.random_bot import RandomBot
 from nightcall.engine.fast import current_round
 from nightcall.server.room import DAY_STAGES, TURN_STAGES, Room, RoomError
@@ -207,13 +208,16 @@ class RoomClock:
         seconds = self._seconds(self.room.settings.discussion_seconds)
         gen = self._timed("discussion", seconds, self.end_discussion)
         for seat, bot in self.bots.items():  # bots that talk say their claims at dawn
-            if hasattr(bot, "talk"):
+            if isinstance(bot, TalkingBot):
                 self._later(self.rng.uniform(0.1, 0.5) * seconds, self.bot_talk, seat, gen)
 
     def bot_talk(self, seat: int, gen: int) -> None:
         if gen != self.gen or self.room.status != "playing":
             return
-        for action in self.bots[seat].talk(self.room.seat_view(seat)) or ():
+        bot = self.bots[seat]
+        if not isinstance(bot, TalkingBot):
+            return
+        for action in bot.talk(self.room.seat_view(seat)):
             with contextlib.suppress(RoomError):
                 self.room.apply_move(seat, action)
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from nightcall.bots import Bot, make_bot
+from nightcall.bots import Bot, TalkingBot, make_bot
 from nightcall.bots.random_bot import RandomBot
 from nightcall.engine.ruleset import Ruleset, S, get_ruleset
 from nightcall.sim.tally import Tally
@@ -146,7 +146,7 @@ def play(rs: Ruleset[S], state: S, bots: Sequence[Bot]) -> None:
     # The random bot's shortcut: its RNG's choice over legal_actions, exactly what
     # RandomBot.choose_from does, without the extra call per move.
     fast = [b.rng.choice if type(b) is RandomBot else None for b in bots]
-    talkers = [s for s, b in enumerate(bots) if hasattr(b, "talk")]
+    talkers = [s for s, b in enumerate(bots) if isinstance(b, TalkingBot)]
     last_phase = None
     legal, apply, waiting_for, is_over = rs.legal_actions, rs.apply, rs.waiting_for, rs.is_over
     for _ in range(MAX_STEPS):
@@ -177,7 +177,9 @@ def play(rs: Ruleset[S], state: S, bots: Sequence[Bot]) -> None:
 
 def _talk_round(rs: Ruleset[S], state: S, bots: Sequence[Bot], talkers: list[int]) -> None:
     for s in talkers:
-        for claim in bots[s].talk(rs.view(state, s)):  # type: ignore[attr-defined]
+        bot = bots[s]
+        assert isinstance(bot, TalkingBot)  # (the talkers were picked so)
+        for claim in bot.talk(rs.view(state, s)):
             rs.apply(state, s, claim)
 
 

@@ -139,4 +139,7 @@ $("#join-form").addEventListener("submit", async (e) => {
   location.href = `/play/${encodeURIComponent(code)}`;
 });
 
+// The buttons come disabled in the page: until this script listens, pressing one would
+// submit the form to the page itself and lose what was typed.
+for (const button of document.querySelectorAll("#join-form button, #create-form button")) button.disabled = false;
 load();
