@@ -172,6 +172,8 @@ class _Check:
         end, ids, names = self.end, self.ids, self.names
         safe: dict[int, Reason] = {}
         self._safe = safe
+        if BODYGUARD not in end.roles and THE_MASTER not in end.roles:
+            return safe  # (most games: nobody can protect)
         for s, i in enumerate(ids):
             target = end.votes[s]
             if i.role == BODYGUARD and i.vote_ability and target != NO_VOTE:
@@ -190,12 +192,17 @@ class _Check:
             if v != NO_VOTE:
                 tally[v] += 1
         # The two highest vote counts above zero and who has them: only those matter.
-        counts = sorted({t for t in tally if t > 0}, reverse=True)[:2]
-        if not counts or counts[0] < 2:
+        most = max(tally)
+        if most < 2:
             self.say("epic.no_majority")
             return
-        groups = [[s for s in range(self.n) if tally[s] == c] for c in counts]
-        top = groups[0]
+        counts = [most]
+        top = [s for s in range(self.n) if tally[s] == most]
+        groups = [top]
+        runner_up = max((t for t in tally if t < most), default=0)
+        if runner_up > 0:
+            counts.append(runner_up)
+            groups.append([s for s in range(self.n) if tally[s] == runner_up])
         places = 2 if self.mode == EPIC else 1
         dying = list(top)
         if len(top) == 1:
@@ -365,10 +372,12 @@ class _Check:
         end, ids, names = self.end, self.ids, self.names
         dead = {d.seat for d in self.deaths}
         plague = end.tokens.index(PLAGUE) if PLAGUE in end.tokens else None
+        traitor = end.tokens.index(TRAITOR) if TRAITOR in end.tokens else None
+        teams = self.teams
         winners: list[int] = []
         for s, i in enumerate(ids):
-            won = s in dead if i.party == TANNER_TEAM else i.party in self.teams
-            if end.tokens[s] == TRAITOR:
+            won = s in dead if i.party == TANNER_TEAM else i.party in teams
+            if s == traitor:
                 # "Instigator": the holder "can only win if another player of his party
                 # dies", and then wins "together with" an opposing party (the Village,
                 # the pack or the clan), never with a lone Tanner or Assassin.
