@@ -293,6 +293,8 @@ class _Check:
             self.lines.append(reason)
 
     def step_bounty(self) -> None:
+        if BOUNTY not in self.end.tokens:
+            return
         assassins = [s for s, i in enumerate(self.ids) if i.party == ASSASSIN_TEAM]
         holder = [s for s in range(self.n) if self.end.tokens[s] == BOUNTY]
         if not assassins or not holder:
