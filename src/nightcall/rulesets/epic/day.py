@@ -60,7 +60,7 @@ def end_of_night(st: EpicState) -> EndOfNight:
     n = st.n
     return EndOfNight(
         st.names,
-        tuple(st.final_role(s) for s in range(n)),
+        tuple(map(st.final_role, range(n))),
         tuple(st.tokens),
         tuple(st.artifacts),
         tuple(v if v >= 0 else NO_VOTE for v in st.votes),

@@ -20,7 +20,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from nightcall.engine.errors import DeckError, Said
-from nightcall.engine.outcome import Death, Outcome, Reason, Term, why
+from nightcall.engine.outcome import Arg, Death, Outcome, Reason, Term, why
 from nightcall.rulesets.epic.roles import (
     ARTIFACT_ROLE,
     ARTIFACTS,
@@ -130,6 +130,11 @@ class _Check:
         self.teams: list[str] = []
         self._safe: dict[int, Reason] | None = None
 
+    def say(self, key: str, **values: Arg) -> None:
+        """One reason of the explanation (a quiet check builds none)."""
+        if self.talk:
+            self.lines.append(why(key, **values))
+
     def who(self, seats: Iterable[int]) -> tuple[str, ...]:
         """Names for a reason (nobody reads them in a quiet check)."""
         return tuple(self.names[s] for s in seats) if self.talk else ()
@@ -143,20 +148,20 @@ class _Check:
             artifact = end.artifacts[s]
             if artifact in ARTIFACT_ROLE:
                 lost = end.roles[s] in (HUNTER, BODYGUARD, THE_MASTER)
-                self.lines.append(why(
+                self.say(
                     "epic.artifact_role_lost" if lost else "epic.artifact_role",
                     name=self.names[s], card=Term("role", end.roles[s]),
                     artifact=Term("artifact", artifact), role=Term("role", i.role),
-                ))
+                )
             if end.tokens[s] == VAMPIRE_TOKEN and end.roles[s] not in VAMPIRE_CARDS:
-                self.lines.append(why("epic.vampire_token", name=self.names[s]))
+                self.say("epic.vampire_token", name=self.names[s])
             if i.role == RENFIELD and i.kind is None:
-                self.lines.append(why("epic.renfield_vampires" if i.party == VAMPIRES
-                                      else "epic.renfield_village", name=self.names[s]))
+                self.say("epic.renfield_vampires" if i.party == VAMPIRES
+                         else "epic.renfield_village", name=self.names[s])
         if self.mode == EPIC:
-            self.lines.append(why("epic.mode_epic"))
+            self.say("epic.mode_epic")
         elif self.mode == NO_VILLAGE:
-            self.lines.append(why("epic.mode_no_village"))
+            self.say("epic.mode_no_village")
 
     # --- the vote ------------------------------------------------------------------
     def protected(self) -> dict[int, Reason]:
@@ -167,6 +172,8 @@ class _Check:
         end, ids, names = self.end, self.ids, self.names
         safe: dict[int, Reason] = {}
         self._safe = safe
+        if BODYGUARD not in end.roles and THE_MASTER not in end.roles:
+            return safe  # (most games: nobody can protect)
         for s, i in enumerate(ids):
             target = end.votes[s]
             if i.role == BODYGUARD and i.vote_ability and target != NO_VOTE:
@@ -179,56 +186,61 @@ class _Check:
         return safe
 
     def step_vote(self) -> None:
-        end, names, lines = self.end, self.names, self.lines
+        end, names = self.end, self.names
         tally = [0] * self.n
         for v in end.votes:
             if v != NO_VOTE:
                 tally[v] += 1
         # The two highest vote counts above zero and who has them: only those matter.
-        counts = sorted({t for t in tally if t > 0}, reverse=True)[:2]
-        if not counts or counts[0] < 2:
-            lines.append(why("epic.no_majority"))
+        most = max(tally)
+        if most < 2:
+            self.say("epic.no_majority")
             return
-        groups = [[s for s in range(self.n) if tally[s] == c] for c in counts]
-        top = groups[0]
+        counts = [most]
+        top = [s for s in range(self.n) if tally[s] == most]
+        groups = [top]
+        runner_up = max((t for t in tally if t < most), default=0)
+        if runner_up > 0:
+            counts.append(runner_up)
+            groups.append([s for s in range(self.n) if tally[s] == runner_up])
         places = 2 if self.mode == EPIC else 1
         dying = list(top)
         if len(top) == 1:
-            lines.append(why("epic.most_votes", name=names[top[0]], votes=counts[0]))
+            self.say("epic.most_votes", name=names[top[0]], votes=counts[0])
         else:
-            lines.append(why("epic.tie", names=self.who(top), votes=counts[0]))
+            self.say("epic.tie", names=self.who(top), votes=counts[0])
         second_included = False
         if places == 2:
             if len(top) > 1:
-                lines.append(why("epic.tie_epic"))
+                self.say("epic.tie_epic")
             elif len(groups) > 1:
                 dying += groups[1]
                 second_included = True
-                lines.append(why("epic.second", names=self.who(groups[1]), votes=counts[1]))
+                self.say("epic.second", names=self.who(groups[1]), votes=counts[1])
             else:
-                lines.append(why("epic.no_second"))
+                self.say("epic.no_second")
         safe = self.protected()
         for s in dying:
             if s in safe:
-                lines.append(why("epic.protected", name=names[s], why=safe[s]))
+                self.say("epic.protected", name=names[s], why=safe[s])
         if all(s in safe for s in top) and not second_included:
             # "Bodyguard": the next player "must, however, have received at least 2
             # votes"; "The Master" sets no minimum (docs/rulings.md).
             guarded = any(safe[s].key == "epic.safe.bodyguard" for s in top)
             if len(groups) > 1 and counts[1] >= (2 if guarded else 1):
-                lines.append(why("epic.next_instead", names=self.who(groups[1]),
-                                 votes=Term("count", "votes", counts[1])))
+                self.say("epic.next_instead", names=self.who(groups[1]),
+                         votes=Term("count", "votes", counts[1]))
                 dying += groups[1]
             else:
-                lines.append(why("epic.none_instead" if guarded
-                                 else "epic.none_instead_unvoted"))
+                self.say("epic.none_instead" if guarded
+                         else "epic.none_instead_unvoted")
         for s in dying:
             if s not in safe:
                 self.deaths.append(Death(s, "votes"))
         if self.deaths:
-            lines.append(why("epic.vote_kills", names=self.who(d.seat for d in self.deaths)))
+            self.say("epic.vote_kills", names=self.who(d.seat for d in self.deaths))
         else:
-            lines.append(why("epic.vote_kills_nobody"))
+            self.say("epic.vote_kills_nobody")
 
     # --- flowchart steps 1 and 2: the Hunter and the lovers ----------------------
     def step_hunter_and_lovers(self) -> None:
@@ -243,19 +255,19 @@ class _Check:
             if ids[s].role == HUNTER and ids[s].vote_ability and target != NO_VOTE \
                     and target not in dead:
                 if target in safe:
-                    self.lines.append(why("epic.hunter_blocked", name=names[s],
-                                          target=names[target], why=safe[target]))
+                    self.say("epic.hunter_blocked", name=names[s],
+                             target=names[target], why=safe[target])
                 else:
                     self.deaths.append(Death(target, "hunter"))
                     dead.add(target)
-                    self.lines.append(why("epic.hunter", name=names[s], target=names[target]))
+                    self.say("epic.hunter", name=names[s], target=names[target])
             if s in lovers:
                 for other in lovers:
                     if other not in dead:
                         self.deaths.append(Death(other, "lovers"))
                         dead.add(other)
-                        self.lines.append(why("epic.lovers", name=names[s],
-                                              other=names[other]))
+                        self.say("epic.lovers", name=names[s],
+                                 other=names[other])
             i += 1
 
     # --- the checks ----------------------------------------------------------------
@@ -277,9 +289,12 @@ class _Check:
 
     def win(self, team: str, reason: Reason) -> None:
         self.teams.append(team)
-        self.lines.append(reason)
+        if self.talk:
+            self.lines.append(reason)
 
     def step_bounty(self) -> None:
+        if BOUNTY not in self.end.tokens:
+            return
         assassins = [s for s, i in enumerate(self.ids) if i.party == ASSASSIN_TEAM]
         holder = [s for s in range(self.n) if self.end.tokens[s] == BOUNTY]
         if not assassins or not holder:
@@ -288,14 +303,14 @@ class _Check:
         if holder[0] in dead:
             self.win(ASSASSIN_TEAM, why("epic.bounty_died", name=self.names[holder[0]]))
         else:
-            self.lines.append(why("epic.bounty_lives", name=self.names[holder[0]]))
+            self.say("epic.bounty_lives", name=self.names[holder[0]])
 
     def box_3(self) -> None:
         """The Epic Battles' box (3): which monster parties lost a player."""
         wolves, vampires = self.dead_of_kind(WEREWOLVES), self.dead_of_kind(VAMPIRES)
         if wolves and vampires:
             if self.mode == NO_VILLAGE:
-                self.lines.append(why("epic.both_died_no_village"))
+                self.say("epic.both_died_no_village")
             else:
                 self.win(VILLAGE, why("epic.both_died", wolves=self.who(wolves),
                                       vampires=self.who(vampires)))
@@ -304,7 +319,7 @@ class _Check:
         elif vampires:
             self.win(WEREWOLVES, why("epic.vampire_died", names=self.who(vampires)))
         else:
-            self.lines.append(why("epic.no_monster_died"))
+            self.say("epic.no_monster_died")
 
     def box_1(self) -> None:
         """Classic step 6: nobody of the monsters died; do they exist?"""
@@ -314,21 +329,20 @@ class _Check:
             self.win(kind, why("epic.no_wolf_died" if kind == WEREWOLVES
                                else "epic.no_vampire_died"))
         else:
-            self.lines.append(why("epic.no_monsters_yet_deaths"))
+            self.say("epic.no_monsters_yet_deaths")
 
     def step_check(self) -> None:
-        lines = self.lines
         dead = {d.seat for d in self.deaths}
         present = self.monsters_present()
         if not dead:
-            lines.append(why("epic.nobody_died"))
+            self.say("epic.nobody_died")
             if present:
                 if self.mode == CLASSIC:
                     kind = present[0]
                     self.win(kind, why("epic.wolves_live" if kind == WEREWOLVES
                                        else "epic.vampires_live"))
                 else:
-                    lines.append(why("epic.both_nobody_died"))
+                    self.say("epic.both_nobody_died")
             else:
                 self.win(VILLAGE, why("epic.no_monsters_no_deaths"))
             return
@@ -336,13 +350,13 @@ class _Check:
         tanners = [d.seat for d in self.deaths if self.ids[d.seat].party == TANNER_TEAM]
         if tanners:
             self.teams.append(TANNER_TEAM)
-            lines.append(why("epic.tanner_died", names=self.who(tanners)))
+            self.say("epic.tanner_died", names=self.who(tanners))
             if self.mode == CLASSIC:
                 monsters = self.dead_of_kind(WEREWOLVES) + self.dead_of_kind(VAMPIRES)
                 if monsters:
                     self.win(VILLAGE, self.monsters_died(monsters, "also_died"))
                 else:
-                    lines.append(why("epic.only_tanner"))
+                    self.say("epic.only_tanner")
             else:
                 self.box_3()
             return
@@ -360,10 +374,12 @@ class _Check:
         end, ids, names = self.end, self.ids, self.names
         dead = {d.seat for d in self.deaths}
         plague = end.tokens.index(PLAGUE) if PLAGUE in end.tokens else None
+        traitor = end.tokens.index(TRAITOR) if TRAITOR in end.tokens else None
+        teams = self.teams
         winners: list[int] = []
         for s, i in enumerate(ids):
-            won = s in dead if i.party == TANNER_TEAM else i.party in self.teams
-            if end.tokens[s] == TRAITOR:
+            won = s in dead if i.party == TANNER_TEAM else i.party in teams
+            if s == traitor:
                 # "Instigator": the holder "can only win if another player of his party
                 # dies", and then wins "together with" an opposing party (the Village,
                 # the pack or the clan), never with a lone Tanner or Assassin.
@@ -373,24 +389,24 @@ class _Check:
                     rivals = [t for t in self.teams if t in PARTIES and t != i.party]
                     won = bool(fallen) and bool(rivals)
                     if won:
-                        self.lines.append(why("epic.traitor_wins", name=names[s],
-                                              names=self.who(fallen)))
+                        self.say("epic.traitor_wins", name=names[s],
+                                 names=self.who(fallen))
                     elif fallen:
-                        self.lines.append(why(
+                        self.say(
                             "epic.traitor_no_rival" if self.teams
                             else "epic.traitor_nobody_wins",
-                            name=names[s], names=self.who(fallen)))
+                            name=names[s], names=self.who(fallen))
                     else:
-                        self.lines.append(why("epic.traitor_alone", name=names[s]))
+                        self.say("epic.traitor_alone", name=names[s])
             if plague is not None and end.votes[s] == plague and won:
                 won = False
-                self.lines.append(why("epic.plague", name=names[s], plague=names[plague]))
+                self.say("epic.plague", name=names[s], plague=names[plague])
             if won:
                 winners.append(s)
         if winners:
-            self.lines.append(why("winners", names=self.who(winners)))
+            self.say("winners", names=self.who(winners))
         else:
-            self.lines.append(why("nobody_wins"))
+            self.say("nobody_wins")
         return winners
 
     def steps(self) -> list[int]:

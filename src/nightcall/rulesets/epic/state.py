@@ -13,7 +13,6 @@ call), from which the record is written.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 from nightcall.engine.actions import Action
@@ -65,8 +64,9 @@ class EpicState(NightClock):
         self.deck: tuple[str, ...] = tuple(sorted(self.cards))
         self.tokens = tokens
         self.start_tokens: tuple[str, ...] = tuple(tokens)
-        self.board: Counter[str] = Counter(TOKEN_SUPPLY)
-        self.board.subtract(tokens)
+        self.board = dict(TOKEN_SUPPLY)
+        for token in tokens:
+            self.board[token] -= 1
         self.tokens_in_play = tokens_in_play
         self.options = options
         self.rng: random.Random | None = None  # made on the Curator's first draw
