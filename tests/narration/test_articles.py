@@ -96,3 +96,25 @@ def test_no_line_puts_an_article_before_a_name_that_has_one(lang: str) -> None:
                     checked += 1
             text += "x"
     assert checked > 1000
+
+
+@pytest.mark.parametrize(("lang", "mine", "theirs", "looked"), [
+    ("en", "Your token is the Vampire token.", "Bob's token is the Bat token.",
+     "You look at Bob's token: it is the Love token."),
+    ("it", "Hai il segnalino Vampiro.", "Bob ha il segnalino Pipistrello.",
+     "Vedi il segnalino di Bob: Amore."),
+    ("de", "Du hast den Marker Vampir.", "Bob hat den Marker Fledermaus.",
+     "Du siehst den Marker von Bob: Liebe."),
+])
+def test_a_token_is_named_in_a_sentence(lang: str, mine: str, theirs: str,
+                                        looked: str) -> None:
+    r = Renderer("epic", PLAYERS, 0, lang)
+    assert r.event({"kind": "token", "seat": 0, "token": "vampire"}) == mine
+    assert r.event({"kind": "token", "seat": 1, "token": "bat"}) == theirs
+    assert r.event({"kind": "saw_token", "seat": 1, "token": "love"}) == looked
+
+
+def test_the_master_gives_the_love_tokens_to_two_named_players() -> None:
+    told = Renderer("epic", PLAYERS, None, "en", master=True).event(
+        {"kind": "gave_token", "seats": [1, 2], "token": "love"}, 0)
+    assert told == "Ann gives Bob and Cy the Love tokens."
