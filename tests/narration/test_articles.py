@@ -77,7 +77,7 @@ def test_no_line_puts_an_article_before_a_name_that_has_one(lang: str) -> None:
     loc = load(lang)
     checked = 0
     for key, template in loc.lines.items():
-        if lang == "en" and key.startswith("refusal.") or ".deck." in f".{key}":
+        if (lang == "en" and key.startswith("refusal.")) or ".deck." in f".{key}":
             continue  # (English refusals are the rules' own sentences, never shown; a
             # deck's {card} is a playing card)
         text = ""
