@@ -36,7 +36,8 @@ A placeholder is a field, or a field and a form: ``{seat}`` (a name, or "you"),
 ("you, B and C"), ``{seats_cards}`` ("your card and B's card"), ``{card}``,
 ``{role_plural}``, ``{card_the}``/``{role_a}`` (a role's name with its article,
 "the Seer", "an Owl", "the Count" for "The Count": the glossary's forms), ``{center}``,
-``{saw_said}`` (a position in the speaker's own words), ... (see :meth:`Renderer._value`). The forms are the same for every ruleset.
+``{saw_said}`` (a position in the speaker's own words), ... (see :meth:`Renderer._value`).
+The forms are the same for every ruleset.
 """
 
 from __future__ import annotations
