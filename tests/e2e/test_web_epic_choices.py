@@ -76,7 +76,7 @@ def test_venus_the_instigator_and_the_goblin_choose_on_their_phones(
         assert bea.locator("[data-testid=pick][data-kind=token_two]").count() == 6
         pick_pair(bea, "token_two", "Dan", "Eve",
                   lambda p: shots(p, "epic-choices-01-venus-360"))
-        wait_for(lambda: "You give the love tokens to Dan and Eve." in known(bea),
+        wait_for(lambda: "You give the Love tokens to Dan and Eve." in known(bea),
                  what="Venus's own line")
 
         # The Instigator: one tap, one player gets the Traitor token.

@@ -194,8 +194,8 @@ def test_the_masters_account_names_who_did_it() -> None:
     names = ["Ann", "Bob", "Cy"]
     master = Renderer("epic", names, None, master=True)
     took = {"kind": "gave_token", "seat": 1, "token": "love"}
-    assert master.event(took, actor=1) == "Bob takes the love token."
-    assert master.event(took, actor=0) == "Ann gives Bob the love token."
+    assert master.event(took, actor=1) == "Bob takes the Love token."
+    assert master.event(took, actor=0) == "Ann gives Bob the Love token."
     assert master.event({"kind": "saw", "seat": 2, "card": "seer"}, actor=0) == \
         "Ann looks at Cy's card: Seer."
     lupus = Renderer("lupus", names, None, master=True)
@@ -204,7 +204,7 @@ def test_the_masters_account_names_who_did_it() -> None:
     assert lupus.event({"kind": "wolves", "seats": [0, 2]}) == \
         "Ann and Cy open their eyes as the werewolves."
     # A seat's own view of the same event is the seat's sentence, not the master's.
-    assert Renderer("epic", names, 1).event(took) == "You get the love token."
+    assert Renderer("epic", names, 1).event(took) == "You get the Love token."
 
 
 def test_every_template_is_the_one_chosen_for_the_fields_it_names() -> None:
@@ -291,8 +291,8 @@ def test_the_love_tokens_and_the_wolves_are_told_to_the_seat_that_did_or_is_one(
     love = {"kind": "gave_token", "seats": [3, 4], "token": "love"}
     mine = {"kind": "gave_token", "seats": [0, 4], "token": "love"}
     wolves = {"kind": "wolves", "seats": [0, 1, 2]}
-    want = {"en": ("You give the love tokens to Dan and Eve.",
-                   "You keep one love token and give the other to Eve.",
+    want = {"en": ("You give the Love tokens to Dan and Eve.",
+                   "You keep one Love token and give the other to Eve.",
                    "You, Bob and Cy are the Werewolves."),
             "it": ("Dai i segnalini Amore a Dan e Eve.",
                    "Tieni un segnalino Amore e dai l'altro a Eve.",

@@ -48,7 +48,7 @@ def test_the_structure_is_the_documented_one() -> None:
         assert set(data) == {"language", "voice", "lines"}
         assert data["voice"] == lang  # the espeak-ng voice of the language
         glossary = json.loads((LOCALES_DIR / "glossary" / f"{lang}.json").read_text("utf-8"))
-        assert set(glossary) == {"language", "about", "articles", "roles"}
+        assert set(glossary) == {"language", "about", "forms", "articles", "roles"}
         assert glossary["language"] == data["language"]
 
 

@@ -33,6 +33,8 @@ REWORDED = {
     "A Werewolf died, so the werewolves lose.": "So the werewolves lose.",
     "No Werewolf died, but the Tanner did: the werewolves do not win.":
         "But the Tanner died, so the werewolves do not win.",
+    "P3 holds the Doppelgänger card, which copied the Insomniac: they count as a Insomniac.":
+        "P3 holds the Doppelgänger card, which copied the Insomniac: they count as an Insomniac.",
 }
 FIXTURES = sorted((Path(__file__).parent / "from-main").glob("*.json"))
 

@@ -59,6 +59,24 @@ class Locale:
         """The role's name in this language, falling back to the id made readable."""
         return self.roles.get(ruleset, {}).get(role, role.replace("_", " ").title())
 
+    def role_as(self, ruleset: str, role: str, form: str) -> str:
+        """:meth:`said_as` for a role of a ruleset (its name made readable when the
+        glossary lacks it)."""
+        entry = self.glossary["roles"].get(ruleset, {}).get(role)
+        return self.said_as(entry or {"name": self.role(ruleset, role)}, form)
+
+    def said_as(self, entry: dict[str, str], form: str) -> str:
+        """A role's name (its glossary ``entry``) as a sentence says it: ``the`` with the
+        definite article ("the Seer"; in Italian and German the bare name, "sei Veggente"),
+        ``a`` with the indefinite ("a Seer", "an Owl"). A name that carries its own
+        article ("The Count", "Il Conte", "Der Graf") declares how a sentence says it
+        (``"the"``: "the Count", "il Conte", "der Graf"), in both forms: it is one of a
+        kind."""
+        if form not in ("the", "a"):
+            raise LocaleError(f"no form {form!r} of a role's name")
+        own = entry.get("the") or entry.get(form)
+        return own or str(self.glossary["forms"][form]).format(name=entry["name"])
+
 
 def placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}

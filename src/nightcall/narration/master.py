@@ -320,7 +320,8 @@ class Master:
         elif kind == "imitate":
             becomes = e.get("becomes")
             self.note(self.t("master.imitate_becomes", name=names[e["seat"]],
-                             role=self.role(becomes)) if becomes
+                             role_a=self.locale.role_as(self.ruleset.id, becomes, "a"))
+                      if becomes
                       else self.t("master.imitate_stays", name=names[e["seat"]]))
         elif kind == "victim":
             self.note(self.t("master.victim", name=names[e["seat"]]))

@@ -34,8 +34,10 @@ A placeholder is a field, or a field and a form: ``{seat}`` (a name, or "you"),
 ``{seat_obj}``/``{seat_dat}`` (the cases of "you"), ``{seat_card}``, ``{seat_token}``,
 ``{seats}`` ("A, B, C"), ``{seats_others}`` (the viewer left out), ``{seats_with_you}``
 ("you, B and C"), ``{seats_cards}`` ("your card and B's card"), ``{card}``,
-``{role_plural}``, ``{center}``, ``{saw_said}`` (a position in the speaker's own
-words), ... (see :meth:`Renderer._value`). The forms are the same for every ruleset.
+``{role_plural}``, ``{card_the}``/``{role_a}`` (a role's name with its article,
+"the Seer", "an Owl", "the Count" for "The Count": the glossary's forms), ``{center}``,
+``{saw_said}`` (a position in the speaker's own words), ... (see :meth:`Renderer._value`).
+The forms are the same for every ruleset.
 """
 
 from __future__ import annotations
@@ -353,6 +355,8 @@ class Renderer:
             ("people", "second_dat"): lambda seats: self.who(seats[1], "dat"),
             ("role", ""): self.role,
             ("role", "plural"): self.plural,
+            ("role", "the"): lambda role: self.loc.said_as(self._glossary(role), "the"),
+            ("role", "a"): lambda role: self.loc.said_as(self._glossary(role), "a"),
             ("role", "called"): lambda role: self.own("called", role)
             if f"account.{self.ruleset}.called.{role}" in self.loc.lines else self.role(role),
             ("center", ""): self.center,

@@ -87,6 +87,10 @@ def _count_key(ruleset: str, term: Term) -> str:
 def _sentence(loc: Locale, reason: Reason) -> str:
     ruleset = reason.key.partition(".")[0]
     values = {k: _word(loc, ruleset, v) for k, v in reason.args.items()}
+    for k, v in reason.args.items():  # a role also with its article: {role_the}, {role_a}
+        if isinstance(v, Term) and v.kind == "role":
+            values.update({f"{k}_{form}": loc.role_as(ruleset, v.id, form)
+                           for form in ("the", "a")})
     return loc.line(f"why.{reason.key}", **values)
 
 
