@@ -83,7 +83,7 @@ def test_venus_the_instigator_and_the_goblin_choose_on_their_phones(
         cy.wait_for_selector("[data-testid=choice][data-kind=token]", timeout=20_000)
         shots(cy, "epic-choices-02-instigator-360")
         cy.locator("[data-testid=choice][data-kind=token]").filter(has_text="Fay").click()
-        wait_for(lambda: "You give Fay the traitor token." in known(cy),
+        wait_for(lambda: "You give Fay the Traitor token." in known(cy),
                  what="the Instigator's own line")
 
         # The Goblin: two grids (cards, tokens); it swaps Bea's and Cy's tokens.
