@@ -51,12 +51,25 @@ def _text(value: Any) -> str:
     return json.dumps(_as_told(value), sort_keys=True, default=repr)
 
 
+# Lines reworded since the digests were made (only the wording: the same reason), as
+# main wrote them. Session 9: a role starting with a vowel takes "an".
+AS_MAIN_WROTE = ((": they count as an ", ": they count as a "),)
+
+
+def _as_main_wrote(line: str) -> str:
+    for now, before in AS_MAIN_WROTE:
+        line = line.replace(now, before)
+    return line
+
+
 def _as_told(value: Any) -> Any:
     """``value`` with every outcome's reasons as the English sentences main stored."""
     if not isinstance(value, dict):
         return value
     if "reasons" in value and "winners" in value:
-        return {k: v for k, v in explained(value).items() if k != "reasons"}
+        told = {k: v for k, v in explained(value).items() if k != "reasons"}
+        told["explanation"] = [_as_main_wrote(line) for line in told["explanation"]]
+        return told
     return {k: _as_told(v) for k, v in value.items()}
 
 
