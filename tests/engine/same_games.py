@@ -52,8 +52,12 @@ def _text(value: Any) -> str:
 
 
 # Lines reworded since the digests were made (only the wording: the same reason), as
-# main wrote them. Session 9: a role starting with a vowel takes "an".
-AS_MAIN_WROTE = ((": they count as an ", ": they count as a "),)
+# main wrote them. Session 9: a role starting with a vowel takes "an". Session 10: a
+# role whose name has its article says it once ("holds the Count card").
+AS_MAIN_WROTE = ((": they count as an ", ": they count as a "),
+                 (" holds the Count card", " holds the The Count card"),
+                 (" holds the Master card", " holds the The Master card"),
+                 (" holds the Thing card", " holds the The Thing card"))
 
 
 def _as_main_wrote(line: str) -> str:

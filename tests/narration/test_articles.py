@@ -13,7 +13,7 @@ from nightcall.engine.outcome import Reason, Term
 from nightcall.engine.ruleset import all_rulesets
 from nightcall.narration.locale import LANGUAGES, load
 from nightcall.narration.render import ROLE, Renderer
-from nightcall.narration.telling import explain
+from nightcall.narration.telling import Teller, explain
 
 from .test_glossary import ruleset_of
 
@@ -21,10 +21,6 @@ PLAYERS = ["Ann", "Bob", "Cy"]
 # Two articles in a row, in any of the three languages ("the The", "il Il", "der Der").
 ARTICLES = r"(?:the|a|an|il|lo|la|l'|i|gli|le|un|una|der|die|das|den|dem|ein|eine)"
 DOUBLED = re.compile(rf"(?<![\w']){ARTICLES}\s+{ARTICLES}(?!\w)", re.IGNORECASE)
-# Lines that still say "the {card} card" (stored records' explanations and accounts
-# hold them word for word): "the The Count card" is still open there.
-STILL_THE_CARD_CARD = ("account.pair_as", "account.epic.final_as", "why.epic.artifact_role",
-                       "why.epic.artifact_role_lost")
 A_BEFORE_VOWEL = re.compile(r"(?<![\w'])a\s+[AEIOUaeiou]")
 
 
@@ -68,6 +64,24 @@ def test_the_judges_reason_names_the_count_once() -> None:
     assert "als der Graf" in explain((reason,), "de")[0]
 
 
+def test_a_card_named_with_its_article_is_the_count_card() -> None:
+    """"Ann holds the The Count card" was the account's and the judge's line until
+    session 10: the card is said with the name's own article, once."""
+    reason = Reason("epic.artifact_role_lost", {
+        "name": "Ann", "card": Term("role", "the_master"),
+        "artifact": Term("artifact", "claw_of_the_werewolf"), "role": Term("role", "werewolf")})
+    assert explain((reason,), "en") == [
+        "Ann holds the Master card but the Claw of the Werewolf makes them a Werewolf "
+        "(the card's vote ability is lost)."]
+    assert "la carta Il Maestro" in explain((reason,), "it")[0]
+    assert "die Karte Der Meister" in explain((reason,), "de")[0]
+    say = Teller("epic", "en")
+    assert say("epic.final_as", name="Ann", card=say.role("the_count"),
+               card_the=say.role_the("the_count"), role=say.role("werewolf"),
+               token="Certainty") == \
+        "Ann: the Count card, counting as Werewolf (Certainty token)"
+
+
 def _roles(key: str) -> list[tuple[str, str]]:
     return [(rid, role) for rid in ruleset_of(key) for role in all_rulesets()[rid].role_ids]
 
@@ -81,8 +95,7 @@ def test_no_line_puts_an_article_before_a_name_that_has_one(lang: str) -> None:
     loc = load(lang)
     checked = 0
     for key, template in loc.lines.items():
-        if (lang == "en" and key.startswith("refusal.")) or ".deck." in f".{key}" \
-                or key in STILL_THE_CARD_CARD:
+        if (lang == "en" and key.startswith("refusal.")) or ".deck." in f".{key}":
             continue  # (English refusals are the rules' own sentences, never shown; a
             # deck's {card} is a playing card)
         text = ""

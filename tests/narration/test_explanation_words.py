@@ -11,7 +11,7 @@ import pytest
 
 from nightcall.engine.outcome import Outcome, Reason, Term, reasons_from_json, why
 from nightcall.engine.ruleset import get_ruleset
-from nightcall.narration.locale import LANGUAGES, LocaleError, load, placeholders
+from nightcall.narration.locale import LANGUAGES, LocaleError, fields, load
 from nightcall.narration.telling import explain, explained, reason_keys
 from nightcall.rulesets.epic import roles as epic_roles
 from nightcall.rulesets.epic.judge import NO_VOTE, EndOfNight, decide
@@ -31,7 +31,7 @@ def test_every_explanation_key_exists_with_the_same_placeholders(lang: str) -> N
     assert english, "no why.* lines: the pattern or the files changed shape"
     assert set(other) == set(english), sorted(set(other) ^ set(english))
     for key, text in english.items():
-        assert placeholders(other[key]) == placeholders(text), (lang, key)
+        assert fields(other[key]) == fields(text), (lang, key)
         assert other[key] != text, (lang, key)  # written in the language, not copied
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from nightcall.engine.ruleset import all_rulesets
 from nightcall.narration import lines
-from nightcall.narration.locale import LANGUAGES, LOCALES_DIR, LocaleError, load, placeholders
+from nightcall.narration.locale import LANGUAGES, LOCALES_DIR, LocaleError, fields, load
 
 from .helpers import need_ruleset, rules_text
 
@@ -29,7 +29,7 @@ def test_every_locale_has_the_same_keys_and_placeholders() -> None:
         other = load(lang)
         assert set(other.lines) == set(english.lines), lang
         for key, text in english.lines.items():
-            assert placeholders(other.lines[key]) == placeholders(text), (lang, key)
+            assert fields(other.lines[key]) == fields(text), (lang, key)
             assert other.lines[key].strip(), (lang, key)
         for ruleset, names in english.roles.items():
             assert set(other.roles[ruleset]) == set(names), (lang, ruleset)

@@ -27,5 +27,8 @@ class Words(Protocol):
     def role(self, role: str) -> str:
         """The role's name, in the language."""
 
+    def role_the(self, role: str) -> str:
+        """The role's name with its article as a sentence says it ("the Count")."""
+
     def explain(self, reasons: Iterable[Reason]) -> list[str]:
         """The judges' reasons as sentences, one per reason."""

@@ -82,6 +82,14 @@ def placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
+def fields(template: str) -> set[str]:
+    """:func:`placeholders` with a role's article forms folded into the role
+    (``{card_the}`` is ``card``): each language says a name with or without its article
+    as its grammar wants ("the Count card", "la carta Il Conte"); the values a line
+    needs are the same."""
+    return {name.removesuffix("_the").removesuffix("_a") for name in placeholders(template)}
+
+
 def ruleset_locales_dir(ruleset: object) -> Path:
     """The ``locales`` folder inside the ruleset's own package."""
     module = importlib.import_module(type(ruleset).__module__)

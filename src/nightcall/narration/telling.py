@@ -48,6 +48,10 @@ class Teller:
     def role(self, role: str) -> str:
         return self.loc.role(self.ruleset, role)
 
+    def role_the(self, role: str) -> str:
+        """The role's name with its article, as ``{card_the}`` says it ("the Count")."""
+        return self.loc.role_as(self.ruleset, role, "the")
+
     def explain(self, reasons: Iterable[Reason]) -> list[str]:
         return [_sentence(self.loc, r) for r in reasons]
 

@@ -37,7 +37,8 @@ def _line(st: LupusState, e: Event, say: Words) -> str | None:
     if e.kind == "reveal":
         cards = ", ".join(  # the card as it lies, and what it counts as if that differs
             say("pair", name=names[s], role=say.role(c)) if st.start[s] == c else
-            say("pair_as", name=names[s], card=say.role(st.start[s]), role=say.role(c))
+            say("pair_as", name=names[s], card=say.role(st.start[s]),
+                card_the=say.role_the(st.start[s]), role=say.role(c))
             for s, c in enumerate(e.data["cards"]))
         return say("lupus.reveal", cards=cards)
     if e.kind not in INDENT:

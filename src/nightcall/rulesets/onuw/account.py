@@ -41,6 +41,7 @@ def account(st: OneNightState, say: Words, explain: bool = True) -> list[str]:
                 say("pair", name=names[s], role=role(st.final_role(s)))
                 if d["cards"][s] == st.final_role(s) else
                 say("pair_as", name=names[s], card=role(d["cards"][s]),
+                    card_the=say.role_the(d["cards"][s]),
                     role=role(st.final_role(s)))
                 for s in range(n))
             lines.append(say("onuw.end", cards=final))
