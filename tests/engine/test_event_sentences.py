@@ -255,7 +255,7 @@ SECOND_PERSON = {
 @pytest.mark.parametrize("rid", RULESETS)
 def test_a_seats_own_events_are_in_the_second_person_in_every_language(rid: str) -> None:
     """Issue #13's tone: what a seat did or learned is told to it as "you" ("You swap
-    your card and Bob's card", "Du gibst Dan und Eve die Marker Liebe", "Tu, Bob e Cy
+    your card and Bob's card", "Du gibst Dan und Eve die Liebes-Marker", "Tu, Bob e Cy
     siete i Lupi"), in every language; a swap, a tap, a visit names no card (the
     seat saw none)."""
     rs = get_ruleset(rid)
@@ -297,8 +297,8 @@ def test_the_love_tokens_and_the_wolves_are_told_to_the_seat_that_did_or_is_one(
             "it": ("Dai i segnalini Amore a Dan e Eve.",
                    "Tieni un segnalino Amore e dai l'altro a Eve.",
                    "Tu, Bob e Cy siete i Lupi."),
-            "de": ("Du gibst Dan und Eve die Marker Liebe.",
-                   "Du behältst einen Marker Liebe, den anderen bekommt Eve.",
+            "de": ("Du gibst Dan und Eve die Liebes-Marker.",
+                   "Du behältst einen Liebes-Marker, den anderen bekommt Eve.",
                    "Du, Bob und Cy seid die Werwölfe.")}
     for lang, sentences in want.items():
         r = Renderer("epic", names, 0, lang)

@@ -121,8 +121,8 @@ def test_no_line_puts_an_article_before_a_name_that_has_one(lang: str) -> None:
      "You look at Bob's token: it is the Love token."),
     ("it", "Hai il segnalino Vampiro.", "Bob ha il segnalino Pipistrello.",
      "Vedi il segnalino di Bob: Amore."),
-    ("de", "Du hast den Marker Vampir.", "Bob hat den Marker Fledermaus.",
-     "Du siehst den Marker von Bob: Liebe."),
+    ("de", "Du hast den Vampir-Marker.", "Bob hat den Fledermaus-Marker.",
+     "Du siehst den Marker von Bob: Es ist der Liebes-Marker."),
 ])
 def test_a_token_is_named_in_a_sentence(lang: str, mine: str, theirs: str,
                                         looked: str) -> None:
