@@ -21,6 +21,7 @@ from nightcall.rulesets.onenight import (
     claim_data,
     claim_options_for,
     vote_options,  # the same vote: a fellow player or none
+    vote_table,
 )
 
 __all__ = ["MAX_CLAIMS_PER_SEAT", "cast_vote", "claim_options", "end_of_night",
@@ -40,6 +41,8 @@ def record_claim(st: EpicState, seat: int, action: Action) -> None:
 def start_day(st: EpicState) -> None:
     st.phase = DAY
     st.actor = -1
+    st.choices = ()
+    st.vote_options = vote_table(st.n)
     st.log.append(Event("dawn", EVERYONE, {}))
     if st.revealed:
         st.log.append(Event("revealed", EVERYONE,

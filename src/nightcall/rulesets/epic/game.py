@@ -55,6 +55,7 @@ def split_deck(players: int, roles: Sequence[str]) -> tuple[list[str], str | Non
 class _DeckFacts(NamedTuple):
     """What a deck (its sorted cards, the extra one included) decides for every game."""
 
+    deck: tuple[str, ...]  # every card sorted, the extra one included
     schedule: tuple[str, ...]
     wolves: bool
     vampires: bool
@@ -64,7 +65,7 @@ class _DeckFacts(NamedTuple):
     def of(cards: list[str], extra: str | None) -> _DeckFacts:
         key = tuple(sorted([*cards, extra] if extra is not None else cards))
         roles = set(key)
-        return _DeckFacts(night.schedule_for(key), bool(roles & WOLF_CARDS),
+        return _DeckFacts(key, night.schedule_for(key), bool(roles & WOLF_CARDS),
                           bool(roles & VAMPIRE_CARDS), bool(roles & TOKEN_ROLES))
 
 
@@ -94,8 +95,10 @@ class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState
 
     def _facts(self, players: int, cards: list[str], extra: str | None) -> _DeckFacts:
         """Validate a deck once and remember what it decides; a deck already accepted
-        is not checked again (a refused one raises and is not remembered)."""
-        key = (players, tuple(sorted(cards)), extra)
+        is not checked again (a refused one raises and is not remembered). The key is
+        the cards in the order given, unsorted: a simulation deals the same list
+        millions of times, and a look-up costs less than a sort."""
+        key = (players, tuple(cards), extra)
         facts = self._decks.get(key)
         if facts is None:
             deck.validate(players, cards, extra)
@@ -237,7 +240,7 @@ class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState
                 if not (a == CLAW and not facts.wolves)
                 and not (a == BITE and not facts.vampires)]
         st = EpicState(names, cards, extra, start_tokens, opts, facts.schedule, pool,
-                       facts.tokens)
+                       facts.tokens, facts.deck)
         st.log.append(Event("deal", MASTER, {"cards": list(st.cards),
                                              "tokens": list(start_tokens)}))
         for s in range(n):
@@ -252,11 +255,9 @@ class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState
     def legal_actions(self, state: EpicState, seat: int) -> Sequence[Action]:
         st = state
         if st.phase == NIGHT:
-            if seat != st.actor or seat < 0:
-                return ()
-            return night.CALLS[st.schedule[st.call_i]][1](st, seat)
+            return st.choices if seat == st.actor else ()  # (no actor: no choices)
         if st.phase == DAY and 0 <= seat < st.n and st.votes[seat] == NOT_VOTED:
-            return day.vote_options(st.n, seat)
+            return st.vote_options[seat]
         return ()
 
     def legal_claims(self, state: EpicState, seat: int) -> Sequence[Action]:
@@ -280,18 +281,19 @@ class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState
 
     def apply(self, state: EpicState, seat: int, action: Action) -> None:
         st = state
-        # (the choices are asked once here, not through legal_actions: this runs every move)
         phase = st.phase
         if phase == NIGHT and seat == st.actor >= 0:
-            call = st.schedule[st.call_i]
-            _, options, act = night.CALLS[call]
-            if action in options(st, seat):
+            if action in st.choices:
+                call = st.schedule[st.call_i]
                 st.history.append((seat, action, call))
+                _, options, act = night.CALLS[call]
                 if act(st, seat, action):
                     night.finish_call(st, day.start_day)
+                else:  # the call's next stage: the same seat chooses again
+                    st.choices = options(st, seat)
                 return
         elif phase == DAY and 0 <= seat < st.n and st.votes[seat] == NOT_VOTED \
-                and action in day.vote_options(st.n, seat):
+                and action in st.vote_options[seat]:
             st.history.append((seat, action, "day"))
             day.cast_vote(st, seat, action)
             return

@@ -44,7 +44,8 @@ call id                     number  who wakes
 The twilight calls are in :mod:`.twilight`, the shared helpers in :mod:`.common`.
 Each call is three small functions, as in the One Night ruleset:
 ``begin(state)`` does what needs no choice and returns the seat that must choose
-(or -1), ``options(state, seat)`` lists that seat's legal actions, and
+(or -1), ``options(state, seat)`` lists that seat's legal actions (asked when it
+wakes and at each new stage of its call, and kept in ``state.choices``), and
 ``act(state, seat, action)`` performs one and returns True when the call is over.
 
 Action kinds: ``copy_center`` (a=center), ``token`` (a=seat), ``token_two`` (a, b),
@@ -444,11 +445,14 @@ def advance(st: EpicState, start_day: Callable[[EpicState], None]) -> None:
         call = schedule[st.call_i]
         if st.stage == 0:
             st.log.append(CALL_EVENTS[call])
-        actor = CALLS[call][0](st)
+        begin, options, _ = CALLS[call]
+        actor = begin(st)
         if actor >= 0:
             st.actor = actor
+            st.choices = options(st, actor)
             return
         st.actor = -1
+        st.choices = ()
         if st.held:
             return  # the call stays open, nobody choosing, until end_call
         st.call_i += 1
@@ -461,6 +465,7 @@ def finish_call(st: EpicState, start_day: Callable[[EpicState], None]) -> None:
     until end_call; without one the next call opens."""
     if st.held:
         st.actor = -1
+        st.choices = ()
         return
     end_call(st, start_day)
 
@@ -475,6 +480,7 @@ def end_call(st: EpicState, start_day: Callable[[EpicState], None]) -> None:
     st.stage = 0
     st.pick = -1
     st.actor = -1
+    st.choices = ()
     advance(st, start_day)
 
 

@@ -36,11 +36,11 @@ from nightcall.rulesets.onenight import NightClock
 
 class EpicState(NightClock):
     __slots__ = (
-        "acted", "artifact_pool", "artifacts", "board", "card_as", "cards", "deck",
+        "acted", "artifact_pool", "artifacts", "board", "card_as", "cards", "choices", "deck",
         "extra_pos", "forced_artifact", "history", "log", "n", "names", "night_started",
         "options", "outcome", "panicked", "phase", "pick", "revealed", "rng", "schedule",
         "seen_by", "start", "start_tokens", "started_center", "tokens", "tokens_in_play",
-        "vampires", "votes", "wolves_known",
+        "vampires", "vote_options", "votes", "wolves_known",
     )
 
     def __init__(
@@ -53,6 +53,7 @@ class EpicState(NightClock):
         schedule: tuple[str, ...],
         artifact_pool: list[str],
         tokens_in_play: bool,
+        deck: tuple[str, ...],
     ) -> None:
         n = len(names)
         self.names = names
@@ -61,7 +62,7 @@ class EpicState(NightClock):
         self.extra_pos = n + 3 if extra is not None else -1
         self.start: tuple[str, ...] = tuple(deal[:n])
         self.started_center = frozenset(deal[n:])  # a Mimic/Assassin from here is a villager
-        self.deck: tuple[str, ...] = tuple(sorted(self.cards))
+        self.deck = deck  # every card sorted, the extra one included
         self.tokens = tokens
         self.start_tokens: tuple[str, ...] = tuple(tokens)
         self.board = dict(TOKEN_SUPPLY)
@@ -73,6 +74,7 @@ class EpicState(NightClock):
         self.schedule = schedule
         self.phase = NIGHT
         self.start_clock()  # (engine.clock, as in One Night)
+        self.choices: tuple[Action, ...] = ()  # the actor's legal actions, set with ``actor``
         self.pick = -1  # a choice remembered between two stages of one call
         self.night_started = False  # after "everybody look at your token"
         self.card_as: dict[str, str] = {}
@@ -85,6 +87,7 @@ class EpicState(NightClock):
         self.forced_artifact: str | None = None  # a replayed record says what was drawn
         self.revealed: dict[int, str] = {}
         self.votes = [NOT_VOTED] * n
+        self.vote_options: tuple[tuple[Action, ...], ...] = ()  # per seat, set at dawn
         self.log: list[Event] = []
         self.seen_by: SeenCache = {}  # the views' events, built once (engine.events)
         self.history: list[tuple[int, Action, str]] = []

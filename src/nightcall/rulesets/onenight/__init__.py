@@ -74,6 +74,12 @@ def vote_options(n: int, seat: int) -> tuple[Action, ...]:
     return (*(Action("vote", x) for x in range(n) if x != seat), ABSTAIN_ACTION)
 
 
+@cache
+def vote_table(n: int) -> tuple[tuple[Action, ...], ...]:
+    """Every seat's vote options at a table of ``n``, by seat (set once at dawn)."""
+    return tuple(vote_options(n, seat) for seat in range(n))
+
+
 # Claims a seat may make in one day ("You may claim anything": a game needs far fewer).
 MAX_CLAIMS_PER_SEAT = 40
 

@@ -19,7 +19,7 @@ from nightcall.engine.events import EVERYONE, Event
 from nightcall.engine.outcome import Death, Outcome, Reason, Term, why
 from nightcall.rulesets.onenight import ABSTAIN_ACTION as ABSTAIN_ACTION
 from nightcall.rulesets.onenight import MAX_CLAIMS_PER_SEAT as MAX_CLAIMS_PER_SEAT
-from nightcall.rulesets.onenight import claim_data, claim_options_for
+from nightcall.rulesets.onenight import claim_data, claim_options_for, vote_table
 from nightcall.rulesets.onenight import vote_options as vote_options
 from nightcall.rulesets.onuw.roles import (
     DOPPELGANGER,
@@ -40,11 +40,6 @@ from nightcall.rulesets.onuw.state import ABSTAIN, DAY, NOT_VOTED, OVER, OneNigh
 def claim_options(n: int, roles: tuple[str, ...]) -> tuple[Action, ...]:
     """Everything a seat may say: its role, a card it saw, a swap it made."""
     return claim_options_for(ROLE_IDS, n, roles)
-
-
-@cache
-def vote_table(n: int) -> tuple[tuple[Action, ...], ...]:
-    return tuple(vote_options(n, seat) for seat in range(n))
 
 
 def start_day(st: OneNightState) -> None:
