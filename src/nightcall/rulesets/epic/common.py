@@ -79,8 +79,15 @@ def holders(st: EpicState, roles: frozenset[str] | set[str]) -> list[int]:
 
 
 def holder(st: EpicState, role: str) -> int:
-    if role not in st.start and st.card_as.get(MIMIC) != role:
-        return -1  # (most calls: the role's card is in the center)
+    """The first seat that wakes for ``role`` (:func:`holders`), or -1."""
+    start = st.start
+    copied = st.card_as.get(MIMIC) == role
+    if not copied:
+        if role not in start:
+            return -1  # (most calls: the role's card is in the center)
+        seat = start.index(role)
+        if seat != st.panicked or not st.night_started:
+            return seat  # (most of the others: its starting card, no Mimic, no Panic)
     seats = holders(st, {role})
     return seats[0] if seats else -1
 

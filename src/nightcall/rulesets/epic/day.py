@@ -60,10 +60,9 @@ def cast_vote(st: EpicState, seat: int, action: Action) -> None:
 
 
 def end_of_night(st: EpicState) -> EndOfNight:
-    n = st.n
     return EndOfNight(
         st.names,
-        tuple(map(st.final_role, range(n))),
+        st.final_roles(),
         tuple(st.tokens),
         tuple(st.artifacts),
         tuple(v if v >= 0 else NO_VOTE for v in st.votes),

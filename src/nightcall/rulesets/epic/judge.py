@@ -15,7 +15,6 @@ locale key and its values: the ``why.epic.*`` lines of the narrator's locales).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -55,8 +54,7 @@ NO_VILLAGE = "no_village"  # both monster parties among the players, no villager
 PARTIES = (VILLAGE, WEREWOLVES, VAMPIRES)  # the Tanner and the Assassin are alone
 
 
-@dataclass(frozen=True, slots=True)
-class EndOfNight:
+class EndOfNight(NamedTuple):  # a tuple: built in every game, and cheaper than a dataclass
     """The table when the vote is called. ``roles[s]`` is the role seat s's card counts
     as (a Mimic or transformed Ghost Hunter card already resolved), before artifacts."""
 
@@ -100,14 +98,17 @@ def identities(end: EndOfNight) -> list[Identity]:
     """Who each player is at the end: card, then artifact, then the Vampire token; a
     Renfield without a monster's card or token is a vampire when there are vampires."""
     out = list(map(identity, end.roles, end.artifacts, end.tokens))
-    if not any(i.kind == VAMPIRES for i in out):
+    if RENFIELD not in end.roles or VAMPIRES not in {i.kind for i in out}:
         return out
     return [i._replace(party=VAMPIRES) if i.role == RENFIELD and i.kind is None else i
             for i in out]
 
 
-def battle_mode(ids: Sequence[Identity]) -> str:
-    kinds = {i.kind for i in ids}
+def battle_mode(ids: Sequence[Identity], kinds: set[str | None] | None = None) -> str:
+    """Classic, or an Epic Battle (with or without villagers) when both werewolves and
+    vampires are among the players (``kinds``: their monster kinds, if known)."""
+    if kinds is None:
+        kinds = {i.kind for i in ids}
     if WEREWOLVES in kinds and VAMPIRES in kinds:
         return EPIC if any(i.party == VILLAGE for i in ids) else NO_VILLAGE
     return CLASSIC
@@ -122,8 +123,8 @@ class _Check:
         self.names = end.names
         self.n = len(end.names)
         self.ids = identities(end)
-        self.mode = battle_mode(self.ids)
         kinds = {i.kind for i in self.ids}
+        self.mode = battle_mode(self.ids, kinds)
         self.present: list[str] = [k for k in (WEREWOLVES, VAMPIRES) if k in kinds]
         self.lines: list[Reason] = []  # (dropped by a quiet check)
         self.deaths: list[Death] = []
@@ -192,17 +193,15 @@ class _Check:
             if v != NO_VOTE:
                 tally[v] += 1
         # The two highest vote counts above zero and who has them: only those matter.
-        most = max(tally)
+        counts = sorted(set(tally), reverse=True)[:2]
+        most = counts[0]
         if most < 2:
             self.say("epic.no_majority")
             return
-        counts = [most]
-        top = [s for s in range(self.n) if tally[s] == most]
-        groups = [top]
-        runner_up = max((t for t in tally if t < most), default=0)
-        if runner_up > 0:
-            counts.append(runner_up)
-            groups.append([s for s in range(self.n) if tally[s] == runner_up])
+        if counts[-1] == 0:
+            del counts[1:]
+        groups = [[s for s, t in enumerate(tally) if t == c] for c in counts]
+        top = groups[0]
         places = 2 if self.mode == EPIC else 1
         dying = list(top)
         if len(top) == 1:
@@ -219,11 +218,11 @@ class _Check:
                 self.say("epic.second", names=self.who(groups[1]), votes=counts[1])
             else:
                 self.say("epic.no_second")
-        safe = self.protected()
-        for s in dying:
+        safe = self.protected()  # (most games: nobody is safe)
+        for s in dying if safe else ():
             if s in safe:
                 self.say("epic.protected", name=names[s], why=safe[s])
-        if all(s in safe for s in top) and not second_included:
+        if safe and all(s in safe for s in top) and not second_included:
             # "Bodyguard": the next player "must, however, have received at least 2
             # votes"; "The Master" sets no minimum (docs/rulings.md).
             guarded = any(safe[s].key == "epic.safe.bodyguard" for s in top)

@@ -108,3 +108,10 @@ class EpicState(NightClock):
         if card == GHOST_HUNTER:
             return self.card_as.get(GHOST_HUNTER, GHOST_HUNTER)
         return card
+
+    def final_roles(self) -> tuple[str, ...]:
+        """:meth:`final_role` of every seat (most tables: the cards as they lie)."""
+        cards = self.cards[: self.n]
+        if MIMIC in cards or ASSASSIN in cards or GHOST_HUNTER in cards:
+            return tuple(map(self.final_role, range(self.n)))
+        return tuple(cards)
