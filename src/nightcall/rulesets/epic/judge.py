@@ -273,7 +273,7 @@ class _Check:
     def dead_of_kind(self, kind: str) -> list[int]:
         return [d.seat for d in self.deaths if self.ids[d.seat].kind == kind]
 
-    def monsters_died(self, seats: list[int], key: str) -> Reason:
+    def monsters_died(self, seats: list[int], key: str) -> str:
         """``epic.<key>.<werewolf|werewolves|vampire|vampires>``: the kind of the dead
         monsters (one kind: this is a classic game) and how many."""
         wolves = self.ids[seats[0]].kind == WEREWOLVES
@@ -281,15 +281,15 @@ class _Check:
             kind = "werewolves" if wolves else "vampires"
         else:
             kind = "werewolf" if wolves else "vampire"
-        return why(f"epic.{key}.{kind}", names=self.who(seats))
+        return f"epic.{key}.{kind}"
 
     def monsters_present(self) -> list[str]:
         return self.present
 
-    def win(self, team: str, reason: Reason) -> None:
+    def win(self, team: str, key: str, **values: Arg) -> None:
+        """``team`` wins, for the reason ``key`` (a quiet check builds no reason)."""
         self.teams.append(team)
-        if self.talk:
-            self.lines.append(reason)
+        self.say(key, **values)
 
     def step_bounty(self) -> None:
         if BOUNTY not in self.end.tokens:
@@ -300,7 +300,7 @@ class _Check:
             return
         dead = {d.seat for d in self.deaths}
         if holder[0] in dead:
-            self.win(ASSASSIN_TEAM, why("epic.bounty_died", name=self.names[holder[0]]))
+            self.win(ASSASSIN_TEAM, "epic.bounty_died", name=self.names[holder[0]])
         else:
             self.say("epic.bounty_lives", name=self.names[holder[0]])
 
@@ -311,12 +311,12 @@ class _Check:
             if self.mode == NO_VILLAGE:
                 self.say("epic.both_died_no_village")
             else:
-                self.win(VILLAGE, why("epic.both_died", wolves=self.who(wolves),
-                                      vampires=self.who(vampires)))
+                self.win(VILLAGE, "epic.both_died", wolves=self.who(wolves),
+                         vampires=self.who(vampires))
         elif wolves:
-            self.win(VAMPIRES, why("epic.wolf_died", names=self.who(wolves)))
+            self.win(VAMPIRES, "epic.wolf_died", names=self.who(wolves))
         elif vampires:
-            self.win(WEREWOLVES, why("epic.vampire_died", names=self.who(vampires)))
+            self.win(WEREWOLVES, "epic.vampire_died", names=self.who(vampires))
         else:
             self.say("epic.no_monster_died")
 
@@ -325,8 +325,7 @@ class _Check:
         present = self.monsters_present()
         if present:
             kind = present[0]
-            self.win(kind, why("epic.no_wolf_died" if kind == WEREWOLVES
-                               else "epic.no_vampire_died"))
+            self.win(kind, "epic.no_wolf_died" if kind == WEREWOLVES else "epic.no_vampire_died")
         else:
             self.say("epic.no_monsters_yet_deaths")
 
@@ -338,12 +337,12 @@ class _Check:
             if present:
                 if self.mode == CLASSIC:
                     kind = present[0]
-                    self.win(kind, why("epic.wolves_live" if kind == WEREWOLVES
-                                       else "epic.vampires_live"))
+                    self.win(kind, "epic.wolves_live" if kind == WEREWOLVES
+                             else "epic.vampires_live")
                 else:
                     self.say("epic.both_nobody_died")
             else:
-                self.win(VILLAGE, why("epic.no_monsters_no_deaths"))
+                self.win(VILLAGE, "epic.no_monsters_no_deaths")
             return
         self.step_bounty()
         tanners = [d.seat for d in self.deaths if self.ids[d.seat].party == TANNER_TEAM]
@@ -353,7 +352,8 @@ class _Check:
             if self.mode == CLASSIC:
                 monsters = self.dead_of_kind(WEREWOLVES) + self.dead_of_kind(VAMPIRES)
                 if monsters:
-                    self.win(VILLAGE, self.monsters_died(monsters, "also_died"))
+                    self.win(VILLAGE, self.monsters_died(monsters, "also_died"),
+                             names=self.who(monsters))
                 else:
                     self.say("epic.only_tanner")
             else:
@@ -362,7 +362,8 @@ class _Check:
         if self.mode == CLASSIC:
             monsters = self.dead_of_kind(WEREWOLVES) + self.dead_of_kind(VAMPIRES)
             if monsters:
-                self.win(VILLAGE, self.monsters_died(monsters, "died"))
+                self.win(VILLAGE, self.monsters_died(monsters, "died"),
+                         names=self.who(monsters))
             else:
                 self.box_1()
         else:
