@@ -128,6 +128,7 @@ class _Check:
         self.present: list[str] = [k for k in (WEREWOLVES, VAMPIRES) if k in kinds]
         self.lines: list[Reason] = []  # (dropped by a quiet check)
         self.deaths: list[Death] = []
+        self.dead: set[int] = set()  # the seats of ``deaths``
         self.teams: list[str] = []
         self._safe: dict[int, Reason] | None = None
 
@@ -135,6 +136,10 @@ class _Check:
         """One reason of the explanation (a quiet check builds none)."""
         if self.talk:
             self.lines.append(why(key, **values))
+
+    def kill(self, seat: int, cause: str) -> None:
+        self.deaths.append(Death(seat, cause))
+        self.dead.add(seat)
 
     def who(self, seats: Iterable[int]) -> tuple[str, ...]:
         """Names for a reason (nobody reads them in a quiet check)."""
@@ -200,8 +205,7 @@ class _Check:
             return
         if counts[-1] == 0:
             del counts[1:]
-        groups = [[s for s, t in enumerate(tally) if t == c] for c in counts]
-        top = groups[0]
+        top = _seats_with(tally, most)  # (the runner-up's seats: only when they matter)
         places = 2 if self.mode == EPIC else 1
         dying = list(top)
         if len(top) == 1:
@@ -212,10 +216,11 @@ class _Check:
         if places == 2:
             if len(top) > 1:
                 self.say("epic.tie_epic")
-            elif len(groups) > 1:
-                dying += groups[1]
+            elif len(counts) > 1:
+                second = _seats_with(tally, counts[1])
+                dying += second
                 second_included = True
-                self.say("epic.second", names=self.who(groups[1]), votes=counts[1])
+                self.say("epic.second", names=self.who(second), votes=counts[1])
             else:
                 self.say("epic.no_second")
         safe = self.protected()  # (most games: nobody is safe)
@@ -226,16 +231,17 @@ class _Check:
             # "Bodyguard": the next player "must, however, have received at least 2
             # votes"; "The Master" sets no minimum (docs/rulings.md).
             guarded = any(safe[s].key == "epic.safe.bodyguard" for s in top)
-            if len(groups) > 1 and counts[1] >= (2 if guarded else 1):
-                self.say("epic.next_instead", names=self.who(groups[1]),
+            if len(counts) > 1 and counts[1] >= (2 if guarded else 1):
+                second = _seats_with(tally, counts[1])
+                self.say("epic.next_instead", names=self.who(second),
                          votes=Term("count", "votes", counts[1]))
-                dying += groups[1]
+                dying += second
             else:
                 self.say("epic.none_instead" if guarded
                          else "epic.none_instead_unvoted")
         for s in dying:
             if s not in safe:
-                self.deaths.append(Death(s, "votes"))
+                self.kill(s, "votes")
         if self.deaths:
             self.say("epic.vote_kills", names=self.who(d.seat for d in self.deaths))
         else:
@@ -245,7 +251,7 @@ class _Check:
     def step_hunter_and_lovers(self) -> None:
         end, ids, names = self.end, self.ids, self.names
         safe = self.protected()
-        dead = {d.seat for d in self.deaths}
+        dead = self.dead
         lovers = [s for s in range(self.n) if end.tokens[s] == LOVE]
         i = 0
         while i < len(self.deaths):
@@ -257,14 +263,12 @@ class _Check:
                     self.say("epic.hunter_blocked", name=names[s],
                              target=names[target], why=safe[target])
                 else:
-                    self.deaths.append(Death(target, "hunter"))
-                    dead.add(target)
+                    self.kill(target, "hunter")
                     self.say("epic.hunter", name=names[s], target=names[target])
             if s in lovers:
                 for other in lovers:
                     if other not in dead:
-                        self.deaths.append(Death(other, "lovers"))
-                        dead.add(other)
+                        self.kill(other, "lovers")
                         self.say("epic.lovers", name=names[s],
                                  other=names[other])
             i += 1
@@ -298,8 +302,7 @@ class _Check:
         holder = [s for s in range(self.n) if self.end.tokens[s] == BOUNTY]
         if not assassins or not holder:
             return
-        dead = {d.seat for d in self.deaths}
-        if holder[0] in dead:
+        if holder[0] in self.dead:
             self.win(ASSASSIN_TEAM, "epic.bounty_died", name=self.names[holder[0]])
         else:
             self.say("epic.bounty_lives", name=self.names[holder[0]])
@@ -330,9 +333,8 @@ class _Check:
             self.say("epic.no_monsters_yet_deaths")
 
     def step_check(self) -> None:
-        dead = {d.seat for d in self.deaths}
         present = self.monsters_present()
-        if not dead:
+        if not self.deaths:
             self.say("epic.nobody_died")
             if present:
                 if self.mode == CLASSIC:
@@ -372,7 +374,7 @@ class _Check:
     # --- who, player by player ---------------------------------------------------------
     def step_winners(self) -> list[int]:
         end, ids, names = self.end, self.ids, self.names
-        dead = {d.seat for d in self.deaths}
+        dead = self.dead
         plague = end.tokens.index(PLAGUE) if PLAGUE in end.tokens else None
         traitor = end.tokens.index(TRAITOR) if TRAITOR in end.tokens else None
         teams = self.teams
@@ -421,6 +423,10 @@ class _Check:
     def run(self) -> Outcome:
         winners = self.steps()
         return Outcome(self.deaths, self.teams, winners, self.lines, {"mode": self.mode})
+
+
+def _seats_with(tally: list[int], votes: int) -> list[int]:
+    return [s for s, t in enumerate(tally) if t == votes]
 
 
 def decide(end: EndOfNight, explain_now: bool = True) -> Outcome:
