@@ -104,11 +104,9 @@ def identities(end: EndOfNight) -> list[Identity]:
             for i in out]
 
 
-def battle_mode(ids: Sequence[Identity], kinds: set[str | None] | None = None) -> str:
+def battle_mode(ids: Sequence[Identity], kinds: set[str | None]) -> str:
     """Classic, or an Epic Battle (with or without villagers) when both werewolves and
-    vampires are among the players (``kinds``: their monster kinds, if known)."""
-    if kinds is None:
-        kinds = {i.kind for i in ids}
+    vampires are among the players (``kinds``: the players' monster kinds)."""
     if WEREWOLVES in kinds and VAMPIRES in kinds:
         return EPIC if any(i.party == VILLAGE for i in ids) else NO_VILLAGE
     return CLASSIC
