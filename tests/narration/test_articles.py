@@ -75,11 +75,25 @@ def test_a_card_named_with_its_article_is_the_count_card() -> None:
         "(the card's vote ability is lost)."]
     assert "la carta Il Maestro" in explain((reason,), "it")[0]
     assert "die Karte Der Meister" in explain((reason,), "de")[0]
-    say = Teller("epic", "en")
-    assert say("epic.final_as", name="Ann", card=say.role("the_count"),
-               card_the=say.role_the("the_count"), role=say.role("werewolf"),
-               token="Certainty") == \
-        "Ann: the Count card, counting as Werewolf (Certainty token)"
+    assert _final_as("en", "the_count", "werewolf") == \
+        "Ann: the Count card, counting as a Werewolf (Certainty token)"
+
+
+def _final_as(lang: str, card: str, role: str) -> str:
+    say = Teller("epic", lang)
+    return say("epic.final_as", name="Ann", card=say.role(card), card_the=say.role_the(card),
+               role=say.role(role), role_the=say.role_the(role), role_a=say.role_a(role),
+               token="Certainty")
+
+
+def test_a_counted_role_named_with_its_article_is_said_mid_sentence() -> None:
+    """Until session 14 the end of an account said "zählt als Der Graf" and "counting as
+    The Count": a name that carries its article is said the way a sentence says it."""
+    assert _final_as("en", "vampire", "the_count").endswith(
+        "counting as the Count (Certainty token)")
+    assert "vale come il Conte" in _final_as("it", "vampire", "the_count")
+    assert "zählt als der Graf" in _final_as("de", "vampire", "the_count")
+    assert "zählt als Vampir" in _final_as("de", "the_count", "vampire")
 
 
 def _roles(key: str) -> list[tuple[str, str]]:

@@ -56,7 +56,7 @@ def test_onuw_view_and_account_show_both() -> None:
     for viewer in (None, 0, 1):
         assert ONUW.view(st, viewer)["outcome"]["final"] == ONUW.outcome_json(st)["final"]
     end = next(line for line in tell(ONUW, st) if line.startswith("Cards at the end"))
-    assert "Bruno: the Doppelgänger card, counting as Werewolf" in end
+    assert "Bruno: the Doppelgänger card, counting as a Werewolf" in end
     assert "Anna: Werewolf" in end
     it = [line for line in tell(ONUW, st, "it") if "vale come" in line]
     assert len(it) == 1 and "Bruno – la carta Doppelgänger, che vale come" in it[0]
@@ -76,7 +76,7 @@ def test_epic_final_cards_show_the_mimic_card_and_roles_apply_artifacts() -> Non
     assert final["cards"]["Bruno"] != "villager"
     assert EPIC.view(st, None)["outcome"]["final"] == final
     end = next(line for line in tell(EPIC, st) if line.startswith("At the end"))
-    assert "Dario: the Mimic card, counting as Seer" in end
+    assert "Dario: the Mimic card, counting as a Seer" in end
 
 
 def test_epic_a_vampire_token_counts_as_a_vampire() -> None:

@@ -30,5 +30,8 @@ class Words(Protocol):
     def role_the(self, role: str) -> str:
         """The role's name with its article as a sentence says it ("the Count")."""
 
+    def role_a(self, role: str) -> str:
+        """The role's name as "one of them" ("a Seer"; "the Count", one of a kind)."""
+
     def explain(self, reasons: Iterable[Reason]) -> list[str]:
         """The judges' reasons as sentences, one per reason."""

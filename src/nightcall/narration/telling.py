@@ -52,6 +52,10 @@ class Teller:
         """The role's name with its article, as ``{card_the}`` says it ("the Count")."""
         return self.loc.role_as(self.ruleset, role, "the")
 
+    def role_a(self, role: str) -> str:
+        """The role's name with the indefinite article, as ``{role_a}`` says it."""
+        return self.loc.role_as(self.ruleset, role, "a")
+
     def explain(self, reasons: Iterable[Reason]) -> list[str]:
         return [_sentence(self.loc, r) for r in reasons]
 

@@ -59,7 +59,8 @@ def account(st: EpicState, say: Words, explain: bool = True) -> list[str]:
                 if d["cards"][s] == d["roles"][s] else
                 say("epic.final_as", name=names[s], card=role(d["cards"][s]),
                     card_the=say.role_the(d["cards"][s]),
-                    role=role(d["roles"][s]), token=token(d["tokens"][s]))
+                    role=role(d["roles"][s]), role_the=say.role_the(d["roles"][s]),
+                    role_a=say.role_a(d["roles"][s]), token=token(d["tokens"][s]))
                 for s in range(n))
             lines.append(say("epic.end", cards=final))
     if explain and st.outcome is not None:

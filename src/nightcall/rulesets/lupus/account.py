@@ -38,7 +38,8 @@ def _line(st: LupusState, e: Event, say: Words) -> str | None:
         cards = ", ".join(  # the card as it lies, and what it counts as if that differs
             say("pair", name=names[s], role=say.role(c)) if st.start[s] == c else
             say("pair_as", name=names[s], card=say.role(st.start[s]),
-                card_the=say.role_the(st.start[s]), role=say.role(c))
+                card_the=say.role_the(st.start[s]), role=say.role(c),
+                role_the=say.role_the(c), role_a=say.role_a(c))
             for s, c in enumerate(e.data["cards"]))
         return say("lupus.reveal", cards=cards)
     if e.kind not in INDENT:

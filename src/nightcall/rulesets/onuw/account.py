@@ -42,7 +42,8 @@ def account(st: OneNightState, say: Words, explain: bool = True) -> list[str]:
                 if d["cards"][s] == st.final_role(s) else
                 say("pair_as", name=names[s], card=role(d["cards"][s]),
                     card_the=say.role_the(d["cards"][s]),
-                    role=role(st.final_role(s)))
+                    role=role(st.final_role(s)), role_the=say.role_the(st.final_role(s)),
+                    role_a=say.role_a(st.final_role(s)))
                 for s in range(n))
             lines.append(say("onuw.end", cards=final))
         elif e.kind in INDENT:

@@ -146,7 +146,7 @@ export function finalCards(view, record = null) {
   });
 }
 
-// "the Doppelgänger card, a Werewolf" when the card and what it counts as differ.
+// "Werewolf (card: Doppelgänger)" when the card and what it counts as differ.
 export function cardWords(c) {
   if (!c.card) return "?";
   return c.role && c.role !== c.card ? t("end.card_role", { card: roleName(c.card), role: roleName(c.role) })
