@@ -335,3 +335,18 @@ def test_a_players_name_opening_a_sentence_stays_as_typed() -> None:
             assert f". {first} " in said or f". {first}:" in said, (lang, said)
     claim = {"kind": "claim", "seat": 0, "role": "seer"}
     assert Renderer("onuw", ["bob", "ann"], 1, "en").event(claim).startswith("bob says")
+
+
+def test_the_dead_are_named_with_why_they_died_in_every_language() -> None:
+    """The phone's "died" line read "Tot: du – Ursache: Stimmen" and "Morti: tu (voti)"
+    until session 15: the cause is the judge's word for it, the same in every account."""
+    died = {"kind": "died", "deaths": [[0, "votes"], [1, "hunter"]]}
+    names = ["Ann", "Bob", "Cy"]
+    assert Renderer("onuw", names, 2, "en").event(died) == \
+        "Dead: Ann (voted out), Bob (shot by the Hunter)."
+    assert Renderer("onuw", names, 0, "de").event(died) == \
+        "Tot: du (abgewählt), Bob (vom Jäger erschossen)."
+    assert Renderer("onuw", names, 0, "it").event(died) == \
+        "Morti: tu (voto del villaggio), Bob (colpo del Cacciatore)."
+    lovers = {"kind": "died", "deaths": [[2, "lovers"]]}
+    assert Renderer("epic", names, 0, "de").event(lovers) == "Tot: Cy (aus Liebe gestorben)."

@@ -131,7 +131,7 @@ def test_judge_text_explains_step_by_step(tmp_path: Path) -> None:
                     "B": "werewolf", "C": "seer"}, "votes": {"A": "B", "B": "A", "C": "A"}}))
     done = cli("judge", "onuw", "-f", str(path))
     assert done.returncode == 0, done.stderr
-    assert "Dead: A (votes)" in done.stdout
+    assert "Dead: A (voted out)" in done.stdout
     assert "Winners: A" in done.stdout
     assert "  1. " in done.stdout and "Tanner" in done.stdout
 

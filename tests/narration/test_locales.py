@@ -53,10 +53,13 @@ def test_the_structure_is_the_documented_one() -> None:
 
 
 def test_translations_are_not_copies_of_english() -> None:
+    """A line with words of its own is translated; one that only arranges its values
+    ("{name} ({cause})") may read the same in every language."""
     english = load("en").lines
     for lang in ("it", "de"):
         other = load(lang).lines
-        same = [k for k, v in english.items() if other[k] == v and not k.startswith("count.")]
+        same = [k for k, v in english.items() if other[k] == v and not k.startswith("count.")
+                and re.search(r"[^\W\d_]", re.sub(r"\{[^}]*\}", "", v))]
         assert not same, (lang, same)
 
 

@@ -60,7 +60,7 @@ def test_judge_asks_question_by_question() -> None:
     reply(child, "Which role did the Doppelgänger copy", "werewolf")
     child.expect("Who does each player point at")
     answer(child, "→", ("Bruno", "Anna", "Anna", "Carla"))
-    child.expect("Dead: Anna \\(votes\\)")
+    child.expect("Dead: Anna \\(voted out\\)")
     child.expect("Winners: Carla, Dario")  # Anna, a werewolf by copy, died: the village wins
     child.expect("The check, step by step")
     ends(child)
@@ -108,7 +108,7 @@ def test_judge_refuses_each_bad_answer_at_once_and_asks_it_again() -> None:
     reply(child, "A →", "3")  # a seat number: C
     reply(child, "B →", "c")
     reply(child, "C →", "")
-    child.expect(r"Dead: C \(votes\)")
+    child.expect(r"Dead: C \(voted out\)")
     ends(child)
 
 
@@ -146,7 +146,7 @@ def test_judge_speaks_italian() -> None:
     answer(child, r"  \w+: ", ("Lupo", "Veggente", "Ladro"))
     child.expect("Chi indica ogni giocatore")
     answer(child, "→", ("Bruno", "Anna", "Anna"))
-    child.expect(r"Morti: Anna \(voti\)")
+    child.expect(r"Morti: Anna \(voto del villaggio\)")
     child.expect("Vincitori: Bruno, Carla")
     child.expect("La verifica, passo per passo")
     ends(child)
@@ -368,7 +368,7 @@ def test_judge_the_copy_the_artifact_and_the_mending_are_asked_again() -> None:
     reply(child, "Which role did the Doppelgänger copy", "Lupo")
     child.expect("Who does each player point at")
     answer(child, "→", ("B", "A", "A"))
-    child.expect(r"Dead: A \(votes\)")  # a werewolf by copy
+    child.expect(r"Dead: A \(voted out\)")  # a werewolf by copy
     child.expect("Winners: B, C")
     ends(child)
 

@@ -112,7 +112,7 @@ def test_the_judge_is_the_phones_judge_in_the_rooms_language(client: TestClient)
     outcome = onuw_judge.judge(normalize("onuw", table))
     assert v["dead"] == ["Ada"] and v["winners"] == ["Bruno", "Carla"]
     assert v["explanation"] == list(explain(outcome.reasons, "it"))
-    assert v["causes"] == {"Ada": "voti"}
+    assert v["causes"] == {"Ada": "voto del villaggio"}
 
 
 @pytest.mark.parametrize(("table", "deck", "words"), [

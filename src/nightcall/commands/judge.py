@@ -354,13 +354,9 @@ def judge(
     def t(key: str, **values: object) -> str:
         return loc.line(f"judge.{key}", **values)
 
-    def cause(c: str) -> str:
-        key = f"judge.cause.{c}"
-        return loc.line(key) if key in loc.lines else c.replace("_", " ")
-
     dead = result["dead"]
     nobody = t("nobody")
-    console.print(t("dead", names=", ".join(f"{d} ({cause(result['causes'][d])})"
+    console.print(t("dead", names=", ".join(f"{d} ({loc.cause(result['causes'][d])})"
                                             for d in dead) or nobody),
                   highlight=False, markup=False)
     console.print(t("winners", names=", ".join(result["winners"]) or nobody),

@@ -59,6 +59,11 @@ class Locale:
         """The role's name in this language, falling back to the id made readable."""
         return self.roles.get(ruleset, {}).get(role, role.replace("_", " ").title())
 
+    def cause(self, cause: str) -> str:
+        """Why a player died ("voted out"), the id made readable when no line has it."""
+        key = f"judge.cause.{cause}"
+        return self.lines[key] if key in self.lines else cause.replace("_", " ")
+
     def role_as(self, ruleset: str, role: str, form: str) -> str:
         """:meth:`said_as` for a role of a ruleset (its name made readable when the
         glossary lacks it)."""

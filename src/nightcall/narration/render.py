@@ -377,7 +377,7 @@ class Renderer:
             ("swapped", "place_second"): lambda ps: self.place(ps[1]),
             ("votes", ""): self._votes,
             ("deaths", ""): lambda deaths: ", ".join(
-                self.word("death", name=self.who(s), cause=self._cause(c)) for s, c in deaths),
+                self.word("death", name=self.who(s), cause=self.loc.cause(c)) for s, c in deaths),
             ("deaths", "causes"): lambda deaths: "; ".join(self._why_dead(s, c) for s, c in deaths),
             ("cards", ""): lambda cards: ", ".join(
                 self.word("pair", name=self.who(int(s)), role=self.role(c))
@@ -395,9 +395,6 @@ class Renderer:
                    else self.word("vote_pair", name=self.players[s], target=self.who(v, "obj"))
                    for s, v, voted in pairs if voted or v is not None]
         return ", ".join(pointed) or self.word("nobody_points")
-
-    def _cause(self, cause: str) -> str:
-        return self.loc.line(f"judge.cause.{cause}")
 
     def _why_dead(self, seat: int, cause: str) -> str:
         """The master's note on a death: the ruleset's words for the cause."""

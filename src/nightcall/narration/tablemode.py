@@ -168,7 +168,7 @@ def judge(request: Mapping[str, Any]) -> dict[str, Any]:
             from None
     names = list(table["players"])
     result = explained(outcome.to_json(names), lang)
-    result["causes"] = {p: _cause(loc, c) for p, c in result["causes"].items()}
+    result["causes"] = {p: loc.cause(c) for p, c in result["causes"].items()}
     return result
 
 
@@ -253,11 +253,6 @@ def _apply_copies(loc: Locale, rid: str, table: dict[str, Any],
             raise TableModeError(loc.line("tablemode.copy_missing", card=loc.role(rid, card),
                                           name=held[card]))
     return table
-
-
-def _cause(loc: Locale, cause: str) -> str:
-    key = f"judge.cause.{cause}"
-    return loc.line(key) if key in loc.lines else cause.replace("_", " ")
 
 
 # --- the game master's assistant (Lupus in Tabula) -----------------------------------
