@@ -172,3 +172,17 @@ def test_english_refusals_stay_the_rules_own_sentences() -> None:
     assert code == 2 and "nights are counted from 1, not 0" in flat(err)
     code, _, err = run_cli("deck", "onuw")
     assert code == 2 and "Missing option" in flat(err)
+
+
+@pytest.mark.parametrize("command", [("replay", str(RECORDS / "onuw-example-round.json")),
+                                     ("simulate", "onuw", "-n", "5", "--games", "1"),
+                                     ("narrate", "onuw", "-n", "5")])
+def test_an_unknown_language_is_refused_by_what_the_command_could_not_do(
+        command: tuple[str, ...]) -> None:
+    """``replay --lang dee`` said "illegal record" of a good record until session 15."""
+    code, out, err = run_cli(*command, "--lang", "dee")
+    said = flat(out + err)
+    assert code == 2 and "Traceback" not in said
+    assert "unknown language 'dee': choose one of en, it, de" in said
+    assert "record" not in said, said
+    assert said.startswith(f"cannot {command[0]}: ")

@@ -29,9 +29,14 @@ def replay(
     err = Console(stderr=True)
     try:
         loc = load(lang)
+    except LocaleError as exc:
+        err.print(refused_in(lang, "cannot_replay", "cannot replay", exc), style="bold red",
+                  highlight=False, markup=False)
+        raise typer.Exit(EXIT_ILLEGAL) from None
+    try:
         record = records.load(file)
         ruleset, state = records.replay(record)
-    except (NightcallError, LocaleError) as exc:
+    except NightcallError as exc:
         err.print(refused_in(lang, "bad_record", "illegal record", exc), style="bold red",
                   highlight=False, markup=False)
         raise typer.Exit(EXIT_ILLEGAL) from None
