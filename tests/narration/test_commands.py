@@ -221,6 +221,28 @@ def test_roles_with_spaces_in_their_names_when_separated_by_commas() -> None:
                                         "the_master"]
 
 
+def test_a_role_named_with_an_article_is_known_without_it() -> None:
+    """Session 15: "Graf" was "not a card of this game" at judge's prompt in German;
+    a name's own article ("Der Graf", "The Count", "La Cosa") may be left off."""
+    need_ruleset("epic")
+    code, out, err = run_cli("deck", "epic", "-n", "3", "--json", "--roles",
+                             "Count, vampire, Ding, Maestro, seer, robber")
+    assert code == 0, err
+    assert json.loads(out)["roles"] == ["the_count", "vampire", "the_thing", "the_master",
+                                        "seer", "robber"]
+    table = {"players": ["Anna", "Bruno", "Carla"],
+             "cards": {"Anna": "Graf", "Bruno": "Seherin", "Carla": "Cosa"},
+             "votes": {"Anna": "Bruno", "Bruno": "Anna", "Carla": "Anna"}}
+    with_article = {**table, "cards": {"Anna": "Der Graf", "Bruno": "seer",
+                                       "Carla": "The Thing"}}
+    code, out, err = run_cli("judge", "epic", "-f", "-", "--json", stdin=json.dumps(table))
+    assert code == 0, err
+    assert out == run_cli("judge", "epic", "-f", "-", "--json",
+                          stdin=json.dumps(with_article))[1]
+    code, _, err = run_cli("deck", "epic", "-n", "3", "--roles", "Der, vampire, seer")
+    assert code == 2 and "'Der'" in err  # an article alone names no role
+
+
 def test_script_json_is_what_narrate_json_prints() -> None:
     from nightcall.narration.script import script_json
 

@@ -21,14 +21,24 @@ def _normal(text: str) -> str:
     return text.strip().lower().replace(" ", "_").replace("-", "_")
 
 
+# The article a role's name may start with ("The Count", "Il Conte", "Der Graf"): a
+# player who types "Graf" or "count" means that role.
+_ARTICLES = ("the_", "il_", "lo_", "la_", "der_", "die_", "das_")
+
+
 def role_lookup(ruleset: Rules) -> dict[str, str]:
-    """Every accepted spelling of each role of ``ruleset`` -> role id."""
+    """Every accepted spelling of each role of ``ruleset`` -> role id: its id, its name
+    in each language, and that name without its leading article."""
     table = {rid: rid for rid in ruleset.role_ids}
+    bare: dict[str, str] = {}
     for lang in LANGUAGES:
         for rid, name in load(lang).roles.get(ruleset.id, {}).items():
             if rid in ruleset.role_ids:
                 table.setdefault(_normal(name), rid)
-    return table
+                article = next((a for a in _ARTICLES if _normal(name).startswith(a)), "")
+                if article:
+                    bare.setdefault(_normal(name)[len(article):], rid)
+    return {**bare, **table}  # (a role's own name wins over another's without article)
 
 
 def split_items(values: Iterable[str], is_name: Callable[[str], bool] = bool) -> list[str]:
