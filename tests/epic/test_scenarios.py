@@ -110,11 +110,11 @@ def test_default_deck_is_a_scenario_with_the_extra_card_last() -> None:
         (3, ["werewolf", "seer", "villager", "villager", "robber", "witch"], "werewolf",
          "only laid beside the center"),
         (3, ["werewolf", "seer", "seer", "villager", "robber", "witch"], None,
-         "1 Seer card"),
+         "1 × Seer;"),
         (3, ["werewolf", "freemason", "villager", "villager", "robber", "witch"], None,
          "both or neither"),
         (3, ["alpha_wolf", "werewolf", "villager", "villager", "robber", "witch"], "werewolf",
-         "1 Werewolf card"),
+         "1 × Werewolf;"),
     ],
 )
 def test_bad_decks_are_refused_with_a_reason(

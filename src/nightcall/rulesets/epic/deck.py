@@ -65,7 +65,7 @@ def validate(players: int, roles: Sequence[str], extra: str | None = None) -> li
         limit = MAX_COPIES.get(role, 1)
         if k > limit:
             raise DeckError(Said(
-                f"the box has {limit} {name(role)} card(s), the deck (with any extra card) "
+                f"the box has {limit} × {name(role)}; this deck (with any extra card) "
                 f"has {k}", "epic.copies", role=role, limit=limit, k=k))
     if count[FREEMASON] == 1:
         raise DeckError(Said("the Freemasons come into play together: the deck needs both "
