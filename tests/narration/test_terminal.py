@@ -98,7 +98,7 @@ def test_judge_refuses_each_bad_answer_at_once_and_asks_it_again() -> None:
     child.expect("'unicorn' is not a card of this game")
     reply(child, "  B: ", "A♣")  # the same player again, nobody else
     reply(child, "  C: ", "Lupo")  # a third Werewolf, in Italian
-    child.expect("The box has 2 × Werewolf, and A, B holds it already")
+    child.expect("The box has 2 × Werewolf, and A, B hold one already")
     reply(child, "  C: ", "seer")
     child.expect("Who does each player point at")
     reply(child, "A →", "Zed")
@@ -427,3 +427,24 @@ def test_narrate_lupus_every_question_is_asked_again_after_a_wrong_answer(
     child.sendcontrol("c")
     child.expect("Stopped. The game is saved")
     ends(child, 130)
+
+
+def test_judge_epic_lets_a_mimic_be_typed_as_the_role_it_copied() -> None:
+    """A Mimic who copied the Seer is typed "Seer" beside the Seer's own holder: that
+    was refused as a second Seer until session 15. A copier explains one card beyond
+    the box, no more: a third Seer is still a typo."""
+    from .helpers import need_ruleset
+
+    need_ruleset("epic")
+    child = spawn("judge", "epic")
+    reply(child, "Players", "Ann, Ben, Cid, Dan")
+    reply(child, "  Ann: ", "mimic")
+    child.expect("A Mimic plays as the role it copied")
+    answer(child, r"  \w+: ", ("seer", "seer"))  # the Mimic's and the Seer's
+    reply(child, "  Cid: ", "seer")  # a Ghost Hunter becomes a monster or the Tanner only
+    child.expect("The box has 1 × Seer, and Ann, Ben hold one already")
+    reply(child, "  Cid: ", "the count")
+    reply(child, "  Dan: ", "der graf")  # the Ghost Hunter found the Count
+    child.expect("symbol token")
+    child.sendcontrol("c")
+    child.expect(pexpect.EOF)

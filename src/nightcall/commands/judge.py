@@ -100,14 +100,44 @@ class _Questions:
             role = self.role(raw)
             if role in self.module.NOT_A_FINAL_CARD:
                 raise ValueError(self.t("mimic"))
-            limit = self.module.copies_allowed(role)
-            holders = [p for p, c in self.table["cards"].items()
-                       if p != player and self.role(c) == role]
-            if limit is not None and len(holders) >= limit:
-                raise ValueError(self.t("too_many", role=self.loc.role(self.rid, role),
-                                        k=limit, names=", ".join(holders)))
+            others = {p: self.role(c) for p, c in self.table["cards"].items() if p != player}
+            roles = [*others.values(), role]
+            over = self._beyond_the_box(roles)
+            if not self._copiers_explain(over, roles):
+                # (the role typed, or the one it leaves without a copier to explain it)
+                too_many = role if role in over else over[0]
+                holders = [p for p, r in others.items() if r == too_many]
+                raise ValueError(self.t(
+                    "too_many" if len(holders) == 1 else "too_many_held",
+                    role=self.loc.role(self.rid, too_many),
+                    k=self.module.copies_allowed(too_many), names=", ".join(holders)))
             return raw
         return check
+
+    def _beyond_the_box(self, roles: list[str]) -> list[str]:
+        """The roles of ``roles`` held more often than the box has them, once per
+        card too many."""
+        over: list[str] = []
+        for r in dict.fromkeys(roles):
+            limit = self.module.copies_allowed(r)
+            over += [r] * (roles.count(r) - limit) if limit is not None else []
+        return over
+
+    def _copiers_explain(self, over: list[str], roles: list[str]) -> bool:
+        """Whether the cards typed as another role (a Mimic as its copy) that nobody
+        typed as themselves can be the roles of ``over``, one each. A copier limited to
+        some roles (the Ghost Hunter's finds) takes its own first."""
+        copiers = [can for card, can in self.module.PLAYED_AS_ANOTHER.items()
+                   if card not in roles]
+        limited = [can for can in copiers if can is not None]
+        rest = []
+        for role in over:
+            mine = next((can for can in limited if role in can), None)
+            if mine is None:
+                rest.append(role)
+            else:
+                limited.remove(mine)
+        return len(rest) <= sum(1 for can in copiers if can is None)
 
     def copied(self, raw: str) -> str:
         role = self.role(raw)

@@ -27,6 +27,7 @@ from nightcall.rulesets.epic.roles import (
     ASSASSIN_TEAM,
     BODYGUARD,
     BOUNTY,
+    GHOST_TRANSFORMS,
     HUNTER,
     LOVE,
     MIMIC,
@@ -448,6 +449,11 @@ def decide(end: EndOfNight, explain_now: bool = True) -> Outcome:
 ASKS_COPY = False
 ASKS_TOKENS = True
 NOT_A_FINAL_CARD = frozenset({"mimic"})
+# Cards whose holder is typed as the role they play, and which roles (None: any): the
+# Mimic's copy, a transformed Ghost Hunter's find. Each lets one role be held once more
+# than the box has it.
+PLAYED_AS_ANOTHER: dict[str, frozenset[str] | None] = {
+    MIMIC: None, "ghost_hunter": frozenset(GHOST_TRANSFORMS)}
 
 
 def copies_allowed(role: str) -> int | None:

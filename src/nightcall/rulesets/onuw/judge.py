@@ -124,6 +124,8 @@ def _votes(raw: object, names: tuple[str, ...]) -> list[int]:
 ASKS_COPY = True
 ASKS_TOKENS = False
 NOT_A_FINAL_CARD: frozenset[str] = frozenset()
+# (the Doppelgänger is typed as its card, and asked what it copied)
+PLAYED_AS_ANOTHER: dict[str, frozenset[str] | None] = {}
 
 
 def copies_allowed(role: str) -> int | None:
