@@ -136,6 +136,27 @@ def test_judge_text_explains_step_by_step(tmp_path: Path) -> None:
     assert "  1. " in done.stdout and "Tanner" in done.stdout
 
 
+@pytest.mark.parametrize(("ruleset", "cards", "refused"), [
+    ("onuw", ["seer", "Seherin", "werewolf"], "A, B"),  # one Seer in the box
+    ("onuw", ["K♥", "seer", "werewolf"], "A, B"),       # K♥ is the Seer's playing card
+    ("onuw", ["villager", "villager", "werewolf"], None),
+    ("epic", ["seer", "seer", "werewolf"], None),       # one may be the Mimic's copy
+    ("epic", ["seer", "seer", "seer"], "A, B, C"),
+])
+def test_judge_refuses_a_table_file_with_cards_the_box_lacks(
+        ruleset: str, cards: list[str], refused: str | None) -> None:
+    """The questions refused a second Seer but a file did not, until session 15."""
+    table = {"players": ["A", "B", "C"], "cards": dict(zip("ABC", cards, strict=True)),
+             "votes": {"A": "B", "B": "A", "C": "A"}}
+    code, out, err = run_cli("judge", ruleset, "-f", "-", "--json", stdin=json.dumps(table))
+    if refused is None:
+        assert code == 0, err
+        assert json.loads(out)["dead"] == ["A"]
+    else:
+        assert code == 2 and not out
+        assert f"The box has only 1 × Seer, but {refused} hold one" in " ".join(err.split())
+
+
 def test_judge_refuses_bad_json_and_lupus() -> None:
     code, _, err = run_cli("judge", "onuw", "-f", "-", stdin="{nope")
     assert code == 2 and "not valid JSON" in err

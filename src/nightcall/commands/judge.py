@@ -23,6 +23,7 @@ T = TypeVar("T")
 
 if TYPE_CHECKING:
     from nightcall.engine.jsontype import JSON
+    from nightcall.narration.locale import Locale
 
 
 class Table(TypedDict):
@@ -101,11 +102,8 @@ class _Questions:
             if role in self.module.NOT_A_FINAL_CARD:
                 raise ValueError(self.t("mimic"))
             others = {p: self.role(c) for p, c in self.table["cards"].items() if p != player}
-            roles = [*others.values(), role]
-            over = self._beyond_the_box(roles)
-            if not self._copiers_explain(over, roles):
-                # (the role typed, or the one it leaves without a copier to explain it)
-                too_many = role if role in over else over[0]
+            too_many = beyond_the_box(self.module, [*others.values(), role], role)
+            if too_many is not None:
                 holders = [p for p, r in others.items() if r == too_many]
                 raise ValueError(self.t(
                     "too_many" if len(holders) == 1 else "too_many_held",
@@ -113,31 +111,6 @@ class _Questions:
                     k=self.module.copies_allowed(too_many), names=", ".join(holders)))
             return raw
         return check
-
-    def _beyond_the_box(self, roles: list[str]) -> list[str]:
-        """The roles of ``roles`` held more often than the box has them, once per
-        card too many."""
-        over: list[str] = []
-        for r in dict.fromkeys(roles):
-            limit = self.module.copies_allowed(r)
-            over += [r] * (roles.count(r) - limit) if limit is not None else []
-        return over
-
-    def _copiers_explain(self, over: list[str], roles: list[str]) -> bool:
-        """Whether the cards typed as another role (a Mimic as its copy) that nobody
-        typed as themselves can be the roles of ``over``, one each. A copier limited to
-        some roles (the Ghost Hunter's finds) takes its own first."""
-        copiers = [can for card, can in self.module.PLAYED_AS_ANOTHER.items()
-                   if card not in roles]
-        limited = [can for can in copiers if can is not None]
-        rest = []
-        for role in over:
-            mine = next((can for can in limited if role in can), None)
-            if mine is None:
-                rest.append(role)
-            else:
-                limited.remove(mine)
-        return len(rest) <= sum(1 for can in copiers if can is None)
 
     def copied(self, raw: str) -> str:
         role = self.role(raw)
@@ -249,6 +222,47 @@ class _Questions:
         return True
 
 
+def beyond_the_box(module: ModuleType, roles: list[str], first: str) -> str | None:
+    """A role of ``roles`` (the players' final cards) held more often than the box has
+    it, which no card typed as another role (a Mimic as its copy) explains; ``first``
+    if it is one. A copier limited to some roles (the Ghost Hunter's finds) takes its
+    own first; None when the box can hold the table."""
+    over: list[str] = []
+    for r in dict.fromkeys(roles):
+        limit = module.copies_allowed(r)
+        over += [r] * (roles.count(r) - limit) if limit is not None else []
+    copiers = [can for card, can in module.PLAYED_AS_ANOTHER.items() if card not in roles]
+    limited = [can for can in copiers if can is not None]
+    unexplained = []
+    for role in over:
+        mine = next((can for can in limited if role in can), None)
+        if mine is None:
+            unexplained.append(role)
+        else:
+            limited.remove(mine)
+    if len(unexplained) <= sum(1 for can in copiers if can is None):
+        return None
+    return first if first in unexplained else unexplained[0]
+
+
+def _check_box(loc: Locale, ruleset_id: str, module: ModuleType, table: object) -> None:
+    """A table from a file holds no card the box lacks ("Seer" typed for two players)."""
+    from nightcall.engine.ruleset import get_ruleset
+
+    cards = table.get("cards") if isinstance(table, dict) else None
+    if not isinstance(cards, dict):
+        return  # (the judge says what is missing)
+    rs = get_ruleset(ruleset_id)
+    roles = {p: c if c in rs.role_ids else rs.card_map.role_of(c) if rs.card_map else None
+             for p, c in cards.items() if isinstance(c, str)}
+    known = {p: r for p, r in roles.items() if r is not None}
+    too_many = beyond_the_box(module, list(known.values()), "")
+    if too_many is not None:
+        raise ValueError(loc.line("tablemode.too_many_box", k=module.copies_allowed(too_many),
+                                  role=loc.role(ruleset_id, too_many),
+                                  names=", ".join(p for p, r in known.items() if r == too_many)))
+
+
 def judge_module(ruleset_id: str) -> ModuleType | None:
     """The module of the ruleset's end-of-game check (``Ruleset.judge``), or None."""
     from nightcall.engine.errors import DeckError
@@ -355,8 +369,9 @@ def judge(
     try:
         table: JSON | Table
         if file is not None:
-            table = _load_table(file)
-            outcome = module.judge(normalize(ruleset_id, table))
+            table = normalize(ruleset_id, _load_table(file))
+            _check_box(loc, ruleset_id, module, table)
+            outcome = module.judge(table)
         else:
             questions = _Questions(ruleset_id, lang, module)
             table = questions.ask_all()
