@@ -14,10 +14,11 @@ only CMD, so no other command's module or options are touched.
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import sys
 from functools import cache
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 import typer.main
@@ -89,10 +90,22 @@ def main() -> None:
     except ModuleNotFoundError as exc:
         extra = EXTRAS.get((exc.name or "").partition(".")[0])
         if extra is None:
-            raise
+            _bug(exc)
         typer.echo(f"this needs {exc.name}, which is not installed: "
                    f"pip install 'nightcall[{extra}]'", err=True)
         raise SystemExit(1) from None
+    except Exception as exc:
+        _bug(exc)
+
+
+def _bug(exc: Exception) -> NoReturn:
+    """A bug of ours: one line to report instead of a traceback (unless debugging)."""
+    if os.environ.get("NIGHTCALL_DEBUG"):
+        raise exc
+    typer.echo(f"nightcall stopped on a bug ({type(exc).__name__}: {exc}). Please report it "
+               "with the command you ran; NIGHTCALL_DEBUG=1 shows where it happened.",
+               err=True)
+    raise SystemExit(70) from None
 
 
 def run(args: list[str]) -> None:

@@ -350,3 +350,19 @@ def test_the_dead_are_named_with_why_they_died_in_every_language() -> None:
         "Morti: tu (voto del villaggio), Bob (colpo del Cacciatore)."
     lovers = {"kind": "died", "deaths": [[2, "lovers"]]}
     assert Renderer("epic", names, 0, "de").event(lovers) == "Tot: Cy (aus Liebe gestorben)."
+
+
+def test_a_claim_about_the_speakers_own_card_says_my_card_in_every_quote() -> None:
+    """The viewer's own quote said "Du sagst: „Ich habe deine Karte gesehen“" until
+    session 15: in the speaker's words their card is "my card", whoever reads it."""
+    saw_mine = {"kind": "claim", "seat": 0, "saw": 0, "role": "werewolf"}
+    names = ["Ann", "Bob", "Cy"]
+    assert Renderer("onuw", names, 0, "en").event(saw_mine) == \
+        "You say: “I saw my card: the Werewolf.”"
+    assert Renderer("onuw", names, 1, "en").event(saw_mine) == \
+        "Ann says: “I saw my card: the Werewolf.”"
+    assert "Ich habe meine Karte gesehen" in Renderer("epic", names, 0, "de").event(saw_mine)
+    assert "Ho visto la mia carta" in Renderer("onuw", names, 0, "it").event(saw_mine)
+    saw_yours = {"kind": "claim", "seat": 1, "saw": 0, "role": "werewolf"}
+    assert Renderer("onuw", names, 0, "en").event(saw_yours) == \
+        "Bob says: “I saw your card: the Werewolf.”"

@@ -66,11 +66,31 @@ def test_the_web_app_needs_no_extra() -> None:
         assert needed in core
 
 
-def test_an_unknown_missing_module_is_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Only the optional parts get the one-line message; anything else is a real bug.
+def test_an_unknown_missing_module_is_not_hidden(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    # Only the optional parts get the "pip install" line; anything else is a bug of
+    # ours, said as one (with its module), never as a missing extra.
     def broken(args: list[str]) -> None:
         raise ModuleNotFoundError("No module named 'nightcall.gone'", name="nightcall.gone")
 
     monkeypatch.setattr(cli, "run", broken)
+    monkeypatch.delenv("NIGHTCALL_DEBUG", raising=False)
+    with pytest.raises(SystemExit) as stop:
+        cli.main()
+    assert stop.value.code == 70
+    err = capsys.readouterr().err
+    assert "stopped on a bug (ModuleNotFoundError: No module named 'nightcall.gone')" in err
+    assert "pip install" not in err
+    monkeypatch.setenv("NIGHTCALL_DEBUG", "1")
     with pytest.raises(ModuleNotFoundError):
         cli.main()
+
+
+def test_a_bug_is_one_line_to_report_not_a_traceback() -> None:
+    """Session 15 found ``play epic`` printing a traceback; whatever the next bug is,
+    the user gets one line that says what to do."""
+    done = run("deck", "onuw", "-n", "5", without="nightcall.narration.deckspec")
+    assert done.returncode == 70, done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "Please report it with the command you ran" in done.stderr

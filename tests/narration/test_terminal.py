@@ -448,3 +448,23 @@ def test_judge_epic_lets_a_mimic_be_typed_as_the_role_it_copied() -> None:
     child.expect("symbol token")
     child.sendcontrol("c")
     child.expect(pexpect.EOF)
+
+
+def test_play_epic_lets_the_human_claim_a_role_of_the_epic_deck() -> None:
+    """``play epic`` crashed with a traceback at "1. I am ..." until session 15 (the
+    menu read One Night's roles); the menu is the Epic deck's, in the language asked."""
+    from .helpers import need_ruleset
+
+    need_ruleset("epic")
+    child = spawn("play", "epic", "-n", "5", "--seed", "3", "--lang", "de")
+    while child.expect([r"Deine Wahl \(1-\d+", "Willst du vor der Abstimmung"]) == 0:
+        child.sendline("1")  # the night, if the card has a move
+    child.sendline("1")
+    child.expect("Sehender Wolf")  # a role of this deck and of no One Night box
+    reply(child, "Welche Rolle\\? ", "9")
+    reply(child, "„9“ steht nicht im Menü", "1")
+    child.expect("Du sagst: „Ich bin ")
+    reply(child, "Willst du vor der Abstimmung", "")
+    reply(child, r"Deine Wahl \(1-5", "1")
+    child.expect("Du (gewinnst!|verlierst.)")
+    ends(child)

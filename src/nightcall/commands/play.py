@@ -43,17 +43,19 @@ def _menu(options: list[str], question: str, render: Renderer) -> int | None:
         typer.echo(f"  {i:>2}. {label[:1].upper()}{label[1:]}")
     typer.echo(f"   0. {render.t('back')}")
     while True:
-        raw = typer.prompt(question).strip()
+        # ("Which role?", not "Which role?:")
+        raw = typer.prompt(question, prompt_suffix=" " if question.endswith("?") else ": ")
+        raw = raw.strip()
         if raw.isdigit() and 0 <= int(raw) <= len(options):
             return int(raw) - 1 if raw != "0" else None
         typer.echo(render.t("not_on_menu", answer=raw, n=len(options)))
 
 
-def ask_claim(legal: Sequence[Action], render: Renderer) -> Action | None:
-    """What the human says before voting (One Night): their role, a card they saw or a
-    swap they made, built from the ruleset's legal claims; None to vote now."""
-    from nightcall.rulesets.onuw.roles import ROLE_IDS
-
+def ask_claim(legal: Sequence[Action], render: Renderer,
+              role_ids: Sequence[str]) -> Action | None:
+    """What the human says before voting (One Night, Epic Battle): their role, a card
+    they saw or a swap they made, built from the ruleset's legal claims (which name a
+    role by its index in ``role_ids``); None to vote now."""
     while True:
         raw = typer.prompt(render.t("talk"), default="", show_default=False).strip()
         if not raw:
@@ -65,7 +67,7 @@ def ask_claim(legal: Sequence[Action], render: Renderer) -> Action | None:
         options = [a for a in legal if a.kind == kind]
         if kind == "claim":
             roles = [a.a for a in options]
-            i = _menu([render.role(ROLE_IDS[r]) for r in roles], render.t("claim_role"), render)
+            i = _menu([render.role(role_ids[r]) for r in roles], render.t("claim_role"), render)
             if i is not None:
                 return options[i]
             continue
@@ -78,7 +80,7 @@ def ask_claim(legal: Sequence[Action], render: Renderer) -> Action | None:
         if kind == "claim_saw":
             pos = positions[first]
             roles = [a.b for a in options if a.a == pos]
-            i = _menu([render.role(ROLE_IDS[r]) for r in roles], render.t("claim_role"), render)
+            i = _menu([render.role(role_ids[r]) for r in roles], render.t("claim_role"), render)
             if i is not None:
                 return next(a for a in options if a.a == pos and a.b == roles[i])
             continue
@@ -161,7 +163,7 @@ def play(
 
     try:
         outcome = play_game(ruleset, state, me, ask, typer.echo, render, seed, bots,
-                            claim=lambda legal: ask_claim(legal, render))
+                            claim=lambda legal: ask_claim(legal, render, ruleset.role_ids))
     except (typer.Abort, EOFError, KeyboardInterrupt):
         typer.echo("\n" + locale.line("ui.stopped"), err=True)
         raise typer.Exit(130) from None

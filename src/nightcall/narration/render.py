@@ -208,11 +208,12 @@ class Renderer:
 
     def position(self, p: int, speaker: int | None = None) -> str:
         """A claim's position (a seat 0..n-1, or n+i for center card i); in the
-        ``speaker``'s own words their own card is "my card"."""
+        ``speaker``'s own words their own card is "my card" (the viewer's own quote
+        too: "You say: “I saw my card”")."""
         n = len(self.players)
         if p >= n:
             return self.center(p - n)
-        if p == speaker and speaker != self.viewer:
+        if p == speaker:
             return self.word("card_said_mine")
         return self.card_of(p)
 
