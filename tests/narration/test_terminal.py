@@ -12,10 +12,13 @@ import pexpect
 from .helpers import NIGHTCALL
 
 ENV = {**os.environ, "COLUMNS": "160", "LINES": "50"}
+# How long each expected line may take. Generous: on a loaded machine the command's
+# start alone took 10.7 s (1.8 s unloaded); a line that never comes still fails.
+TIMEOUT = 90
 
 
 def spawn(*args: str) -> pexpect.spawn:
-    return pexpect.spawn(NIGHTCALL, list(args), env=ENV, encoding="utf-8", timeout=20,
+    return pexpect.spawn(NIGHTCALL, list(args), env=ENV, encoding="utf-8", timeout=TIMEOUT,
                          dimensions=(50, 160))
 
 
@@ -351,7 +354,7 @@ def test_narrate_space_pauses_and_resumes_the_countdown() -> None:
     # While paused, nothing moves on: the next line does not come.
     assert child.expect(["Seer, open your eyes", pexpect.TIMEOUT], timeout=6) == 1
     child.send(" ")
-    child.expect("Seer, open your eyes", timeout=20)
+    child.expect("Seer, open your eyes")
     child.sendcontrol("c")
     child.expect("Stopped.")
     ends(child, 130)

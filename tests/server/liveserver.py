@@ -46,15 +46,19 @@ class LiveServer:
         out = self.log.open("ab")
         self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()}")
-            try:
-                if httpx.get(f"{self.url}/api/rulesets", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.1)
+        # (generous: a loaded CI machine takes many seconds to import the server; a
+        # server that cannot start still fails, a minute later, and is not left running)
+        deadline = time.monotonic() + 60
+        with httpx.Client(timeout=5) as client:
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"server exited: {self.log.read_text()}")
+                try:
+                    if client.get(f"{self.url}/api/rulesets").status_code == 200:
+                        return self
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+        self.stop()
         raise RuntimeError("server did not start in time")
 
     def kill(self) -> None:

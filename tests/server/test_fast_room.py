@@ -31,6 +31,24 @@ from nightcall.server.store import SQLiteStore
 
 pytestmark = pytest.mark.timeout(180)
 
+# The round's countdown, far longer than the phones need: they tap within 3 ms of each
+# frame, yet with a countdown of 0.3 s a loaded machine stalled the loop past it and a
+# seat's last stage went unanswered (its frames [(0, False), (1, False)], no "done").
+FAST_SECONDS = 30.0
+# The floor where it stood with that 0.3 s countdown (FAST_FLOOR of it), so that a round
+# whose phones are all done still ends after 0.12 s and a game takes seconds.
+FLOOR_SECONDS = 0.12
+# The dusk's reading time, which nobody listens to here (LiveServer's scale).
+DUSK_SCALE = 0.05
+
+
+@pytest.fixture
+def quick_floor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The floor's share of FAST_SECONDS that makes it FLOOR_SECONDS."""
+    import nightcall.server.fast
+
+    monkeypatch.setattr(nightcall.server.fast, "FAST_FLOOR", FLOOR_SECONDS / FAST_SECONDS)
+
 
 class Phone(Sink):
     """A phone that answers every stage of its fast task with a random choice, and
@@ -80,7 +98,7 @@ async def play_fast(hub: Hub, ruleset: str, seed: int, humans: int | None = None
     settings = CreateRoom(ruleset=ruleset, seats=n, roles=roles, call_seconds=0.006,
                           discussion_seconds=0.004, vote_seconds=0.03,
                           defense_seconds=0.004, bots="random", fast_night=True,
-                          fast_seconds=0.3)
+                          fast_seconds=FAST_SECONDS)
     room = hub.create(settings)
     phones: dict[str, Phone] = {"host": Phone(room, None, rng, "host")}
     for i in range(n if humans is None else humans):
@@ -172,9 +190,10 @@ def check_fast_game(room: Room, phones: dict[str, Phone]) -> None:
 
 
 @pytest.mark.parametrize("ruleset", ["onuw", "epic", "lupus"])
-def test_a_fast_room_plays_every_phone_the_same_way(tmp_path: Path, ruleset: str) -> None:
+def test_a_fast_room_plays_every_phone_the_same_way(tmp_path: Path, ruleset: str,
+                                                    quick_floor: None) -> None:
     async def main() -> None:
-        hub = Hub(SQLiteStore(tmp_path / "rooms.sqlite3"))
+        hub = Hub(SQLiteStore(tmp_path / "rooms.sqlite3"), dusk_scale=DUSK_SCALE)
         shown = 0
         for seed in range(4):
             room, phones = await play_fast(hub, ruleset, seed)
@@ -187,7 +206,8 @@ def test_a_fast_room_plays_every_phone_the_same_way(tmp_path: Path, ruleset: str
     asyncio.run(main())
 
 
-def test_the_fast_nights_public_frames_are_the_same_whatever_the_deal(tmp_path: Path) -> None:
+def test_the_fast_nights_public_frames_are_the_same_whatever_the_deal(
+        tmp_path: Path, quick_floor: None) -> None:
     """Same deck, different deals: what the host screen shows of the fast night is
     message for message the same (one countdown per round, one line)."""
 
@@ -198,7 +218,7 @@ def test_the_fast_nights_public_frames_are_the_same_whatever_the_deal(tmp_path: 
                 and m["clock"]["stage"] in ("dusk", "night")]
 
     async def main() -> list[list[Any]]:
-        hub = Hub(SQLiteStore(tmp_path / "rooms.sqlite3"))
+        hub = Hub(SQLiteStore(tmp_path / "rooms.sqlite3"), dusk_scale=DUSK_SCALE)
         nights = []
         deals: set[tuple[str, ...]] = set()
         for _ in range(3):
@@ -228,7 +248,7 @@ def test_a_restart_mid_round_starts_the_round_again_whole(tmp_path: Path) -> Non
             "insomniac"]
 
     async def first() -> tuple[str, list[Any], str | None]:
-        hub = Hub(SQLiteStore(db))
+        hub = Hub(SQLiteStore(db), dusk_scale=DUSK_SCALE)
         room = hub.create(CreateRoom(ruleset="onuw", seats=5, roles=deck, call_seconds=0.006,
                                      discussion_seconds=0.004, vote_seconds=0.03,
                                      bots="random", fast_night=True, fast_seconds=5))
@@ -236,7 +256,7 @@ def test_a_restart_mid_round_starts_the_round_again_whole(tmp_path: Path) -> Non
             room.join(f"P{i}")
         hub.start(room)
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + 20
+        deadline = loop.time() + 60
         while not room.fast.active(room) and loop.time() < deadline:
             await asyncio.sleep(0.005)
         assert room.fast.active(room), "no fast round opened"
