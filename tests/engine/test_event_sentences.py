@@ -5,6 +5,7 @@ language). A missing template fails here instead of showing raw data to a player
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -16,7 +17,7 @@ from nightcall.engine.ruleset import get_ruleset
 from nightcall.engine.shapes import event_kinds, shapes_of
 from nightcall.narration.locale import LANGUAGES, LocaleError, load
 from nightcall.narration.render import Renderer, quiet_kinds
-from nightcall.narration.telling import explain
+from nightcall.narration.telling import explain, tell
 from nightcall.server.narration import timeline
 
 from .games import GAMES, finished_games, views_of_games
@@ -203,8 +204,58 @@ def test_the_masters_account_names_who_did_it() -> None:
         "Cy opens their eyes, the only werewolf left."
     assert lupus.event({"kind": "wolves", "seats": [0, 2]}) == \
         "Ann and Cy open their eyes as the werewolves."
+    assert Renderer("lupus", names, None).event({"kind": "dawn", "night": 1, "dead": [0, 2]}) \
+        == "Dawn: Ann and Cy died in the night."  # (until session 16: "Ann, Cy died")
     # A seat's own view of the same event is the seat's sentence, not the master's.
     assert Renderer("epic", names, 1).event(took) == "You get the Love token."
+
+
+def test_the_masters_account_says_their_own_card_and_swaps_with() -> None:
+    """Until session 16 the end screen said "Ines looks at Ines's card" (the Robber, the
+    Insomniac) and "Ines swaps the cards of Ines and Noa": a seat acting on its own card
+    or token is told so, whichever of the two seats it named first."""
+    names = ["Ann", "Bob", "Cy"]
+    for rid in ("onuw", "epic"):
+        en = Renderer(rid, names, None, master=True)
+        assert en.event({"kind": "saw", "seat": 1, "card": "robber"}, actor=1) == \
+            "Bob looks at their own card: Robber."
+        assert en.event({"kind": "swapped", "seats": [1, 2]}, actor=1) == \
+            "Bob swaps cards with Cy."
+        # (the Goblin may name herself second; nobody else changes places in the list)
+        assert en.event({"kind": "swapped", "seats": [0, 1]}, actor=1) == \
+            "Bob swaps cards with Ann."
+        assert en.event({"kind": "swapped", "seats": [0, 2]}, actor=1) == \
+            "Bob swaps the cards of Ann and Cy."
+    de = Renderer("epic", names, None, "de", master=True)
+    assert de.event({"kind": "swapped", "seats": [0, 1]}, actor=1) == \
+        "Bob tauscht die eigene Karte mit der von Ann."
+    it = Renderer("epic", names, None, "it", master=True)
+    assert it.event({"kind": "saw", "seat": 2, "card": "seer"}, actor=2) == \
+        "Cy guarda la propria carta: Veggente."
+    epic = Renderer("epic", names, None, master=True)
+    assert epic.event({"kind": "gave_token", "seats": [0, 2], "token": "love"}, actor=2) == \
+        "Cy keeps one Love token and gives the other to Ann."
+    assert epic.event({"kind": "swapped_tokens", "seats": [0, 1]}, actor=1) == \
+        "Bob swaps tokens with Ann."
+    assert epic.event({"kind": "swapped", "seats": [1], "center": 0}, actor=1) == \
+        "Bob swaps center card 1 with their own card."
+
+
+def test_the_masters_account_calls_the_werewolves_in_the_plural() -> None:
+    """The account's renderer knows the deck: "Night: Werewolf is called." (session 15)
+    with two Werewolves in the deck is "Night: the Werewolves are called."."""
+    onuw = get_ruleset("onuw")
+    rng = random.Random(3)
+    st = onuw.deal(["Ann", "Bob", "Cy", "Dan"], onuw.default_deck(4), rng)
+    assert st.deck.count("werewolf") == 2
+    while st.phase != onuw.over_phase:
+        for seat in onuw.waiting_for(st):
+            onuw.apply(st, seat, rng.choice(list(onuw.legal_actions(st, seat))))
+    lines = tell(onuw, st)
+    assert "Night: the Werewolves are called." in lines
+    assert "Night: the Seer is called." in lines
+    assert "Nacht, Aufruf: Werwölfe." in tell(onuw, st, "de")
+    assert "Notte, chiamati: Lupi." in tell(onuw, st, "it")
 
 
 def test_every_template_is_the_one_chosen_for_the_fields_it_names() -> None:
@@ -227,7 +278,8 @@ def test_every_template_is_the_one_chosen_for_the_fields_it_names() -> None:
             assert "seats" in event, f"{key}: the variant needs a subject"
             event["seats"] = [1]  # the subject: seat 1
         viewer = 1 if variants & {"you", "with"} else None  # (seats [1, 2]: with the viewer)
-        actor = 1 if "own" in variants else (2 if "master" in variants else None)
+        # (an actor who is none of the event's seats: no ``.own``)
+        actor = 1 if "own" in variants else (0 if "master" in variants else None)
         deck = []
         if "many" in variants:
             event["role"] = "werewolf"

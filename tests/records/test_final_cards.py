@@ -59,7 +59,7 @@ def test_onuw_view_and_account_show_both() -> None:
     assert "Bruno: the Doppelgänger card, counting as a Werewolf" in end
     assert "Anna: Werewolf" in end
     it = [line for line in tell(ONUW, st, "it") if "vale come" in line]
-    assert len(it) == 1 and "Bruno – la carta Doppelgänger, che vale come" in it[0]
+    assert len(it) == 1 and "Bruno – la carta «Doppelgänger», che vale come" in it[0]
     de = [line for line in tell(ONUW, st, "de") if line.startswith("Die Karten am Ende")]
     assert len(de) == 1 and "Bruno – Karte „Doppelgängerin“, zählt als Werwolf" in de[0]
 

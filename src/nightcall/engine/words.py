@@ -9,29 +9,26 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-from nightcall.engine.outcome import Reason
+from nightcall.engine.outcome import Arg, Reason
 
 
 class Words(Protocol):
-    def __call__(self, key: str, **values: object) -> str:
-        """The line ``account.<key>`` with its placeholders filled in."""
+    def __call__(self, key: str, **values: Arg) -> str:
+        """The line ``account.<key>`` with its placeholders filled in; a role is a
+        ``Term("role", id)``, which fills ``{card}``, ``{card_the}`` and ``{card_a}``."""
 
     def event(self, names: Sequence[str], event: Mapping[str, Any],
-              actor: int | tuple[int, ...] | None = None) -> str | None:
+              actor: int | tuple[int, ...] | None = None,
+              deck: Sequence[str] = ()) -> str | None:
         """The master's sentence for one event of the log (``{"kind": ..., **data}``),
-        ``actor`` the seat who did or learned it; None for one with nothing to tell."""
+        ``actor`` the seat who did or learned it, ``deck`` the cards in play; None for
+        one with nothing to tell."""
 
     def has(self, key: str) -> bool:
         """Whether there is a line ``account.<key>``."""
 
     def role(self, role: str) -> str:
         """The role's name, in the language."""
-
-    def role_the(self, role: str) -> str:
-        """The role's name with its article as a sentence says it ("the Count")."""
-
-    def role_a(self, role: str) -> str:
-        """The role's name as "one of them" ("a Seer"; "the Count", one of a kind)."""
 
     def explain(self, reasons: Iterable[Reason]) -> list[str]:
         """The judges' reasons as sentences, one per reason."""

@@ -19,7 +19,8 @@ it applies:
 - ``.one`` when ``seats`` holds one seat ("P3 wakes as the only Werewolf");
 - ``.master`` in the master's account (``master=True``: third person, ``{actor}`` for
   the seat who did or learned it), and ``.own`` there when the subject is the actor
-  ("Ann takes the Love token" against "Ann gives Bob the Love token").
+  ("Ann takes the Love token" against "Ann gives Bob the Love token", "Ann looks at
+  her own card") or one of several ``seats``, told first ("Ann swaps cards with Bob").
 
 A template may carry several variants (``.one.master``). In the master's account its own
 templates come first; then the template needing the most fields wins, then the one with
@@ -254,12 +255,13 @@ class Renderer:
             applies.add("master")
         if self.viewer is not None and subject == self.viewer:
             applies.add("you")
-        if actor is not None and subject == actor:
+        seats = event.get("seats")
+        if actor is not None and (subject == actor or (
+                isinstance(seats, list) and len(seats) > 1 and actor in seats)):
             applies.add("own")
         role = event.get("role")
         if isinstance(role, str) and self.copies[role] > 1:
             applies.add("many")
-        seats = event.get("seats")
         if isinstance(seats, list) and len(seats) == 1:
             applies.add("one")
         if isinstance(seats, list) and len(seats) > 1 and self.viewer in seats:
@@ -279,6 +281,10 @@ class Renderer:
         if key is None:
             return None
         template = self.loc.lines[key]
+        seats = event.get("seats")
+        if isinstance(seats, list) and actor in seats and _own(key):
+            # "Ann swaps cards with Bob" whichever of the two she named first
+            event = {**event, "seats": [actor, *(s for s in seats if s != actor)]}
         names = _placeholders(template)
         forms = self._forms(event) if names else {}  # (built once per sentence)
         values = {name: self._value(event, name, actor, forms) for name in names}
@@ -404,6 +410,12 @@ class Renderer:
             return self.loc.line(key, name=self.players[seat])
         return self.loc.line(f"account.{self.ruleset}.cause_other", name=self.players[seat],
                              cause=cause)
+
+
+@cache
+def _own(key: str) -> bool:
+    """Whether the template ``key`` is an ``.own`` variant."""
+    return "own" in key.split(".")[2:]
 
 
 _FIELD_FORMS = frozenset({"center", "call", "token", "artifact", "night", "day", "saw",

@@ -29,32 +29,26 @@ class Teller:
         self._renderers: dict[tuple[str, ...], Renderer] = {}
 
     def event(self, names: Sequence[str], event: Mapping[str, Any],
-              actor: int | tuple[int, ...] | None = None) -> str | None:
+              actor: int | tuple[int, ...] | None = None,
+              deck: Sequence[str] = ()) -> str | None:
         """The master's sentence for one event of the log: the one renderer's, with its
-        ``.master`` templates (nightcall.narration.render)."""
-        key = tuple(names)
+        ``.master`` templates (nightcall.narration.render); ``deck`` lets a call name
+        a role in the plural ("the Werewolves are called")."""
+        key = (*names, "", *deck)  # ("": where the names end)
         renderer = self._renderers.get(key)
         if renderer is None:
-            renderer = Renderer(self.ruleset, names, None, self.loc.lang, master=True)
+            renderer = Renderer(self.ruleset, names, None, self.loc.lang, deck, master=True)
             self._renderers[key] = renderer
         return renderer.event(event, actor)
 
-    def __call__(self, key: str, **values: object) -> str:
-        return self.loc.line(f"account.{key}", **values)
+    def __call__(self, key: str, **values: Arg) -> str:
+        return self.loc.line(f"account.{key}", **_values(self.loc, self.ruleset, values))
 
     def has(self, key: str) -> bool:
         return f"account.{key}" in self.loc.lines
 
     def role(self, role: str) -> str:
         return self.loc.role(self.ruleset, role)
-
-    def role_the(self, role: str) -> str:
-        """The role's name with its article, as ``{card_the}`` says it ("the Count")."""
-        return self.loc.role_as(self.ruleset, role, "the")
-
-    def role_a(self, role: str) -> str:
-        """The role's name with the indefinite article, as ``{role_a}`` says it."""
-        return self.loc.role_as(self.ruleset, role, "a")
 
     def explain(self, reasons: Iterable[Reason]) -> list[str]:
         return [_sentence(self.loc, r) for r in reasons]
@@ -94,12 +88,18 @@ def _count_key(ruleset: str, term: Term) -> str:
 
 def _sentence(loc: Locale, reason: Reason) -> str:
     ruleset = reason.key.partition(".")[0]
-    values = {k: _word(loc, ruleset, v) for k, v in reason.args.items()}
-    for k, v in reason.args.items():  # a role also with its article: {role_the}, {role_a}
+    return loc.line(f"why.{reason.key}", **_values(loc, ruleset, reason.args))
+
+
+def _values(loc: Locale, ruleset: str, args: Mapping[str, Arg]) -> dict[str, object]:
+    """A line's values in words; a role also with its articles (``{role_the}``,
+    ``{role_a}``), so every line may say it as its grammar wants."""
+    values: dict[str, object] = {k: _word(loc, ruleset, v) for k, v in args.items()}
+    for k, v in args.items():
         if isinstance(v, Term) and v.kind == "role":
             values.update({f"{k}_{form}": loc.role_as(ruleset, v.id, form)
                            for form in ("the", "a")})
-    return loc.line(f"why.{reason.key}", **values)
+    return values
 
 
 def _word(loc: Locale, ruleset: str, value: Arg) -> str | int:

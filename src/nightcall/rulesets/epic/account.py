@@ -7,6 +7,7 @@ deal and the end, which read the state, are written here."""
 from __future__ import annotations
 
 from nightcall.engine.events import Event
+from nightcall.engine.outcome import Term
 from nightcall.engine.words import Words
 from nightcall.rulesets.epic.state import EpicState
 
@@ -49,7 +50,7 @@ def account(st: EpicState, say: Words, explain: bool = True) -> list[str]:
             lines.append(line)
         # The Thing's own tap is not told: the "tapped" with "by" says it.
         elif k in INDENT and not (k == "tapped" and "by" not in d):
-            text = say.event(names, {"kind": k, **d}, _actor(e))
+            text = say.event(names, {"kind": k, **d}, _actor(e), st.deck)
             if text is not None:
                 lines.append(" " * INDENT[k] + text)
         elif k == "reveal":
@@ -57,10 +58,8 @@ def account(st: EpicState, say: Words, explain: bool = True) -> list[str]:
                 say("epic.final", name=names[s], role=role(d["roles"][s]),
                     token=token(d["tokens"][s]))
                 if d["cards"][s] == d["roles"][s] else
-                say("epic.final_as", name=names[s], card=role(d["cards"][s]),
-                    card_the=say.role_the(d["cards"][s]),
-                    role=role(d["roles"][s]), role_the=say.role_the(d["roles"][s]),
-                    role_a=say.role_a(d["roles"][s]), token=token(d["tokens"][s]))
+                say("epic.final_as", name=names[s], card=Term("role", d["cards"][s]),
+                    role=Term("role", d["roles"][s]), token=token(d["tokens"][s]))
                 for s in range(n))
             lines.append(say("epic.end", cards=final))
     if explain and st.outcome is not None:

@@ -7,6 +7,7 @@ ruleset's locales); only the deal and the end, which read the state, are written
 from __future__ import annotations
 
 from nightcall.engine.events import Event
+from nightcall.engine.outcome import Term
 from nightcall.engine.words import Words
 from nightcall.rulesets.lupus.state import LupusState
 
@@ -37,14 +38,13 @@ def _line(st: LupusState, e: Event, say: Words) -> str | None:
     if e.kind == "reveal":
         cards = ", ".join(  # the card as it lies, and what it counts as if that differs
             say("pair", name=names[s], role=say.role(c)) if st.start[s] == c else
-            say("pair_as", name=names[s], card=say.role(st.start[s]),
-                card_the=say.role_the(st.start[s]), role=say.role(c),
-                role_the=say.role_the(c), role_a=say.role_a(c))
+            say("pair_as", name=names[s], card=Term("role", st.start[s]),
+                role=Term("role", c))
             for s, c in enumerate(e.data["cards"]))
         return say("lupus.reveal", cards=cards)
     if e.kind not in INDENT:
         return None
-    text = say.event(names, {"kind": e.kind, **e.data}, _actor(e))
+    text = say.event(names, {"kind": e.kind, **e.data}, _actor(e), st.deck)
     return None if text is None else " " * INDENT[e.kind] + text
 
 

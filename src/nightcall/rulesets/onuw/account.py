@@ -7,6 +7,7 @@ and the end, which read the state, are written here."""
 from __future__ import annotations
 
 from nightcall.engine.events import Event
+from nightcall.engine.outcome import Term
 from nightcall.engine.words import Words
 from nightcall.rulesets.onuw.state import OneNightState
 
@@ -40,14 +41,12 @@ def account(st: OneNightState, say: Words, explain: bool = True) -> list[str]:
             final = ", ".join(
                 say("pair", name=names[s], role=role(st.final_role(s)))
                 if d["cards"][s] == st.final_role(s) else
-                say("pair_as", name=names[s], card=role(d["cards"][s]),
-                    card_the=say.role_the(d["cards"][s]),
-                    role=role(st.final_role(s)), role_the=say.role_the(st.final_role(s)),
-                    role_a=say.role_a(st.final_role(s)))
+                say("pair_as", name=names[s], card=Term("role", d["cards"][s]),
+                    role=Term("role", st.final_role(s)))
                 for s in range(n))
             lines.append(say("onuw.end", cards=final))
         elif e.kind in INDENT:
-            text = say.event(names, {"kind": e.kind, **d}, _actor(e))
+            text = say.event(names, {"kind": e.kind, **d}, _actor(e), st.deck)
             if text is not None:
                 lines.append(" " * INDENT[e.kind] + text)
     if explain and st.outcome is not None:
