@@ -204,6 +204,10 @@ def test_the_masters_account_names_who_did_it() -> None:
         "Cy opens their eyes, the only werewolf left."
     assert lupus.event({"kind": "wolves", "seats": [0, 2]}) == \
         "Ann and Cy open their eyes as the werewolves."
+    # One death at dawn is the last to die: the account does not say so twice.
+    assert lupus.event({"kind": "dawn", "night": 2, "dead": [1], "last": 1}) == "Dawn 2: Bob died."
+    assert lupus.event({"kind": "dawn", "night": 2, "dead": [2, 1], "last": 1}) == \
+        "Dawn 2: Cy and Bob died (Bob counts as the last to die)."
     assert Renderer("lupus", names, None).event({"kind": "dawn", "night": 1, "dead": [0, 2]}) \
         == "Dawn: Ann and Cy died in the night."  # (until session 16: "Ann, Cy died")
     # A seat's own view of the same event is the seat's sentence, not the master's.
@@ -275,8 +279,9 @@ def test_every_template_is_the_one_chosen_for_the_fields_it_names() -> None:
         event: dict[str, object] = {"kind": kind, **{f: [1, 2] if f == "seats" else 1
                                                      for f in fields}}
         if variants & {"one", "you", "own"} and "seat" not in event:
-            assert "seats" in event, f"{key}: the variant needs a subject"
-            event["seats"] = [1]  # the subject: seat 1
+            group = "dead" if "dead" in event and "seats" not in event else "seats"
+            assert group in event, f"{key}: the variant needs a subject"
+            event[group] = [1]  # the subject: seat 1
         viewer = 1 if variants & {"you", "with"} else None  # (seats [1, 2]: with the viewer)
         # (an actor who is none of the event's seats: no ``.own``)
         actor = 1 if "own" in variants else (0 if "master" in variants else None)

@@ -16,7 +16,8 @@ it applies:
   Werewolves." against "The Werewolves are: Bob, Cy.");
 - ``.many`` when the deck holds more than one card of the event's ``role``:
   "the Werewolves are called";
-- ``.one`` when ``seats`` holds one seat ("P3 wakes as the only Werewolf");
+- ``.one`` when ``seats`` (or ``dead``) holds one seat ("P3 wakes as the only
+  Werewolf", "Dawn 2: Ann died");
 - ``.master`` in the master's account (``master=True``: third person, ``{actor}`` for
   the seat who did or learned it), and ``.own`` there when the subject is the actor
   ("Ann takes the Love token" against "Ann gives Bob the Love token", "Ann looks at
@@ -262,7 +263,9 @@ class Renderer:
         role = event.get("role")
         if isinstance(role, str) and self.copies[role] > 1:
             applies.add("many")
-        if isinstance(seats, list) and len(seats) == 1:
+        dead = event.get("dead")
+        if (isinstance(seats, list) and len(seats) == 1) or (
+                isinstance(dead, list) and len(dead) == 1):
             applies.add("one")
         if isinstance(seats, list) and len(seats) > 1 and self.viewer in seats:
             applies.add("with")
