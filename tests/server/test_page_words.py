@@ -5,10 +5,11 @@ ruleset's own locales folder (issue #13: a ruleset is one folder), served togeth
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 from nightcall.engine.ruleset import all_rulesets
-from nightcall.narration.locale import LANGUAGES, ruleset_locales_dir
+from nightcall.narration.locale import LANGUAGES, load, ruleset_locales_dir
 from nightcall.server.app import web_dir
 
 
@@ -40,3 +41,40 @@ def test_the_role_help_is_kept_in_the_rulesets_folder_only() -> None:
 def test_a_language_the_pages_lack_is_refused(client: Any) -> None:
     assert client.get("/static/locales/fr.json").status_code == 404
     assert client.get("/static/js/text.js").status_code == 200  # the other files as before
+
+
+# Every cause of death the rules give (engine/outcome.Death): One Night's and Epic's
+# vote, Hunter and lovers; Lupus's night and execution (rulesets/lupus/day.py).
+CAUSES = ("votes", "hunter", "lovers", "execution", "werewolves", "harlot_host",
+          "harlot_visited_werewolf", "seen_by_seer")
+
+
+def test_a_death_cause_has_one_set_of_words_for_the_pages_and_the_narrator(client: Any) -> None:
+    """Until session 16 the pages kept their own copy of the causes ("voted out") beside
+    the narrator's (``judge.cause.*``): now the pages are served the narrator's."""
+    for lang in LANGUAGES:
+        pages = json.loads((web_dir() / "locales" / f"{lang}.json").read_text("utf-8"))
+        assert not [k for k in pages if k.startswith("cause.")], lang
+        served = client.get(f"/static/locales/{lang}.json").json()
+        loc = load(lang)
+        for cause in CAUSES:
+            assert f"judge.cause.{cause}" in loc.lines, (lang, cause)
+            assert served[f"cause.{cause}"] == loc.cause(cause), (lang, cause)
+    assert load("de").cause("execution") == "hingerichtet"
+    assert load("it").cause("votes") == "voto del villaggio"
+
+
+def test_the_causes_of_random_games_all_have_words() -> None:
+    """Random games of each ruleset die only of the causes above."""
+    seen: set[str] = set()
+    for rid, n in (("onuw", 6), ("epic", 8), ("lupus", 12)):
+        rs = all_rulesets()[rid]
+        for g in range(60):
+            rng = random.Random(g)
+            deck = rs.default_deck(n)
+            st = rs.deal([f"P{i}" for i in range(n)], deck, rng)
+            while st.phase != rs.over_phase:
+                for seat in rs.waiting_for(st):
+                    rs.apply(st, seat, rng.choice(list(rs.legal_actions(st, seat))))
+            seen |= {d.cause for d in st.outcome.deaths}
+    assert {"votes", "execution", "werewolves"} <= seen <= set(CAUSES)

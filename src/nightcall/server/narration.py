@@ -28,22 +28,27 @@ def _locale(language: str) -> Any:
 
 # The rulesets' own lines that the pages read (the role help, a side's win line).
 PAGE_KEYS = ("help.", "win.")
+CAUSE = "judge.cause."
 
 
 @cache
 def page_words(language: str) -> bytes | None:
     """The pages' word table for ``language`` (web/locales/<lang>.json) with the role
-    help of every ruleset, kept in the ruleset's own locales; None for a language the
-    pages do not have."""
+    help of every ruleset, kept in the ruleset's own locales, and the words for a
+    death's cause (``cause.<id>``: the narrator's ``judge.cause.<id>``, the same words
+    as the accounts and ``nightcall judge``); None for a language the pages do not
+    have."""
     import json
 
-    from nightcall.narration.locale import LANGUAGES, ruleset_lines
+    from nightcall.narration.locale import LANGUAGES, load, ruleset_lines
     from nightcall.server.pages import web_dir
 
     if language not in LANGUAGES:
         return None
     table = json.loads((web_dir() / "locales" / f"{language}.json").read_text(encoding="utf-8"))
     own = {k: v for k, v in ruleset_lines(language).items() if k.startswith(PAGE_KEYS)}
+    own.update({"cause." + k.removeprefix(CAUSE): v for k, v in load(language).lines.items()
+                if k.startswith(CAUSE)})
     if clash := sorted(set(own) & set(table)):
         raise ValueError(f"the pages and a ruleset both define {clash[:3]}")
     return json.dumps({**table, **own}, ensure_ascii=False).encode()
