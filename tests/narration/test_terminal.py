@@ -155,6 +155,23 @@ def test_judge_speaks_italian() -> None:
     ends(child)
 
 
+def test_judge_suggests_the_role_meant_and_asks_again() -> None:
+    """A typo of a role name is refused with the name meant, in German; the same player
+    is asked again and nothing typed before is lost."""
+    child = spawn("judge", "onuw", "--lang", "de")
+    reply(child, "Die Spieler in Sitzreihenfolge", "Anna, Bruno, Carla")
+    reply(child, "  Anna: ", "Werwolf")
+    reply(child, "  Bruno: ", "Sehrin")
+    child.expect("„Sehrin“ ist keine Karte dieses Spiels – meintest du „Seherin“?")
+    reply(child, "  Bruno: ", "Seherin")
+    reply(child, "  Carla: ", "Räuber")
+    child.expect("Auf wen zeigt jeder Spieler")
+    answer(child, "→", ("Bruno", "Anna", "Anna"))
+    child.expect(r"Tot: Anna")
+    child.expect("Gewinner: Bruno, Carla")
+    ends(child)
+
+
 def test_play_one_game_in_a_terminal() -> None:
     child = spawn("play", "onuw", "-n", "4", "--seed", "3", "--name", "Zoe")
     child.expect("you are Zoe")

@@ -86,14 +86,19 @@ class _Questions:
 
     def role(self, raw: str) -> str:
         """A role id from a role name in any language, or a playing card."""
-        role = self.lookup.get(_snake(raw))
+        from nightcall.narration.deckspec import nearest_role, normal
+
+        role = self.lookup.get(normal(raw))
         if role is None and self.ruleset.card_map is not None:
             role = self.ruleset.card_map.role_of(raw)
         if role is None:
             known = ", ".join(self.loc.role(self.rid, r) for r in self.ruleset.role_ids)
-            raise ValueError(self.t("not_a_card", card=raw, roles=known,
-                                    cards=self.t("cards_hint") if self.ruleset.card_map
-                                    else ""))
+            cards = self.t("cards_hint") if self.ruleset.card_map else ""
+            near = nearest_role(self.ruleset, raw, lookup=self.lookup)
+            if near is not None:
+                raise ValueError(self.t("not_a_card_near", card=raw, roles=known, cards=cards,
+                                        role=self.loc.role(self.rid, near)))
+            raise ValueError(self.t("not_a_card", card=raw, roles=known, cards=cards))
         return role
 
     def card(self, player: str) -> Callable[[str], str]:
@@ -119,17 +124,19 @@ class _Questions:
         return raw
 
     def token(self, raw: str) -> str:
+        from nightcall.narration.deckspec import normal
         from nightcall.rulesets.epic.roles import TOKENS
 
-        token = _snake(raw) or "certainty"
+        token = normal(raw) or "certainty"
         if token not in TOKENS:
             raise ValueError(self.t("not_a_token", token=raw, tokens=", ".join(TOKENS)))
         return token
 
     def artifact(self, raw: str) -> str:
+        from nightcall.narration.deckspec import normal
         from nightcall.rulesets.epic.roles import ARTIFACTS
 
-        artifact = _snake(raw)
+        artifact = normal(raw)
         if artifact and artifact not in ARTIFACTS:
             raise ValueError(self.t("not_an_artifact", artifact=raw,
                                     artifacts=", ".join(a.replace("_", " ")
@@ -263,6 +270,32 @@ def _check_box(loc: Locale, ruleset_id: str, module: ModuleType, table: object) 
                                   names=", ".join(p for p, r in known.items() if r == too_many)))
 
 
+def _check_names(ruleset_id: str, table: object) -> None:
+    """A card of a table from a file that names no role but is near one ("Sehrin") is
+    refused with the name meant; any other unknown card is left for the judge to refuse
+    with its own reason."""
+    from nightcall.engine.ruleset import get_ruleset
+    from nightcall.narration.deckspec import nearest_role, not_a_role, role_lookup
+
+    if not isinstance(table, dict):
+        return
+    rs = get_ruleset(ruleset_id)
+    lookup = role_lookup(rs)
+    cards = table.get("cards")
+    center = table.get("center")
+    typed = [(f"card of {p}: ", c) for p, c in cards.items()] if isinstance(cards, dict) \
+        else []
+    typed += [(f"center card {i}: ", c) for i, c in enumerate(center, 1)] \
+        if isinstance(center, list) else []
+    typed += [("doppelganger: ", table.get("doppelganger"))]
+    for where, card in typed:
+        if not isinstance(card, str) or card in rs.role_ids \
+                or (rs.card_map is not None and rs.card_map.role_of(card) is not None):
+            continue
+        if nearest_role(rs, card, lookup=lookup) is not None:
+            raise ValueError(not_a_role(rs, card, where=where, lookup=lookup))
+
+
 def judge_module(ruleset_id: str) -> ModuleType | None:
     """The module of the ruleset's end-of-game check (``Ruleset.judge``), or None."""
     from nightcall.engine.errors import DeckError
@@ -281,10 +314,6 @@ def _judged() -> list[str]:
     return sorted(rid for rid, rs in all_rulesets().items() if rs.judge is not None)
 
 
-def _snake(value: str) -> str:
-    return value.strip().lower().replace(" ", "_").replace("-", "_")
-
-
 def normalize(ruleset_id: str, table: Any) -> Any:
     """Role names in any language ("Veggente", "Sight Wolf") and token or artifact names
     ("Claw of the Werewolf") as the ids the rules use; anything unknown is left as it is,
@@ -292,7 +321,7 @@ def normalize(ruleset_id: str, table: Any) -> Any:
     questions and goes on to the check unread, hence untyped)."""
     from nightcall.engine.errors import DeckError
     from nightcall.engine.ruleset import get_ruleset
-    from nightcall.narration.deckspec import role_lookup
+    from nightcall.narration.deckspec import normal, role_lookup
 
     if not isinstance(table, dict):
         return table
@@ -302,7 +331,7 @@ def normalize(ruleset_id: str, table: Any) -> Any:
         return table
 
     def role(value: object) -> object:
-        return lookup.get(_snake(value), value) if isinstance(value, str) else value
+        return lookup.get(normal(value), value) if isinstance(value, str) else value
 
     out = dict(table)
     if isinstance(out.get("cards"), dict):
@@ -313,7 +342,7 @@ def normalize(ruleset_id: str, table: Any) -> Any:
         out["doppelganger"] = role(out["doppelganger"])
     for key in ("tokens", "artifacts"):
         if isinstance(out.get(key), dict):
-            out[key] = {p: _snake(v) if isinstance(v, str) else v for p, v in out[key].items()}
+            out[key] = {p: normal(v) if isinstance(v, str) else v for p, v in out[key].items()}
     return out
 
 
@@ -370,6 +399,7 @@ def judge(
         table: JSON | Table
         if file is not None:
             table = normalize(ruleset_id, _load_table(file))
+            _check_names(ruleset_id, table)
             _check_box(loc, ruleset_id, module, table)
             outcome = module.judge(table)
         else:

@@ -6,6 +6,7 @@ the same role may be named in any language's locale ("Veggente", "Seherin").
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Iterable, Sequence
 
@@ -17,8 +18,15 @@ _REPEAT = re.compile(r"^(\d+)\s*[x*×]\s*(.+)$|^(.+?)\s*[x*×]\s*(\d+)$", re.IGN
 _COUNT_ALONE = re.compile(r"^(\d+)\s*[x*×]?$", re.IGNORECASE)
 
 
-def _normal(text: str) -> str:
+def normal(text: str) -> str:
+    """A typed name as :func:`role_lookup`'s keys are written ("Sight-Wolf " ->
+    "sight_wolf"); token and artifact names are read the same way."""
     return text.strip().lower().replace(" ", "_").replace("-", "_")
+
+
+# How alike a typed name and a role's name must be (difflib's ratio) for a refusal to
+# ask "did you mean ...?": "Sehrin" for "Seherin" is 0.92, "Lupp" for "Lupo" 0.75.
+NEAR = 0.75
 
 
 # The article a role's name may start with ("The Count", "Il Conte", "Der Graf"): a
@@ -34,11 +42,37 @@ def role_lookup(ruleset: Rules) -> dict[str, str]:
     for lang in LANGUAGES:
         for rid, name in load(lang).roles.get(ruleset.id, {}).items():
             if rid in ruleset.role_ids:
-                table.setdefault(_normal(name), rid)
-                article = next((a for a in _ARTICLES if _normal(name).startswith(a)), "")
+                key = normal(name)
+                table.setdefault(key, rid)
+                article = next((a for a in _ARTICLES if key.startswith(a)), "")
                 if article:
-                    bare.setdefault(_normal(name)[len(article):], rid)
+                    bare.setdefault(key[len(article):], rid)
     return {**bare, **table}  # (a role's own name wins over another's without article)
+
+
+def nearest_role(ruleset: Rules, typed: str, among: Iterable[str] | None = None,
+                 lookup: dict[str, str] | None = None) -> str | None:
+    """The id of the role whose name (in any language, or its id) is nearest to
+    ``typed``, a name nightcall does not know; None when no name is near (:data:`NEAR`).
+    ``among``: only these roles (the ones the answer may be)."""
+    lookup = role_lookup(ruleset) if lookup is None else lookup
+    allowed = None if among is None else set(among)
+    names = [k for k, rid in lookup.items() if allowed is None or rid in allowed]
+    found = difflib.get_close_matches(normal(typed), names, n=1, cutoff=NEAR)
+    return lookup[found[0]] if found else None
+
+
+def not_a_role(ruleset: Rules, typed: str, where: str = "",
+               lookup: dict[str, str] | None = None) -> Said:
+    """The refusal of ``typed``, neither a role of ``ruleset`` nor a playing card: the
+    roles it has, and the nearest role's name where one is near ("did you mean ...?")."""
+    near = nearest_role(ruleset, typed, lookup=lookup) or ""
+    known = ", ".join(ruleset.role_ids)
+    ask = f" – did you mean {load('en').role(ruleset.id, near)!r}?" if near else ""
+    return Said(f"{where}{typed!r} is not a {ruleset.id} role or playing card{ask} "
+                f"(roles: {known})",
+                "judge.not_a_card_near" if near else "judge.not_a_card", card=typed,
+                roles=list(ruleset.role_ids), game=ruleset.id, role=near)
 
 
 def split_items(values: Iterable[str], is_name: Callable[[str], bool] = bool) -> list[str]:
@@ -71,7 +105,7 @@ def parse_deck(ruleset: Rules, values: Sequence[str]) -> tuple[list[str], list[s
 
     def is_name(chunk: str) -> bool:
         m = _REPEAT.match(chunk)
-        return _normal(m.group(2) or m.group(3) if m else chunk) in lookup
+        return normal(m.group(2) or m.group(3) if m else chunk) in lookup
 
     deck: list[str] = []
     pending = 0  # a count written apart from its role: "2x villager"
@@ -88,7 +122,7 @@ def parse_deck(ruleset: Rules, values: Sequence[str]) -> tuple[list[str], list[s
         elif pending:
             count = pending
         pending = 0
-        role = lookup.get(_normal(item))
+        role = lookup.get(normal(item))
         card = None
         if role is None and ruleset.card_map is not None:
             role = ruleset.card_map.role_of(item)
@@ -99,10 +133,7 @@ def parse_deck(ruleset: Rules, values: Sequence[str]) -> tuple[list[str], list[s
                                  f"(the cards of this role: {cards})", "deck.card_twice",
                                  card=card, cards=cards))
         if role is None:
-            known = ", ".join(ruleset.role_ids)
-            raise DeckError(Said(f"{item!r} is not a {ruleset.id} role or playing card "
-                                 f"(roles: {known})", "judge.not_a_card", card=item,
-                                 roles=list(ruleset.role_ids), game=ruleset.id))
+            raise DeckError(not_a_role(ruleset, item, lookup=lookup))
         if not 1 <= count <= 30:
             raise DeckError(f"{item!r}: a role can be repeated 1 to 30 times, not {count}")
         deck.extend([role] * count)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,7 +49,7 @@ from nightcall.engine.errors import IllegalAction, NightcallError
 from nightcall.engine.events import MASTER
 from nightcall.engine.ruleset import MasterChoice, PackVote, Ruleset, S
 from nightcall.narration import lines as L
-from nightcall.narration.deckspec import role_lookup
+from nightcall.narration.deckspec import nearest_role, normal, role_lookup
 from nightcall.narration.locale import Locale
 from nightcall.narration.render import Renderer
 from nightcall.narration.runner import PauseKey, Speaker, countdown
@@ -474,6 +474,17 @@ class Master:
         return outcome
 
 
+def card_unknown(loc: Locale, ruleset: Ruleset[Any], raw: str, in_deck: str,
+                 deck: Iterable[str], lookup: dict[str, str]) -> str:
+    """The Master typed ``raw`` for a player's card, no role nor playing card: the deck,
+    and the role of the deck whose name is nearest where one is near."""
+    near = nearest_role(ruleset, raw, among=deck, lookup=lookup)
+    if near is None:
+        return loc.line("master.card_unknown", card=raw, deck=in_deck)
+    return loc.line("master.card_unknown_near", card=raw, deck=in_deck,
+                    role=loc.role(ruleset.id, near))
+
+
 def ask_deal(
     console: Console, ruleset: Ruleset[Any], deck: Sequence[str], ask: Ask = prompt,
     locale: Locale | None = None,
@@ -511,12 +522,12 @@ def ask_deal(
             if cards:
                 cards.pop()
             continue
-        role = lookup.get(raw.casefold().replace(" ", "_").replace("-", "_"))
+        role = lookup.get(normal(raw))
         if role is None and ruleset.card_map is not None:
             role = ruleset.card_map.role_of(raw)
         in_deck = ", ".join(f"{k} × {loc.role(ruleset.id, r)}" for r, k in want.items())
         if role is None:
-            tell(loc.line("master.card_unknown", card=raw, deck=in_deck))
+            tell(card_unknown(loc, ruleset, raw, in_deck, want, lookup))
             continue
         if role not in want:
             tell(loc.line("master.card_not_in_deck", role=loc.role(ruleset.id, role),

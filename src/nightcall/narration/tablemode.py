@@ -24,7 +24,13 @@ from nightcall.engine.actions import Action
 from nightcall.engine.errors import NightcallError
 from nightcall.engine.events import MASTER
 from nightcall.engine.ruleset import MasterChoice, Ruleset, all_rulesets, get_ruleset
-from nightcall.narration.deckspec import cards_to_pull, choose_deck_cards, role_lookup
+from nightcall.narration.deckspec import (
+    cards_to_pull,
+    choose_deck_cards,
+    nearest_role,
+    normal,
+    role_lookup,
+)
 from nightcall.narration.locale import LANGUAGES, Locale, load
 from nightcall.narration.refusals import said
 from nightcall.narration.script import build_script
@@ -228,20 +234,25 @@ def _apply_copies(loc: Locale, rid: str, table: dict[str, Any],
         return table
     if not isinstance(copies, Mapping):
         raise TableModeError(loc.line("tablemode.bad_copies"))
-    lookup = role_lookup(get_ruleset(rid))
+    ruleset = get_ruleset(rid)
+    lookup = role_lookup(ruleset)
     wanted = {c["card"]: c["options"]
-              for c in get_ruleset(rid).copies_at_end(deck or list(lookup.values()))}
+              for c in ruleset.copies_at_end(deck or list(lookup.values()))}
     cards = table.get("cards")
     held = {c: p for p, c in cards.items()} if isinstance(cards, Mapping) else {}
     for card, raw in copies.items():
-        became = lookup.get(str(raw).strip().casefold().replace(" ", "_"), raw) \
-            if isinstance(raw, str) else raw
+        became = lookup.get(normal(raw), raw) if isinstance(raw, str) else raw
         options = wanted.get(card)
         if options is None or not isinstance(became, str) or became not in options:
+            near = nearest_role(ruleset, raw, among=options, lookup=lookup) \
+                if options and isinstance(raw, str) and became not in lookup.values() \
+                else None
+            said_as = {"role": loc.role(rid, near)} if near else {}
             raise TableModeError(loc.line(
-                "tablemode.bad_copy", card=loc.role(rid, str(card)),
+                "tablemode.bad_copy_near" if near else "tablemode.bad_copy",
+                card=loc.role(rid, str(card)),
                 became=loc.role(rid, became) if became in lookup.values() else str(raw),
-                options=", ".join(loc.role(rid, o) for o in (options or []) if o)))
+                options=", ".join(loc.role(rid, o) for o in (options or []) if o), **said_as))
         if card == "doppelganger":
             table["doppelganger"] = became
         elif card in held and became:
@@ -342,6 +353,8 @@ def _web_master() -> Any:
 def _master_deal(ruleset: Any, loc: Locale, names: Any, cards: Any,
                 deck: Sequence[str]) -> tuple[list[str], list[str]]:
     """The seating and the card dealt to each seat, checked against the deck."""
+    from nightcall.narration.master import card_unknown
+
     n = len(deck)
     if not isinstance(names, list) or not all(isinstance(p, str) and p.strip() for p in names):
         raise TableModeError(loc.line("master.players_count", n=n, got=0))
@@ -361,12 +374,13 @@ def _master_deal(ruleset: Any, loc: Locale, names: Any, cards: Any,
     in_deck = ", ".join(f"{k} × {loc.role(ruleset.id, r)}" for r, k in want.items())
     dealt: list[str] = []
     for name, raw in zip(names, cards, strict=True):
-        role = lookup.get(str(raw).strip().casefold().replace(" ", "_")) \
-            if isinstance(raw, str) else None
+        role = lookup.get(normal(raw)) if isinstance(raw, str) else None
         if role is None and isinstance(raw, str) and ruleset.card_map is not None:
             role = ruleset.card_map.role_of(raw)
         if role is None:
-            raise TableModeError(loc.line("master.card_unknown", card=raw, deck=in_deck))
+            raise TableModeError(card_unknown(loc, ruleset, str(raw), in_deck, want, lookup)
+                                 if isinstance(raw, str) else
+                                 loc.line("master.card_unknown", card=raw, deck=in_deck))
         if role not in want:
             raise TableModeError(loc.line("master.card_not_in_deck",
                                           role=loc.role(ruleset.id, role), deck=in_deck))

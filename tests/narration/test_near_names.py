@@ -1,0 +1,175 @@
+"""A role name nightcall does not know is refused with the nearest role's name, in the
+reader's language and as the glossary writes it ("Sehrin" -> "meintest du „Seherin“?"),
+wherever role names are read: --roles, the judge's prompts and files, the Lupus
+Master's deal, the /table page. Garbage gets the plain refusal, no guess."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from nightcall.engine.errors import DeckError
+from nightcall.engine.ruleset import get_ruleset
+from nightcall.narration import tablemode
+from nightcall.narration.deckspec import nearest_role, normal, parse_roles
+from nightcall.narration.locale import load
+from nightcall.narration.refusals import said
+
+from .helpers import need_ruleset, run_cli
+
+ONUW_DECK = "werewolf, werewolf, robber, troublemaker, villager, villager, villager"
+MEANT = {"en": "– did you mean 'Seer'?", "it": "– intendevi «Veggente»?",
+         "de": "– meintest du „Seherin“?"}
+
+
+def flat(text: str) -> str:
+    return " ".join(text.replace("│", " ").split())
+
+
+def test_the_nearest_role_is_found_from_a_name_in_any_language() -> None:
+    onuw = get_ruleset("onuw")
+    assert nearest_role(onuw, "Sehrin") == "seer"  # German, a letter left out
+    assert nearest_role(onuw, "Veggnte") == "seer"  # Italian
+    assert nearest_role(onuw, "Trublemaker") == "troublemaker"
+    assert nearest_role(onuw, "seer", among=["werewolf"]) is None  # only the deck's roles
+    for garbage in ("xyzzy", "unicorn", "Zorro", "banana", "qwerty123", "Der", ""):
+        assert nearest_role(onuw, garbage) is None, garbage
+
+
+def test_normal_is_the_lookups_spelling() -> None:
+    assert normal("  Sight-Wolf ") == "sight_wolf"
+    assert normal("Doppelgänger-Insomniac") == "doppelgänger_insomniac"
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+def test_deck_suggests_the_role_meant_in_the_readers_language(lang: str) -> None:
+    code, out, err = run_cli("deck", "onuw", "-n", "5", "--lang", lang,
+                             "--roles", f"Sehrin, {ONUW_DECK}")
+    text = flat(out + err)
+    assert code == 2 and "Traceback" not in text
+    assert MEANT[lang] in text, text
+    roles = {"en": "doppelganger, werewolf", "it": "Doppelgänger, Lupo",
+             "de": "Doppelgängerin, Werwolf"}[lang]
+    assert roles in text  # (the roles are still listed)
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+def test_deck_guesses_nothing_for_garbage(lang: str) -> None:
+    code, out, err = run_cli("deck", "onuw", "-n", "5", "--lang", lang,
+                             "--roles", f"xyzzy, {ONUW_DECK}")
+    text = flat(out + err)
+    assert code == 2 and "xyzzy" in text
+    assert not any(m.split()[1] in text for m in MEANT.values()), text  # no "did you"...
+
+
+def test_the_refusal_of_parse_roles_is_said_with_the_glossarys_name() -> None:
+    with pytest.raises(DeckError) as info:
+        parse_roles(get_ruleset("onuw"), ["Werwolff", "seer"])
+    assert "did you mean 'Werewolf'?" in str(info.value)
+    assert "meintest du „Werwolf“?" in said(load("de"), info.value)
+    assert "intendevi «Lupo»?" in said(load("it"), info.value)
+
+
+def test_simulate_roles_suggest_too() -> None:
+    code, out, err = run_cli("simulate", "onuw", "-n", "5", "--games", "1", "--lang", "de",
+                             "--roles", f"Sehrin, {ONUW_DECK}")
+    assert code == 2 and MEANT["de"] in flat(out + err), flat(out + err)
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+def test_judge_file_suggests_the_role_meant(lang: str) -> None:
+    table = {"players": ["Anna", "Bruno", "Carla"],
+             "cards": {"Anna": "werewolf", "Bruno": "Sehrin", "Carla": "robber"},
+             "votes": {"Anna": "Bruno"}}
+    code, out, err = run_cli("judge", "onuw", "-f", "-", "--lang", lang,
+                             stdin=json.dumps(table))
+    text = flat(out + err)
+    assert code == 2 and MEANT[lang] in text, text
+    garbage = {**table, "cards": {**table["cards"], "Bruno": "xyzzy"}}
+    code, out, err = run_cli("judge", "onuw", "-f", "-", "--lang", lang,
+                             stdin=json.dumps(garbage))
+    text = flat(out + err)
+    assert code == 2 and "xyzzy" in text and MEANT[lang] not in text, text
+
+
+@pytest.mark.parametrize(("lang", "meant"), [
+    ("en", "'Sehrin' is not a card of this game – did you mean 'Seer'? Type a role ("),
+    ("it", "«Sehrin» non è una carta di questo gioco – intendevi «Veggente»? Scrivi un "
+           "ruolo ("),
+    ("de", "„Sehrin“ ist keine Karte dieses Spiels – meintest du „Seherin“? Gib eine "
+           "Rolle ein ("),
+])
+def test_the_judges_prompt_suggests_the_role_meant(lang: str, meant: str) -> None:
+    from nightcall.commands.judge import _Questions, judge_module
+
+    module = judge_module("onuw")
+    assert module is not None
+    questions = _Questions("onuw", lang, module)
+    with pytest.raises(ValueError) as info:
+        questions.role("Sehrin")
+    assert str(info.value).startswith(meant), str(info.value)
+    with pytest.raises(ValueError) as info:
+        questions.role("xyzzy")
+    assert MEANT[lang] not in str(info.value) and "xyzzy" in str(info.value)
+
+
+def master_request(cards: list[str], lang: str) -> dict[str, Any]:
+    deck = get_ruleset("lupus").default_deck(9)
+    names = [f"P{i}" for i in range(1, 10)]
+    return {"ruleset": "lupus", "lang": lang, "deck": deck, "names": names, "cards": cards}
+
+
+@pytest.mark.parametrize(("lang", "meant"), [
+    ("en", "did you mean 'Seer'? The deck: "), ("it", "intendevi «Veggente»? Il mazzo: "),
+    ("de", "meintest du „Seherin“? Das Deck: ")])
+def test_the_masters_deal_suggests_a_role_of_the_deck(lang: str, meant: str) -> None:
+    need_ruleset("lupus")
+    deck = get_ruleset("lupus").default_deck(9)
+    with pytest.raises(tablemode.TableModeError) as info:
+        tablemode.master(master_request(["Sehrin", *deck[1:]], lang))
+    assert meant in str(info.value), str(info.value)
+    with pytest.raises(tablemode.TableModeError) as info:
+        tablemode.master(master_request(["xyzzy", *deck[1:]], lang))
+    assert meant not in str(info.value) and "xyzzy" in str(info.value)
+
+
+def test_the_masters_prompt_suggests_and_asks_again() -> None:
+    need_ruleset("lupus")
+    import io
+
+    from rich.console import Console
+
+    from nightcall.narration.master import ask_deal
+
+    lupus = get_ruleset("lupus")
+    deck = lupus.default_deck(9)
+    names = [f"P{i}" for i in range(1, 10)]
+    answers = ["Veggnte", *deck]  # a typo for P1's card, then the deck's roles
+
+    def ask(question: str) -> str:
+        return answers.pop(0) if question.strip() in names else ", ".join(names)
+
+    out = io.StringIO()
+    got, cards = ask_deal(Console(file=out, width=300), lupus, deck, ask, load("it"))
+    assert got == names and len(cards) == 9
+    assert "«Veggnte» non è né un ruolo di questo gioco né una carta da gioco – intendevi " \
+           "«Veggente»?" in out.getvalue()
+
+
+def test_the_pages_copy_suggests_one_of_its_options() -> None:
+    deck = ["doppelganger", "werewolf", "seer", "robber", "villager", "villager"]
+    table = {"players": ["Ada", "Bruno", "Carla"],
+             "cards": {"Ada": "doppelganger", "Bruno": "werewolf", "Carla": "seer"},
+             "votes": {"Ada": "Bruno", "Bruno": "Ada", "Carla": "Ada"}}
+    for lang, meant in (("en", "did you mean “Robber”?"), ("it", "intendevate «Ladro»?"),
+                        ("de", "meintet ihr „Räuber“?")):
+        with pytest.raises(tablemode.TableModeError) as info:
+            tablemode.judge({"ruleset": "onuw", "lang": lang, "deck": deck,
+                             "table": {**table, "copies": {"doppelganger": "Robbr"}}})
+        assert meant in str(info.value), str(info.value)
+        with pytest.raises(tablemode.TableModeError) as info:
+            tablemode.judge({"ruleset": "onuw", "lang": lang, "deck": deck,
+                             "table": {**table, "copies": {"doppelganger": "xyzzy"}}})
+        assert meant not in str(info.value) and "xyzzy" in str(info.value)
