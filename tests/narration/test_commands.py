@@ -38,7 +38,8 @@ def test_deck_in_italian_names() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["-n", "3", "--roles", "werewolf,wizard"], "'wizard' is not a onuw role"),
+        (["-n", "3", "--roles", "werewolf,wizard"],
+         "'wizard' is not a card of this game (roles: Doppelgänger, Werewolf"),
         (["-n", "4", "--roles", "werewolf,seer,robber"], "4 players need 7 cards"),
         (["-n", "3", "--roles", "3x werewolf,seer,robber,villager"], "at most two Werewolves"),
         (["-n", "12"], "3 to 10 players"),

@@ -50,7 +50,7 @@ def test_deck_suggests_the_role_meant_in_the_readers_language(lang: str) -> None
     text = flat(out + err)
     assert code == 2 and "Traceback" not in text
     assert MEANT[lang] in text, text
-    roles = {"en": "doppelganger, werewolf", "it": "Doppelgänger, Lupo",
+    roles = {"en": "Doppelgänger, Werewolf", "it": "Doppelgänger, Lupo",
              "de": "Doppelgängerin, Werwolf"}[lang]
     assert roles in text  # (the roles are still listed)
 

@@ -66,13 +66,13 @@ def not_a_role(ruleset: Rules, typed: str, where: str = "",
                lookup: dict[str, str] | None = None) -> Said:
     """The refusal of ``typed``, neither a role of ``ruleset`` nor a playing card: the
     roles it has, and the nearest role's name where one is near ("did you mean ...?")."""
+    from nightcall.narration.refusals import in_words
+
     near = nearest_role(ruleset, typed, lookup=lookup) or ""
-    known = ", ".join(ruleset.role_ids)
-    ask = f" – did you mean {load('en').role(ruleset.id, near)!r}?" if near else ""
-    return Said(f"{where}{typed!r} is not a {ruleset.id} role or playing card{ask} "
-                f"(roles: {known})",
-                "judge.not_a_card_near" if near else "judge.not_a_card", card=typed,
-                roles=list(ruleset.role_ids), game=ruleset.id, role=near)
+    key = "judge.not_a_card_near" if near else "judge.not_a_card"
+    values = {"card": typed, "roles": list(ruleset.role_ids), "game": ruleset.id, "role": near}
+    # (the English sentence is the English line: the roles by name, not by id)
+    return Said(where + in_words(load("en"), Said("", key, **values)), key, **values)
 
 
 def split_items(values: Iterable[str], is_name: Callable[[str], bool] = bool) -> list[str]:

@@ -59,10 +59,14 @@ class Locale:
         """The role's name in this language, falling back to the id made readable."""
         return self.roles.get(ruleset, {}).get(role, role.replace("_", " ").title())
 
-    def cause(self, cause: str) -> str:
-        """Why a player died ("voted out"), the id made readable when no line has it."""
-        key = f"judge.cause.{cause}"
-        return self.lines[key] if key in self.lines else cause.replace("_", " ")
+    def cause(self, cause: str, ruleset: str = "") -> str:
+        """Why a player died ("voted out"): the ruleset's own word
+        (``judge.<ruleset>.cause.<id>``) or the shared one (``judge.cause.<id>``), the
+        id made readable when no line has it."""
+        for key in (f"judge.{ruleset}.cause.{cause}", f"judge.cause.{cause}"):
+            if key in self.lines:
+                return self.lines[key]
+        return cause.replace("_", " ")
 
     def role_as(self, ruleset: str, role: str, form: str) -> str:
         """:meth:`said_as` for a role of a ruleset (its name made readable when the

@@ -12,7 +12,7 @@ from __future__ import annotations
 from nightcall.engine.errors import Said
 from nightcall.narration.locale import Locale
 
-__all__ = ["Said", "said"]
+__all__ = ["Said", "in_words", "said"]
 
 
 def said(loc: Locale, what: BaseException | str) -> str:
@@ -22,6 +22,12 @@ def said(loc: Locale, what: BaseException | str) -> str:
     if not isinstance(text, Said) or loc.lang == "en":
         # English is the rules' own sentence (the en lines are the translators' source)
         return str(what)
+    return in_words(loc, text)
+
+
+def in_words(loc: Locale, text: Said) -> str:
+    """A refusal's line (``refusal.<key>``) in ``loc``, English included; the sentence
+    as it is when the language lacks the line."""
     key = f"refusal.{text.key}"
     if key not in loc.lines:
         return str(text)

@@ -387,7 +387,8 @@ class Renderer:
             ("swapped", "place_second"): lambda ps: self.place(ps[1]),
             ("votes", ""): self._votes,
             ("deaths", ""): lambda deaths: ", ".join(
-                self.word("death", name=self.who(s), cause=self.loc.cause(c)) for s, c in deaths),
+                self.word("death", name=self.who(s), cause=self.loc.cause(c, self.ruleset))
+                for s, c in deaths),
             ("deaths", "causes"): lambda deaths: "; ".join(self._why_dead(s, c) for s, c in deaths),
             ("cards", ""): lambda cards: ", ".join(
                 self.word("pair", name=self.who(int(s)), role=self.role(c))

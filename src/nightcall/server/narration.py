@@ -10,6 +10,7 @@ Only public facts go in: the call, the stage, and the public view.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import Any
@@ -28,16 +29,17 @@ def _locale(language: str) -> Any:
 
 # The rulesets' own lines that the pages read (the role help, a side's win line).
 PAGE_KEYS = ("help.", "win.")
-CAUSE = "judge.cause."
+# The narrator's words for a death's cause, shared or a ruleset's own.
+CAUSE = re.compile(r"judge\.(?:\w+\.)?cause\.(\w+)")
 
 
 @cache
 def page_words(language: str) -> bytes | None:
     """The pages' word table for ``language`` (web/locales/<lang>.json) with the role
     help of every ruleset, kept in the ruleset's own locales, and the words for a
-    death's cause (``cause.<id>``: the narrator's ``judge.cause.<id>``, the same words
-    as the accounts and ``nightcall judge``); None for a language the pages do not
-    have."""
+    death's cause (``cause.<id>``: the narrator's ``judge.[<ruleset>.]cause.<id>``, the
+    same words as the accounts and ``nightcall judge``); None for a language the pages
+    do not have."""
     import json
 
     from nightcall.narration.locale import LANGUAGES, load, ruleset_lines
@@ -47,8 +49,8 @@ def page_words(language: str) -> bytes | None:
         return None
     table = json.loads((web_dir() / "locales" / f"{language}.json").read_text(encoding="utf-8"))
     own = {k: v for k, v in ruleset_lines(language).items() if k.startswith(PAGE_KEYS)}
-    own.update({"cause." + k.removeprefix(CAUSE): v for k, v in load(language).lines.items()
-                if k.startswith(CAUSE)})
+    own.update({"cause." + m[1]: v for k, v in load(language).lines.items()
+                if (m := CAUSE.fullmatch(k))})
     if clash := sorted(set(own) & set(table)):
         raise ValueError(f"the pages and a ruleset both define {clash[:3]}")
     return json.dumps({**table, **own}, ensure_ascii=False).encode()
