@@ -204,6 +204,13 @@ def test_the_masters_account_names_who_did_it() -> None:
         "Cy opens their eyes, the only werewolf left."
     assert lupus.event({"kind": "wolves", "seats": [0, 2]}) == \
         "Ann and Cy open their eyes as the werewolves."
+    # The Master calls a role by its name with the article the language wants.
+    call = {"kind": "call", "role": "seer", "night": 1}
+    assert lupus.event(call) == "The Master calls the Seer."
+    assert Renderer("lupus", names, None, "it", master=True).event(call) == \
+        "Il Master chiama il Veggente."  # (until session 16: "Il Master chiama: Veggente.")
+    assert Renderer("lupus", names, None, "de", master=True).event(
+        {**call, "role": "bodyguard"}) == "Der Spielleiter ruft den Leibwächter auf."
     # One death at dawn is the last to die: the account does not say so twice.
     assert lupus.event({"kind": "dawn", "night": 2, "dead": [1], "last": 1}) == "Dawn 2: Bob died."
     assert lupus.event({"kind": "dawn", "night": 2, "dead": [2, 1], "last": 1}) == \
