@@ -3,6 +3,7 @@ on hand-made views (the events a seat would see)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -11,13 +12,19 @@ from nightcall.bots.epic.bot import EpicBot
 from nightcall.bots.epic.knowledge import read_view
 from nightcall.bots.epic.vote import plan, public_order, spare
 from nightcall.engine.actions import Action
+from nightcall.narration.render import Renderer
+from nightcall.rulesets.epic.game import EPIC
 from nightcall.rulesets.epic.roles import (
+    ROLE_IDS,
     TANNER_TEAM,
     TOKEN_ROLES,
     VAMPIRES,
     VILLAGE,
     WEREWOLVES,
 )
+from nightcall.rulesets.epic.scenarios import SCENARIOS
+from nightcall.rulesets.epic.state import DAY, OVER
+from nightcall.rulesets.onenight import claim_data
 
 FIRST_NIGHT_5 = ["werewolf", "sight_wolf", "seer", "robber", "goblin", "villager",
                  "villager", "the_thing"]
@@ -170,22 +177,71 @@ def test_night_choices() -> None:
     assert bot.choose(view) == Action("swap_center", target)
 
 
-def test_claims_are_words_only() -> None:
+def said(seat: int, view: dict[str, Any]) -> list[str]:
+    """What the bot says at dawn, as the table reads its claims (the one renderer)."""
+    bot = EpicBot(0)
+    claims = bot.talk(view)
+    assert bot.talk(view) == []  # once a game
+    events = [{"kind": "claim", **claim_data(ROLE_IDS, seat, c)} for c in claims]
+    return [str(Renderer("epic", view["players"], None).event(e)) for e in events]
+
+
+def test_a_village_bot_tells_its_card_and_what_it_saw() -> None:
+    """Until session 16 the Epic bot's claims were words nobody read: in `play epic`
+    and in a room the bots said nothing at dawn."""
     seer = day_view(2, [{"card": "seer"}, {"kind": "call", "call": "seer"},
                         {"kind": "saw", "seat": 4, "card": "werewolf"}])
-    lines = EpicBot(0).claims(seer)
-    assert lines[0] == "I am the Seer."
-    assert "P4 has the Werewolf." in lines
+    assert said(2, seer) == ["P2 says: “I am the Seer.”",
+                             "P2 says: “I saw P4's card: the Werewolf.”"]
+    assert EpicBot(0).talk({**seer, "phase": "night"}) == []  # only at dawn
+
+
+def test_a_monster_bot_claims_a_village_role() -> None:
     wolf = day_view(0, [{"card": "werewolf"}, {"kind": "call", "call": "werewolves"},
                         {"kind": "wolves", "seats": [0, 1], "dream_wolves": []}])
-    assert EpicBot(0).claims(wolf) == ["I am the Villager."]
+    assert said(0, wolf) == ["P0 says: “I am the Villager.”"]
 
 
 def test_a_lone_wolf_claims_the_center_card_he_saw() -> None:
     wolf = day_view(0, [{"card": "werewolf"}, {"kind": "call", "call": "werewolves"},
                         {"kind": "wolves", "seats": [0], "dream_wolves": []},
                         {"kind": "saw", "center": 2, "card": "seer"}])
-    assert EpicBot(0).claims(wolf) == ["I am the Seer."]
+    assert said(0, wolf) == ["P0 says: “I am the Seer.”"]
+
+
+def test_a_monster_bot_without_a_villager_still_claims_a_role_of_the_deck() -> None:
+    roles = ["werewolf", "werewolf", "seer", "robber", "tanner", "the_thing", "goblin",
+             "insomniac"]
+    wolf = day_view(0, [{"card": "werewolf"}, {"kind": "call", "call": "werewolves"},
+                        {"kind": "wolves", "seats": [0, 1], "dream_wolves": []},
+                        {"kind": "saw", "seat": 2, "card": "the_thing"}], roles)
+    claim = EpicBot(0).talk(wolf)
+    assert [ROLE_IDS[c.a] for c in claim] == ["insomniac"]  # (the Thing was seen)
+
+
+def test_the_bots_claims_are_legal_in_every_scenario() -> None:
+    """Reasoning bots play every scenario at 4 to 9 players and talk at dawn: the engine
+    takes every claim (a claim the engine refused would stop ``play`` and a room's
+    bot)."""
+    told = 0
+    for scenario in SCENARIOS:
+        for n in (scenario.min_players, min(scenario.max_players, 9)):
+            deck = EPIC.scenario_deck(scenario.id, n)
+            rng = random.Random(n)
+            st = EPIC.deal([f"P{i}" for i in range(n)], deck, rng)
+            bots = [EpicBot(s) for s in range(n)]
+            while st.phase != OVER:
+                if st.phase == DAY:
+                    for s in range(n):
+                        for claim in bots[s].talk(EPIC.view(st, s)):
+                            assert claim in EPIC.legal_claims(st, s), (scenario.id, claim)
+                            EPIC.apply(st, s, claim)
+                            told += 1
+                for s in EPIC.waiting_for(st):
+                    action = bots[s].choose(EPIC.view(st, s))
+                    assert action is not None
+                    EPIC.apply(st, s, action)
+    assert told >= 2 * len(SCENARIOS) * 2  # every seat says at least its card
 
 
 def test_with_few_monsters_the_village_plans_for_nobody_to_die() -> None:
@@ -209,5 +265,6 @@ def test_a_robber_says_what_he_took() -> None:
     robber = day_view(1, [{"card": "robber"}, {"kind": "call", "call": "robber"},
                           {"kind": "swapped", "seats": [1, 3]},
                           {"kind": "saw", "seat": 1, "card": "villager"}])
-    assert EpicBot(0).claims(robber) == ["I am the Robber.", "Now I have the Villager.",
-                                         "P3 has the Robber."]
+    assert said(1, robber) == ["P1 says: “I am the Robber.”",
+                               "P1 says: “I saw my card: the Villager.”",
+                               "P1 says: “I saw P3's card: the Robber.”"]

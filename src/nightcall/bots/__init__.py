@@ -27,7 +27,10 @@ class Bot(Protocol):
 
 @runtime_checkable
 class TalkingBot(Bot, Protocol):
-    """A bot that also tells the table its claims at dawn (rulesets with ``Talk``)."""
+    """A bot that also tells the table its claims at dawn (rulesets with ``Talk``).
+    ``hears_claims``: whether its own moves weigh what others claimed."""
+
+    hears_claims: bool
 
     def talk(self, view: Mapping[str, Any]) -> list[Action]: ...
 

@@ -146,7 +146,9 @@ def play(rs: Ruleset[S], state: S, bots: Sequence[Bot]) -> None:
     # The random bot's shortcut: its RNG's choice over legal_actions, exactly what
     # RandomBot.choose_from does, without the extra call per move.
     fast = [b.rng.choice if type(b) is RandomBot else None for b in bots]
-    talkers = [s for s, b in enumerate(bots) if isinstance(b, TalkingBot)]
+    talking = [(s, b) for s, b in enumerate(bots) if isinstance(b, TalkingBot)]
+    # (when no bot weighs claims, the talk changes nobody's move: it is for people)
+    talkers = [s for s, _ in talking] if any(b.hears_claims for _, b in talking) else []
     last_phase = None
     legal, apply, waiting_for, is_over = rs.legal_actions, rs.apply, rs.waiting_for, rs.is_over
     for _ in range(MAX_STEPS):

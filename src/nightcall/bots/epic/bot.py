@@ -13,8 +13,9 @@ Difficulty:
   their new monster outside the suspects, and the Curator lays an artifact only on
   a probable monster.
 
-Epic Battle has no claim actions in the engine, so :meth:`EpicBot.claims` only
-returns what the bot would say (for the web app's chat); nothing is applied.
+At dawn the bot talks once (:meth:`EpicBot.talk`), as the engine's claims: on the
+Village's side the truth (its card, what it saw), on a monster's side a cover story
+(docs/rulings.md, Bots).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from nightcall.bots.epic.vote import choose_vote, plan, public_order
 from nightcall.bots.reasoning import DIFFICULTIES as DIFFICULTIES  # re-exported
 from nightcall.bots.reasoning import ReasoningBot
 from nightcall.engine.actions import Action
-from nightcall.rulesets.epic.roles import VILLAGE, name
+from nightcall.rulesets.epic.roles import ROLE_IDS, VILLAGE
 
 
 def decay_for(n: int, difficulty: str) -> float:
@@ -42,6 +43,11 @@ def decay_for(n: int, difficulty: str) -> float:
 
 class EpicBot(ReasoningBot):
     careless_odds = 0.4
+    hears_claims = False  # its beliefs come from what it saw (a simulation skips the talk)
+
+    def __init__(self, seed: int | None = 0, difficulty: str = "normal") -> None:
+        super().__init__(seed, difficulty)
+        self._said = False  # (a bot plays one game: it talks once)
 
     def decide(self, view: Mapping[str, Any], legal: list[Action]) -> Action:
         k, b = self.read(view)
@@ -58,27 +64,24 @@ class EpicBot(ReasoningBot):
         k = read_view(view)
         return k, beliefs(k, decay_for(k.n, self.difficulty))
 
-    def claims(self, view: Mapping[str, Any]) -> list[str]:
-        """What the bot would say at dawn: the truth on the Village's side, a cover
-        story (a villager card it did not see elsewhere) on a monster's side."""
+    def talk(self, view: Mapping[str, Any]) -> list[Action]:
+        """What the bot says at dawn, once, as claim actions (``EPIC.apply``): the truth
+        on the Village's side (its card, the cards it saw where they are now), a cover
+        story on a monster's side (a village card it did not see elsewhere)."""
+        if self._said or view.get("phase") != "day":
+            return []
+        self._said = True
         k, b = self.read(view)
-        names = list(view["players"])
         if b.party != VILLAGE:
-            return [f"I am the {name(_cover(k))}."]
-        lines = [f"I am the {name(k.start)}."]
-        if k.copied:
-            lines.append(f"I became the {name(k.copied)}.")
-        now = k.cards.get(k.seat)
-        if now is not None and now.value != k.start:
-            lines.append(f"Now I have the {name(now.value)}.")
+            return [Action("claim", ROLE_IDS.index(_cover(k)))]
+        said = [Action("claim", ROLE_IDS.index(k.start))]
         for place, fact in sorted(k.cards.items()):
-            if place == k.seat or place in k.revealed:
-                continue
-            where = names[place] if place < k.n else f"center card {place - k.n + 1}"
-            lines.append(f"{where} has the {name(fact.value)}.")
-        if k.plague is not None and k.plague != k.seat:
-            lines.append(f"Do not point at {names[k.plague]}: they have the Plague token.")
-        return lines
+            if place in k.revealed or (place == k.seat and fact.value == k.start) \
+                    or not k.deck[fact.value]:
+                continue  # (a card face up needs no telling, nor its own card; the
+                # Alpha Wolf's extra card seen as "some werewolf" is no role to name)
+            said.append(Action("claim_saw", place, ROLE_IDS.index(fact.value)))
+        return said
 
 
 def _cover(k: Knowledge) -> str:
@@ -94,4 +97,6 @@ def _cover(k: Knowledge) -> str:
     for role in ("villager", "the_thing", "insomniac", "goblin", "robber", "seer"):
         if k.deck[role] and role not in seen:
             return role
-    return "villager"
+    # A claim names a role of the deck: any village one, else its own card.
+    return next((r for r in sorted(k.deck) if monster_kind(r) is None
+                 and r not in ("tanner", "assassin", "renfield")), k.start)

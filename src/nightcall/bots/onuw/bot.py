@@ -69,6 +69,8 @@ def _canonical_beliefs(k: Knowledge) -> Beliefs | None:
 
 
 class OneNightBot(ReasoningBot):
+    hears_claims = True  # its vote weighs the claims (solve, use_claims)
+
     def __init__(self, seed: int | None = 0, difficulty: str = "normal") -> None:
         super().__init__(seed, difficulty)
         self._said = False
