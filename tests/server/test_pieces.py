@@ -107,3 +107,28 @@ def test_after_a_restart_the_night_still_hides_the_dawn() -> None:
         assert view["ghosts"] == [] and view["phase"] == "night"
         assert not any(e["kind"] == "dawn" for e in view["events"])
         assert view == room.seat_view(viewer)
+
+
+def test_epic_bots_talk_in_the_discussion(client: TestClient) -> None:
+    """Session 16: an Epic room's bots said nothing at dawn. Now each claims once,
+    and a human's phone sees the claims as the room's public events."""
+    code, token = make_room(client, ruleset="epic", seats=5, discussion_seconds=2,
+                            call_seconds=0.05)
+    with client.websocket_connect(f"/ws/{code}") as hw, \
+            client.websocket_connect(f"/ws/{code}") as pw:
+        host = _hello(hw, **{"as": "host", "token": token})
+        ann = _hello(pw, name="Ann")
+        ann.until(lambda m: m["type"] == "welcome")
+        for _ in range(4):
+            host.send(type="add_bot")
+        host.until(lambda m: m["type"] == "lobby" and len(m["seats"]) == 5)
+        host.send(type="start")
+
+        def claims(m: dict[str, Any]) -> list[dict[str, Any]]:
+            events = m.get("view", {}).get("events", []) if m["type"] == "observation" else []
+            return [e for e in events if e["kind"] == "claim"]
+
+        seen = ann.until(lambda m: {e["seat"] for e in claims(m)} >= {1, 2, 3, 4})
+        said = claims(seen)
+        assert all(e["role"] in seen["view"]["roles_in_play"] for e in said)
+        assert 0 not in {e["seat"] for e in said}  # (Ann, the human, said nothing)
