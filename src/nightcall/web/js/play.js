@@ -474,8 +474,8 @@ function renderClaims(view, players) {
   const ids = lobby.settings.role_ids || [];
   if (!roles.length || !ids.length) return null;
   // Each select remembers its pick: another player's claim re-renders the page.
-  const keep = (id, options, first) => {
-    const el = h("select", { id, "aria-label": t(`claim.label.${id}`), onchange: (e) => { claim[id] = e.target.value; } }, options);
+  const keep = (id, options, first, cls = "") => {
+    const el = h("select", { id, class: cls, "aria-label": t(`claim.label.${id}`), onchange: (e) => { claim[id] = e.target.value; } }, options);
     el.value = claim[id] !== undefined ? claim[id] : first;
     return el;
   };
@@ -484,7 +484,7 @@ function renderClaims(view, players) {
   // Positions: every seat (yours is "my card": a Robber saw it, a Drunk swapped it) and the center.
   const posName = (p) => (p === me.seat ? t("claim.my_card") : positionName(players, p));
   const posSelect = (id, first) => keep(id, [...Array(n + 3).keys()]
-    .map((p) => h("option", { value: p }, posName(p))), String(first));
+    .map((p) => h("option", { value: p }, posName(p))), String(first), "pos");
   const send = (kind, a, b) => act(b === undefined ? { kind, a: Number(a) } : { kind, a: Number(a), b: Number(b) });
   return h("details", { class: "talk", open: true },
     h("summary", {}, t("talk")),
