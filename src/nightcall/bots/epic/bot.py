@@ -90,13 +90,16 @@ def _cover(k: Knowledge) -> str:
     not see on another seat."""
     for place in range(k.n, k.n + 3):
         fact = k.cards.get(place)
-        if fact is not None and monster_kind(fact.value) is None \
-                and fact.value not in ("tanner", "assassin", "renfield"):
+        if fact is not None and _village_role(fact.value):
             return fact.value
     seen = {f.value for p, f in k.cards.items() if p != k.seat}
     for role in ("villager", "the_thing", "insomniac", "goblin", "robber", "seer"):
         if k.deck[role] and role not in seen:
             return role
     # A claim names a role of the deck: any village one, else its own card.
-    return next((r for r in sorted(k.deck) if monster_kind(r) is None
-                 and r not in ("tanner", "assassin", "renfield")), k.start)
+    return next((r for r in sorted(k.deck) if _village_role(r)), k.start)
+
+
+def _village_role(role: str) -> bool:
+    """A role a monster may claim as cover: no monster, nor a loner of its own."""
+    return monster_kind(role) is None and role not in ("tanner", "assassin", "renfield")
