@@ -116,6 +116,18 @@ def serve(
     if keep_days < 0:
         typer.echo("--keep-days is 0 (for ever) or more", err=True)
         raise typer.Exit(2)
+    for flag, value in (("--time-scale", time_scale), ("--dusk-scale", dusk_scale),
+                        ("--lease-seconds", lease_seconds)):
+        if not value > 0:  # (also refuses nan)
+            typer.echo(f"{flag} must be more than 0, not {value:g}", err=True)
+            raise typer.Exit(2)
+    for flag, url in (("--public-url", public_url),
+                      *(("--allow-origin", o) for o in allow_origin or ())):
+        if url and not _web_address(url):
+            typer.echo(f"{flag} is a web address such as http://192.168.1.5:8000, "
+                       f"not {url!r}", err=True)
+            raise typer.Exit(2)
+    public_url = public_url.rstrip("/")
     # Join links and QR codes say this address, chosen now: never a request's Host
     # header, which any client sets to whatever it likes.
     if not public_url and host in ("0.0.0.0", "::"):
@@ -134,6 +146,10 @@ def serve(
         typer.echo(f"rooms are kept in Redis at {redis}, shared by every process using it")
     else:
         path = db or default_db()
+        problem = _cannot_keep_rooms(path)
+        if problem:
+            typer.echo(f"cannot keep rooms in {path}: {problem}", err=True)
+            raise typer.Exit(2)
         typer.echo(f"rooms are kept in {path}")
     config = {"db": str(db or default_db()), "redis": redis, "scale": time_scale,
               "dusk_scale": dusk_scale,
@@ -147,6 +163,35 @@ def serve(
     typer.echo(f"open {public_url}/ on the shared screen")
     os.environ[CONFIG_ENV] = json.dumps(config)
     run_one(host, port, metrics_token)
+
+
+def _web_address(url: str) -> bool:
+    """An http(s) address with a host: what a phone can open and an origin check can use."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018 (raises on a port that is not a number)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+def _cannot_keep_rooms(path: Path) -> str:
+    """Why the SQLite file at ``path`` cannot be opened for the rooms ("" if it can):
+    said before the server starts, not as a crash at its first room."""
+    import sqlite3
+    from contextlib import closing
+
+    if path.is_dir():
+        return "it is a folder; give a file name, e.g. --db rooms.sqlite3"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with closing(sqlite3.connect(path)) as db:
+            db.execute("PRAGMA user_version").fetchone()
+    except (OSError, sqlite3.Error) as exc:
+        return str(exc)
+    return ""
 
 
 def run_one(host: str, port: int, metrics_token: str) -> None:
