@@ -117,3 +117,38 @@ def test_a_dawn_with_its_dead_but_no_last_names_them(lang: str, dead: list[int])
     assert told is not None and told != nobody
     assert all(PLAYERS[s] in told for s in dead), told
     assert "2" in told
+
+
+@pytest.mark.parametrize(("lang", "rid", "kind", "told"), [
+    ("de", "epic", "vampires", "Die Vampire erwachen: Anna, Bruno."),
+    ("de", "epic", "lovers", "Die Verliebten erwachen: Anna, Bruno."),
+    ("de", "onuw", "masons", "Die Freimaurer erwachen: Anna, Bruno."),
+    ("it", "epic", "lovers", "Si svegliano gli innamorati: Anna, Bruno."),
+    ("it", "onuw", "masons", "Si svegliano i Massoni: Anna, Bruno."),
+])
+def test_a_group_waking_is_said_as_a_native_would(lang: str, rid: str, kind: str,
+                                                  told: str) -> None:
+    """It was "Wach als Verliebte: ..." and "Svegli come innamorati: ...": a label, not
+    a sentence."""
+    assert Renderer(rid, PLAYERS, None, lang, master=True).event(
+        {"kind": kind, "seats": [0, 1]}, None) == told
+
+
+@pytest.mark.parametrize(("lang", "key", "said"), [
+    ("de", "onuw.village_wins", "Mindestens ein Werwolf ist gestorben (Anna und Bruno)"),
+    ("it", "onuw.village_wins", "È morto almeno un Lupo (Anna e Bruno)"),
+    ("de", "epic.wolf_died", "Mindestens ein Werwolf ist gestorben (Anna und Bruno)"),
+    ("it", "epic.vampire_died", "È morto almeno un vampiro (Anna e Bruno)"),
+])
+def test_two_dead_wolves_are_not_one(lang: str, key: str, said: str) -> None:
+    """"Ein Werwolf ist gestorben (Anna und Bruno)" counted two players as one."""
+    assert explain((Reason(key, {"names": ("Anna", "Bruno")}),), lang)[0].startswith(said)
+
+
+def test_the_master_protected_from_a_vampire_is_this_person_in_german() -> None:
+    """It said "Sie ist der Meister", a "she" nobody was named as."""
+    reason = Reason("epic.protected", {"name": "Anna", "why": Reason(
+        "epic.safe.master", {"names": ("Bruno",)})})
+    assert explain((reason,), "de") == [
+        "Anna kann nicht getötet werden: Diese Person ist der Meister, und ein Vampir "
+        "zeigt auf sie (Bruno)."]
