@@ -43,7 +43,7 @@ A_BEFORE_VOWEL = re.compile(r"(?<![\w'])a\s+[AEIOUaeiou]")
     ("it", {"kind": "became", "role": "the_master"},
      "Ora sei il Maestro.", "Ann diventa il Maestro."),
     ("de", {"kind": "became", "role": "the_master"},
-     "Du bist jetzt der Meister.", "Ann wird der Meister."),
+     "Du bist jetzt der Meister.", "Ann wird zum Meister."),
     ("en", {"kind": "claim", "seat": 1, "role": "insomniac", "saw": 2},
      "Bob says: “I saw Cy's card: the Insomniac.”",
      "Bob says they saw that Cy was an Insomniac."),
@@ -119,7 +119,7 @@ def test_no_line_puts_an_article_before_a_name_that_has_one(lang: str) -> None:
             if not name:
                 continue
             field, _, form = name.partition("_")
-            if field in ROLE and form in ("", "the", "a"):
+            if field in ROLE and form in ("", "the", "a", "into"):
                 before = text.split()[-1] if text.split() and text[-1:].isspace() else ""
                 for rid, role in _roles(key):
                     said = loc.role_as(rid, role, form) if form else loc.role(rid, role)

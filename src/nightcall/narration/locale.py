@@ -80,11 +80,33 @@ class Locale:
         ``a`` with the indefinite ("a Seer", "an Owl"). A name that carries its own
         article ("The Count", "Il Conte", "Der Graf") declares how a sentence says it
         (``"the"``: "the Count", "il Conte", "der Graf"), in both forms: it is one of a
-        kind."""
+        kind.
+
+        ``into`` is the role someone becomes ("becomes a Werewolf", "diventa un Lupo",
+        "wird zum Werwolf"), ``into_one`` the same when the deck holds only that one
+        card ("diventa l'Infetta"): the glossary's ``forms`` give a pattern per gender, a
+        role declares its own where the name is declined ("zur Infizierten") or elided
+        ("l'Ubriaco"), and a language without a pattern says the ``a`` form."""
+        if form in ("into", "into_one"):
+            return self._into(entry, form)
         if form not in ("the", "a"):
             raise LocaleError(f"no form {form!r} of a role's name")
         own = entry.get("the") or entry.get(form)
         return own or str(self.glossary["forms"][form]).format(name=entry["name"])
+
+    def _into(self, entry: dict[str, str], form: str) -> str:
+        names = ("into_one", "into") if form == "into_one" else ("into",)
+        for name in names:
+            if entry.get(name):
+                return entry[name]
+        if entry.get("the"):  # "il Conte", "the Count": one of a kind
+            return entry["the"]
+        forms: dict[str, Any] = self.glossary["forms"]
+        for name in names:
+            pattern = forms.get(name, {}).get(entry.get("gender", ""))
+            if pattern:
+                return str(pattern).format(name=entry["name"])
+        return self.said_as(entry, "a")
 
 
 def placeholders(template: str) -> set[str]:
@@ -93,10 +115,11 @@ def placeholders(template: str) -> set[str]:
 
 def fields(template: str) -> set[str]:
     """:func:`placeholders` with a role's article forms folded into the role
-    (``{card_the}`` is ``card``): each language says a name with or without its article
-    as its grammar wants ("the Count card", "la carta Il Conte"); the values a line
-    needs are the same."""
-    return {name.removesuffix("_the").removesuffix("_a") for name in placeholders(template)}
+    (``{card_the}`` is ``card``, ``{becomes_into}`` is ``becomes``): each language says a
+    name with or without its article as its grammar wants ("the Count card", "la carta
+    Il Conte"); the values a line needs are the same."""
+    return {name.removesuffix("_the").removesuffix("_a").removesuffix("_into")
+            for name in placeholders(template)}
 
 
 def ruleset_locales_dir(ruleset: object) -> Path:

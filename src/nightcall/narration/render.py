@@ -37,7 +37,8 @@ A placeholder is a field, or a field and a form: ``{seat}`` (a name, or "you"),
 ``{seats}`` ("A, B, C"), ``{seats_others}`` (the viewer left out), ``{seats_with_you}``
 ("you, B and C"), ``{seats_cards}`` ("your card and B's card"), ``{card}``,
 ``{role_plural}``, ``{card_the}``/``{role_a}`` (a role's name with its article,
-"the Seer", "an Owl", "the Count" for "The Count": the glossary's forms), ``{center}``,
+"the Seer", "an Owl", "the Count" for "The Count": the glossary's forms),
+``{role_into}`` (the role someone becomes: "a Werewolf", "un Lupo", "zum Werwolf"), ``{center}``,
 ``{saw_said}`` (a position in the speaker's own words), ... (see :meth:`Renderer._value`).
 The forms are the same for every ruleset.
 """
@@ -367,6 +368,9 @@ class Renderer:
             ("role", "plural"): self.plural,
             ("role", "the"): lambda role: self.loc.said_as(self._glossary(role), "the"),
             ("role", "a"): lambda role: self.loc.said_as(self._glossary(role), "a"),
+            # the one card of its kind in the deck is "the" one: "diventa l'Infetta"
+            ("role", "into"): lambda role: self.loc.said_as(
+                self._glossary(role), "into_one" if self.copies[role] == 1 else "into"),
             ("role", "called"): lambda role: self.own("called", role)
             if f"account.{self.ruleset}.called.{role}" in self.loc.lines else self.role(role),
             ("center", ""): self.center,

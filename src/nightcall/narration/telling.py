@@ -93,12 +93,12 @@ def _sentence(loc: Locale, reason: Reason) -> str:
 
 def _values(loc: Locale, ruleset: str, args: Mapping[str, Arg]) -> dict[str, object]:
     """A line's values in words; a role also with its articles (``{role_the}``,
-    ``{role_a}``), so every line may say it as its grammar wants."""
+    ``{role_a}``, ``{role_into}``), so every line may say it as its grammar wants."""
     values: dict[str, object] = {k: _word(loc, ruleset, v) for k, v in args.items()}
     for k, v in args.items():
         if isinstance(v, Term) and v.kind == "role":
             values.update({f"{k}_{form}": loc.role_as(ruleset, v.id, form)
-                           for form in ("the", "a")})
+                           for form in ("the", "a", "into")})
     return values
 
 
