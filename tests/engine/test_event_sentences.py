@@ -157,7 +157,7 @@ def test_the_end_of_a_one_night_game_says_each_fact_once() -> None:
     for state in finished_games(rs, 60, seed=41):
         outcome = rs.outcome(state)
         teams_seen |= set(outcome.teams)
-        for lang, facts in (("en", ("No Werewolf died", "A Werewolf died")),
+        for lang, facts in (("en", ("No Werewolf died", "At least one Werewolf died")),
                             ("de", ("Kein Werwolf ist gestorben",
                                     "Mindestens ein Werwolf ist gestorben"))):
             text = " ".join(explain(outcome.reasons, lang))
