@@ -173,3 +173,21 @@ def test_the_pages_copy_suggests_one_of_its_options() -> None:
             tablemode.judge({"ruleset": "onuw", "lang": lang, "deck": deck,
                              "table": {**table, "copies": {"doppelganger": "xyzzy"}}})
         assert meant not in str(info.value) and "xyzzy" in str(info.value)
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "The card “Doppelgänger” cannot have become “xyzzy”: choose one of "),
+    ("it", "La carta «Doppelgänger» non può essere diventata «xyzzy»: scegliete tra "),
+    ("de", "Die Karte „Doppelgängerin“ kann nicht zur Rolle „xyzzy“ geworden sein: "),
+])
+def test_a_copy_that_is_no_role_is_quoted_not_declined(lang: str, said: str) -> None:
+    """What was typed is quoted as typed: "zu xyzzy geworden" or "diventata Ubriaco"
+    declined (or not) a word the sentence cannot know the gender of."""
+    deck = ["doppelganger", "werewolf", "seer", "robber", "villager", "villager"]
+    table = {"players": ["Ada", "Bruno", "Carla"],
+             "cards": {"Ada": "doppelganger", "Bruno": "werewolf", "Carla": "seer"},
+             "votes": {"Ada": "Bruno", "Bruno": "Ada", "Carla": "Ada"},
+             "copies": {"doppelganger": "xyzzy"}}
+    with pytest.raises(tablemode.TableModeError) as info:
+        tablemode.judge({"ruleset": "onuw", "lang": lang, "deck": deck, "table": table})
+    assert str(info.value).startswith(said), str(info.value)
