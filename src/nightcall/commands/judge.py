@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Annotated, Any, NotRequired, TypedDict, TypeVa
 
 import typer
 
+from nightcall.narration.answers import menu_number
+
 EXIT_REFUSED = 2
 NOBODY = ("", "-", "nobody", "none")
 T = TypeVar("T")
@@ -150,8 +152,9 @@ class _Questions:
             if raw.casefold() in NOBODY or raw.casefold() == self.t("nobody").casefold():
                 return ""
             target = next((p for p in players if p.casefold() == raw.casefold()), None)
-            if target is None and raw.isdigit() and 1 <= int(raw) <= len(players):
-                target = players[int(raw) - 1]  # a seat number
+            seat = menu_number(raw, 1, len(players)) if target is None else None
+            if seat is not None:
+                target = players[seat - 1]  # a seat number
             if target is None:
                 raise ValueError(self.t("not_seated", name=raw, players=", ".join(players)))
             if target == voter:

@@ -49,6 +49,7 @@ from nightcall.engine.errors import IllegalAction, NightcallError
 from nightcall.engine.events import MASTER
 from nightcall.engine.ruleset import MasterChoice, PackVote, Ruleset, S
 from nightcall.narration import lines as L
+from nightcall.narration.answers import menu_number
 from nightcall.narration.deckspec import nearest_role, normal, role_lookup
 from nightcall.narration.locale import Locale
 from nightcall.narration.render import Renderer
@@ -269,8 +270,9 @@ class Master:
             self.tell(f"   {i:>2}. {label}")
         while True:
             raw = self.ask(question).strip()
-            if raw.isdigit() and 1 <= int(raw) <= len(actions):
-                return actions[int(raw) - 1]
+            n = menu_number(raw, 1, len(actions))
+            if n is not None:
+                return actions[n - 1]
             for label, action in zip(menu, actions, strict=True):
                 if raw.casefold() == label.casefold() or (
                     action.a < 0 and raw.casefold() in NOBODY_WORDS
