@@ -24,6 +24,7 @@ NOBODY = ("", "-", "nobody", "none")
 T = TypeVar("T")
 
 if TYPE_CHECKING:
+    from nightcall.engine.errors import Said
     from nightcall.engine.jsontype import JSON
     from nightcall.narration.locale import Locale
 
@@ -349,6 +350,14 @@ def normalize(ruleset_id: str, table: Any) -> Any:
     return out
 
 
+def not_text(file: Path) -> Said:
+    """The refusal of a file that is not text (JSON is): ``judge -f`` and ``replay``."""
+    from nightcall.engine.errors import Said
+
+    return Said(f"{file} is not a text file: a JSON file was expected", "file.not_text",
+                path=str(file))
+
+
 def _load_table(file: Path) -> JSON:
     from nightcall.engine.errors import Said
 
@@ -358,6 +367,8 @@ def _load_table(file: Path) -> JSON:
         key = "file.missing" if isinstance(exc, FileNotFoundError) else "file.unreadable"
         raise ValueError(Said(f"cannot read {file}: {exc.strerror}", key, path=str(file),
                               reason=str(exc.strerror))) from None
+    except UnicodeDecodeError:  # a picture, a zip: Python's codec words meant nothing
+        raise ValueError(not_text(file)) from None
     try:
         data: JSON = json.loads(text)
         return data
