@@ -290,3 +290,21 @@ def test_minutes_are_said_with_the_right_unit_in_every_language() -> None:
 
     line = stage_line("lupus", "discussion", "de", {}, 60)
     assert line is not None and "1 Minute Diskussion" in line, line
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "is not a text file: a JSON file was expected"),
+    ("it", "non è un file di testo: serve un file JSON"),
+    ("de", "ist keine Textdatei: Erwartet wird eine JSON-Datei"),
+])
+def test_a_file_that_is_not_text_is_refused_by_judge_and_replay(
+    tmp_path: Path, lang: str, words: str,
+) -> None:
+    """A picture given for a table or a record: ``replay`` stopped "on a bug"
+    (UnicodeDecodeError) and ``judge -f`` showed Python's codec message."""
+    picture = tmp_path / "table.json"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    for args in (("judge", "onuw", "-f"), ("replay",)):
+        code, _out, err = run_cli(*args, str(picture), "--lang", lang)
+        assert code == 2 and words in " ".join(err.split()), (args, err)
+        assert "codec" not in err and "bug" not in err

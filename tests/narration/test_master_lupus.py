@@ -300,3 +300,28 @@ def test_a_damaged_clock_seed_is_refused(tmp_path: Path) -> None:
     save.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(ValueError, match=r"damaged.*clock's seed"):
         SavedGame.read(save)
+
+
+@pytest.mark.parametrize(("lang", "missing", "foreign", "broken"), [
+    ("en", "there is no saved game at", "is not a game saved by", "is not valid JSON"),
+    ("it", "non c'è nessuna partita salvata", "non è una partita salvata da",
+     "non è un JSON valido"),
+    ("de", "ist kein Spiel gespeichert", "ist kein Spiel, das", "ist kein gültiges JSON"),
+])
+def test_a_save_that_cannot_be_resumed_is_refused_in_the_language_asked(
+    tmp_path: Path, lang: str, missing: str, foreign: str, broken: str,
+) -> None:
+    """``--resume`` said "no saved game at ..." and "... is not a saved game (bad JSON)"
+    in English whatever --lang asked."""
+    from .helpers import run_cli
+
+    need_ruleset("lupus")
+    (tmp_path / "other.json").write_text('{"players": ["A"]}', encoding="utf-8")
+    (tmp_path / "cut.json").write_text('{"master": {', encoding="utf-8")
+    (tmp_path / "bytes.json").write_bytes(b"\xff\xfe")
+    for name, words in (("none", missing), ("other", foreign), ("cut", broken),
+                        ("bytes", foreign)):
+        code, out, err = run_cli("narrate", "lupus", "--resume", "--lang", lang,
+                                 "--save", str(tmp_path / f"{name}.json"))
+        assert code == 2 and words in " ".join(err.split()), (name, err)
+        assert "Traceback" not in out + err

@@ -154,3 +154,53 @@ def test_the_human_votes_after_the_bots_talk_and_may_claim_first() -> None:
     # Every bot had spoken (and been shown) before the human was asked to vote.
     assert seen_at_vote and seen_at_vote[0] >= 5
     assert any(line.startswith("You say: “I am the") for line in shown)
+
+
+def typed(monkeypatch: pytest.MonkeyPatch, *answers: str) -> None:
+    """The person at the terminal types ``answers``, one per prompt."""
+    import typer
+
+    left = list(answers)
+    monkeypatch.setattr(typer, "prompt", lambda *a, **k: left.pop(0))
+
+
+@pytest.mark.parametrize(("lang", "back", "quit_"), [
+    ("en", "or 0 to go back", "or q to quit"),
+    ("it", "oppure 0 per tornare indietro", "oppure q per uscire"),
+    ("de", "oder 0, um zurückzugehen", "oder q zum Beenden"),
+])
+def test_a_menus_refusal_says_what_that_menu_takes(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    lang: str, back: str, quit_: str,
+) -> None:
+    """A claim's menu has 0 (back) and the move's menu has q (quit): the refusal names
+    each menu's own answers (the Italian one said "da 1 a 3" where 0 was valid too)."""
+    from nightcall.commands.play import _choose, _menu
+
+    render = Renderer(["You", "Bot 2", "Bot 3"], 0, "onuw", lang)
+    typed(monkeypatch, "9", "0")
+    assert _menu(["a", "b", "c"], "?", render) is None  # 0 is back
+    out = capsys.readouterr().out
+    assert back in out and "1" in out and "3" in out and quit_ not in out
+    legal = ONUW.view(ONUW.deal(["You", "Bot 2", "Bot 3"], recommended(3), 1), 0)["legal"]
+    typed(monkeypatch, "0", "1")
+    _choose(legal, render)
+    out = capsys.readouterr().out
+    assert quit_ in out and back not in out
+
+
+@pytest.mark.parametrize("odd", ["²", "³", "1²", "٣٣"])
+def test_a_digit_that_is_no_number_on_the_menu_is_asked_again(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], odd: str,
+) -> None:
+    """"²" passes str.isdigit but not int(): it stopped ``play`` on a ValueError."""
+    from nightcall.commands.play import _choose, _menu
+
+    render = Renderer(["You", "Bot 2", "Bot 3"], 0, "onuw")
+    typed(monkeypatch, odd, "2")
+    assert _menu(["a", "b", "c"], "?", render) == 1
+    assert f"'{odd}' is not on the menu" in capsys.readouterr().out
+    legal = ONUW.view(ONUW.deal(["You", "Bot 2", "Bot 3"], recommended(3), 1), 0)["legal"]
+    typed(monkeypatch, odd, "1")
+    assert _choose(legal, render) == legal[0]
+    assert f"'{odd}' is not on the menu" in capsys.readouterr().out

@@ -106,6 +106,8 @@ def test_judge_refuses_each_bad_answer_at_once_and_asks_it_again() -> None:
     child.expect("Who does each player point at")
     reply(child, "A →", "Zed")
     child.expect("'Zed' is not at this table: type one of A, B, C")
+    reply(child, "A →", "²")  # a digit, but no seat number: refused in words, not Python's
+    child.expect("'²' is not at this table")
     reply(child, "A →", "A")
     child.expect("A cannot point at themselves")
     reply(child, "A →", "3")  # a seat number: C
@@ -426,7 +428,8 @@ def test_narrate_lupus_every_question_is_asked_again_after_a_wrong_answer(
     answer(child, r"  \w+: ", ("A♠", "A♣", "K♥", "2♥", "3♥", "4♥", "5♥"))
     reply(child, r"Whom did the werewolves point at\?", "Ada")  # a werewolf: not on the menu
     reply(child, "'Ada' is not one of the 5 choices", "dan")  # names are read in any case
-    reply(child, r"Whom did Cleo \(Seer\) point at\?", "99")
+    reply(child, r"Whom did Cleo \(Seer\) point at\?", "²")  # a digit, no number: no crash
+    reply(child, "'²' is not one of the 6 choices", "99")
     reply(child, "'99' is not one of the 6 choices", "Ben")
     child.expect("Seer points at Ben: a werewolf")
     child.expect("During the night Dan died")
@@ -487,4 +490,23 @@ def test_play_epic_lets_the_human_claim_a_role_of_the_epic_deck() -> None:
     reply(child, "Willst du vor der Abstimmung", "")
     reply(child, r"Deine Wahl \(1-5", "1")
     child.expect("Du (gewinnst!|verlierst.)")
+    ends(child)
+
+
+def test_play_a_wrong_answer_on_a_claim_menu_says_0_goes_back_in_italian() -> None:
+    """The Italian refusal said "scrivi un numero da 1 a N" on a menu whose 0 (Indietro)
+    is valid too; and "²" stopped the game on a ValueError."""
+    child = spawn("play", "onuw", "-n", "3", "--seed", "5", "--lang", "it")
+    while child.expect([r"La tua scelta \(1-\d+", "Vuoi dire qualcosa prima di votare"]) == 0:
+        child.sendline("1")  # the night, if the card has a move
+    child.sendline("1")
+    reply(child, r"0\. Indietro", "9")
+    child.expect("«9» non è nel menu: scrivi un numero da 1 a \\d+, oppure 0 per tornare indietro")
+    reply(child, "Quale ruolo", "²")
+    child.expect("«²» non è nel menu")
+    reply(child, "Quale ruolo", "0")  # back to the question before
+    reply(child, "Vuoi dire qualcosa prima di votare", "")
+    reply(child, r"La tua scelta \(1-\d+, q per uscire\)", "²")
+    child.expect("«²» non è nel menu: scrivi un numero da 1 a \\d+, oppure q per uscire")
+    reply(child, "La tua scelta", "q")
     ends(child)

@@ -17,11 +17,14 @@ from typing import TYPE_CHECKING, Annotated, Any, NotRequired, TypedDict, TypeVa
 
 import typer
 
+from nightcall.narration.answers import menu_number
+
 EXIT_REFUSED = 2
 NOBODY = ("", "-", "nobody", "none")
 T = TypeVar("T")
 
 if TYPE_CHECKING:
+    from nightcall.engine.errors import Said
     from nightcall.engine.jsontype import JSON
     from nightcall.narration.locale import Locale
 
@@ -150,8 +153,9 @@ class _Questions:
             if raw.casefold() in NOBODY or raw.casefold() == self.t("nobody").casefold():
                 return ""
             target = next((p for p in players if p.casefold() == raw.casefold()), None)
-            if target is None and raw.isdigit() and 1 <= int(raw) <= len(players):
-                target = players[int(raw) - 1]  # a seat number
+            seat = menu_number(raw, 1, len(players)) if target is None else None
+            if seat is not None:
+                target = players[seat - 1]  # a seat number
             if target is None:
                 raise ValueError(self.t("not_seated", name=raw, players=", ".join(players)))
             if target == voter:
@@ -346,6 +350,14 @@ def normalize(ruleset_id: str, table: Any) -> Any:
     return out
 
 
+def not_text(file: Path) -> Said:
+    """The refusal of a file that is not text (JSON is): ``judge -f`` and ``replay``."""
+    from nightcall.engine.errors import Said
+
+    return Said(f"{file} is not a text file: a JSON file was expected", "file.not_text",
+                path=str(file))
+
+
 def _load_table(file: Path) -> JSON:
     from nightcall.engine.errors import Said
 
@@ -355,6 +367,8 @@ def _load_table(file: Path) -> JSON:
         key = "file.missing" if isinstance(exc, FileNotFoundError) else "file.unreadable"
         raise ValueError(Said(f"cannot read {file}: {exc.strerror}", key, path=str(file),
                               reason=str(exc.strerror))) from None
+    except UnicodeDecodeError:  # a picture, a zip: Python's codec words meant nothing
+        raise ValueError(not_text(file)) from None
     try:
         data: JSON = json.loads(text)
         return data

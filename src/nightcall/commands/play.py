@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from nightcall.commands._options import DeckOpt, LangOpt, RulesetArg, ScenarioOpt
+from nightcall.narration.answers import menu_number
 
 if TYPE_CHECKING:  # imported where used: ``nightcall --help`` stays quick
     from nightcall.engine.actions import Action, ActionJSON
@@ -32,8 +33,9 @@ def _choose(legal: list[ActionJSON], render: Renderer) -> ActionJSON:
         raw = typer.prompt(render.t("choice", n=len(legal))).strip().lower()
         if raw in ("q", "quit"):
             raise typer.Exit(0)
-        if raw.isdigit() and 1 <= int(raw) <= len(legal):
-            return legal[int(raw) - 1]
+        n = menu_number(raw, 1, len(legal))
+        if n is not None:
+            return legal[n - 1]
         typer.echo(render.t("not_on_menu", answer=raw, n=len(legal)))
 
 
@@ -46,9 +48,11 @@ def _menu(options: list[str], question: str, render: Renderer) -> int | None:
         # ("Which role?", not "Which role?:")
         raw = typer.prompt(question, prompt_suffix=" " if question.endswith("?") else ": ")
         raw = raw.strip()
-        if raw.isdigit() and 0 <= int(raw) <= len(options):
-            return int(raw) - 1 if raw != "0" else None
-        typer.echo(render.t("not_on_menu", answer=raw, n=len(options)))
+        n = menu_number(raw, 0, len(options))
+        if n is not None:
+            return n - 1 if n else None
+        # (0, back, is on this menu too: the refusal says so)
+        typer.echo(render.t("not_on_menu_back", answer=raw, n=len(options)))
 
 
 def ask_claim(legal: Sequence[Action], render: Renderer,

@@ -45,10 +45,11 @@ from rich.text import Text
 
 from nightcall.engine.actions import Action
 from nightcall.engine.clock import CLOCK_SEAT, END_CALL
-from nightcall.engine.errors import IllegalAction, NightcallError
+from nightcall.engine.errors import IllegalAction, NightcallError, Said
 from nightcall.engine.events import MASTER
 from nightcall.engine.ruleset import MasterChoice, PackVote, Ruleset, S
 from nightcall.narration import lines as L
+from nightcall.narration.answers import menu_number
 from nightcall.narration.deckspec import nearest_role, normal, role_lookup
 from nightcall.narration.locale import Locale
 from nightcall.narration.render import Renderer
@@ -117,20 +118,29 @@ class SavedGame:
 
     @classmethod
     def read(cls, path: Path) -> SavedGame:
-        """The saved game, or ValueError saying what is wrong with the file."""
+        """The saved game, or ValueError saying what is wrong with the file (a Said:
+        ``narrate --lang it --resume`` says it in Italian)."""
+        where = str(path)
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise ValueError(f"no saved game at {path}") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ValueError(f"cannot read {path}: {exc}") from None
+            raise ValueError(Said(f"there is no saved game at {path}: start a new game "
+                                  "without --resume", "save.missing", path=where)) from None
+        except OSError as exc:
+            raise ValueError(Said(f"cannot read {path}: {exc.strerror}", "file.unreadable",
+                                  path=where, reason=str(exc.strerror))) from None
         except json.JSONDecodeError as exc:
-            raise ValueError(f"{path} is not a saved game (bad JSON at line "
-                             f"{exc.lineno})") from None
+            raise ValueError(Said(f"{path} is not valid JSON (the mistake is on line "
+                                  f"{exc.lineno})", "file.not_json", path=where,
+                                  line=exc.lineno)) from None
+        except UnicodeDecodeError:  # not text at all
+            raise ValueError(Said(f"{path} is not a game saved by `nightcall narrate lupus`",
+                                  "save.foreign", path=where)) from None
         master = doc.get("master") if isinstance(doc, dict) else None
         form = master.get("format") if isinstance(master, dict) else None
         if not isinstance(master, dict) or form not in (SAVE_FORMAT, *OLD_SAVE_FORMATS):
-            raise ValueError(f"{path} is not a game saved by `nightcall narrate lupus`")
+            raise ValueError(Said(f"{path} is not a game saved by `nightcall narrate lupus`",
+                                  "save.foreign", path=where))
         try:
             moves = [(int(seat), Action.from_json(action)) for seat, action in master["moves"]]
             clock = None if form in OLD_SAVE_FORMATS else master["clock"]
@@ -139,7 +149,8 @@ class SavedGame:
             return cls([str(p) for p in doc["players"]], [str(c) for c in master["deal"]],
                        str(master.get("lang", "en")), moves, clock)
         except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"{path} is damaged ({exc})") from None
+            raise ValueError(Said(f"{path} is damaged ({exc}): it cannot be resumed",
+                                  "save.damaged", path=where, reason=str(exc))) from None
 
     def replay(self, ruleset: Ruleset[S]) -> S:
         """The state these answers lead to (the same checked moves as a live game)."""
@@ -269,8 +280,9 @@ class Master:
             self.tell(f"   {i:>2}. {label}")
         while True:
             raw = self.ask(question).strip()
-            if raw.isdigit() and 1 <= int(raw) <= len(actions):
-                return actions[int(raw) - 1]
+            n = menu_number(raw, 1, len(actions))
+            if n is not None:
+                return actions[n - 1]
             for label, action in zip(menu, actions, strict=True):
                 if raw.casefold() == label.casefold() or (
                     action.a < 0 and raw.casefold() in NOBODY_WORDS

@@ -24,6 +24,7 @@ from nightcall.engine.actions import Action
 from nightcall.engine.errors import NightcallError
 from nightcall.engine.events import MASTER
 from nightcall.engine.ruleset import MasterChoice, Ruleset, all_rulesets, get_ruleset
+from nightcall.narration.answers import menu_number
 from nightcall.narration.deckspec import (
     cards_to_pull,
     choose_deck_cards,
@@ -329,8 +330,9 @@ def _web_master() -> Any:
                          for i, a in enumerate(actions, 1)]
             raw = self.ask(question)
             self.menu = []
-            if raw.isdigit() and 1 <= int(raw) <= len(actions):
-                return actions[int(raw) - 1]
+            n = menu_number(raw, 1, len(actions))
+            if n is not None:
+                return actions[n - 1]
             raise _Refused(self.t("master.not_a_choice", answer=raw, n=len(actions)))
 
         def choose_last(self, dead: list[int], default: int) -> int:
