@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Annotated, Any, NotRequired, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NotRequired, TypedDict, TypeVar, cast
 
 import typer
 
@@ -24,7 +24,6 @@ NOBODY = ("", "-", "nobody", "none")
 T = TypeVar("T")
 
 if TYPE_CHECKING:
-    from nightcall.engine.errors import Said
     from nightcall.engine.jsontype import JSON
     from nightcall.narration.locale import Locale
 
@@ -350,31 +349,12 @@ def normalize(ruleset_id: str, table: Any) -> Any:
     return out
 
 
-def not_text(file: Path) -> Said:
-    """The refusal of a file that is not text (JSON is): ``judge -f`` and ``replay``."""
-    from nightcall.engine.errors import Said
-
-    return Said(f"{file} is not a text file: a JSON file was expected", "file.not_text",
-                path=str(file))
-
-
 def _load_table(file: Path) -> JSON:
-    from nightcall.engine.errors import Said
+    from nightcall.engine.records import parse_json, read_json
 
-    try:
-        text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
-    except OSError as exc:
-        key = "file.missing" if isinstance(exc, FileNotFoundError) else "file.unreadable"
-        raise ValueError(Said(f"cannot read {file}: {exc.strerror}", key, path=str(file),
-                              reason=str(exc.strerror))) from None
-    except UnicodeDecodeError:  # a picture, a zip: Python's codec words meant nothing
-        raise ValueError(not_text(file)) from None
-    try:
-        data: JSON = json.loads(text)
-        return data
-    except json.JSONDecodeError as exc:
-        raise ValueError(Said(f"the table is not valid JSON ({exc.msg} at line {exc.lineno})",
-                              "file.not_json", path=str(file), line=exc.lineno)) from None
+    if str(file) == "-":
+        return cast("JSON", parse_json(sys.stdin.read(), "stdin"))
+    return cast("JSON", read_json(file))
 
 
 def judge(

@@ -21,7 +21,6 @@ def replay(
     """Replay a game record step by step and say who won and why."""
     from rich.console import Console
 
-    from nightcall.commands.judge import not_text
     from nightcall.engine import records
     from nightcall.engine.errors import NightcallError
     from nightcall.narration.locale import LocaleError, load
@@ -36,11 +35,14 @@ def replay(
         raise typer.Exit(EXIT_ILLEGAL) from None
     try:
         record = records.load(file)
+    except ValueError as exc:  # the file itself: none, unreadable, not JSON
+        err.print(refused_in(lang, "cannot_replay", "cannot replay", exc), style="bold red",
+                  highlight=False, markup=False)
+        raise typer.Exit(EXIT_ILLEGAL) from None
+    try:
         ruleset, state = records.replay(record)
-    except (NightcallError, UnicodeDecodeError) as exc:
-        # (records.load reads the file as UTF-8 and lets a non-text file's error through)
-        why = not_text(file) if isinstance(exc, UnicodeDecodeError) else exc
-        err.print(refused_in(lang, "bad_record", "illegal record", why), style="bold red",
+    except NightcallError as exc:
+        err.print(refused_in(lang, "bad_record", "illegal record", exc), style="bold red",
                   highlight=False, markup=False)
         raise typer.Exit(EXIT_ILLEGAL) from None
     from nightcall.narration.telling import explained, tell

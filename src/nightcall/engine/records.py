@@ -19,19 +19,40 @@ COMMENT_KEYS = frozenset({"text", "rule"})
 S = TypeVar("S")
 
 
-def load(path: str | Path) -> dict[str, object]:
-    """Read a record file; refuse anything that is not a JSON object."""
+def read_json(path: str | Path) -> object:
+    """The value in the JSON file at ``path``, or ValueError with a :class:`Said` that
+    says what is wrong with the file (none, unreadable, not text, not JSON): every
+    command that reads a JSON file refuses one in the same words."""
+    where = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ValueError(Said(f"there is no file {where}", "file.missing",
+                              path=where)) from None
     except OSError as exc:
-        key = "file.missing" if isinstance(exc, FileNotFoundError) else "file.unreadable"
-        raise RecordError(Said(f"cannot read {path}: {exc.strerror}", key, path=str(path),
-                               reason=str(exc.strerror))) from None
+        raise ValueError(Said(f"{where} cannot be read ({exc.strerror})", "file.unreadable",
+                              path=where, reason=str(exc.strerror))) from None
+    except UnicodeDecodeError:  # a picture, a zip: Python's codec words would mean nothing
+        raise ValueError(Said(f"{where} is not a text file: a JSON file was expected",
+                              "file.not_text", path=where)) from None
+    return parse_json(text, where)
+
+
+def parse_json(text: str, where: str) -> object:
+    """:func:`read_json` for text already read (``where``: the file, or "stdin")."""
     try:
-        data = json.loads(text)
+        value: object = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(Said(f"not valid JSON ({exc.msg} at line {exc.lineno})",
-                               "file.not_json", path=str(path), line=exc.lineno)) from None
+        raise ValueError(Said(f"{where} is not valid JSON (the mistake is on line "
+                              f"{exc.lineno})", "file.not_json", path=where,
+                              line=exc.lineno)) from None
+    return value
+
+
+def load(path: str | Path) -> dict[str, object]:
+    """Read a record file: ValueError for the file itself (:func:`read_json`),
+    RecordError for a JSON value that is not an object."""
+    data = read_json(path)
     if not isinstance(data, dict):
         raise RecordError(Said("a game record is a JSON object", "record.not_object"))
     return data

@@ -47,6 +47,7 @@ from nightcall.engine.actions import Action
 from nightcall.engine.clock import CLOCK_SEAT, END_CALL
 from nightcall.engine.errors import IllegalAction, NightcallError, Said
 from nightcall.engine.events import MASTER
+from nightcall.engine.records import read_json
 from nightcall.engine.ruleset import MasterChoice, PackVote, Ruleset, S
 from nightcall.narration import lines as L
 from nightcall.narration.answers import menu_number
@@ -122,20 +123,16 @@ class SavedGame:
         ``narrate --lang it --resume`` says it in Italian)."""
         where = str(path)
         try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ValueError(Said(f"there is no saved game at {path}: start a new game "
-                                  "without --resume", "save.missing", path=where)) from None
-        except OSError as exc:
-            raise ValueError(Said(f"cannot read {path}: {exc.strerror}", "file.unreadable",
-                                  path=where, reason=str(exc.strerror))) from None
-        except json.JSONDecodeError as exc:
-            raise ValueError(Said(f"{path} is not valid JSON (the mistake is on line "
-                                  f"{exc.lineno})", "file.not_json", path=where,
-                                  line=exc.lineno)) from None
-        except UnicodeDecodeError:  # not text at all
-            raise ValueError(Said(f"{path} is not a game saved by `nightcall narrate lupus`",
-                                  "save.foreign", path=where)) from None
+            doc: Any = read_json(path)
+        except ValueError as exc:  # the file's own refusal, but two say more of a save
+            key = getattr(exc.args[0], "key", "")
+            if key == "file.missing":
+                raise ValueError(Said(f"there is no saved game at {path}: start a new game "
+                                      "without --resume", "save.missing", path=where)) from None
+            if key == "file.not_text":
+                raise ValueError(Said(f"{path} is not a game saved by `nightcall narrate "
+                                      "lupus`", "save.foreign", path=where)) from None
+            raise
         master = doc.get("master") if isinstance(doc, dict) else None
         form = master.get("format") if isinstance(master, dict) else None
         if not isinstance(master, dict) or form not in (SAVE_FORMAT, *OLD_SAVE_FORMATS):
