@@ -45,6 +45,12 @@ function hello() {
 function start() {
   if (net) { net.reopen(); return; }
   net = connect(code, hello, onMessage, (s) => {
+    // A phone that was refused a seat (a taken name) is not offline: it shows no status.
+    if (s === "closed") {
+      delete document.body.dataset.connection;
+      $("#conn").textContent = "";
+      return;
+    }
     document.body.dataset.connection = s;
     $("#conn").textContent = t(s === "online" ? "conn.online" : "conn.offline");
   });
@@ -109,6 +115,7 @@ function onMessage(msg) {
       $("#join").hidden = true;
       $("#game").hidden = false;
       $("#me").textContent = msg.name;
+      $("#who").hidden = false;  // (its dot too: none before there is a name)
       break;
     case "lobby":
       lobby = msg;
