@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from e2ehelpers import PHONE, PHONE_360, axe_violations, wait_for
+from e2ehelpers import PHONE, PHONE_360, axe_violations, small_targets, wait_for
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.timeout(240)
@@ -134,6 +134,29 @@ def test_the_setup_shows_the_cards_to_pull_the_order_and_the_warnings(
     page.select_option("[data-testid=game]", "epic")
     wait_for(lambda: "Epic" in page.inner_text("[data-testid=pull]")
              if page.locator("[data-testid=pull]").count() else False, what="epic")
+    assert not errors, errors
+
+
+def test_the_cards_to_pull_keep_long_german_names_inside_on_a_small_phone(
+        browser: Any, server: Any, shots: Any) -> None:
+    """At 360 px "Unruhestifterin" and "Dorfbewohner" ran past the playing card's edges
+    (a browser without hyphenation cannot break them), and "Ton" (the sound menu) was a
+    28 px target."""
+    errors: list[str] = []
+    page = open_table(browser, server.url, lang="de", phone=360, errors=errors)
+    choose(page, "onuw", 5)
+    wait_for(lambda: page.locator("[data-testid=pcard]").count() == 8, what="the 8 cards")
+    assert "Unruhestifterin" in page.inner_text("[data-testid=pull]")
+    spill = page.evaluate("""() => [...document.querySelectorAll('[data-testid=pcard]')]
+        .map((card) => [card, card.querySelector('.pcard-role')])
+        .filter(([card, role]) => {
+            const c = card.getBoundingClientRect(), r = role.getBoundingClientRect();
+            return r.left < c.left - 0.5 || r.right > c.right + 0.5
+                || role.scrollWidth > role.clientWidth + 1;
+        }).map(([, role]) => role.textContent)""")
+    assert spill == []
+    assert small_targets(page) == []
+    shots(page, "narrator-setup-de-360")
     assert not errors, errors
 
 

@@ -38,6 +38,35 @@ def test_a_full_room_refuses_one_more_player_in_its_language(browser: Any, serve
     assert not table.errors, table.errors
 
 
+def test_a_taken_name_is_refused_without_saying_the_phone_is_offline(
+        browser: Any, server: Any, shots: Any) -> None:
+    """A name already taken closes the socket for good: the phone said "Offline:
+    reconnecting…" in red (nothing was reconnecting) and its header "Room CODE ·"."""
+    table = Table(browser, server.url, ("Anna",), ruleset="onuw", seats=3)
+    page = browser.new_context(**PHONE_360).new_page()
+    page.on("pageerror", lambda e: table.errors.append(str(e)))
+    page.goto(f"{server.url}/play/{table.code}")
+    page.wait_for_selector("#name")
+    assert page.inner_text("header .room").strip() == f"Room {table.code}"  # no dangling dot
+    assert not page.locator(".conn").is_visible()  # no red ring before any connection
+    page.fill("#name", "anna")
+    page.click("[data-testid=join]")
+    wait_for(lambda: "already has that name" in page.inner_text("[data-testid=join-error]"),
+             what="the refusal")
+    page.wait_for_timeout(600)  # (the socket's close comes after the refusal)
+    shots(page, "table-name-taken-360")
+    assert "Offline" not in page.inner_text("header")
+    assert page.evaluate("document.body.dataset.connection") is None
+    page.fill("#name", "Bruno")  # another name seats the phone, now online
+    page.click("[data-testid=join]")
+    page.wait_for_selector("[data-testid=seats]")
+    wait_for(lambda: page.evaluate("document.body.dataset.connection") == "online",
+             what="online")
+    assert page.locator(".conn").is_visible()
+    assert page.inner_text("header .room").strip() == f"Room {table.code} · Bruno"
+    assert not table.errors, table.errors
+
+
 def test_dusk_then_claims_that_keep_their_choices(browser: Any, server: Any, shots: Any) -> None:
     table = Table(browser, server.url, ("Ada", "Bruno"), ruleset="onuw", seats=3,
                   call_seconds=1, discussion_seconds=120, vote_seconds=60)

@@ -37,12 +37,13 @@ export function connect(code, hello, onMessage, onStatus = () => {}) {
       onMessage(msg);
     };
     sock.onclose = (e) => {
-      // Held back for a while (not refused): the page stays "waiting" until it tries again.
-      onStatus(RETRY.has(refusal) && !closed ? "waiting" : "offline");
-      if (closed || sock !== ws) return;
       // Final only when the server said why and closed with 4000 (a taken name, a
       // full table, a seat that is gone); anything else: try again.
-      if (e.code === 4000 && refusal !== null && !RETRY.has(refusal)) return;
+      const final = e.code === 4000 && refusal !== null && !RETRY.has(refusal);
+      // Held back for a while (not refused): the page stays "waiting" until it tries again.
+      // Closed for good ("closed"): nothing is reconnecting, so the page must not say so.
+      onStatus(closed || final ? "closed" : RETRY.has(refusal) ? "waiting" : "offline");
+      if (closed || sock !== ws || final) return;
       const wait = RETRY.has(refusal) ? Math.max(delay, 5000) : delay;
       setTimeout(open, wait);
       delay = Math.min(Math.max(delay * 2, wait), RETRY.has(refusal) ? 30000 : 5000);

@@ -2,7 +2,7 @@
 // called, claim, vote, and at the end read your own story.
 import { h, mount, $, countdown, toast } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { actionLabel, artifactName, centerName, errorText, positionName, preferredLanguage, roleName, setLanguage, setRoleNames, stageName, t, tokenName, told, translatePage } from "./text.js";
+import { actionLabel, artifactName, callName, centerName, errorText, hasText, positionName, preferredLanguage, roleName, setLanguage, setRoleNames, stageName, t, tokenName, told, translatePage } from "./text.js";
 import { causeOf, finalCards, renderEnd, renderSeats } from "./common.js";
 import { icon, loadRulesets, renderDeck, renderHelp, roleIcon, teamLabel, teamOf, tokenIcon, useRuleset } from "./roles.js";
 import { chime, prefs, setChime } from "./sound.js";
@@ -45,6 +45,12 @@ function hello() {
 function start() {
   if (net) { net.reopen(); return; }
   net = connect(code, hello, onMessage, (s) => {
+    // A phone that was refused a seat (a taken name) is not offline: it shows no status.
+    if (s === "closed") {
+      delete document.body.dataset.connection;
+      $("#conn").textContent = "";
+      return;
+    }
     document.body.dataset.connection = s;
     $("#conn").textContent = t(s === "online" ? "conn.online" : "conn.offline");
   });
@@ -96,8 +102,14 @@ function alerts(stage) {
   }
   if (mine && key !== turnKey) {
     turnKey = key;
-    announce(t("turn.announce", { role: roleName(obs.clock.call) }));
+    announce(yourTurn(obs.clock.call, "turn.announce"));
   }
+}
+
+// "Seer: your turn"; a group call ("vampires") has no role's name: its sentence, then
+// "your turn", so that a German room never reads "Vampires: du bist dran".
+function yourTurn(call, key) {
+  return hasText(`ev.call.${call}`) ? t("turn.group", { call: callName(call) }) : t(key, { role: roleName(call) });
 }
 
 function onMessage(msg) {
@@ -109,6 +121,7 @@ function onMessage(msg) {
       $("#join").hidden = true;
       $("#game").hidden = false;
       $("#me").textContent = msg.name;
+      $("#who").hidden = false;  // (its dot too: none before there is a name)
       break;
     case "lobby":
       lobby = msg;
@@ -316,7 +329,7 @@ function renderNight(view, players) {
   const fresh = key !== wokenKey;
   wokenKey = key;
   return h("div", { class: fresh ? "prompt awake turn wake" : "prompt awake turn", "data-testid": "choices" },
-    h("p", { class: "call" }, roleIcon(obs.clock.call, { cls: "icon tiny" }), " ", t("turn", { role: roleName(obs.clock.call) })),
+    h("p", { class: "call" }, roleIcon(obs.clock.call, { cls: "icon tiny" }), " ", yourTurn(obs.clock.call, "turn")),
     pack ? renderPack(view, pack, players) : null,
     renderChoices(legal, players, mine));
 }

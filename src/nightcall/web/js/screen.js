@@ -3,7 +3,7 @@
 // newest first; the table as a circle in the order that counts.
 import { h, mount, $, countdown, toast } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { errorText, hasText, list, roleName, setLanguage, setRoleNames, stageName, t, told, translatePage } from "./text.js";
+import { callName, errorText, list, roleName, setLanguage, setRoleNames, stageName, t, told, translatePage } from "./text.js";
 import { cardWords, causeOf, finalCards, miniCard, renderCircle, renderEnd } from "./common.js";
 import { chooseVoice, chosenVoice, isMuted, onVoices, setMuted, speak, voicesFor } from "./speech.js";
 import { loadRulesets, renderDeck, roleIcon, useRuleset } from "./roles.js";
@@ -199,11 +199,6 @@ export function runScreen({ host }) {
     return h("section", { class: "board", "data-testid": "table" },
       h("h2", {}, t("board.title")),
       h("ol", {}, lines.map((l, i) => h("li", { class: i < 3 ? "fresh" : "" }, l))));
-  }
-
-  // "Werewolf" for a role's call; the group calls ("vampires", "tokens") by their sentence.
-  function callName(call) {
-    return hasText(`ev.call.${call}`) ? t(`ev.call.${call}`) : roleName(call);
   }
 
   function voters(view, stage) {

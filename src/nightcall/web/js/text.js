@@ -75,6 +75,12 @@ export function errorText(msg) {
 }
 
 let roleNames = {};
+// A night call by name: a role's ("Werewolf"), or a group call's sentence ("The
+// vampires wake up."), which no role's name says and the room's role names lack.
+export function callName(call) {
+  return hasText(`ev.call.${call}`) ? t(`ev.call.${call}`) : roleName(call);
+}
+
 export function setRoleNames(names) { roleNames = names || {}; }
 
 export function roleName(id) {
