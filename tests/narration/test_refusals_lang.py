@@ -57,6 +57,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return out
 
 
+# Every bot a command line may name, as the refusal lists them.
+BOTS = "random, reasoning, reasoning:easy, reasoning:normal, reasoning:hard"
 # (the command line, the locale key said and its values, English words it must not say)
 CASES: list[tuple[tuple[str, ...], str, dict[str, Any], str]] = [
     (("deck", "onuw", "-n", "99"), "refusal.deck.players",
@@ -85,7 +87,7 @@ CASES: list[tuple[tuple[str, ...], str, dict[str, Any], str]] = [
     (("judge", "onuw", "--file", "{not_json}"), "refusal.file.not_json",
      {"path": "{not_json}", "line": 1}, "not valid JSON"),
     (("simulate", "onuw", "-n", "5", "--bots", "nope"), "refusal.bots.unknown",
-     {"name": "nope", "bots": "random, reasoning"}, "unknown bot"),
+     {"name": "nope", "bots": BOTS}, "unknown bot"),
     (("simulate", "onuw", "-n", "5", "--plot", "{no_folder}"), "refusal.simulate.plot_folder",
      {"plot": "{no_folder}", "folder": "{no_folder_dir}"}, "does not exist"),
     (("simulate", "onuw", "-n", "5", "--vampires", "random"), "refusal.simulate.vampires",
@@ -94,7 +96,7 @@ CASES: list[tuple[tuple[str, ...], str, dict[str, Any], str]] = [
     (("play", "onuw", "-n", "5", "--seat", "77"), "refusal.play.seat",
      {"high": 5, "seat": 77}, "must be between"),
     (("play", "onuw", "-n", "5", "--bots", "nope"), "refusal.bots.unknown",
-     {"name": "nope", "bots": "random, reasoning"}, "unknown bot"),
+     {"name": "nope", "bots": BOTS}, "unknown bot"),
     (("replay", "{missing}"), "refusal.file.missing", {"path": "{missing}"},
      "there is no file"),
     (("replay", "{not_json}"), "refusal.file.not_json", {"path": "{not_json}", "line": 1},
@@ -115,6 +117,8 @@ CASES: list[tuple[tuple[str, ...], str, dict[str, Any], str]] = [
      "sleeps through the night"),
     (("replay", "{epic_no_call}"), "refusal.epic.record.not_a_call", {"call": "zorro"},
      "is not an Epic Battle role"),
+    (("play", "onuw", "-n", "5", "--bots", "reasoning:medium"), "refusal.bots.unknown",
+     {"name": "reasoning:medium", "bots": BOTS}, "unknown bot"),
     # click's usage errors
     (("deck", "onuw"), "cli.missing_option", {"option": "--players / -n"}, "Missing option"),
     (("simulate", "onuw", "-n", "5", "--games", "0"), "cli.want_int_from",

@@ -157,15 +157,15 @@ class ListsOptions(TyperCommand):
 
 
 def check_bot(spec: str) -> None:
-    """Refuse an unknown bot name (--bots, --village ...) in the reader's language; the
-    bot itself (``make_bot``) checks the rest."""
-    from nightcall.bots import BOT_NAMES
+    """Refuse a bot the command line cannot have (--bots, --village ...) in the reader's
+    language, naming every spelling it can ("reasoning:hard" included)."""
+    from nightcall.bots.reasoning import DIFFICULTIES
     from nightcall.engine.errors import Said
 
-    name = spec.partition(":")[0]
-    if name not in BOT_NAMES:
-        raise ValueError(Said(f"unknown bot {spec!r}: use one of {', '.join(BOT_NAMES)}",
-                              "bots.unknown", name=spec, bots=", ".join(BOT_NAMES)))
+    specs = ("random", "reasoning", *(f"reasoning:{d}" for d in DIFFICULTIES))
+    if spec not in specs:
+        raise ValueError(Said(f"unknown bot {spec!r}: use one of {', '.join(specs)}",
+                              "bots.unknown", name=spec, bots=", ".join(specs)))
 
 
 class CommandOptions(TypedDict):
