@@ -105,7 +105,7 @@ def test_judge_refuses_each_bad_answer_at_once_and_asks_it_again() -> None:
     reply(child, "  C: ", "seer")
     child.expect("Who does each player point at")
     reply(child, "A →", "Zed")
-    child.expect("'Zed' is not at this table: type one of A, B, C")
+    child.expect("'Zed' is not at this table: type a name \\(A, B, C\\), a seat number from 1 to 3")
     reply(child, "A →", "²")  # a digit, but no seat number: refused in words, not Python's
     child.expect("'²' is not at this table")
     reply(child, "A →", "A")

@@ -156,7 +156,8 @@ class _Questions:
             if seat is not None:
                 target = players[seat - 1]  # a seat number
             if target is None:
-                raise ValueError(self.t("not_seated", name=raw, players=", ".join(players)))
+                raise ValueError(self.t("not_seated", name=raw, players=", ".join(players),
+                                         n=len(players)))
             if target == voter:
                 raise ValueError(self.t("self_vote", name=voter))
             return target
@@ -213,7 +214,8 @@ class _Questions:
                 return ""
             name = next((p for p in players if p.casefold() == raw.casefold()), None)
             if name is None:
-                raise ValueError(self.t("not_seated", name=raw, players=", ".join(players)))
+                raise ValueError(self.t("not_seated", name=raw, players=", ".join(players),
+                                         n=len(players)))
             return name
 
         name = self.ask(self.t("fix"), who, default="")
