@@ -48,6 +48,9 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
             "call": "seer", "player": "Elena"}
         (folder / f"{name}.json").write_text(json.dumps(wrong), encoding="utf-8")
         out[name] = str(folder / f"{name}.json")
+    for name, table in TABLES.items():
+        (folder / f"{name}.json").write_text(json.dumps(table), encoding="utf-8")
+        out[name] = str(folder / f"{name}.json")
     epic = json.loads((RECORDS / "epic-three-parties.json").read_text(encoding="utf-8"))
     for name, call in (("epic_sleeper", "bodyguard"), ("epic_no_call", "zorro")):
         wrong = copy.deepcopy(epic)
@@ -57,6 +60,34 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return out
 
 
+# Wrong tables for `nightcall judge -f`, each refused for one reason.
+SEATED = ["Anna", "Bruno", "Carla"]
+TABLE = {"players": SEATED, "cards": {"Anna": "werewolf", "Bruno": "seer", "Carla": "robber"},
+         "votes": {"Anna": "Bruno"}}
+TABLES: dict[str, Any] = {
+    "t_list": ["Anna", "Bruno"],
+    "t_no_players": {**TABLE, "players": []},
+    "t_empty_name": {**TABLE, "players": ["Anna", " ", "Carla"]},
+    "t_cards": {**TABLE, "cards": ["werewolf", "seer", "robber"]},
+    "t_card_type": {**TABLE, "cards": {**TABLE["cards"], "Bruno": 7}},
+    "t_center_card_type": {**TABLE, "center": ["villager", 3, "mason"]},
+    "t_copy_type": {**TABLE, "cards": {**TABLE["cards"], "Anna": "doppelganger"},
+                    "doppelganger": 5},
+    "t_center": {**TABLE, "center": ["villager"]},
+    "t_votes": {**TABLE, "votes": ["Bruno"]},
+    "e_players": {**TABLE, "players": ["Anna", 3, "Carla"]},
+    "e_votes": {**TABLE, "votes": "Bruno"},
+    "e_tokens": {**TABLE, "tokens": ["love"]},
+    "e_center_list": {**TABLE, "center": "villager"},
+    "e_center_card": {**TABLE, "center": ["villager", "zorro"]},
+    "e_token": {**TABLE, "tokens": {"Anna": "gold"}},
+    "e_bounty": {**TABLE, "tokens": {"Anna": "bounty", "Bruno": "Bounty"}},
+    "e_artifact": {**TABLE, "artifacts": {"Anna": "sword"}},
+}
+# Epic Battle's symbol tokens and artifacts, in the rules' order.
+TOKENS = ["certainty", "love", "bat", "bounty", "panic", "plague", "vampire", "traitor"]
+ARTIFACTS = ["claw_of_the_werewolf", "bite_of_the_vampire", "brand_of_the_villager",
+             "club_of_the_tanner", "mask_of_silence", "cloak_of_shame"]
 # Every bot a command line may name, as the refusal lists them.
 BOTS = "random, reasoning, reasoning:easy, reasoning:normal, reasoning:hard"
 # (the command line, the locale key said and its values, English words it must not say)
@@ -119,6 +150,39 @@ CASES: list[tuple[tuple[str, ...], str, dict[str, Any], str]] = [
      "is not an Epic Battle role"),
     (("play", "onuw", "-n", "5", "--bots", "reasoning:medium"), "refusal.bots.unknown",
      {"name": "reasoning:medium", "bots": BOTS}, "unknown bot"),
+    # a wrong table for the who-has-won check
+    (("judge", "onuw", "-f", "{t_list}"), "refusal.judge.not_object", {}, "is a JSON object"),
+    (("judge", "epic", "-f", "{t_list}"), "refusal.judge.not_object", {}, "is a JSON object"),
+    (("judge", "onuw", "-f", "{t_no_players}"), "refusal.record.players", {},
+     "non-empty list"),
+    (("judge", "onuw", "-f", "{t_empty_name}"), "refusal.record.players", {},
+     "non-empty strings"),
+    (("judge", "epic", "-f", "{e_players}"), "refusal.record.players", {}, "non-empty list"),
+    (("judge", "onuw", "-f", "{t_cards}"), "refusal.judge.cards", {}, "in front of them"),
+    (("judge", "epic", "-f", "{t_cards}"), "refusal.judge.cards", {}, "must map"),
+    (("judge", "onuw", "-f", "{t_card_type}"), "refusal.judge.card_type",
+     {"where": ("refusal.record.card_of", {"name": "Bruno"}), "card": "7"},
+     "a card must be"),
+    (("judge", "onuw", "-f", "{t_center_card_type}"), "refusal.judge.card_type",
+     {"where": ("refusal.record.center_card", {"n": 2}), "card": "3"}, "a card must be"),
+    (("judge", "onuw", "-f", "{t_copy_type}"), "refusal.judge.card_type",
+     {"where": ("refusal.judge.copied", {}), "card": "5"}, "a card must be"),
+    (("judge", "onuw", "-f", "{t_center}"), "refusal.judge.center", {"n": 3},
+     "is optional"),
+    (("judge", "onuw", "-f", "{t_votes}"), "refusal.judge.votes", {}, "must map"),
+    (("judge", "epic", "-f", "{e_votes}"), "refusal.judge.votes", {}, "must map"),
+    (("judge", "epic", "-f", "{e_tokens}"), "refusal.judge.by_name", {"field": "tokens"},
+     "must map"),
+    (("judge", "epic", "-f", "{e_center_list}"), "refusal.judge.center_list", {},
+     "must list"),
+    (("judge", "epic", "-f", "{e_center_card}"), "refusal.epic.center_card",
+     {"n": 2, "card": "zorro"}, "is not an Epic Battle role"),
+    (("judge", "epic", "-f", "{e_token}"), "refusal.epic.not_a_token",
+     {"name": "Anna", "got": "gold", "tokens": TOKENS}, "is not a symbol token"),
+    (("judge", "epic", "-f", "{e_bounty}"), "refusal.epic.token_limit",
+     {"limit": 1, "token": "bounty", "n": 2}, "there are only"),
+    (("judge", "epic", "-f", "{e_artifact}"), "refusal.epic.not_an_artifact",
+     {"name": "Anna", "got": "sword", "artifacts": ARTIFACTS}, "is not one of"),
     # click's usage errors
     (("deck", "onuw"), "cli.missing_option", {"option": "--players / -n"}, "Missing option"),
     (("simulate", "onuw", "-n", "5", "--games", "0"), "cli.want_int_from",
@@ -158,6 +222,12 @@ def test_a_wrong_input_is_refused_in_the_language_asked(
     given = {k: filled(v, files) for k, v in values.items()}
     if "role" in given:  # (a role is named in the reader's language)
         given["role"] = loc.role(key.split(".")[1], given["role"])
+    for name, kind in (("token", "token"), ("tokens", "token"), ("artifacts", "artifact")):
+        if name in given:  # (so are Epic Battle's tokens and artifacts)
+            ids = [given[name]] if isinstance(given[name], str) else given[name]
+            given[name] = ", ".join(loc.lines[f"account.epic.{kind}.{i}"] for i in ids)
+    if "where" in given:  # (which card, said as its own line)
+        given["where"] = loc.line(given["where"][0], **given["where"][1])
     expected = loc.line(key, **given)
     if key == "cli.no_such_option":
         expected = expected.split(" `")[0]  # (the options listed are the command's)
@@ -170,6 +240,18 @@ def test_a_refusal_names_roles_in_the_language_asked() -> None:
     said = flat(out + err)
     assert code == 2 and "„Zorro“" in said
     assert "Seherin" in said and "Unruhestifterin" in said and "seer" not in said
+
+
+def test_a_refusal_names_tokens_and_artifacts_in_the_language_asked(
+        files: dict[str, str]) -> None:
+    code, out, err = run_cli("judge", "epic", "-f", files["e_token"], "--lang", "de")
+    said = flat(out + err)
+    assert code == 2 and "„gold“" in said
+    assert "Kopfgeld-Marker" in said and "bounty" not in said
+    code, out, err = run_cli("judge", "epic", "-f", files["e_artifact"], "--lang", "it")
+    said = flat(out + err)
+    assert code == 2 and "«sword»" in said
+    assert "Artiglio del Lupo Mannaro" in said and "claw" not in said
 
 
 def test_english_refusals_stay_the_rules_own_sentences() -> None:

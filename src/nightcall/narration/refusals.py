@@ -4,7 +4,8 @@ The rules stay free of languages: a refusal is raised, and a warning returned, a
 English sentence. Where the sentence is a :class:`Said`, it also carries a locale key
 and its values, so a command run with ``--lang it`` or a page in German says it in
 that language (locale key ``refusal.<key>``). Values named ``role`` or ``roles`` are
-role ids, named in the reader's language; ``game`` is a ruleset id.
+role ids, ``token``/``tokens`` and ``artifact``/``artifacts`` token and artifact ids,
+each named in the reader's language; ``game`` is a ruleset id.
 """
 
 from __future__ import annotations
@@ -34,13 +35,23 @@ def in_words(loc: Locale, text: Said) -> str:
     game = str(text.values.get("game", text.key.split(".")[0]))
     # (a reason inside the sentence, a record step's, is said in the language too)
     values = {k: said(loc, v) if isinstance(v, Said) else v for k, v in text.values.items()}
-    for name in ("role", "roles"):
+    for name, kind in (("role", "role"), ("roles", "role"), ("token", "token"),
+                       ("tokens", "token"), ("artifact", "artifact"),
+                       ("artifacts", "artifact")):
         value = values.get(name)
         if isinstance(value, str):
-            values[name] = loc.role(game, value)
+            values[name] = _named(loc, game, kind, value)
         elif isinstance(value, list | tuple):
-            values[name] = ", ".join(loc.role(game, r) for r in value)
+            values[name] = ", ".join(_named(loc, game, kind, v) for v in value)
     return loc.line(key, **values)
+
+
+def _named(loc: Locale, game: str, kind: str, value: str) -> str:
+    """A role, token or artifact id by its name in ``loc`` (a token's and an artifact's
+    as the game's account says them); the id as it is when the game has no such name."""
+    if kind == "role":
+        return loc.role(game, value)
+    return loc.lines.get(f"account.{game}.{kind}.{value}", value)
 
 
 def refused_in(lang: str, key: str, english: str, what: BaseException | str) -> str:

@@ -471,10 +471,13 @@ def judge(table: Mapping[str, Any]) -> Outcome:
     Cards are the roles at the end (a Mimic card as the role it copied). Raises
     DeckError with the reason when the table is not a possible end of night.
     """
+    if not isinstance(table, Mapping):
+        raise DeckError(Said("a table is a JSON object with 'players', 'cards' and 'votes'",
+                             "judge.not_object"))
     players = table.get("players")
     if not isinstance(players, list) or not players or \
             not all(isinstance(p, str) and p for p in players):
-        raise DeckError("'players' must be a non-empty list of names")
+        raise DeckError(Said("'players' must be a non-empty list of names", "record.players"))
     names = tuple(players)
     if len(set(names)) != len(names):
         raise DeckError(Said("two players have the same name", "judge.same_name"))
@@ -491,27 +494,35 @@ def judge(table: Mapping[str, Any]) -> Outcome:
                                  "epic.mimic", name=p))
         roles.append(role)
     center = table.get("center", [])
-    if not isinstance(center, list) or any(c not in ROLE_IDS for c in center):
-        raise DeckError("'center' must list Epic Battle role ids")
+    if not isinstance(center, list):
+        raise DeckError(Said("'center' must be a list of Epic Battle roles", "judge.center_list"))
+    for i, c in enumerate(center, 1):
+        if c not in ROLE_IDS:
+            raise DeckError(Said(f"center card {i}, {c!r}, is not an Epic Battle role",
+                                 "epic.center_card", n=i, card=str(c)))
     tokens_in = _by_name(table, "tokens", names)
     tokens = []
     for p in names:
         token = tokens_in.get(p, "certainty")
         if token not in TOKENS:
-            raise DeckError(f"{p}'s token {token!r} is not a symbol token "
-                            f"({', '.join(TOKENS)})")
+            raise DeckError(Said(f"{p}'s token {token!r} is not a symbol token "
+                                 f"({', '.join(TOKENS)})", "epic.not_a_token", name=p,
+                                 got=str(token), tokens=TOKENS))
         tokens.append(token)
     for token, limit in ((LOVE, 2), (BOUNTY, 1), (PLAGUE, 1), (VAMPIRE_TOKEN, 1),
                          (TRAITOR, 1)):
         if tokens.count(token) > limit:
-            raise DeckError(f"there are only {limit} {token} token(s), the table shows "
-                            f"{tokens.count(token)}")
+            raise DeckError(Said(f"there are only {limit} {token} token(s), the table shows "
+                                 f"{tokens.count(token)}", "epic.token_limit", limit=limit,
+                                 token=token, n=tokens.count(token)))
     artifacts_in = _by_name(table, "artifacts", names)
     artifacts: list[str | None] = []
     for p in names:
         a = artifacts_in.get(p)
         if a is not None and a not in ARTIFACTS:
-            raise DeckError(f"{p}'s artifact {a!r} is not one of {', '.join(ARTIFACTS)}")
+            raise DeckError(Said(f"{p}'s artifact {a!r} is not one of {', '.join(ARTIFACTS)}",
+                                 "epic.not_an_artifact", name=p, got=str(a),
+                                 artifacts=ARTIFACTS))
         artifacts.append(a)
     votes_in = _by_name(table, "votes", names)
     votes = []
@@ -537,7 +548,10 @@ def _by_name(table: Mapping[str, Any], key: str, names: tuple[str, ...],
     if value is None and not required:
         return {}
     if not isinstance(value, dict):
-        raise DeckError(f"'{key}' must map player names to values")
+        # (cards and votes say what they hold, as in One Night's table)
+        raise DeckError(Said(f"'{key}' must map player names to values",
+                             {"cards": "judge.cards", "votes": "judge.votes"}.get(
+                                 key, "judge.by_name"), field=key))
     unknown = [k for k in value if k not in names]
     if unknown:
         raise DeckError(Said(f"'{key}' names people not seated: "

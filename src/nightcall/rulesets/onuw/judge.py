@@ -31,7 +31,8 @@ class TableError(NightcallError):
 def read_card(value: object, where: str) -> str:
     """A role id, a display name in any case, or a playing card, as a role id."""
     if not isinstance(value, str) or not value.strip():
-        raise TableError(f"{where}: a card must be a role or a playing card, got {value!r}")
+        raise TableError(Said(f"{where}: a card must be a role or a playing card, got {value!r}",
+                              "judge.card_type", where=where, card=repr(value)))
     text = value.strip()
     key = text.lower().replace(" ", "_").replace("ä", "a")
     if key in ROLE_IDS:
@@ -47,9 +48,9 @@ def read_card(value: object, where: str) -> str:
 def _players(table: Mapping[str, object]) -> tuple[str, ...]:
     players = table.get("players")
     if not isinstance(players, list) or not players:
-        raise TableError("'players' must be a non-empty list of names")
+        raise TableError(Said("'players' must be a non-empty list of names", "record.players"))
     if not all(isinstance(p, str) and p.strip() for p in players):
-        raise TableError("player names must be non-empty strings")
+        raise TableError(Said("player names must be non-empty strings", "record.players"))
     if len(set(players)) != len(players):
         raise TableError(Said("two players have the same name", "judge.same_name"))
     if not 3 <= len(players) <= 10:
@@ -62,11 +63,13 @@ def _players(table: Mapping[str, object]) -> tuple[str, ...]:
 def build_state(table: Mapping[str, object]) -> OneNightState:
     """A day-phase state holding the table's final cards and votes (nothing of the night)."""
     if not isinstance(table, Mapping):
-        raise TableError("a table is a JSON object with 'players', 'cards' and 'votes'")
+        raise TableError(Said("a table is a JSON object with 'players', 'cards' and 'votes'",
+                              "judge.not_object"))
     names = _players(table)
     cards = table.get("cards")
     if not isinstance(cards, Mapping):
-        raise TableError("'cards' must map every player to the card in front of them")
+        raise TableError(Said("'cards' must map every player to the card in front of them",
+                              "judge.cards"))
     missing = [p for p in names if p not in cards]
     if missing:
         raise TableError(Said(f"no final card given for {', '.join(missing)}",
@@ -75,13 +78,16 @@ def build_state(table: Mapping[str, object]) -> OneNightState:
     if strangers:
         raise TableError(Said(f"cards given for people not seated: {', '.join(strangers)}",
                               "judge.strangers", names=", ".join(strangers)))
-    final = [read_card(cards[p], f"card of {p}") for p in names]
+    final = [read_card(cards[p], Said(f"card of {p}", "record.card_of", name=p)) for p in names]
     center_raw = table.get("center", [])
     if not isinstance(center_raw, list) or len(center_raw) not in (0, 3):
-        raise TableError("'center' is optional, and when given lists the 3 center cards")
-    center = [read_card(c, f"center card {i + 1}") for i, c in enumerate(center_raw)]
+        raise TableError(Said("'center' is optional, and when given lists the 3 center cards",
+                              "judge.center", n=3))
+    center = [read_card(c, Said(f"center card {i}", "record.center_card", n=i))
+              for i, c in enumerate(center_raw, 1)]
     copy_raw = table.get("doppelganger")
-    copy = None if copy_raw in (None, "") else read_card(copy_raw, "doppelganger")
+    copy = None if copy_raw in (None, "") else \
+        read_card(copy_raw, Said("doppelganger", "judge.copied"))
     if copy == DOPPELGANGER:
         raise TableError(Said("the Doppelgänger copies another player's card, not a "
                               "Doppelgänger", "judge.copy_self"))
@@ -100,7 +106,8 @@ def build_state(table: Mapping[str, object]) -> OneNightState:
 
 def _votes(raw: object, names: tuple[str, ...]) -> list[int]:
     if not isinstance(raw, Mapping):
-        raise TableError("'votes' must map each player to the player they point at")
+        raise TableError(Said("'votes' must map each player to the player they point at",
+                              "judge.votes"))
     votes = [ABSTAIN] * len(names)
     for voter, target in raw.items():
         if voter not in names:
@@ -141,6 +148,6 @@ def judge(table: Mapping[str, object]) -> Outcome:
     try:
         day.resolve(st)
     except DeckError as exc:  # pragma: no cover - resolve raises nothing on a valid state
-        raise TableError(str(exc)) from None
+        raise TableError(*exc.args) from None  # (a Said stays one)
     assert st.outcome is not None
     return st.outcome
