@@ -191,3 +191,34 @@ def test_a_copy_that_is_no_role_is_quoted_not_declined(lang: str, said: str) -> 
     with pytest.raises(tablemode.TableModeError) as info:
         tablemode.judge({"ruleset": "onuw", "lang": lang, "deck": deck, "table": table})
     assert str(info.value).startswith(said), str(info.value)
+
+
+@pytest.mark.parametrize(("lang", "typed", "token", "artifact", "listed"), [
+    ("it", "Amore", "love", "Maschera del silenzio", "Certezza, Amore, Pipistrello"),
+    ("de", "Liebe", "love", "Maske des Schweigens",
+     "Gewissheits-Marker, Liebes-Marker, Fledermaus-Marker"),
+    ("de", "Gewissheit", "certainty", "maske", "Gewissheits-Marker, Liebes-Marker"),
+    ("it", "bounty", "bounty", "claw of the werewolf", "Certezza, Amore, Pipistrello"),
+])
+def test_the_judges_prompt_takes_tokens_and_artifacts_in_the_readers_words(
+        lang: str, typed: str, token: str, artifact: str, listed: str) -> None:
+    """An Italian table typed "Certezza" and was told to type one of "certainty, love,
+    ...": a token or an artifact is read by its name in the reader's language (or in
+    English, or its id), and a refusal lists the names the reader knows."""
+    from nightcall.commands.judge import _Questions, judge_module
+
+    module = judge_module("epic")
+    assert module is not None
+    questions = _Questions("epic", lang, module)
+    assert questions.token(typed) == token
+    assert questions.token("") == "certainty"
+    assert questions.artifact(artifact) in get_ruleset("epic").marks_at_end(["curator"])[1]
+    assert questions.artifact("") == ""
+    with pytest.raises(ValueError):
+        questions.token("pa")  # too short to be the start of one name (Panik, Pest)
+    with pytest.raises(ValueError) as info:
+        questions.token("gold")
+    assert listed in str(info.value) and "certainty" not in str(info.value)
+    with pytest.raises(ValueError) as info:
+        questions.artifact("crown")
+    assert "claw_of_the_werewolf" not in str(info.value) and "crown" in str(info.value)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Annotated, Any, NotRequired, TypedDict, TypeVar, cast
@@ -126,24 +126,41 @@ class _Questions:
         return raw
 
     def token(self, raw: str) -> str:
-        from nightcall.narration.deckspec import normal
         from nightcall.rulesets.epic.roles import TOKENS
 
-        token = normal(raw) or "certainty"
-        if token not in TOKENS:
-            raise ValueError(self.t("not_a_token", token=raw, tokens=", ".join(TOKENS)))
+        token = self._mark("token", TOKENS, raw) if raw.strip() else "certainty"
+        if token is None:
+            raise ValueError(self.t("not_a_token", token=raw,
+                                    tokens=", ".join(self._names_in(self.loc, "token", TOKENS))))
         return token
 
     def artifact(self, raw: str) -> str:
-        from nightcall.narration.deckspec import normal
         from nightcall.rulesets.epic.roles import ARTIFACTS
 
-        artifact = normal(raw)
-        if artifact and artifact not in ARTIFACTS:
-            raise ValueError(self.t("not_an_artifact", artifact=raw,
-                                    artifacts=", ".join(a.replace("_", " ")
-                                                        for a in ARTIFACTS)))
+        artifact = self._mark("artifact", ARTIFACTS, raw) if raw.strip() else ""
+        if artifact is None:
+            names = self._names_in(self.loc, "artifact", ARTIFACTS)
+            raise ValueError(self.t("not_an_artifact", artifact=raw, artifacts=", ".join(names)))
         return artifact
+
+    def _mark(self, kind: str, ids: Sequence[str], raw: str) -> str | None:
+        """The token or artifact typed: its id, or its name in the reader's language or
+        in English ("Amore", "love", "Claw of the Werewolf"), or the start of one name
+        alone ("Liebe" for "Liebes-Marker"); None if it is none of them."""
+        from nightcall.narration.deckspec import normal
+        from nightcall.narration.locale import load
+
+        typed = normal(raw)
+        words = {(i, normal(name)) for loc in (self.loc, load("en"))
+                 for i, name in zip(ids, self._names_in(loc, kind, ids), strict=True)}
+        exact = {i for i, word in words if typed in (i, word)}
+        started = {i for i, word in words if len(typed) >= 3 and word.startswith(typed)}
+        found = exact or started
+        return found.pop() if len(found) == 1 else None
+
+    def _names_in(self, loc: Locale, kind: str, ids: Sequence[str]) -> list[str]:
+        """Tokens' or artifacts' names in ``loc``'s language (the account's words)."""
+        return [loc.lines.get(f"account.{self.rid}.{kind}.{i}", i) for i in ids]
 
     def vote(self, voter: str) -> Callable[[str], str]:
         players: list[str] = self.table["players"]
