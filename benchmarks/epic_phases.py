@@ -7,7 +7,13 @@ collector off, and the who-has-won check alone (Epic's `judge.decide`, quiet, on
 end-of-night tables of the same games). Each figure is (instructions for N games -
 instructions for 0 games) / N under valgrind, so the machine's load does not change it.
 
+With ``--warm W`` both runs first play W games of the same kind: the caches (the option
+tuples of ``common.each_seat``, the judge's identities, ...) are then full, as they are
+in epic_games.py's timed rounds, and a figure is a game's steady cost. Without it a
+figure also carries the caches' one-off filling, spread over the N games.
+
     python benchmarks/epic_phases.py [--scenario werewolf_night] [--players 8] [--games 40]
+                                     [--warm 0] [--phases deal,night,full,full_gc_off,judge]
 """
 
 from __future__ import annotations
@@ -24,8 +30,9 @@ from typing import Any
 PHASES = ("deal", "night", "full", "full_gc_off", "judge")
 
 
-def play(kind: str, scenario: str, players: int, phase: str, games: int) -> None:
-    """``games`` random games of ``kind``, stopped after ``phase``."""
+def play(kind: str, scenario: str, players: int, phase: str, games: int, warm: int) -> None:
+    """``games`` random games of ``kind``, stopped after ``phase``, after ``warm`` whole
+    games (in both runs, so they cancel out)."""
     from nightcall.rulesets.epic import day as epic_day
     from nightcall.rulesets.epic import judge
     from nightcall.rulesets.epic.game import EPIC
@@ -36,6 +43,11 @@ def play(kind: str, scenario: str, players: int, phase: str, games: int) -> None
         else ONUW.recommended_deck(players)
     names = tuple(f"P{i}" for i in range(players))
     rng = random.Random(1)
+    for _ in range(warm):
+        st = rules.deal(names, deck, rng)
+        while st.phase != 2:
+            for seat in rules.waiting_for(st):
+                rules.apply(st, seat, rng.choice(rules.legal_actions(st, seat)))
     if phase == "judge":  # the tables of 40 games, in both runs; then `games` checks each
         ends: list[judge.EndOfNight] = []
         decide = epic_day.decide
@@ -66,10 +78,11 @@ def play(kind: str, scenario: str, players: int, phase: str, games: int) -> None
                 rules.apply(st, seat, rng.choice(rules.legal_actions(st, seat)))
 
 
-def instructions(kind: str, scenario: str, players: int, phase: str, games: int) -> int:
+def instructions(kind: str, scenario: str, players: int, phase: str, games: int,
+                 warm: int) -> int:
     out = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-         __file__, "--play", kind, scenario, str(players), phase, str(games)],
+         __file__, "--play", kind, scenario, str(players), phase, str(games), str(warm)],
         capture_output=True, text=True, check=True,
         env={**os.environ, "PYTHONHASHSEED": "0"},
     )
@@ -84,18 +97,26 @@ def main() -> None:
     parser.add_argument("--scenario", default="werewolf_night")
     parser.add_argument("--players", type=int, default=8)
     parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--play", nargs=5, help=argparse.SUPPRESS)
+    parser.add_argument("--warm", type=int, default=0,
+                        help="whole games played first in both runs (steady-state figures)")
+    parser.add_argument("--phases", default=",".join(PHASES))
+    parser.add_argument("--play", nargs=6, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.play:
-        kind, scenario, players, phase, games = args.play
-        play(kind, scenario, int(players), phase, int(games))
+        kind, scenario, players, phase, games, warm = args.play
+        play(kind, scenario, int(players), phase, int(games), int(warm))
         return
+    phases = args.phases.split(",")
+    unknown = set(phases) - set(PHASES)
+    if unknown:
+        parser.error(f"unknown phases: {', '.join(sorted(unknown))} (known: {', '.join(PHASES)})")
     for kind in ("epic", "onuw"):
-        for phase in PHASES:
+        for phase in phases:
             if kind == "onuw" and phase == "judge":
                 continue
-            per_game = (instructions(kind, args.scenario, args.players, phase, args.games)
-                        - instructions(kind, args.scenario, args.players, phase, 0)) \
+            count = [instructions(kind, args.scenario, args.players, phase, games, args.warm)
+                     for games in (args.games, 0)]
+            per_game = (count[0] - count[1]) \
                 // (args.games * (40 if phase == "judge" else 1))
             print(f"{kind:5s} {phase:12s} {per_game:>9,} instructions per game")
 
