@@ -211,3 +211,24 @@ def test_cli_report_speaks_lang_and_shows_each_roles_denominator() -> None:
                  "Ruolo ricevuto", "volte", "Veggente", "seme 0"):
         assert word in result.stdout, word
     assert "Team win rates" not in result.stdout and "Seer" not in result.stdout
+
+
+def test_json_is_documented_key_by_key(tmp_path: object) -> None:
+    """docs/balance.md holds the guide the report writes, and the guide names every key
+    `--json` prints (with --plot, and for a deck with vampires)."""
+    from pathlib import Path
+
+    from nightcall.sim.balance import OWN_DECK
+
+    docs = Path(__file__).parents[2] / "docs" / "balance.md"
+    assert OWN_DECK.strip() in docs.read_text(encoding="utf-8")
+    png = Path(str(tmp_path)) / "e.png"
+    out = CliRunner().invoke(app, ["simulate", "epic", "-n", "6", "-g", "8", "-w", "1",
+                                   "--bots", "random", "--json", "--plot", str(png)])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    keys = set(data) | set(data["win_rates"]) | set(data["win_rates"]["nobody"])
+    keys |= {k for r in data["win_rates"]["roles"].values() for k in r}
+    assert "plot" in keys and "seats" in keys
+    missing = [k for k in sorted(keys) if f"`{k}`" not in OWN_DECK]
+    assert not missing
