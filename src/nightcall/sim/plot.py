@@ -39,7 +39,7 @@ def win_rate_figure(win_rates: WinRates, texts: PlotTexts) -> Figure:
     roles: list[tuple[str, Rate]] = sorted(
         ((texts.roles.get(k, k), r) for k, r in win_rates["roles"].items()),
         key=lambda item: item[0].casefold())
-    fig = Figure(figsize=(11, 5.2))
+    fig = Figure(figsize=(11, 5.2), layout="constrained")  # (room for a long suptitle)
     grid = fig.add_gridspec(1, 2, width_ratios=[max(2, len(teams)), max(2, len(roles))])
     for spot, data, label in ((grid[0], teams, texts.by_team), (grid[1], roles, texts.by_role)):
         ax = fig.add_subplot(spot)
@@ -61,7 +61,6 @@ def win_rate_figure(win_rates: WinRates, texts: PlotTexts) -> Figure:
         for tick in ax.get_xticklabels():
             tick.set_horizontalalignment("right")
     fig.suptitle(texts.title, fontsize=10)
-    fig.tight_layout()
     return fig
 
 
