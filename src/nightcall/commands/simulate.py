@@ -12,6 +12,8 @@ import typer
 if TYPE_CHECKING:  # (the CLI imports what a command uses when it runs)
     from nightcall.engine.ruleset import Rules
     from nightcall.narration.locale import Locale
+    from nightcall.sim.plot import PlotTexts
+    from nightcall.sim.tally import Rate
 
 EXIT_BAD_SETUP = 2
 
@@ -83,8 +85,8 @@ def simulate(
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games to play.")] = 10_000,
     bots: Annotated[
         str,
-        typer.Option("--bots", help="Who plays every seat: random, reasoning, reasoning:easy "
-                     "or reasoning:hard (as in `nightcall play`)."),
+        typer.Option("--bots", help="Who plays every seat: random, reasoning, reasoning:easy, "
+                     "reasoning:normal or reasoning:hard (as in `nightcall play`)."),
     ] = "reasoning",
     village: Annotated[
         str | None, typer.Option("--village", help="The village's bot (default: --bots).")
@@ -101,7 +103,9 @@ def simulate(
         int | None, typer.Option("--workers", "-w", min=1, help="Processes (default: all cores).")
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Same seed, same results.")] = 0,
-    lang: Annotated[str, typer.Option(help="Role names in en, it or de.")] = "en",
+    lang: Annotated[
+        str, typer.Option(help="Language of the report and the plot: en, it or de.")
+    ] = "en",
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Draw the win rates to this PNG.")
@@ -142,7 +146,10 @@ def simulate(
         raise typer.Exit(EXIT_BAD_SETUP) from None
     setup = Setup(rs.id, n, tuple(deck), village, wolves, vampires=vampires)
     k = workers or default_workers()
-    label = f"{rs.title}, {n} players" + (f", “{scenario_name}”" if scenario_name else "")
+    label = (locale.line("deck.title_scenario", title=rs.title, n=n, scenario=scenario_name)
+             if scenario_name else locale.line("deck.title", title=rs.title, n=n))
+    if roles:
+        label += ", " + locale.line("simulate.own_deck")
     if as_json:
         tally, seconds = run(setup, games, seed, k)
     else:
@@ -159,6 +166,7 @@ def simulate(
 
     low, high = wilson(tally.nobody_won, tally.games)
     rates["nobody"] = _rate(tally.nobody_won, tally.games, low, high)
+    has_vampires = any(_vampire(r) for r in deck)
     result: dict[str, Any] = {
         "ruleset": rs.id,
         "players": n,
@@ -167,10 +175,11 @@ def simulate(
         "names": [locale.role(rs.id, r) for r in deck],
         "village": village,
         "wolves": wolves,
-        "vampires": vampires or wolves if any(_vampire(r) for r in deck) else None,
+        "vampires": (vampires or wolves) if has_vampires else None,
         "seed": seed,
         "workers": k,
         "games": tally.games,
+        "interval": "95% Wilson score",
         "win_rates": rates,
         "average_deaths": tally.average_deaths,
         "games_per_second": tally.games / seconds if seconds > 0 else None,
@@ -179,7 +188,7 @@ def simulate(
         from nightcall.sim.plot import plot_win_rates
 
         try:
-            plot_win_rates(rates, f"{label}, {village} v {wolves}", plot)
+            plot_win_rates(rates, plot_texts(result, rs, locale, label), plot)
         except OSError as exc:
             err.print(locale.line("refusal.cannot_plot", reason=str(exc)), style="bold red",
                       highlight=False, markup=False)
@@ -205,50 +214,125 @@ def _scenario_name(rs: Rules, players: int, scenario: str | None,
     return found[1] if found else None
 
 
-def _print(result: dict[str, Any], rs: Rules, locale: Locale, label: str) -> None:
+def percent(x: float, lang: str, digits: int = 1) -> str:
+    """A rate as the language writes it: 40.3% (en), 40,3% (it), 40,3 % (de)."""
+    text = f"{x:.{digits}%}"
+    if lang != "en":
+        text = text.replace(".", ",")
+    return text.replace("%", " %") if lang == "de" else text
+
+
+def count(n: int, lang: str) -> str:
+    """1,000 (en), 1.000 (it, de)."""
+    return f"{n:,}" if lang == "en" else f"{n:,}".replace(",", ".")
+
+
+def team_name(locale: Locale, ruleset: str, team: str) -> str:
+    """A team's name: the village, werewolves and vampires have their own line; a team of
+    one role (the Tanner, the Assassin, the Werehamster) is named by the role."""
+    key = f"simulate.team.{team}"
+    return locale.lines[key] if key in locale.lines else locale.role(ruleset, team)
+
+
+def _capital(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+def _deck_line(result: dict[str, Any], rs: Rules, locale: Locale) -> str:
     from collections import Counter
 
+    counts = Counter(result["deck"])
+    return locale.line("simulate.deck", cards=", ".join(
+        f"{k} × {locale.role(rs.id, r)}" if k > 1 else locale.role(rs.id, r)
+        for r, k in counts.items()))
+
+
+def _bots_line(result: dict[str, Any], locale: Locale) -> str:
+    if result["vampires"]:
+        return locale.line("simulate.bots_vampires", village=result["village"],
+                           wolves=result["wolves"], vampires=result["vampires"])
+    return locale.line("simulate.bots", village=result["village"], wolves=result["wolves"])
+
+
+def _run_line(result: dict[str, Any], locale: Locale, label: str) -> str:
+    return locale.line("simulate.run", games=count(result["games"], locale.lang), label=label,
+                       seed=result["seed"], workers=result["workers"])
+
+
+def plot_texts(result: dict[str, Any], rs: Rules, locale: Locale, label: str) -> PlotTexts:
+    """The chart's words: its title says the game, the deck, the bots, how many games and
+    the seed, so a PNG on its own still says what it measured."""
+    import textwrap
+
+    from nightcall.sim.plot import PlotTexts
+
+    lang = locale.lang
+    title = "\n".join([
+        *textwrap.wrap(_run_line(result, locale, label), 130),
+        *textwrap.wrap(_deck_line(result, rs, locale), 130),
+        _bots_line(result, locale),
+    ])
+    rates = result["win_rates"]
+    return PlotTexts(
+        title=title,
+        by_team=locale.line("simulate.plot.by_team"),
+        by_role=locale.line("simulate.plot.by_role"),
+        axis=locale.line("simulate.plot.axis"),
+        nobody=_capital(locale.line("simulate.nobody")),
+        teams={t: _capital(team_name(locale, rs.id, t)) for t in rates["teams"]},
+        roles={r: locale.role(rs.id, r) for r in rates["roles"]},
+        percent=lambda x: percent(x, lang, 0),
+    )
+
+
+def _print(result: dict[str, Any], rs: Rules, locale: Locale, label: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    lang = locale.lang
     console = Console()
-    sides = f"{result['village']} village, {result['wolves']} wolves"
-    if result["vampires"]:
-        sides += f", {result['vampires']} vampires"
     rate = result["games_per_second"]
-    console.print(
-        f"{result['games']:,} games of {label} ({sides}), seed {result['seed']}, "
-        f"{result['workers']} worker(s)" + (f": {rate:,.0f} games/s" if rate else ""),
-        highlight=False,
-    )
-    counts = Counter(result["deck"])
-    console.print("Deck: " + ", ".join(
-        f"{k} × {locale.role(rs.id, r)}" if k > 1 else locale.role(rs.id, r)
-        for r, k in counts.items()), highlight=False)
+    run = _run_line(result, locale, label)
+    if rate:
+        run += " (" + locale.line("simulate.speed", rate=count(round(rate), lang)) + ")"
+    for line in (run, _bots_line(result, locale), _deck_line(result, rs, locale)):
+        console.print(line, highlight=False, markup=False)
     rates = result["win_rates"]
-    teams = Table(title="Team win rates")
-    for col, justify in (("Team", "left"), ("wins", "right"), ("rate", "right"),
-                         ("95% interval", "right")):
-        teams.add_column(col, justify=justify)  # type: ignore[arg-type]
-    for name, r in [*rates["teams"].items(), ("nobody wins", rates["nobody"])]:
-        teams.add_row(name[:1].upper() + name[1:], f"{r['wins']:,}", f"{r['rate']:.1%}",
-                      f"{r['low']:.1%} - {r['high']:.1%}")
+
+    def interval(r: Rate) -> str:
+        return f"{percent(r['low'], lang)} - {percent(r['high'], lang)}"
+
+    teams = Table(title=locale.line("simulate.teams"))
+    for col, justify in (("team", "left"), ("wins", "right"), ("rate", "right"),
+                         ("interval", "right")):
+        teams.add_column(locale.line(f"simulate.col.{col}"), justify=justify)  # type: ignore[arg-type]
+    rows = [(team_name(locale, rs.id, t), r) for t, r in rates["teams"].items()]
+    for name, r in [*rows, (locale.line("simulate.nobody"), rates["nobody"])]:
+        teams.add_row(_capital(name), count(r["wins"], lang),
+                      percent(r["rate"], lang), interval(r))
     console.print(teams)
     total = sum(r["rate"] for r in rates["teams"].values()) + rates["nobody"]["rate"]
     if total > 1.0005:
-        console.print(f"[dim](the rows add to {total:.1%}: some teams win together, such "
-                      "as the Tanner with the village)[/]", highlight=False)
-    roles = Table(title="Dealt role win rates")
-    for col, justify in (("Dealt role", "left"), ("wins", "right"), ("rate", "right"),
-                         ("95% interval", "right")):
-        roles.add_column(col, justify=justify)  # type: ignore[arg-type]
-    for role, r in rates["roles"].items():
-        roles.add_row(locale.role(rs.id, role), f"{r['wins']:,}", f"{r['rate']:.1%}",
-                      f"{r['low']:.1%} - {r['high']:.1%}")
+        console.print(locale.line("simulate.together", total=percent(total, lang)),
+                      style="dim", highlight=False, markup=False)
+    roles = Table(title=locale.line("simulate.roles"))
+    for col, justify in (("role", "left"), ("dealt", "right"), ("wins", "right"),
+                         ("rate", "right"), ("interval", "right")):
+        roles.add_column(locale.line(f"simulate.col.{col}"), justify=justify)  # type: ignore[arg-type]
+    # (a role's rate is per seat dealt it: "dealt" is its denominator)
+    named = sorted(((locale.role(rs.id, role), r) for role, r in rates["roles"].items()),
+                   key=lambda item: item[0].casefold())
+    for name, r in named:
+        roles.add_row(name, count(r["seats"], lang), count(r["wins"], lang),
+                      percent(r["rate"], lang), interval(r))
     console.print(roles)
-    console.print(f"Average deaths per game: {result['average_deaths']:.2f}", highlight=False)
+    deaths = f"{result['average_deaths']:.2f}"
+    console.print(locale.line("simulate.deaths",
+                              deaths=deaths if lang == "en" else deaths.replace(".", ",")),
+                  highlight=False, markup=False)
     if "plot" in result:
-        console.print(f"Plot written to {result['plot']}", highlight=False)
+        console.print(locale.line("simulate.plot_written", path=result["plot"]),
+                      highlight=False, markup=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -30,6 +30,40 @@ from nightcall.sim.parallel import chunks, default_workers
 from nightcall.sim.runner import Setup, run_games
 from nightcall.sim.tally import Rate, Tally
 
+# The designer's guide: written into every report (a test checks docs/balance.md holds it
+# and that it names every key of `nightcall simulate --json`).
+OWN_DECK = """## Your own deck: `nightcall simulate`
+
+To try a house variant, simulate its deck and compare it with the deck it changes, same
+seed and bots:
+
+    nightcall simulate onuw -n 7 -g 4000                        # the recommended deck
+    nightcall simulate onuw -n 7 -g 4000 --roles \\
+        werewolf,werewolf,seer,robber,troublemaker,villager,villager,tanner,minion,drunk
+    nightcall simulate epic -n 6 --scenario werewolf_night --plot wn6.png
+    nightcall simulate lupus -n 15 --roles ... --lang it --plot lupus.png
+
+`--roles` takes role ids, names in any language or playing cards (as `nightcall deck`
+reads them); the deck must fit the player count (One Night and Epic Battle deal players + 3
+cards). `--bots` (or `--village`, `--wolves`, `--vampires`) picks who plays; `--seed` fixes
+the games, whatever `--workers`. Two decks clearly differ when their 95% intervals do not
+overlap; 4,000 games give intervals of about ±1.5 points. The report and the plot (`--plot
+FILE.png`) speak `--lang` (en, it, de); the plot's title says the game, the deck, the bots,
+the games and the seed.
+
+`--json` prints one object:
+
+- `ruleset`, `players`, `scenario` (its name, or null for a `--roles` deck), `deck` (role
+  ids), `names` (the same in `--lang`);
+- `village`, `wolves`, `vampires` (the bots; `vampires` is null without vampires), `seed`,
+  `workers`, `games`;
+- `interval`: how `low` and `high` are computed (the 95% Wilson score interval);
+- `win_rates`: `teams` (team id: `rate`, `low`, `high`, `wins`, over all games), `roles`
+  (dealt role id: the same plus `seats`, how many seats were dealt it, the rate's
+  denominator) and `nobody` (games nobody won); a game can count for several teams;
+- `average_deaths`, `games_per_second`, and `plot` (the PNG's full path, with `--plot`).
+"""
+
 
 @dataclass(frozen=True)
 class Row:
@@ -137,6 +171,7 @@ def write_report(rows: list[Row], tallies: list[Tally], out: Path, seed: int,
             lines += _scenario_section(rs, mine, out)
         else:
             lines += _deck_section(rs, mine, out)
+    lines += ["", OWN_DECK.rstrip("\n")]
     (out / "balance.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

@@ -22,7 +22,8 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / games
     mid = (p + z * z / (2 * games)) / denom
     half = z * sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return max(0.0, mid - half), min(1.0, mid + half)
+    # (rounding can put an end a hair past p at 0 or 1: the interval must hold p)
+    return min(p, max(0.0, mid - half)), max(p, min(1.0, mid + half))
 
 
 class Rate(TypedDict):
