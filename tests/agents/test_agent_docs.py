@@ -107,3 +107,15 @@ def test_the_docs_conversation_is_what_the_game_master_says() -> None:
     assert len(real) == len(shown), real
     for want, got in zip(shown, real, strict=True):
         assert shown_matches(want, got), f"docs/agents.md shows\n{want}\nthe wire says\n{got}"
+
+
+def test_the_docs_python_environment_example_runs_as_written() -> None:
+    doc = (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", doc, re.S)
+              if "NightcallEnv(" in b]
+    assert len(blocks) == 1, "docs/agents.md shows the AEC environment once"
+    # As a reader would run it; then the game is over and every agent has left.
+    script = blocks[0] + "assert env.agents == [], env.agents\n"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
