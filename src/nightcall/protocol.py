@@ -110,7 +110,8 @@ class Welcome(_Message, tag="welcome"):
     ruleset: str
     seat: Seat
     players: list[str]
-    protocol: int = PROTOCOL_VERSION
+    # Required, not defaulted: omit_defaults would keep the version off the wire.
+    protocol: int
     role_ids: list[str] = msgspec.field(default_factory=list)
     action_space: list[ActionJSON] | None = None
 

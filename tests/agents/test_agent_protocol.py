@@ -25,7 +25,7 @@ def test_action_message_round_trip_leaves_unused_arguments_out() -> None:
 
 def test_server_messages_round_trip() -> None:
     msgs: list[p.ServerMessage] = [
-        p.Welcome("onuw", 1, ["a", "b", "c"]),
+        p.Welcome("onuw", 1, ["a", "b", "c"], p.PROTOCOL_VERSION),
         p.Observation(1, 4, {"legal": [{"kind": "skip"}]}, [p.ActionJSON("claim", 2)], [0, 1]),
         p.Error(p.ErrorCode.ILLEGAL_ACTION, "no", 4),
         p.GameOver(1, 9, {"phase": "over"}, True),

@@ -87,6 +87,7 @@ def test_a_whole_game_with_bad_lines_refused_on_the_way(tmp_path: Path) -> None:
     welcome = gm.read()
     assert welcome["type"] == "welcome" and welcome["seat"] == 2
     assert welcome["players"] == [f"player_{i}" for i in range(5)]
+    assert welcome["protocol"] == 1, "the version is on the wire, as docs/agents.md says"
     gm.send(json.dumps({"type": "hello", "name": "test-agent"}))
     first = gm.read()
     assert first["type"] == "observation" and first["seat"] == 2

@@ -15,7 +15,7 @@ from llmhelpers import ScriptedLLM, to_day
 
 from nightcall.agents.table import Table
 from nightcall.arena.config import Entrant, Tournament
-from nightcall.arena.ratings import rate
+from nightcall.arena.ratings import markdown, rate, warnings
 from nightcall.arena.run import play_games
 from nightcall.arena.seats import Context, LLMSeat, RateLimiter, StdioSeat, pass_move
 from nightcall.engine.actions import Action
@@ -96,8 +96,14 @@ def test_a_program_that_dies_passes_for_the_rest_and_the_game_counts(tmp_path: P
     crashed = [s for r in results for s in r["seats"].values()]
     assert crashed and all(re.search("closed its output|stopped reading", s["crashed"])
                            for s in crashed)
-    row = {r["name"]: r for r in rate(t, results).leaderboard()}["dies"]
+    ratings = rate(t, results)
+    row = {r["name"]: r for r in ratings.leaderboard()}["dies"]
     assert row["protocol"]["crashes"] == len(crashed)
+    # Its rating alone would not tell: the leaderboard says it crashed, and where to look.
+    said = f"dies: its program stopped (it exited, closed its output or sent 50 refused " \
+           f"messages) in {len(crashed)} of {row['seats']} seats"
+    assert [w[:len(said)] for w in warnings(ratings)] == [said]
+    assert f"**Warning**: {said}" in markdown(ratings) and "agents.log" in markdown(ratings)
 
 
 def test_pass_is_doing_nothing_where_the_rules_allow_it() -> None:

@@ -143,6 +143,23 @@ def test_bad_input_is_one_line_and_no_traceback(
     assert not (tmp_path / "arena-out").exists()  # nothing written for a bad tournament
 
 
+def test_a_program_that_crashes_is_named_under_the_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A program that dies at once still gets a rating (it passed every move): a newcomer
+    # must not read that as "my agent works". The warning goes to stderr, --json or not.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "dies.py").write_text("raise SystemExit(1)\n")
+    for extra in ([], ["--json"]):
+        code, stdout, stderr = arena("-e", f"mine=stdio:{sys.executable} dies.py", "-e",
+                                     "random", "--deals", "1", "-w", "1", "--fresh", *extra)
+        assert code == 0, stderr
+        warning = next(line for line in stderr.splitlines() if line.startswith("warning:"))
+        assert warning.startswith("warning: mine: its program stopped")
+        assert warning.endswith(f"seats, and passed for the rest of those games: see "
+                                f"{Path('arena-out') / 'agents.log'}")
+    json.loads(stdout)  # --json: stdout is the leaderboard alone
+
+
 def test_another_tournament_in_the_same_folder_is_refused(tmp_path: Path) -> None:
     out = str(tmp_path / "o")
     assert arena("-e", "random", "-e", "reasoning", "--deals", "2", "-o", out)[0] == 0

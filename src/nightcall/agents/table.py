@@ -25,6 +25,7 @@ from nightcall.engine.errors import IllegalAction
 from nightcall.engine.ruleset import Ruleset, S, Talk, get_ruleset
 from nightcall.narration.telling import explained
 from nightcall.protocol import (
+    PROTOCOL_VERSION,
     ActionJSON,
     ActionMessage,
     AgentMessage,
@@ -101,7 +102,7 @@ class Table:
     def welcome(self, seat: int) -> Welcome:
         space = None if self.space is None else [ActionJSON.of(a) for a in self.space.actions]
         return Welcome(
-            self.ruleset.id, seat, list(self.names),
+            self.ruleset.id, seat, list(self.names), PROTOCOL_VERSION,
             role_ids=list(self.ruleset.role_ids), action_space=space,
         )
 

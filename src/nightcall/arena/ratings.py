@@ -211,6 +211,23 @@ def title(r: Ratings) -> str:
             f"({t.deals:,} deals x {t.games_per_deal} seatings), seed {t.seed}")
 
 
+def warnings(r: Ratings) -> list[str]:
+    """What went wrong with the programs and LLMs, which the ratings alone do not show:
+    a program that crashed on every seat still gets a rating (it passed), so say so."""
+    said = []
+    for row in r.leaderboard():
+        p = row.get("protocol", {})
+        if p.get("crashes"):
+            said.append(f"{row['name']}: its program stopped (it exited, closed its output "
+                        f"or sent 50 refused messages) in {p['crashes']:,} of "
+                        f"{row['seats']:,} seats, and passed for the rest of those games")
+        if p.get("fallbacks"):
+            said.append(f"{row['name']}: {p['fallbacks']:,} of {p.get('requests', 0):,} "
+                        "answers of the endpoint were unusable (unreachable, an HTTP error, "
+                        "no number in the reply) and became random moves")
+    return said
+
+
 def markdown(r: Ratings) -> str:
     rows = r.leaderboard()
     protocol = any("protocol" in row for row in rows)
@@ -239,6 +256,7 @@ def markdown(r: Ratings) -> str:
     lines.append("")
     lines.append("Score: the mean of the two sides' conservative ratings (μ − 3σ); "
                  "ratings by openskill (Plackett-Luce), starting at 25 ± 8.3.")
+    lines += [f"\n**Warning**: {w} (see `agents.log`)." for w in warnings(r)]
     return "\n".join(lines) + "\n"
 
 

@@ -82,7 +82,7 @@ def _arena(err: Console, config: Path | None, entrants: list[str], flags: dict[s
            out: Path | None, fresh: bool, plot: Path | None, as_json: bool) -> None:
     from nightcall.arena import ArenaError
     from nightcall.arena.config import build, read_toml
-    from nightcall.arena.ratings import markdown, rate, require_openskill, rich_table
+    from nightcall.arena.ratings import markdown, rate, require_openskill, rich_table, warnings
     from nightcall.arena.ratings import plot as draw
     from nightcall.arena.results import ResultsFile
     from nightcall.arena.run import run
@@ -149,6 +149,7 @@ def _arena(err: Console, config: Path | None, entrants: list[str], flags: dict[s
         raise ArenaError(f"cannot write the leaderboard: {exc}") from None
     if as_json:
         typer.echo(json.dumps(board, indent=2, ensure_ascii=False))
+        _warn(err, warnings(ratings), folder)
         return
     from rich.console import Console
 
@@ -160,6 +161,15 @@ def _arena(err: Console, config: Path | None, entrants: list[str], flags: dict[s
     console.print(f"results: {results.path}; leaderboard: {folder / 'leaderboard.md'}, "
                   f"{folder / 'leaderboard.json'}" + (f"; plot: {plot}" if plot else ""),
                   highlight=False, soft_wrap=True, markup=False)
+    _warn(err, warnings(ratings), folder)
+
+
+def _warn(err: Console, said: list[str], folder: Path) -> None:
+    # After the table, on stderr (so that --json stays one document): a program that
+    # crashed on every seat still has a rating, and nothing else on screen says so.
+    for warning in said:
+        err.print(f"warning: {warning}: see {folder / 'agents.log'}", markup=False,
+                  soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

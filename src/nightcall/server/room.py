@@ -661,7 +661,7 @@ class Room:
             self._welcomed.add(sink)
             sink.send(encode(protocol.Welcome(
                 ruleset=self.ruleset.id, seat=seat, players=[s.name for s in self.seats],
-                role_ids=list(self.ruleset.role_ids),
+                protocol=protocol.PROTOCOL_VERSION, role_ids=list(self.ruleset.role_ids),
             )))
         view = self.snapshot(seat)
         state_id = self.state_id(seat)
