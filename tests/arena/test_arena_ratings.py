@@ -117,3 +117,16 @@ def test_a_game_everybody_lost_moves_no_rating() -> None:
     assert rows["a"]["werewolf"]["mu"] > 25 and rows["b"]["werewolf"]["mu"] > 25
     assert rows["a"]["village"]["mu"] < 25 and rows["b"]["village"]["mu"] < 25
     assert (rows["a"]["village"]["seats"], rows["a"]["werewolf"]["wins"]) == (2, 1)
+
+
+def test_the_title_counts_one_deal_in_the_singular() -> None:
+    """A one-deal tournament's title said "1 deals"."""
+    from nightcall.arena.ratings import title
+
+    people = tuple(Entrant(f"r{i}", "bot", bot="random") for i in range(5))
+    one = Tournament("onuw", 5, DECK, people, 1, 4)
+    said = " ".join(title(rate(one, play_games(one, range(one.games), Context()))).split())
+    assert "; 5 games (1 deal x 5 seatings), seed 4" in said
+    two = Tournament("onuw", 5, DECK, people, 2, 4)
+    said = " ".join(title(rate(two, play_games(two, range(two.games), Context()))).split())
+    assert "; 10 games (2 deals x 5 seatings), seed 4" in said

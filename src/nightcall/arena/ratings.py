@@ -207,8 +207,13 @@ def _rate_text(side: SideJson) -> str:
 def title(r: Ratings) -> str:
     t = r.tournament
     what = f"scenario {t.scenario}" if t.scenario else ", ".join(t.deck)
-    return (f"{t.ruleset}, {t.players} players ({what}); {r.games:,} games "
-            f"({t.deals:,} deals x {t.games_per_deal} seatings), seed {t.seed}")
+    return (f"{t.ruleset}, {t.players} players ({what}); {_count(r.games, 'game')} "
+            f"({_count(t.deals, 'deal')} x {_count(t.games_per_deal, 'seating')}), "
+            f"seed {t.seed}")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
 def warnings(r: Ratings) -> list[str]:
