@@ -253,10 +253,10 @@ export function runScreen({ host }) {
         h("progress", { max: total, value: voted.length, "aria-label": t("board.voted") })));
     }
     return h("div", { class: "day-grid" },
-      h("div", {}, renderBoard(view) || h("section", { class: "board", "data-testid": "table" }, h("h2", {}, t("board.title"))),
+      h("div", {}, renderBoard(view) || h("section", { class: "board", "data-testid": "table" }, h("h2", {}, t("board.title")))),
+      h("div", { class: "day-side" }, side,
         // What may be at the table, for the talk: the deck with what each role does.
         h("section", { class: "panel deck-panel" }, h("h2", {}, t("lobby.deck")), renderDeck(deckNow(view), { testid: "deck-now" }))),
-      h("div", { class: "day-side" }, side),
       renderCircle(lobby, { ghosts: view.ghosts || [], mark: view.accuser,
         extra: (s) => ((view.suspects || []).includes(s.name) ? h("em", { class: "tag" }, ` ${t("board.suspects")}`) : null) }));
   }
