@@ -279,7 +279,7 @@ export function runScreen({ host }) {
     // (the whole game, in the grid too: a TV shows it as a third column of its own)
     parts.push(h("div", { class: "end-grid" },
       h("div", { class: "end-words" }, renderEnd(obs, view.players)[0] || null),
-      h("section", { class: "faceup", "data-testid": "faceup" }, h("h2", {}, t("end.cards")),
+      h("section", { class: "faceup", "data-testid": "faceup", tabindex: "0" }, h("h2", {}, t("end.cards")),
         // Seat by seat, clockwise: the card as it lies (and as dealt, if it moved).
         h("ol", { class: "seats faceup-grid", "data-testid": "seats" }, lobby.seats.map((s) => {
           const c = cards[s.seat] || {};
