@@ -117,6 +117,26 @@ export function runScreen({ host }) {
   // --- rendering ------------------------------------------------------------------
   function render() {
     if (!lobby) return;
+    draw();
+    fit();
+  }
+
+  // A TV cannot scroll: on a wide screen, drop what the phones show anyway (see
+  // app.css, body[data-fit]) until the stage fits the window, one step at a time.
+  const wide = matchMedia("(min-width: 60rem)");
+  function fit() {
+    const body = document.body;
+    delete body.dataset.fit;
+    if (!wide.matches) return;
+    for (let level = 1; level <= 3 && document.documentElement.scrollHeight > innerHeight; level++) {
+      body.dataset.fit = String(level);
+    }
+  }
+  addEventListener("resize", fit);
+  // (the "keep this table" panel arrives on its own, after the first render)
+  new MutationObserver(fit).observe($("main"), { childList: true });
+
+  function draw() {
     const stage = obs ? obs.clock.stage : "lobby";
     document.body.dataset.stage = stage;
     $("#stage").textContent = stageName(stage);
@@ -233,12 +253,12 @@ export function runScreen({ host }) {
         h("progress", { max: total, value: voted.length, "aria-label": t("board.voted") })));
     }
     return h("div", { class: "day-grid" },
-      h("div", {}, renderBoard(view) || h("section", { class: "board", "data-testid": "table" }, h("h2", {}, t("board.title"))),
+      h("div", {}, renderBoard(view) || h("section", { class: "board", "data-testid": "table" }, h("h2", {}, t("board.title")))),
+      h("div", { class: "day-side" }, side,
         // What may be at the table, for the talk: the deck with what each role does.
         h("section", { class: "panel deck-panel" }, h("h2", {}, t("lobby.deck")), renderDeck(deckNow(view), { testid: "deck-now" }))),
-      h("div", { class: "day-side" }, side,
-        renderCircle(lobby, { ghosts: view.ghosts || [], mark: view.accuser,
-          extra: (s) => ((view.suspects || []).includes(s.name) ? h("em", { class: "tag" }, ` ${t("board.suspects")}`) : null) })));
+      renderCircle(lobby, { ghosts: view.ghosts || [], mark: view.accuser,
+        extra: (s) => ((view.suspects || []).includes(s.name) ? h("em", { class: "tag" }, ` ${t("board.suspects")}`) : null) }));
   }
 
   function renderOver(view) {
@@ -256,9 +276,10 @@ export function runScreen({ host }) {
         onclick: () => net.send({ type: "play_again" }) }, t("host.play_again")));
     }
     parts.push(replayButton(code, null, { tv: host }));
+    // (the whole game, in the grid too: a TV shows it as a third column of its own)
     parts.push(h("div", { class: "end-grid" },
       h("div", { class: "end-words" }, renderEnd(obs, view.players)[0] || null),
-      h("section", { class: "faceup", "data-testid": "faceup" }, h("h2", {}, t("end.cards")),
+      h("section", { class: "faceup", "data-testid": "faceup", tabindex: "0" }, h("h2", {}, t("end.cards")),
         // Seat by seat, clockwise: the card as it lies (and as dealt, if it moved).
         h("ol", { class: "seats faceup-grid", "data-testid": "seats" }, lobby.seats.map((s) => {
           const c = cards[s.seat] || {};
@@ -271,8 +292,9 @@ export function runScreen({ host }) {
           return h("li", { class: [out.winners.includes(s.name) ? "winner" : "", out.dead.includes(s.name) ? "dead" : "",
             ghost ? "ghost" : ""].join(" "), "data-ghost": ghost ? "yes" : null },
           h("span", { class: "name" }, s.name), c.role ? miniCard(c.role, caption) : null);
-        })))));
-    parts.push(renderEnd(obs, view.players).slice(1));
+        }))),
+      // (on a TV the story scrolls inside its panel: keyboard users reach it too)
+      renderEnd(obs, view.players).slice(1).map((el) => { el.tabIndex = 0; return el; })));
     return parts;
   }
 

@@ -1,0 +1,71 @@
+"""The host screen on a 1920x1080 TV shows each stage without scrolling: a TV cannot
+scroll, what is below 1080 px is never seen. Big rooms in German (the longest words):
+Epic Battle at 10 seats with a long scenario, Lupus at 17 seats, played by bots from
+the lobby to the end. Screenshots of each stage go to test-artifacts/e2e/."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+import pytest
+from e2ehelpers import HOST_TV, stage
+
+pytestmark = pytest.mark.timeout(600)
+
+ROOMS = {
+    "epic-10": {"ruleset": "epic", "seats": 10, "scenario": "epic_battle_the_last_showdown"},
+    "lupus-17": {"ruleset": "lupus", "seats": 17},
+}
+
+
+def page_height(page: Any) -> int:
+    return int(page.evaluate("document.scrollingElement.scrollHeight"))
+
+
+@pytest.mark.parametrize("room", ROOMS)
+def test_every_stage_fits_a_tv(browser: Any, server: Any, shots: Any, room: str) -> None:
+    r = httpx.post(f"{server.url}/api/rooms", json={
+        **ROOMS[room], "language": "de", "call_seconds": 1.2, "discussion_seconds": 600,
+        "vote_seconds": 4, "defense_seconds": 3})
+    assert r.status_code == 201, r.text
+    code, token = r.json()["room"], r.json()["host_token"]
+    errors: list[str] = []
+    host = browser.new_context(**HOST_TV).new_page()
+    host.on("pageerror", lambda e: errors.append(str(e)))
+    host.goto(f"{server.url}/host/{code}#{token}")
+    host.wait_for_selector("[data-testid=deal]")
+    host.wait_for_selector(".deck-list li")
+    host.wait_for_selector("[data-testid=table-keep] h2")  # (it arrives after the lobby)
+    heights: dict[str, int] = {}
+
+    def look(name: str) -> None:
+        time.sleep(0.3)  # (the page settles: fonts, the fit steps)
+        heights[name] = page_height(host)
+        shots(host, f"host-tv-{room}-{len(heights):02d}-{name}")
+
+    look("lobby")
+    host.click("[data-testid=deal]")
+    deadline = time.monotonic() + 500
+    while time.monotonic() < deadline:
+        now = stage(host)
+        # A night with a role called (the deck, the call and the circle all on screen).
+        if now == "night" and not host.locator(".call-name").count():
+            now = ""
+        if now and now not in heights:
+            if now == "over":
+                host.wait_for_selector("[data-testid=faceup] .mini-card")
+                host.wait_for_selector("[data-testid=timeline] li")
+            look(now)
+            if now == "over":
+                break
+        button = host.locator("[data-testid=open-vote]")
+        if now in heights and button.count():
+            button.click()
+        time.sleep(0.1)
+    assert "over" in heights, f"the game did not end: {list(heights)}"
+    for must in ("lobby", "dusk", "night", "discussion", "over"):
+        assert must in heights, must
+    assert {name: h for name, h in heights.items() if h > 1080} == {}, heights
+    assert errors == []
