@@ -53,8 +53,12 @@ def _text(value: Any) -> str:
 
 # Lines reworded since the digests were made (only the wording: the same reason), as
 # main wrote them. Session 9: a role starting with a vowel takes "an". Session 10: a
-# role whose name has its article says it once ("holds the Count card").
+# role whose name has its article says it once ("holds the Count card"). Session 17: two
+# dead wolves are not "a" wolf.
 AS_MAIN_WROTE = ((": they count as an ", ": they count as a "),
+                 ("At least one Werewolf died (", "A Werewolf died ("),
+                 ("At least one werewolf died (", "A werewolf died ("),
+                 ("At least one vampire died (", "A vampire died ("),
                  (" holds the Count card", " holds the The Count card"),
                  (" holds the Master card", " holds the The Master card"),
                  (" holds the Thing card", " holds the The Thing card"))
