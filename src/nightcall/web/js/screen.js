@@ -128,13 +128,14 @@ export function runScreen({ host }) {
     const body = document.body;
     delete body.dataset.fit;
     if (!wide.matches) return;
-    for (let level = 1; level <= 3 && document.documentElement.scrollHeight > innerHeight; level++) {
+    for (let level = 1; level <= 4 && document.documentElement.scrollHeight > innerHeight; level++) {
       body.dataset.fit = String(level);
     }
   }
   addEventListener("resize", fit);
-  // (the "keep this table" panel arrives on its own, after the first render)
-  new MutationObserver(fit).observe($("main"), { childList: true });
+  // (the "keep this table" panel arrives on its own, after the first render, and
+  // fills in later still)
+  new MutationObserver(fit).observe($("main"), { childList: true, subtree: true });
 
   function draw() {
     const stage = obs ? obs.clock.stage : "lobby";
