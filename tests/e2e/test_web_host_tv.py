@@ -1,7 +1,8 @@
 """The host screen on a 1920x1080 TV shows each stage without scrolling: a TV cannot
 scroll, what is below 1080 px is never seen. Big rooms in German (the longest words):
 Epic Battle at 10 seats with a long scenario, Lupus at 17 seats, played by bots from
-the lobby to the end; and an 8-seat Italian Epic room on a laptop's 1366x768. Screenshots of each stage go to test-artifacts/e2e/."""
+the lobby to the end; and an 8-seat Italian Epic room on a laptop's 1366x768.
+Screenshots of each stage go to test-artifacts/e2e/."""
 
 from __future__ import annotations
 
