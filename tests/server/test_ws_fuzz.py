@@ -81,11 +81,12 @@ class Case:
 
 @contextlib.contextmanager
 def vote_room(tmp_path: Path) -> Iterator[tuple[Any, TestClient, str, str]]:
-    """An app with no message rate limit (it has its own tests; here it would only slow
-    the fuzzer) and a 5-seat room whose night runs to a long vote: the app, its client,
-    the room's code and host token."""
+    """An app with no rate limits (they have their own tests; here the message limit
+    would only slow the fuzzer, and a run of wrong tokens drawn close together would
+    get ``slow_down`` instead of ``bad_token``) and a 5-seat room whose night runs to a
+    long vote: the app, its client, the room's code and host token."""
     loose = Limits(messages_per_second=1e6, message_burst=10**6, misses_per_minute=1e6,
-                   miss_burst=10**6)
+                   miss_burst=10**6, wrong_tokens_per_minute=1e6, wrong_token_burst=10**6)
     app = create_app(SQLiteStore(tmp_path / "rooms.sqlite3"), limits=loose)
     with TestClient(app) as client:
         code, host_token = make_room(client, seats=5, call_seconds=0.05,
