@@ -1,7 +1,8 @@
 """The host screen on a 1920x1080 TV shows each stage without scrolling: a TV cannot
 scroll, what is below 1080 px is never seen. Big rooms in German (the longest words):
 Epic Battle at 10 seats with a long scenario, Lupus at 17 seats, played by bots from
-the lobby to the end; and an 8-seat Italian Epic room on a laptop's 1366x768.
+the lobby to the end; and an 8-seat Italian Epic room on a laptop's 1366x768. What
+is still longer at the end (Lupus's 17 cards and story) rolls inside its column.
 Screenshots of each stage go to test-artifacts/e2e/."""
 
 from __future__ import annotations
@@ -76,4 +77,26 @@ def test_every_stage_fits_a_tv(browser: Any, server: Any, shots: Any, room: str)
     for must in ("lobby", "dusk", "night", "discussion", "over"):
         assert must in heights, (must, list(heights))
     assert {name: h for name, h in heights.items() if h > height} == {}, heights
+    if room == "lupus-17":
+        end_columns_roll(host)
     assert errors == []
+
+
+COLUMNS = "[...document.querySelectorAll('.end-grid > *, .end-grid .outcome')]"
+
+
+def end_columns_roll(host: Any) -> None:
+    """Seventeen seats' cards and story are longer than a TV: their columns roll by
+    themselves, even under a cursor left parked on one; with reduced motion they stay."""
+    longer = host.evaluate(f"{COLUMNS}.filter((el) => el.scrollHeight - el.clientHeight > 40)"
+                           ".map((el) => el.getBoundingClientRect().toJSON())")
+    assert longer, "nothing on this end screen is longer than the TV"
+    box = longer[0]
+    host.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    host.wait_for_function(f"() => {COLUMNS}.some((el) => el.scrollTop > 20)",
+                           timeout=20_000)
+    host.emulate_media(reduced_motion="reduce")
+    time.sleep(0.2)
+    before = host.evaluate(f"{COLUMNS}.map((el) => el.scrollTop)")
+    time.sleep(1.5)
+    assert host.evaluate(f"{COLUMNS}.map((el) => el.scrollTop)") == before

@@ -101,8 +101,11 @@ function dragWith(li, k, seat, move) {
 
 // A role as a small face-up card (the end screen, the deck).
 export function miniCard(role, caption = null) {
-  return h("span", { class: `mini-card team-${teamOf(role)}` }, roleIcon(role),
-    h("span", {}, roleName(role)), caption ? h("small", {}, caption) : null);
+  const name = h("span", {}, roleName(role));
+  // (its longest word, in letters: a card too narrow for it shrinks the name, app.css)
+  name.style.setProperty("--long", String(Math.max(...roleName(role).split(/[\s-]/).map((w) => w.length))));
+  return h("span", { class: `mini-card team-${teamOf(role)}` }, roleIcon(role), name,
+    caption ? h("small", {}, caption) : null);
 }
 
 export function renderEnd(obs, players) {

@@ -119,6 +119,7 @@ export function runScreen({ host }) {
     if (!lobby) return;
     draw();
     fit();
+    if (document.body.dataset.stage === "over") startRoll();
   }
 
   // A TV cannot scroll: on a wide screen, drop what the phones show anyway (see
@@ -136,6 +137,59 @@ export function runScreen({ host }) {
   // (the "keep this table" panel arrives on its own, after the first render, and
   // fills in later still)
   new MutationObserver(fit).observe($("main"), { childList: true, subtree: true });
+
+  // The end on a TV: a column longer than the screen rolls slowly down, rests at the
+  // bottom and starts again from the top, so the room reads all of it with no mouse. A
+  // hand in a column (a pointer moving, a wheel, a touch, a key) holds it for a while; with
+  // reduced motion, no roll.
+  const still = matchMedia("(prefers-reduced-motion: reduce)");
+  const ROLL_SPEED = 30;  // px a second: about a line a second
+  const REST = 5000;      // ms at the top, at the bottom, and after a hand in the column
+  const rolls = new WeakMap();
+  let handAt = -Infinity;
+  let handIn = null;
+  for (const kind of ["pointermove", "pointerdown", "wheel", "touchstart", "keydown"]) {
+    addEventListener(kind, (e) => { handAt = performance.now(); handIn = e.target; }, { passive: true });
+  }
+  let rolling = false;
+  let rolledAt = 0;
+  function startRoll() {
+    if (rolling) return;
+    rolling = true;
+    rolledAt = 0;
+    requestAnimationFrame(roll);
+  }
+  function roll(now) {
+    if (document.body.dataset.stage !== "over") { rolling = false; return; }
+    const dt = rolledAt ? Math.min(now - rolledAt, 100) : 0;
+    rolledAt = now;
+    if (wide.matches && !still.matches) {
+      for (const el of document.querySelectorAll(".end-grid > *, .end-grid .outcome")) rollOne(el, now, dt);
+    }
+    requestAnimationFrame(roll);
+  }
+  function rollOne(el, now, dt) {
+    const end = el.scrollHeight - el.clientHeight;
+    let r = rolls.get(el);
+    if (!r) { r = { pos: el.scrollTop, until: now + REST }; rolls.set(el, r); }
+    if (end <= 1) return;
+    // (someone scrolled it, or has a hand in it: it waits)
+    const touched = now - handAt < REST && handIn instanceof Node && el.contains(handIn);
+    if (touched || Math.abs(el.scrollTop - Math.round(r.pos)) > 2) {
+      r.pos = el.scrollTop;
+      r.until = now + REST;
+      return;
+    }
+    if (now < r.until) return;
+    if (r.pos >= end) {  // rested at the bottom: back to the top, and rest there
+      r.pos = 0;
+      r.until = now + REST;
+    } else {
+      r.pos = Math.min(end, r.pos + ROLL_SPEED * dt / 1000);
+      if (r.pos >= end) r.until = now + REST;
+    }
+    el.scrollTop = r.pos;
+  }
 
   function draw() {
     const stage = obs ? obs.clock.stage : "lobby";
