@@ -37,6 +37,24 @@ loadRulesets().then((all) => {
   wait();
 });
 
+// One tab plays a seat. A second tab of this browser on the same seat (the QR code
+// scanned again, the link opened twice) takes it over, and this one pauses with a button
+// to take it back: two tabs would both buzz, and each act on a screen the other changed.
+const tabs = typeof BroadcastChannel === "function" ? new BroadcastChannel(tokenKey) : null;
+if (tabs) tabs.onmessage = (e) => { if (e.data === "here" && me) stepAside(); };
+
+function stepAside() {
+  if (net) net.close();
+  $("#game").hidden = true;
+  $("#elsewhere").hidden = false;
+}
+
+$("[data-testid=use-here]").addEventListener("click", () => {
+  $("#elsewhere").hidden = true;
+  $("#game").hidden = false;
+  start();  // (its welcome tells the other tab to pause)
+});
+
 function hello() {
   if (token) return { as: "player", token };
   return { as: "player", name: pendingName };
@@ -118,6 +136,7 @@ function onMessage(msg) {
       token = msg.token;
       localStorage.setItem(tokenKey, token);
       me = { seat: msg.seat, name: msg.name };
+      if (tabs) tabs.postMessage("here");
       $("#join").hidden = true;
       $("#game").hidden = false;
       $("#me").textContent = msg.name;
