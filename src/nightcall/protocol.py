@@ -20,8 +20,10 @@ From the game master to the agent (:data:`ServerMessage`):
     "talk": [...], "mask": [...]?}``: what the seat knows now. When
     ``view["legal"]`` is not empty the seat must answer with one ``action``; when
     it is empty the seat may only talk (the web app's discussion) or stay silent.
-    ``state_id`` is the version of this seat's view: it goes up by one whenever
-    the view shown to this seat changes (never with what others did in secret).
+    ``state_id`` is the version of this seat's choices: it goes up by one whenever
+    the moves allowed to this seat or the phase change (never with what others did
+    in secret, and never with talk: a claim changes nobody's choices, so an
+    observation that only adds a claim keeps its ``state_id``; see :func:`choices_key`).
     ``view`` is exactly what the ruleset lets this seat know (``Ruleset.view``),
     including ``view["legal"]``, the moves allowed now. ``talk`` lists what the seat
     may say now (claims during the One Night day); saying something is also an
@@ -46,6 +48,8 @@ From the agent to the game master (:data:`AgentMessage`):
     a move from ``view["legal"]`` or a line from ``talk``. ``a`` and ``b`` are
     left out when unused. ``state_id`` is optional; when given, it must be the
     one of the latest observation, so an answer to an old observation is refused.
+    A claim identical to the seat's previous move is refused (``illegal_action``):
+    since a claim keeps the ``state_id``, that is how a repeat is told from a new one.
 
 Decoding never raises anything but :class:`ProtocolError`, whose ``error`` is the
 :class:`Error` message to send back.
@@ -61,6 +65,16 @@ import msgspec
 from nightcall.engine.actions import Action
 
 PROTOCOL_VERSION: Final = 1
+
+# The refusal of a claim identical to the seat's previous move, on every transport.
+SAID_AGAIN: Final = "you have just said exactly that"
+
+
+def choices_key(view: dict[str, Any]) -> tuple[str, object]:
+    """What a seat's ``state_id`` versions in its view: the moves it may make and the
+    phase. Events (others' claims among them) are left out: an answer stays valid
+    while the table talks. The web app adds its clock's stage (Room.snapshot)."""
+    return repr(view.get("legal")), view.get("phase")
 
 
 class ErrorCode(StrEnum):

@@ -71,13 +71,35 @@ def test_stale_state_id_is_refused() -> None:
     assert error is not None and error.code == p.ErrorCode.STALE_STATE
     assert f"at state {now}" in error.message and error.state_id == now
     assert master(table) == before
-    # Another seat's vote changes seat 0's view: an answer to the old one is stale.
+    # Another seat's vote changes nobody else's choices (as on the websocket): seat 0's
+    # answer to the observation it has stands.
     assert act(table, 1, Action("abstain")) is None
-    error = act(table, 0, Action("abstain"), state_id=now)
-    assert error is not None and error.code == p.ErrorCode.STALE_STATE
-    fresh = table.observe(0).state_id
-    assert fresh == now + 1
-    assert act(table, 0, Action("abstain"), state_id=fresh) is None
+    assert table.observe(0).state_id == now
+    assert act(table, 0, Action("abstain"), state_id=now) is None
+
+
+def test_talk_keeps_the_state_id_and_a_claim_said_twice_in_a_row_is_refused() -> None:
+    """The websocket's two rules of talk (docs/protocol.md), over stdio too: a claim
+    changes nobody's choices, so it keeps every state id; then a repeat of the seat's
+    previous move is refused, and the same claim after another one is heard again."""
+    table = Table.deal("onuw", 5, seed=3)
+    to_day(table)
+    obs = table.observe(0)
+    first, second = (t.to_action() for t in obs.talk[:2])
+    assert act(table, 1, table.observe(1).talk[0].to_action()) is None  # another's claim
+    assert table.observe(0).state_id == obs.state_id
+    assert act(table, 0, first, obs.state_id) is None
+    assert table.observe(0).state_id == obs.state_id
+    before, moves = master(table), table.moves
+    again = act(table, 0, first, obs.state_id)
+    assert again is not None and again.code == p.ErrorCode.ILLEGAL_ACTION
+    assert again.message == p.SAID_AGAIN and again.state_id == obs.state_id
+    assert master(table) == before and table.moves == moves
+    assert act(table, 0, second, obs.state_id) is None
+    assert act(table, 0, first, obs.state_id) is None  # after another claim: heard again
+    said = [e for e in table.observe(4).view["events"] if e["kind"] == "claim"]
+    assert [e["seat"] for e in said] == [1, 0, 0, 0]
+    assert act(table, 0, Action("abstain"), state_id=obs.state_id) is None  # the vote
 
 
 def test_state_id_does_not_count_secret_actions_of_others() -> None:

@@ -56,6 +56,7 @@ class LLMPlayer:
         self.names = Names([], [], 0)
         self.ruleset = ""
         self.talked = 0
+        self.last: Action | None = None  # what it sent last (a claim is not offered twice)
         self.fallbacks = 0  # decisions made at random because the reply was unusable
         # What the endpoint reported it used ("usage" in its replies), for cost accounting.
         self.requests = 0
@@ -66,11 +67,15 @@ class LLMPlayer:
         self.names = Names(welcome.players, welcome.role_ids, welcome.seat, welcome.ruleset)
         self.ruleset = welcome.ruleset
         self.talked = 0
+        self.last = None
 
     def options(self, observation: Observation) -> list[Action]:
-        """Moves first, then talk while this player still has something to say."""
-        talk = [t.to_action() for t in observation.talk] if self.talked < self.max_talk else []
-        return observation.legal + talk
+        """Moves first, then talk while this player still has something to say (not
+        the claim it has just made: the game master refuses a repeat)."""
+        if self.talked >= self.max_talk:
+            return list(observation.legal)
+        talk = [t.to_action() for t in observation.talk]
+        return observation.legal + [a for a in talk if a != self.last]
 
     def prompt(self, observation: Observation, options: Sequence[Action]) -> list[dict[str, str]]:
         lines = describe_view(observation.view, self.names)
@@ -101,10 +106,11 @@ class LLMPlayer:
             self.fallbacks += 1
             print(f"llm player: {problem}; playing a random legal action instead: "
                   f"{describe_action(action, self.names)}", file=self.log, flush=True)
-            return action
-        action = options[index]
-        if action not in observation.legal:
-            self.talked += 1
+        else:
+            action = options[index]
+            if action not in observation.legal:
+                self.talked += 1
+        self.last = action
         return action
 
     def ask(self, messages: list[dict[str, str]]) -> str:

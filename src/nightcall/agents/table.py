@@ -7,11 +7,12 @@ through, whatever the transport (stdio here, the websocket in the web app):
 refuse if over, stale, or not this seat's business, otherwise apply. A refused
 message changes nothing.
 
-A seat's ``state_id`` is the version of *its own view*: it goes up by one each
-time that seat is shown a view that differs from the last one it was shown. A
-global count of actions would tell a seat how many secret night actions others
-took before its turn (and so which roles are in the center); a version of the
-seat's own view tells it nothing it could not count itself.
+A seat's ``state_id`` is the version of *its own choices*: it goes up by one each
+time that seat is shown moves or a phase that differ from the last it was shown
+(``protocol.choices_key``, the web app's rule too). A global count of actions would
+tell a seat how many secret night actions others took before its turn (and so which
+roles are in the center); a version of the seat's own choices tells it nothing it
+could not count itself, and talk, which changes nobody's choices, leaves it alone.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from typing import Any
 from nightcall.agents.action_space import ActionSpace, action_space
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import IllegalAction
-from nightcall.engine.ruleset import Ruleset, S, Talk, get_ruleset
+from nightcall.engine.ruleset import Ruleset, S, Talk, get_ruleset, is_talk
 from nightcall.narration.telling import explained
 from nightcall.protocol import (
     PROTOCOL_VERSION,
+    SAID_AGAIN,
     ActionJSON,
     ActionMessage,
     AgentMessage,
@@ -35,6 +37,7 @@ from nightcall.protocol import (
     Hello,
     Observation,
     Welcome,
+    choices_key,
 )
 
 
@@ -61,8 +64,9 @@ class Table:
         self.ruleset = ruleset
         self.state = state
         self.moves = 0  # actions applied, for the game master only
-        self._shown: dict[int, dict[str, Any]] = {}  # the last view each seat was shown
+        self._shown: dict[int, tuple[str, object]] = {}  # the choices each seat last saw
         self._version: dict[int, int] = {}
+        self._last: dict[int, Action] = {}  # each seat's previous move (a repeated claim)
         public = ruleset.view(state, None)
         self.names: list[str] = list(public["players"])
         self.space: ActionSpace | None = (
@@ -107,16 +111,17 @@ class Table:
         )
 
     def state_id(self, seat: int) -> int:
-        """The version of ``seat``'s view now (one more than shown, if it changed since)."""
+        """The version of ``seat``'s choices now (one more than shown, if they changed)."""
         version = self._version.get(seat, 0)
-        if self._shown.get(seat) != agent_view(self.ruleset, self.state, seat):
+        if self._shown.get(seat) != choices_key(agent_view(self.ruleset, self.state, seat)):
             version += 1
         return version
 
     def _show(self, seat: int) -> tuple[dict[str, Any], int]:
         view = agent_view(self.ruleset, self.state, seat)
-        if self._shown.get(seat) != view:
-            self._shown[seat] = view
+        key = choices_key(view)
+        if self._shown.get(seat) != key:
+            self._shown[seat] = key
             self._version[seat] = self._version.get(seat, 0) + 1
         return view, self._version[seat]
 
@@ -141,6 +146,7 @@ class Table:
         """Apply a move or a line of talk; raise IllegalAction and change nothing if refused."""
         self.ruleset.apply(self.state, seat, action)
         self.moves += 1
+        self._last[seat] = action
 
     def submit(self, seat: int, message: AgentMessage) -> Error | None:
         """Run one agent message through the pipeline; return the error to send, if any."""
@@ -163,6 +169,8 @@ class Table:
             return Error(
                 ErrorCode.NOT_YOUR_TURN, f"{action}: this seat has nothing to do now", now
             )
+        if is_talk(self.ruleset, action) and self._last.get(seat) == action:
+            return Error(ErrorCode.ILLEGAL_ACTION, SAID_AGAIN, now)
         try:
             self.play(seat, action)
         except IllegalAction as exc:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
 from nightcall.engine.actions import Action
+from nightcall.engine.ruleset import TALK_KINDS
 
 Viewer = int | None
 Fact = tuple[object, ...]  # (hashable values compared, never looked into)
@@ -176,7 +177,6 @@ class OneNightFamilyModel(SeatModel, Generic[SnapT, StateT]):
     """One Night and Epic Battle: one night of calls, then talk and a single vote. Claims
     are public as they are made; the game is over once every seat voted."""
 
-    TALK = frozenset({"claim", "claim_saw", "claim_swap"})
     game = ""  # named in the error for a master move
     role_ids: tuple[str, ...] = ()  # claims name roles by their index here
 
@@ -209,7 +209,7 @@ class OneNightFamilyModel(SeatModel, Generic[SnapT, StateT]):
         self._catch_up(state)  # the clock ended a call: the next one begins
 
     def step(self, seat: int, action: Action, before: SnapT, state: StateT) -> None:
-        if action.kind in self.TALK:
+        if action.kind in TALK_KINDS:
             self.claims.append(self._claim(seat, action))
         elif before.call is None:
             self.votes[seat] = action.a if action.kind == "vote" else None

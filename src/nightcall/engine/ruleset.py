@@ -339,12 +339,21 @@ class ModularRuleset(Ruleset[G]):
         return self._record.outcome_json(state)
 
 
+# The kinds of One Night's talk ("I am ...", "I saw ...", "I swapped ..."): said, not done.
+TALK_KINDS = frozenset({"claim", "claim_saw", "claim_swap"})
+
+
 class Talk(ABC, Generic[S]):
     """A ruleset whose players make claims at dawn (One Night's "I am the Seer")."""
 
     @abstractmethod
     def legal_claims(self, state: S, seat: int) -> Sequence[Action]:
         """The claims ``seat`` may make now (empty when it may not talk)."""
+
+
+def is_talk(ruleset: object, action: Action) -> bool:
+    """Is ``action`` a line of talk in ``ruleset``? Talk changes nobody's choices."""
+    return isinstance(ruleset, Talk) and action.kind in TALK_KINDS
 
 
 class PackVote(ABC, Generic[S]):

@@ -19,9 +19,10 @@ from typing import Any
 from nightcall.engine.actions import Action
 from nightcall.engine.clock import CLOCK_SEAT, DUSK, END_CALL, end_idle_calls
 from nightcall.engine.errors import DeckError, IllegalAction, RecordError
-from nightcall.engine.ruleset import MasterChoice, Ruleset, Talk, get_ruleset
+from nightcall.engine.ruleset import MasterChoice, Ruleset, Talk, get_ruleset, is_talk
 from nightcall.narration.render import Told
 from nightcall.narration.telling import explained
+from nightcall.protocol import SAID_AGAIN, choices_key
 from nightcall.server.fast import FastRound
 from nightcall.server.messages import Clock, CreateRoom, Lobby, Observation, SeatInfo
 from nightcall.server.pack import PackDraft
@@ -31,7 +32,6 @@ MIN_TOKEN = 16
 MAX_TOKEN = 128  # an agent's own token is kept in the room's document
 BOT_NAMES = ("Ada", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Hugo", "Ilse",
              "Jonas", "Kira", "Luca", "Mara", "Nico", "Olga", "Piet", "Quinn", "Rita")
-TALK_KINDS = frozenset({"claim", "claim_saw", "claim_swap"})
 # Stages in which the day's moves are open; in "discussion" and "defense" they wait.
 TURN_STAGES = frozenset({"vote", "accuse", "execute", "day"})
 DAY_STAGES = TURN_STAGES | {"discussion", "defense"}
@@ -356,9 +356,6 @@ class Room:
     def state_id(self, viewer: int | None) -> int:
         return self.epoch + self._turn.get(viewer, (0, None))[0]
 
-    def is_talk(self, seat: int, action: Action) -> bool:
-        return action.kind in TALK_KINDS and isinstance(self.ruleset, Talk)
-
     def submit(self, seat: int, action: Action, state_id: int | None) -> None:
         """A move from a player: checked against what that player was shown. The state
         id is optional (agent protocol), but when given it must be the latest."""
@@ -369,11 +366,11 @@ class Room:
         self.snapshot(seat)
         if state_id is not None and state_id != self.state_id(seat):
             raise RoomError("stale_state", "the game moved on: look at your screen again")
-        if self.is_talk(seat, action):
+        if is_talk(self.ruleset, action):
             if self.clock.stage not in DAY_STAGES:
                 raise RoomError("not_your_turn", "claims are made during the day")
             if self.last_move(seat) == action:  # a double tap: claims keep the state id
-                raise RoomError("illegal_action", "you have just said exactly that")
+                raise RoomError("illegal_action", SAID_AGAIN)
         elif action.to_json() not in self.seat_view(seat).get("legal", []):
             raise RoomError("not_your_turn", "that is not one of your choices now")
         if self.fast.holds(self, seat, action):
@@ -529,8 +526,7 @@ class Room:
     def snapshot(self, viewer: int | None) -> dict[str, Any]:
         """The viewer's view now; a new state id whenever its choices or the stage change."""
         view = self.pack.show(self, viewer, self.seat_view(viewer))
-        key = (self.clock.stage, self.clock.slot, self.clock.night,
-               repr(view.get("legal")), view.get("phase"))
+        key = (self.clock.stage, self.clock.slot, self.clock.night, *choices_key(view))
         turn, last = self._turn.get(viewer, (0, None))
         if key != last:
             self._turn[viewer] = (turn + 1, key)

@@ -18,7 +18,7 @@ from nightcall.engine.clock import DUSK, END_CALL, default_move
 from nightcall.engine.errors import DeckError, IllegalAction
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.fast import FastNight, split_rounds
-from nightcall.engine.ruleset import ModularRuleset, MoveFn, Talk, register
+from nightcall.engine.ruleset import TALK_KINDS, ModularRuleset, MoveFn, Talk, register
 from nightcall.rulesets.epic import account, day, deck, night, record, scenarios
 from nightcall.rulesets.epic import night as night_mod
 from nightcall.rulesets.epic import roles as roles_mod
@@ -41,7 +41,6 @@ from nightcall.rulesets.epic.roles import (
 from nightcall.rulesets.epic.state import DAY, NIGHT, NOT_VOTED, OVER, PHASE_NAMES, EpicState
 
 DEFAULT_OPTIONS: dict[str, Any] = {"seed": 0, "artifacts": list(ARTIFACTS)}
-TALK = frozenset({"claim", "claim_saw", "claim_swap"})
 
 
 def split_deck(players: int, roles: Sequence[str]) -> tuple[list[str], str | None]:
@@ -297,7 +296,7 @@ class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState
             st.history.append((seat, action, "day"))
             day.cast_vote(st, seat, action)
             return
-        if action.kind in TALK:
+        if action.kind in TALK_KINDS:
             self._check_claim(st, seat, action)
             day.record_claim(st, seat, action)
         elif action.kind == END_CALL.kind:

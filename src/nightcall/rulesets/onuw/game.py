@@ -13,7 +13,7 @@ from nightcall.engine.clock import DUSK, END_CALL, default_move
 from nightcall.engine.errors import DeckError, IllegalAction, Said
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.fast import FastNight, split_rounds
-from nightcall.engine.ruleset import ModularRuleset, MoveFn, Talk, register
+from nightcall.engine.ruleset import TALK_KINDS, ModularRuleset, MoveFn, Talk, register
 from nightcall.rulesets.onuw import account, day, deck, night, record
 from nightcall.rulesets.onuw import night as night_mod
 from nightcall.rulesets.onuw.roles import (
@@ -40,7 +40,6 @@ from nightcall.rulesets.onuw.state import (
 )
 
 DEFAULT_OPTIONS: dict[str, object] = {"lone_wolf": True}
-TALK = frozenset({"claim", "claim_saw", "claim_swap"})
 
 
 @cache
@@ -218,7 +217,7 @@ class OneNight(ModularRuleset[OneNightState], Talk[OneNightState], FastNight[One
             # else the same seat chooses again (the Doppelgänger's copied action): act()
             # has set st.choices
             return
-        if action.kind in TALK:
+        if action.kind in TALK_KINDS:
             self._check_claim(st, seat, action)
             day.record_claim(st, seat, action)
             return
@@ -285,7 +284,7 @@ class OneNight(ModularRuleset[OneNightState], Talk[OneNightState], FastNight[One
     def _why_illegal(self, st: OneNightState, seat: int, action: Action) -> str:
         if st.phase == OVER:
             return "the game is over"
-        if action.kind in TALK:
+        if action.kind in TALK_KINDS:
             return "claims are made during the day"
         if not 0 <= seat < st.n:
             return f"there is no seat {seat}"
