@@ -103,7 +103,7 @@ function dragWith(li, k, seat, move) {
 export function miniCard(role, caption = null) {
   const name = h("span", {}, roleName(role));
   // (its longest word, in letters: a card too narrow for it shrinks the name, app.css)
-  name.style.setProperty("--long", String(Math.max(...roleName(role).split(/[\s-]/).map((w) => w.length))));
+  name.style.setProperty("--long", String(Math.max(...name.textContent.split(/[\s-]/).map((w) => w.length))));
   return h("span", { class: `mini-card team-${teamOf(role)}` }, roleIcon(role), name,
     caption ? h("small", {}, caption) : null);
 }

@@ -119,7 +119,7 @@ export function runScreen({ host }) {
     if (!lobby) return;
     draw();
     fit();
-    if (document.body.dataset.stage === "over") startRoll();
+    startRoll();
   }
 
   // A TV cannot scroll: on a wide screen, drop what the phones show anyway (see
@@ -133,7 +133,7 @@ export function runScreen({ host }) {
       body.dataset.fit = String(level);
     }
   }
-  addEventListener("resize", fit);
+  addEventListener("resize", () => { fit(); startRoll(); });
   // (the "keep this table" panel arrives on its own, after the first render, and
   // fills in later still)
   new MutationObserver(fit).observe($("main"), { childList: true, subtree: true });
@@ -153,17 +153,18 @@ export function runScreen({ host }) {
   }
   let rolling = false;
   let rolledAt = 0;
+  // (the loop runs only while there may be something to roll: a wide screen's end)
   function startRoll() {
-    if (rolling) return;
+    if (rolling || document.body.dataset.stage !== "over" || !wide.matches) return;
     rolling = true;
     rolledAt = 0;
     requestAnimationFrame(roll);
   }
   function roll(now) {
-    if (document.body.dataset.stage !== "over") { rolling = false; return; }
+    if (document.body.dataset.stage !== "over" || !wide.matches) { rolling = false; return; }
     const dt = rolledAt ? Math.min(now - rolledAt, 100) : 0;
     rolledAt = now;
-    if (wide.matches && !still.matches) {
+    if (!still.matches) {
       for (const el of document.querySelectorAll(".end-grid > *, .end-grid .outcome")) rollOne(el, now, dt);
     }
     requestAnimationFrame(roll);
