@@ -63,11 +63,19 @@ from typing import Annotated, Any, Final, TypeVar
 import msgspec
 
 from nightcall.engine.actions import Action
+from nightcall.engine.ruleset import is_talk
 
 PROTOCOL_VERSION: Final = 1
 
 # The refusal of a claim identical to the seat's previous move, on every transport.
 SAID_AGAIN: Final = "you have just said exactly that"
+
+
+def said_again(ruleset: object, action: Action, last: Action | None) -> bool:
+    """Is ``action`` a claim identical to the seat's previous move (``last``)? A claim
+    keeps the ``state_id``, so this is how a repeat (a double tap, a resent line) is
+    told from a new claim; both transports refuse it with :data:`SAID_AGAIN`."""
+    return action == last and is_talk(ruleset, action)
 
 
 def choices_key(view: dict[str, Any]) -> tuple[str, object]:

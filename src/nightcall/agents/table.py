@@ -23,7 +23,7 @@ from typing import Any
 from nightcall.agents.action_space import ActionSpace, action_space
 from nightcall.engine.actions import Action
 from nightcall.engine.errors import IllegalAction
-from nightcall.engine.ruleset import Ruleset, S, Talk, get_ruleset, is_talk
+from nightcall.engine.ruleset import Ruleset, S, Talk, get_ruleset
 from nightcall.narration.telling import explained
 from nightcall.protocol import (
     PROTOCOL_VERSION,
@@ -38,6 +38,7 @@ from nightcall.protocol import (
     Observation,
     Welcome,
     choices_key,
+    said_again,
 )
 
 
@@ -169,7 +170,7 @@ class Table:
             return Error(
                 ErrorCode.NOT_YOUR_TURN, f"{action}: this seat has nothing to do now", now
             )
-        if is_talk(self.ruleset, action) and self._last.get(seat) == action:
+        if said_again(self.ruleset, action, self._last.get(seat)):
             return Error(ErrorCode.ILLEGAL_ACTION, SAID_AGAIN, now)
         try:
             self.play(seat, action)

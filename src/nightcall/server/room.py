@@ -22,7 +22,7 @@ from nightcall.engine.errors import DeckError, IllegalAction, RecordError
 from nightcall.engine.ruleset import MasterChoice, Ruleset, Talk, get_ruleset, is_talk
 from nightcall.narration.render import Told
 from nightcall.narration.telling import explained
-from nightcall.protocol import SAID_AGAIN, choices_key
+from nightcall.protocol import SAID_AGAIN, choices_key, said_again
 from nightcall.server.fast import FastRound
 from nightcall.server.messages import Clock, CreateRoom, Lobby, Observation, SeatInfo
 from nightcall.server.pack import PackDraft
@@ -369,7 +369,7 @@ class Room:
         if is_talk(self.ruleset, action):
             if self.clock.stage not in DAY_STAGES:
                 raise RoomError("not_your_turn", "claims are made during the day")
-            if self.last_move(seat) == action:  # a double tap: claims keep the state id
+            if said_again(self.ruleset, action, self.last_move(seat)):  # a double tap
                 raise RoomError("illegal_action", SAID_AGAIN)
         elif action.to_json() not in self.seat_view(seat).get("legal", []):
             raise RoomError("not_your_turn", "that is not one of your choices now")
