@@ -40,10 +40,13 @@ class LupusBot(ReasoningBot):
         if not targets:
             return self.rng.choice(legal)
         if "kill" in kinds:
-            return self._pick(targets, table.threat, avoid=wolf)
+            # A victim who lived was guarded or is the Werehamster: not again.
+            return self._pick(targets, table.threat, avoid=wolf | table.spared)
         if i_am_wolf and kinds & {"accuse", "execute"}:
-            # Point at a human the village already doubts; never at the pack.
-            return self._pick(targets, table.accused, avoid=wolf)
+            # First a victim who lived (the Werehamster, who must die for the pack to
+            # win, or whoever the Bodyguard keeps alive), then a human the village
+            # already doubts; never the pack.
+            return self._pick(targets, table.wolf_suspect, avoid=wolf)
         if kinds & {"see", "mark", "accuse", "execute"}:
             unknown = [a for a in targets if a.a not in human] or targets
             if "see" in kinds:
@@ -71,9 +74,18 @@ class Table:
         (self.wolf if view.get("role") == WOLF else self.human).add(me)
         self.accusations: list[tuple[int, int]] = []
         self.votes: list[tuple[int, int]] = []
+        # The pack's victims still alive at the next dawn (a Werewolf sees "victim").
+        self.spared: set[int] = set()
+        victim = -1
         for e in view.get("events", []):
             kind = e["kind"]
-            if kind == "accuse":
+            if kind == "victim":
+                victim = int(e["seat"])
+            elif kind == "dawn":
+                if victim >= 0 and victim not in e["dead"]:
+                    self.spared.add(victim)
+                victim = -1
+            elif kind == "accuse":
                 if e.get("target") is not None:
                     self.accusations.append((int(e["seat"]), int(e["target"])))
             elif kind == "votes":
@@ -108,6 +120,10 @@ class Table:
 
     def accused(self, seat: int) -> float:
         return float(sum(1 for _, t in self.accusations if t == seat))
+
+    def wolf_suspect(self, seat: int) -> float:
+        """Whom a Werewolf points at by day: a spared victim first, then the accused."""
+        return self.accused(seat) + (1000.0 if seat in self.spared else 0.0)
 
     def threat(self, seat: int) -> float:
         """To the pack: players who accused a Werewolf are the dangerous ones."""
