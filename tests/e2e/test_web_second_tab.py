@@ -1,8 +1,9 @@
-"""A seat is played from one tab. When the same phone opens its seat again (the QR code
-scanned a second time, the link opened twice), the new tab plays and the old one pauses
-with a button to take the seat back; only the tab that plays is connected, and the host
-sees the seat connected throughout. In Italian, to check the pause speaks the room's
-language."""
+"""A seat is played from one browser. When the same phone opens its seat again (the QR
+code scanned a second time, the link opened twice), or another phone opens it with the
+seat's own link ("Move to another phone"), the newcomer plays and the old one pauses
+with a button to take the seat back; only the one that plays is connected, and the host
+sees the seat connected throughout. The first test is in Italian, to check the pause
+speaks the room's language."""
 
 from __future__ import annotations
 
@@ -10,15 +11,15 @@ from typing import Any
 
 import httpx
 import pytest
-from e2ehelpers import PHONE_360, take_seat, wait_for
+from e2ehelpers import PHONE, PHONE_360, Table, axe_violations, stage, take_seat, wait_for
 
 pytestmark = pytest.mark.timeout(120)
 
 
 def seats_connected(server: Any, code: str) -> int:
-    """How many of the room's seats have a phone connected, as the lobby says."""
+    """How many of the room's players have a phone connected, as the lobby says."""
     lobby = httpx.get(f"{server.url}/api/rooms/{code}").json()
-    return sum(1 for s in lobby["seats"] if s.get("connected"))
+    return sum(1 for s in lobby["seats"] if s.get("connected") and not s.get("bot"))
 
 
 def test_a_second_tab_takes_the_seat_and_the_first_can_take_it_back(
@@ -40,7 +41,7 @@ def test_a_second_tab_takes_the_seat_and_the_first_can_take_it_back(
     assert second.inner_text("#me").strip() == "Ann"
     first.wait_for_selector("[data-testid=elsewhere]", state="visible")
     assert first.is_hidden("#game")
-    assert "un'altra scheda" in first.inner_text("[data-testid=elsewhere] h2")
+    assert "un altro schermo" in first.inner_text("[data-testid=elsewhere] h2")
     assert first.inner_text("[data-testid=use-here]").strip() == "Gioca da qui"
     shots(first, "second-tab-paused-it-360")
     # The paused tab has let go of its connection; the seat stays connected by the other.
@@ -66,3 +67,59 @@ def test_a_second_tab_takes_the_seat_and_the_first_can_take_it_back(
     wait_for(lambda: seats_connected(server, code) == 2, what="Bea connected")
     assert first.is_hidden("[data-testid=elsewhere]")
     assert errors == []
+
+
+def test_a_player_moves_their_seat_to_another_phone_in_the_night(
+        browser: Any, server: Any, shots: Any) -> None:
+    table = Table(browser, server.url, ("Ann", "Bea"), ruleset="onuw", seats=4,
+                  call_seconds=600.0, language="en")
+    code, errors = table.code, table.errors
+    ann, bea = table.phones
+    table.host.click("[data-testid=deal]")
+    wait_for(lambda: stage(ann) in ("dusk", "night"), what="the night")
+    ann.click("[data-testid=card]")
+    card = ann.inner_text("[data-testid=card]")
+
+    # Ann's battery is low: her phone shows the code and the link that move her seat.
+    ann.click("[data-testid=move] summary")
+    ann.wait_for_selector("[data-testid=move-qr]")
+    link = ann.input_value("[data-testid=move-link]")
+    assert link.startswith(f"{server.url}/play/{code}#seat=")
+    assert ann.evaluate("document.querySelector('[data-testid=move-qr]').naturalWidth") > 100
+    ann.wait_for_timeout(300)  # (the fold opens)
+    shots(ann, "move-seat-390")
+    assert axe_violations(ann) == []
+
+    # The other phone opens the link: it is Ann, sees her card, and the first pauses.
+    other = browser.new_context(**PHONE_360).new_page()
+    other.on("pageerror", lambda e: errors.append(str(e)))
+    other.goto(link)
+    other.wait_for_selector("#game", state="visible")
+    assert other.inner_text("#me").strip() == "Ann"
+    assert "#seat=" not in other.url  # out of the address bar (a reload, a screenshot)
+    other.click("[data-testid=card]")
+    assert other.inner_text("[data-testid=card]") == card
+    ann.wait_for_selector("[data-testid=elsewhere]", state="visible")
+    assert "another screen" in ann.inner_text("[data-testid=elsewhere] h2")
+    shots(ann, "move-seat-first-phone-paused-390")
+    wait_for(lambda: seats_connected(server, code) == 2, what="Ann and Bea connected")
+    assert other.is_hidden("[data-testid=elsewhere]")
+
+    # Bea's phone opens Ann's link by mistake: it keeps its own seat and says why.
+    mistake = bea.context.new_page()
+    mistake.on("pageerror", lambda e: errors.append(str(e)))
+    mistake.goto(link)
+    mistake.wait_for_selector("[data-testid=move-clash]", state="visible")
+    shots(mistake, "move-seat-clash-390")
+    mistake.click("[data-testid=clash-ok]")
+    mistake.wait_for_selector("#game", state="visible")
+    assert mistake.inner_text("#me").strip() == "Bea"
+    assert other.is_hidden("[data-testid=elsewhere]")  # Ann's seat stayed on the other phone
+
+    # Ann's own phone takes the seat back.
+    ann.click("[data-testid=use-here]")
+    ann.wait_for_selector("#game", state="visible")
+    other.wait_for_selector("[data-testid=elsewhere]", state="visible")
+    assert ann.inner_text("#me").strip() == "Ann"
+    assert errors == []
+    assert PHONE["viewport"]["width"] == 390  # (the screenshots above are of a 390 px phone)

@@ -353,6 +353,90 @@ def test_a_kick_moves_relayed_connections_too() -> None:
     assert to_gone[1].code == 4000
 
 
+def dealt(observation: dict[str, Any]) -> str:
+    """The card an observation's seat was dealt (its own deal event)."""
+    seat = observation["view"]["seat"]
+    return next(e["card"] for e in observation["view"]["events"]
+                if e["kind"] == "deal" and e.get("seat") == seat)
+
+
+def test_a_seat_opened_on_another_screen_lets_the_first_go(client: TestClient) -> None:
+    """A seat plays from one browser: the same token from a second one (another tab,
+    the seat's link on another phone) takes the seat, and the first is told why and
+    closed for good (4000: its page pauses instead of coming back). Other seats, the
+    host and the game go on; the first can take the seat back the same way."""
+    from starlette.websockets import WebSocketDisconnect
+
+    code, host_token = make_room(client, **{**TIMERS, "seats": 3})
+    with client.websocket_connect(f"/ws/{code}") as hw, \
+            client.websocket_connect(f"/ws/{code}") as aw, \
+            client.websocket_connect(f"/ws/{code}") as bw:
+        host = WS(hw)
+        host.send(type="hello", **{"as": "host", "token": host_token})
+        ann, bea = WS(aw), WS(bw)
+        ann.send(type="hello", name="Ann")
+        token = ann.until(lambda m: m["type"] == "welcome")["token"]
+        bea.send(type="hello", name="Bea")
+        bea.until(lambda m: m["type"] == "welcome")
+        host.send(type="start")
+        card = dealt(ann.until(lambda m: m["type"] == "observation"))
+        with client.websocket_connect(f"/ws/{code}") as nw:
+            moved = WS(nw)
+            moved.send(type="hello", token=token)
+            welcome = moved.until(lambda m: m["type"] == "welcome")
+            assert (welcome["seat"], welcome["name"]) == (0, "Ann")
+            assert dealt(moved.until(lambda m: m["type"] == "observation")) == card
+            told = ann.until(lambda m: m["type"] == "room_error")
+            assert told["code"] == "elsewhere"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ann.until(lambda m: False)
+            assert closed.value.code == 4000
+            room = room_of(client, code)
+            assert room.connected(0) and room.connected(1)  # as the host's screen says
+            assert sum(1 for s in room.sinks if s.viewer == 0) == 1
+            bea.send(type="ping")  # Bea's phone was left alone
+            bea.until(lambda m: m["type"] == "pong")
+            # And back: the seat's first browser opens it again, the second goes.
+            with client.websocket_connect(f"/ws/{code}") as rw:
+                back = WS(rw)
+                back.send(type="hello", token=token)
+                assert back.until(lambda m: m["type"] == "welcome")["seat"] == 0
+                assert moved.until(lambda m: m["type"] == "room_error")["code"] == "elsewhere"
+
+
+def test_a_seat_opened_again_over_the_relay_lets_the_first_go() -> None:
+    """The same rule for connections another process holds (RemoteSink), and only for
+    browsers: the host's screen and an agent on another seat stay."""
+    from nightcall.server.cluster import Envelope, RemoteSink
+    from nightcall.server.messages import CreateRoom
+
+    class Wire:
+        def __init__(self) -> None:
+            self.posts: list[Envelope] = []
+
+        def post(self, worker: str, env: Envelope) -> None:
+            self.posts.append(env)
+
+    wire = Wire()
+    room = Room("ABCD", CreateRoom(seats=4))
+    for name in ("Ann", "Robo"):
+        room.join(name)
+    first = RemoteSink(wire, "w2", "ABCD", "c0", "player", 0)  # type: ignore[arg-type]
+    agent = RemoteSink(wire, "w2", "ABCD", "c1", "agent", 1)  # type: ignore[arg-type]
+    host = RemoteSink(wire, "w2", "ABCD", "c2", "host", None)  # type: ignore[arg-type]
+    for sink in (first, agent, host):
+        room.attach(sink)
+    wire.posts.clear()
+    second = RemoteSink(wire, "w3", "ABCD", "c9", "player", 0)  # type: ignore[arg-type]
+    room.attach(second)
+    assert room.sinks == {second, agent, host}
+    assert first.viewer == -1 and room.connected(0)
+    to_first = [e for e in wire.posts if e.conn == "c0"]
+    assert [e.kind for e in to_first] == ["send", "close"] and to_first[1].code == 4000
+    assert json.loads(to_first[0].data)["code"] == "elsewhere"
+    assert not [e for e in wire.posts if e.conn in ("c1", "c2") and e.kind == "close"]
+
+
 # --- names (issue 15) --------------------------------------------------------------------
 
 

@@ -4,6 +4,7 @@ no unbounded loop), and a full disk on POST /api/rooms (a real tiny filesystem).
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import subprocess
@@ -141,6 +142,43 @@ def test_a_restart_keeps_a_full_join_link(db_path: Path) -> None:
             w = WS(ws)
             w.send(type="hello", name="Ann")
             assert w.until(lambda m: m["type"] == "lobby")["join_url"] == url
+
+
+def test_a_seat_link_opens_the_seat_on_another_phone_and_tells_nothing(
+        lan: TestClient) -> None:
+    """Moving to another phone: the seat's page posts its token and gets the link with
+    the token in the fragment (never in a log) under the public URL, and that link's QR
+    code. A made-up token gets the same kind of answer (no way to test tokens), a
+    malformed one or a page of another site is refused, and the link opens the seat."""
+    import segno
+
+    code, _ = make_room(lan)
+    with lan.websocket_connect(f"/ws/{code}") as ws:
+        w = WS(ws)
+        w.send(type="hello", name="Ann")
+        token = w.until(lambda m: m["type"] == "welcome")["token"]
+    r = lan.post(f"/api/rooms/{code}/seat-link", json={"token": token})
+    assert r.status_code == 200
+    link = r.json()["link"]
+    assert link == f"http://192.168.1.5:8000/play/{code}#seat={token}"
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="svg", scale=8, border=2, dark="#111",
+                                     light="#fff", xmldecl=False)
+    assert r.json()["qr"] == out.getvalue().decode()  # the QR code says exactly the link
+    made_up = lan.post(f"/api/rooms/{code}/seat-link", json={"token": "x" * 22})
+    assert made_up.status_code == 200 and made_up.json()["link"].endswith("#seat=" + "x" * 22)
+    for bad in ({"token": "short"}, {"token": "a b" * 8}, {"token": "é" * 20}, {"token": 5},
+                {}, {"token": "x" * 129}):
+        refused = lan.post(f"/api/rooms/{code}/seat-link", json=bad)
+        assert refused.status_code == 400, bad
+        assert refused.json()["code"] in ("bad_token", "bad_message")
+    assert lan.post(f"/api/rooms/{code}/seat-link", json={"token": token},
+                    headers={"origin": "http://evil.example"}).status_code == 403
+    assert lan.post("/api/rooms/ZZZY/seat-link", json={"token": token}).status_code == 404
+    with lan.websocket_connect(f"/ws/{code}") as ws:  # the other phone, from the link
+        w = WS(ws)
+        w.send(type="hello", token=link.split("#seat=")[1])
+        assert w.until(lambda m: m["type"] == "welcome")["name"] == "Ann"
 
 
 # --- rooms do not pile up ------------------------------------------------------------------

@@ -8,6 +8,7 @@ import inspect
 import io
 import logging
 import os
+import re
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine
@@ -40,6 +41,7 @@ from nightcall.server.limits import (
     rate_of,
     receive,
     refusal,
+    too_many,
     unread,
 )
 from nightcall.server.narrator_routes import narrator_routes
@@ -66,7 +68,7 @@ from nightcall.server.pipeline import (
     web_hello,
 )
 from nightcall.server.replay_routes import ended_room, replay_routes, room_of
-from nightcall.server.room import Room, RoomError, Sink, same_token
+from nightcall.server.room import MAX_TOKEN, MIN_TOKEN, Room, RoomError, Sink, same_token
 from nightcall.server.samples import Samples
 from nightcall.server.store import Store
 from nightcall.server.table_routes import table_routes
@@ -383,8 +385,7 @@ async def _serve(ws: WebSocket, hub: Hub, room: Room, sink: WsSink, first: bytes
     writer = sink.writer_task = asyncio.create_task(sink.writer())
     if first is not None:
         sink.send(first)
-    room.sinks.add(sink)
-    room.broadcast()  # the newcomer gets the lobby and its view; others see it connected
+    room.attach(sink)
     try:
         rate = rate_of(ws)
         while True:
@@ -450,18 +451,56 @@ async def room_info(request: Request) -> Response:
     return _json(room.lobby())
 
 
-async def room_qr(request: Request) -> Response:
+def qr_svg(text: str) -> bytes:
     import segno
 
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=8, border=2, dark="#111",
+                                     light="#fff", xmldecl=False)
+    return out.getvalue()
+
+
+def room_url(request: Request, room: Room) -> str:
     hub: Hub = request.app.state.hub
+    return room.join_url or hub.join_url(room.code, server_base(request))
+
+
+async def room_qr(request: Request) -> Response:
     room = await room_of(request)
     if not isinstance(room, Room):
         return room
-    url = room.join_url or hub.join_url(room.code, server_base(request))
-    out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="svg", scale=8, border=2, dark="#111",
-                                    light="#fff", xmldecl=False)
-    return Response(out.getvalue(), media_type="image/svg+xml")
+    return Response(qr_svg(room_url(request, room)), media_type="image/svg+xml")
+
+
+SEAT_TOKEN = re.compile(rf"[A-Za-z0-9_-]{{{MIN_TOKEN},{MAX_TOKEN}}}")
+
+
+async def seat_link(request: Request) -> Response:
+    """A player's way to move to another phone: the link that opens their seat there
+    (the token in the fragment, which no server or proxy log sees), and its QR code for
+    the other phone to scan. Posted by the seat's own page, which holds the token; the
+    answer is the same whether the token opens a seat or not, so it tells nothing."""
+    guards: Guards = request.app.state.guards
+    if not guards.origin_ok(request):
+        return _json({"code": "bad_origin", "message": ORIGIN_REFUSED}, 403)
+    room = await room_of(request)
+    if not isinstance(room, Room):
+        return room
+    try:
+        token = msgspec.json.decode(await request.body(), type=SeatLinkAsk).token
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        return _json({"code": "bad_message", "message": str(exc)}, 400)
+    if not SEAT_TOKEN.fullmatch(token):
+        return _json({"code": "bad_token", "message": "that is not a seat's token"}, 400)
+    refused = too_many(request)
+    if refused is not None:
+        return refused
+    link = f"{room_url(request, room)}#seat={token}"
+    return _json({"link": link, "qr": qr_svg(link).decode()})
+
+
+class SeatLinkAsk(msgspec.Struct):
+    token: str
 
 
 async def room_record(request: Request) -> Response:
@@ -576,6 +615,7 @@ def create_app(store: Store, scale: float = 1.0, public_url: str = "",
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/qr.svg", room_qr),
+        Route("/api/rooms/{code}/seat-link", seat_link, methods=["POST"]),
         Route("/api/rooms/{code}/record", room_record),
         *table_routes(),
         *narrator_routes(),

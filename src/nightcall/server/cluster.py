@@ -695,8 +695,7 @@ class Node:
         remote.sink = sink
         if first is not None:
             sink.send(first)
-        room.sinks.add(sink)
-        room.broadcast()
+        room.attach(sink)
 
     def _refuse(self, remote: Remote, data: bytes) -> None:
         self.remotes.pop((remote.worker, remote.conn), None)

@@ -278,8 +278,6 @@ class Room:
         again): seat ``old`` is now seat ``where[old]``, or gone for None. Every seated
         connection (browser or agent, here or relayed) moves with its own seat; those of
         a seat that went are told and closed."""
-        from nightcall.server.messages import RoomErrorMessage, encode
-
         for sink in list(self.sinks):
             if sink.role not in SEATED_ROLES or sink.viewer is None or sink.viewer < 0:
                 continue
@@ -287,17 +285,34 @@ class Room:
             if new is not None:
                 sink.viewer = new
             else:
-                sink.viewer = -1  # sees nothing more, and may do nothing
-                if sink.role == "agent":
-                    from nightcall import protocol
+                self._dismiss(sink, "kicked", "the host took your seat away")
 
-                    sink.send(encode(protocol.Error(protocol.ErrorCode.REFUSED,
-                                                    "the host took your seat away")))
-                else:
-                    sink.send(encode(RoomErrorMessage(
-                        code="kicked", message="the host took your seat away")))
-                sink.close_with(KICKED)
-                self.forget(sink)
+    def _dismiss(self, sink: Sink, code: str, message: str) -> None:
+        """Tell a seated connection why it goes, and close it for good (the page does
+        not reconnect after KICKED); from now on it sees nothing and may do nothing."""
+        from nightcall import protocol
+        from nightcall.server.messages import RoomErrorMessage, encode
+
+        sink.viewer = -1
+        if sink.role == "agent":
+            sink.send(encode(protocol.Error(protocol.ErrorCode.REFUSED, message)))
+        else:
+            sink.send(encode(RoomErrorMessage(code=code, message=message)))
+        sink.close_with(KICKED)
+        self.forget(sink)
+
+    def attach(self, sink: Sink) -> None:
+        """A client joins the room (its welcome already sent). A seat plays from one
+        browser: one that opens a seat another browser holds (a second tab, the link on
+        another phone) takes it over, and the other is told and let go; its page
+        offers to take the seat back. Two screens would both buzz, and each act on a
+        view the other had changed."""
+        if sink.role == "player" and sink.viewer is not None:
+            for other in [s for s in self.sinks
+                          if s.role == "player" and s.viewer == sink.viewer]:
+                self._dismiss(other, "elsewhere", "your seat was opened on another screen")
+        self.sinks.add(sink)
+        self.broadcast()  # the newcomer gets the lobby and its view; others see it
 
     # --- starting -----------------------------------------------------------------
     def start(self, seats: int | None = None) -> None:

@@ -9,6 +9,7 @@ export function roomCode() {
 // back for a while (someone there mistyped many room codes). The page waits and tries
 // again, and the refusal is not shown as if the room had turned it away.
 const RETRY = new Set(["slow_down", "busy"]);
+const DISMISSED = new Set(["kicked", "elsewhere"]);
 
 export function connect(code, hello, onMessage, onStatus = () => {}) {
   let ws = null;
@@ -30,7 +31,9 @@ export function connect(code, hello, onMessage, onStatus = () => {}) {
       try { msg = JSON.parse(e.data); } catch { return; }
       if (msg.type === "welcome") welcomed = true;
       const refused = msg.type === "room_error" || msg.type === "error";
-      if (refused && (!welcomed || msg.code === "kicked")) {
+      // After the welcome only a dismissal is final: the seat was taken away, or it
+      // was opened on another screen.
+      if (refused && (!welcomed || DISMISSED.has(msg.code))) {
         refusal = msg.code;
         if (RETRY.has(msg.code)) { onStatus("waiting"); return; }
       }

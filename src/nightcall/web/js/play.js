@@ -10,6 +10,14 @@ import { replayButton } from "./replay.js";
 
 const code = roomCode();
 const tokenKey = `nightcall:seat:${code}`;
+// A seat moved here from another phone: its token comes in the link's fragment (which
+// the browser never sends). Out of the address bar at once, so a reload or a shared
+// screenshot does not carry it on. A browser that already plays another seat of the
+// room keeps its own and says so (#clash): a phone plays one seat.
+const handed = new URLSearchParams(location.hash.slice(1)).get("seat");
+if (handed) history.replaceState(null, "", location.pathname + location.search);
+const clash = Boolean(handed && localStorage.getItem(tokenKey) && localStorage.getItem(tokenKey) !== handed);
+if (handed && !clash) localStorage.setItem(tokenKey, handed);
 let token = localStorage.getItem(tokenKey);
 let pendingName = null;
 let me = null;        // {seat, name}
@@ -37,12 +45,9 @@ loadRulesets().then((all) => {
   wait();
 });
 
-// One tab plays a seat. A second tab of this browser on the same seat (the QR code
-// scanned again, the link opened twice) takes it over, and this one pauses with a button
-// to take it back: two tabs would both buzz, and each act on a screen the other changed.
-const tabs = typeof BroadcastChannel === "function" ? new BroadcastChannel(tokenKey) : null;
-if (tabs) tabs.onmessage = (e) => { if (e.data === "here" && me) stepAside(); };
-
+// One screen plays a seat. When the seat is opened on another (a second tab, the link on
+// another phone) the server lets this one go ("elsewhere"), and it pauses with a button
+// to take the seat back.
 function stepAside() {
   if (net) net.close();
   $("#game").hidden = true;
@@ -52,8 +57,49 @@ function stepAside() {
 $("[data-testid=use-here]").addEventListener("click", () => {
   $("#elsewhere").hidden = true;
   $("#game").hidden = false;
-  start();  // (its welcome tells the other tab to pause)
+  start();  // (the server lets the other screen go)
 });
+
+// Moving to another phone (a flat battery, a bigger screen): the link that opens this
+// seat there, as a QR code for that phone to scan, and as text to share or copy. The
+// other phone takes the seat; this one then pauses ("elsewhere").
+let moveOpen = false;
+let seatLink = null;  // {link, qr}, asked for once, when first opened
+
+function moveSeat() {
+  const qr = seatLink && `data:image/svg+xml;charset=utf-8,${encodeURIComponent(seatLink.qr)}`;
+  const share = seatLink && (navigator.share || navigator.clipboard) ? h("button", {
+    type: "button", "data-testid": "move-share", onclick: shareSeatLink,
+  }, t(navigator.share ? "move.share" : "move.copy")) : null;
+  return h("details", {
+    class: "talk move", "data-testid": "move", open: moveOpen,
+    ontoggle: (e) => { moveOpen = e.target.open; if (moveOpen && !seatLink) askSeatLink(); },
+  },
+  h("summary", {}, t("move.title")),
+  h("p", {}, t("move.body")),
+  seatLink ? [
+    h("img", { class: "seat-qr", src: qr, alt: t("move.qr"), "data-testid": "move-qr" }),
+    h("input", { readonly: true, value: seatLink.link, "aria-label": t("move.link"),
+      "data-testid": "move-link", onfocus: (e) => e.target.select() }),
+    share,
+  ] : h("p", { "data-testid": "move-wait" }, t("move.wait")));
+}
+
+function askSeatLink() {
+  fetch(`/api/rooms/${encodeURIComponent(code)}/seat-link`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }),
+  }).then((res) => (res.ok ? res.json() : Promise.reject(res.status)))
+    .then((answer) => { seatLink = answer; render(); })
+    .catch(() => toast(t("move.failed"), 3500));
+}
+
+function shareSeatLink() {
+  if (navigator.share) {
+    navigator.share({ title: "nightcall", url: seatLink.link }).catch(() => {});
+  } else {
+    navigator.clipboard.writeText(seatLink.link).then(() => toast(t("move.copied"), 2500), () => {});
+  }
+}
 
 function hello() {
   if (token) return { as: "player", token };
@@ -136,7 +182,6 @@ function onMessage(msg) {
       token = msg.token;
       localStorage.setItem(tokenKey, token);
       me = { seat: msg.seat, name: msg.name };
-      if (tabs) tabs.postMessage("here");
       $("#join").hidden = true;
       $("#game").hidden = false;
       $("#me").textContent = msg.name;
@@ -169,6 +214,7 @@ function onMessage(msg) {
       break;
     case "error":
     case "room_error":
+      if (msg.code === "elsewhere") { stepAside(); break; }
       if (msg.code === "bad_token") {
         localStorage.removeItem(tokenKey);
         token = null;
@@ -297,7 +343,8 @@ function render() {
     const deck = lobby.settings.roles || [];
     mount($("#main"), h("p", { class: "prompt" }, t("seated")), soundToggle(),
       renderSeats(lobby, me.seat),
-      deck.length ? h("section", { class: "panel" }, h("h2", {}, t("lobby.deck")), renderDeck(deck)) : null);
+      deck.length ? h("section", { class: "panel" }, h("h2", {}, t("lobby.deck")), renderDeck(deck)) : null,
+      moveSeat());
     return;
   }
   alerts(stage);
@@ -329,6 +376,7 @@ function render() {
   }
   if (stage === "over") parts.push(replayButton(code, me ? me.seat : null), renderEnd(obs, players));
   parts.push(renderKnown(obs, stage === "over"));
+  if (stage !== "over") parts.push(moveSeat());
   mount($("#main"), parts);
 }
 
@@ -584,6 +632,9 @@ fetch(`/api/rooms/${encodeURIComponent(code)}`).then((res) => {
   }
 }).catch(() => {});
 
-if (token) start();
+if (clash) {
+  $("#clash").hidden = false;
+  $("[data-testid=clash-ok]").addEventListener("click", () => { $("#clash").hidden = true; start(); });
+} else if (token) start();
 else if (rejoin) { pendingName = rejoin; start(); }  // moved here from the last game
 else $("#join").hidden = false;
