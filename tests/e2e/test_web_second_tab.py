@@ -11,7 +11,16 @@ from typing import Any
 
 import httpx
 import pytest
-from e2ehelpers import PHONE, PHONE_360, Table, axe_violations, stage, take_seat, wait_for
+from e2ehelpers import (
+    PHONE,
+    PHONE_360,
+    Table,
+    axe_violations,
+    small_text,
+    stage,
+    take_seat,
+    wait_for,
+)
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -123,3 +132,56 @@ def test_a_player_moves_their_seat_to_another_phone_in_the_night(
     assert ann.inner_text("#me").strip() == "Ann"
     assert errors == []
     assert PHONE["viewport"]["width"] == 390  # (the screenshots above are of a 390 px phone)
+
+
+def test_a_dead_phone_is_replaced_when_the_host_lets_the_new_one_in(
+        browser: Any, server: Any, shots: Any) -> None:
+    table = Table(browser, server.url, ("Ann", "Bea"), ruleset="onuw", seats=4,
+                  call_seconds=600.0, language="en")
+    code, errors, host = table.code, table.errors, table.host
+    host.set_viewport_size({"width": 1920, "height": 1080})
+    ann, bea = table.phones
+    host.click("[data-testid=deal]")
+    wait_for(lambda: stage(ann) in ("dusk", "night"), what="the night")
+    ann.click("[data-testid=card]")
+    card = ann.inner_text("[data-testid=card]")
+    ann.context.close()  # Ann's battery is flat
+
+    # A borrowed phone: the game is on, so a name asks the host instead of sitting down.
+    other = browser.new_context(**PHONE_360).new_page()
+    other.on("pageerror", lambda e: errors.append(str(e)))
+    other.goto(f"{server.url}/play/{code}")
+    other.wait_for_selector("[data-testid=join-hint]", state="visible")
+    other.fill("#name", "ann")
+    other.click("[data-testid=join]")
+    other.wait_for_selector("[data-testid=asking]", state="visible")
+    assert "play as Ann" in other.inner_text("[data-testid=asking]")
+    assert other.is_hidden("#game")
+    shots(other, "ask-back-phone-360")
+    assert axe_violations(other) == []
+
+    ask = host.wait_for_selector("[data-testid=ask]")
+    assert "A new phone asks to play as Ann" in ask.inner_text()
+    shots(host, "ask-back-host-1920")
+    assert axe_violations(host) == []
+    assert small_text(host, ".ask h2, .ask p, .ask button") == []  # read from the sofa
+    host.click("[data-testid=let-in]")
+    other.wait_for_selector("#game", state="visible")
+    assert other.inner_text("#me").strip() == "Ann"
+    other.click("[data-testid=card]")
+    assert other.inner_text("[data-testid=card]") == card
+    wait_for(lambda: host.locator("[data-testid=ask]").count() == 0, what="the ask answered")
+    wait_for(lambda: seats_connected(server, code) == 2, what="Ann and Bea connected")
+
+    # Somebody types Bea's name on yet another phone; the host says no.
+    stranger = browser.new_context(**PHONE_360).new_page()
+    stranger.goto(f"{server.url}/play/{code}")
+    stranger.fill("#name", "Bea")
+    stranger.click("[data-testid=join]")
+    host.wait_for_selector("[data-testid=ask][data-seat='1']")
+    host.click("[data-testid=keep-out]")
+    stranger.wait_for_selector("#join", state="visible")
+    wait_for(lambda: "did not let this phone in" in stranger.inner_text("[data-testid=join-error]"),
+             what="the refusal said")
+    assert bea.is_hidden("[data-testid=elsewhere]")  # Bea's own phone plays on
+    assert errors == []

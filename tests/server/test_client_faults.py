@@ -404,6 +404,87 @@ def test_a_seat_opened_on_another_screen_lets_the_first_go(client: TestClient) -
                 assert moved.until(lambda m: m["type"] == "room_error")["code"] == "elsewhere"
 
 
+def test_a_dead_phone_is_replaced_only_when_the_host_lets_the_new_one_in(
+        client: TestClient) -> None:
+    """Ann's phone dies during the game. Another phone gives her name: it is not seated
+    (anyone can type a name) but asks, seeing only what a spectator sees; the host's
+    screen shows the ask, and only the host's yes gives it Ann's token and card. A
+    second ask for the same seat, a name nobody has, a let-in nobody asked for or from
+    a player, a no, and an asker that leaves are each answered."""
+    from starlette.websockets import WebSocketDisconnect
+
+    code, host_token = make_room(client, **{**TIMERS, "call_seconds": 60.0})
+    with client.websocket_connect(f"/ws/{code}") as hw, \
+            client.websocket_connect(f"/ws/{code}") as bw:
+        host = WS(hw)
+        host.send(type="hello", **{"as": "host", "token": host_token})
+        with client.websocket_connect(f"/ws/{code}") as aw:
+            ann = WS(aw)
+            ann.send(type="hello", name="Ann")
+            token = ann.until(lambda m: m["type"] == "welcome")["token"]
+            bea = WS(bw)
+            bea.send(type="hello", name="Bea")
+            bea.until(lambda m: m["type"] == "welcome")
+            host.send(type="start")
+            card = dealt(ann.until(lambda m: m["type"] == "observation"))
+        # (Ann's phone is gone)
+
+        def asks(lobby: dict[str, Any]) -> list[str]:
+            return [s["name"] for s in lobby["seats"] if s.get("asking")]
+
+        with client.websocket_connect(f"/ws/{code}") as nw:
+            new = WS(nw)
+            new.send(type="hello", name=" ann ")
+            asked = new.until(lambda m: m["type"] == "welcome")
+            assert asked == {"type": "welcome", "room": code, "role": "asking", "seat": 0,
+                             "name": "Ann", "token": None}
+            seen = new.until(lambda m: m["type"] == "observation")
+            assert seen["view"].get("legal", []) == [] and "role" not in seen["view"]
+            assert not [e for e in seen["view"]["events"] if "card" in e]  # nobody's card
+            host.until(lambda m: m["type"] == "lobby" and asks(m) == ["Ann"])
+            new.send(type="action", action={"kind": "vote", "a": 1})
+            assert new.until(lambda m: m["type"] == "room_error")["code"] == "not_a_player"
+
+            with client.websocket_connect(f"/ws/{code}") as sw:  # a second ask for Ann
+                second = WS(sw)
+                second.send(type="hello", name="Ann")
+                assert second.recv()["code"] == "asked"
+            with client.websocket_connect(f"/ws/{code}") as zw:  # nobody is called Zed
+                zed = WS(zw)
+                zed.send(type="hello", name="Zed")
+                assert zed.recv()["code"] == "started"
+            bea.send(type="let_in", seat=0, yes=True)
+            assert bea.until(lambda m: m["type"] == "room_error")["code"] == "not_host"
+            host.send(type="let_in", seat=1, yes=True)
+            assert host.until(lambda m: m["type"] == "room_error")["code"] == "not_asked"
+
+            host.send(type="let_in", seat=0, yes=True)
+            welcome = new.until(lambda m: m["type"] == "welcome")
+            assert (welcome["role"], welcome["seat"], welcome["token"]) == ("player", 0, token)
+            assert dealt(new.until(lambda m: m["type"] == "observation"
+                                   and m["view"].get("seat") == 0)) == card
+            host.until(lambda m: m["type"] == "lobby" and asks(m) == [])
+
+        with client.websocket_connect(f"/ws/{code}") as xw:  # an ask for Bea: no
+            other = WS(xw)
+            other.send(type="hello", name="Bea")
+            assert other.until(lambda m: m["type"] == "welcome")["role"] == "asking"
+            host.until(lambda m: m["type"] == "lobby" and asks(m) == ["Bea"])
+            host.send(type="let_in", seat=1, yes=False)
+            assert other.until(lambda m: m["type"] == "room_error")["code"] == "not_let_in"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                other.until(lambda m: False)
+            assert closed.value.code == 4000
+            host.until(lambda m: m["type"] == "lobby" and asks(m) == [])
+            bea.send(type="ping")  # Bea's own phone plays on
+            bea.until(lambda m: m["type"] == "pong")
+        with client.websocket_connect(f"/ws/{code}") as lw:  # an asker that leaves
+            WS(lw).send(type="hello", name="Bea")
+            host.until(lambda m: m["type"] == "lobby" and asks(m) == ["Bea"])
+        host.until(lambda m: m["type"] == "lobby" and asks(m) == [])
+        assert room_of(client, code).asking == {}
+
+
 def test_a_seat_opened_again_over_the_relay_lets_the_first_go() -> None:
     """The same rule for connections another process holds (RemoteSink), and only for
     browsers: the host's screen and an agent on another seat stay."""

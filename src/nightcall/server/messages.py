@@ -49,6 +49,13 @@ class Kick(msgspec.Struct, tag="kick", forbid_unknown_fields=True):
     seat: int
 
 
+class LetIn(msgspec.Struct, tag="let_in", forbid_unknown_fields=True):
+    """Host: let the phone asking for ``seat`` play it (``yes``), or send it away."""
+
+    seat: int
+    yes: bool
+
+
 class Advance(msgspec.Struct, tag="advance", forbid_unknown_fields=True):
     """Host: end the discussion now and open the vote."""
 
@@ -85,7 +92,7 @@ class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
 
 # Moves and claims are the agent protocol's ``action`` message, for browsers and agents alike.
 ClientMessage = (
-    Hello | ActionMessage | Start | AddBot | Kick | Arrange | Advance | Extend | Pause
+    Hello | ActionMessage | Start | AddBot | Kick | LetIn | Arrange | Advance | Extend | Pause
     | LastToDie | PlayAgain | Ping
 )
 
@@ -94,7 +101,7 @@ ClientMessage = (
 
 class Welcome(msgspec.Struct, tag="welcome"):
     room: str
-    role: str  # "player", "host" or "spectator"
+    role: str  # "player", "host", "spectator", or "asking" (room.ASKING: no token yet)
     seat: int | None = None
     name: str | None = None
     token: str | None = None
@@ -105,6 +112,7 @@ class SeatInfo(msgspec.Struct):
     name: str
     bot: bool
     connected: bool
+    asking: bool = False  # a new phone asks the host to let it play this seat
 
 
 class Lobby(msgspec.Struct, tag="lobby"):

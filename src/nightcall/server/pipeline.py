@@ -17,7 +17,7 @@ import msgspec
 
 from nightcall import protocol
 from nightcall.server import messages as m
-from nightcall.server.room import Room, RoomError, Sink, same_token
+from nightcall.server.room import ASKING, Room, RoomError, Sink, same_token
 
 if TYPE_CHECKING:
     from nightcall.server.hub import Hub
@@ -110,6 +110,10 @@ def _hello(room: Room, hello: m.Hello, strict: bool = False
         return "spectator", None, m.Welcome(room=room.code, role="spectator")
     if hello.token:
         seat = room.seat_of_token(hello.token, strict)
+    elif hello.name is not None and room.status != "lobby":
+        seat = room.ask_back(hello.name)  # (a spectator until the host lets it in)
+        return ASKING, seat, m.Welcome(room=room.code, role=ASKING, seat=seat,
+                                       name=room.seats[seat].name)
     elif hello.name is not None:
         seat, _ = room.join(hello.name)
     else:
@@ -225,6 +229,8 @@ def handle(hub: Hub, room: Room, sink: Sink, msg: m.ClientMessage) -> None:
         room.add_bot()
     elif isinstance(msg, m.Kick):
         room.kick(msg.seat)
+    elif isinstance(msg, m.LetIn):
+        room.let_in(msg.seat, msg.yes)
     elif isinstance(msg, m.Arrange):
         room.arrange(msg.order)
     elif isinstance(msg, m.Advance):

@@ -89,6 +89,8 @@ class Sink:
 # The roles whose connection sits in a seat (``viewer``): a browser or an agent,
 # connected here or relayed from another process.
 SEATED_ROLES = frozenset({"player", "agent"})
+# A browser that asks the host to let it back into a seat (Room.ask_back).
+ASKING = "asking"
 KICKED = 4000  # the close code of a refusal: the page does not reconnect
 
 
@@ -154,6 +156,9 @@ class Room:
         # State ids from an earlier process (before a restart) do not match new ones.
         self.epoch = secrets.randbelow(1 << 20) * 10_000
         self.sinks: set[Sink] = set()
+        # Phones that gave a seat's name once the game had started (the seat's own phone
+        # died): each waits, seeing what a spectator sees, until the host answers.
+        self.asking: dict[Sink, int] = {}
         self._turn: dict[int | None, tuple[int, object]] = {}
         self._last: dict[Sink, bytes] = {}
         self._last_lobby: dict[Sink, bytes] = {}
@@ -306,13 +311,51 @@ class Room:
         browser: one that opens a seat another browser holds (a second tab, the link on
         another phone) takes it over, and the other is told and let go; its page
         offers to take the seat back. Two screens would both buzz, and each act on a
-        view the other had changed."""
-        if sink.role == "player" and sink.viewer is not None:
-            for other in [s for s in self.sinks
-                          if s.role == "player" and s.viewer == sink.viewer]:
+        view the other had changed. An asking browser comes with the seat it asks for
+        as its ``viewer``; here it becomes a spectator until the host lets it in."""
+        if sink.role == ASKING:
+            assert sink.viewer is not None  # (the seat asked for: pipeline._hello)
+            self.asking[sink], sink.viewer = sink.viewer, None
+        elif sink.role == "player" and sink.viewer is not None:
+            for other in [s for s in self.sinks if s is not sink
+                          and s.role == "player" and s.viewer == sink.viewer]:
                 self._dismiss(other, "elsewhere", "your seat was opened on another screen")
         self.sinks.add(sink)
         self.broadcast()  # the newcomer gets the lobby and its view; others see it
+
+    def ask_back(self, name: str) -> int:
+        """A player's phone died during the game, and another phone gives the seat's
+        name: the seat it asks for (the host's screen asks whether to let it in: no
+        name alone opens a seat, since anyone can type one)."""
+        wanted = clean_name(name).casefold()
+        seat = next((i for i, s in enumerate(self.seats)
+                     if not s.bot and s.name.casefold() == wanted), None)
+        if seat is None or self.status == "over":
+            raise RoomError("started", "the game has started: ask the host for the next one")
+        if seat in self.asking.values():
+            raise RoomError("asked", f"another phone is already asking to be "
+                                     f"{self.seats[seat].name}: the host answers it first")
+        return seat
+
+    def let_in(self, seat: int, yes: bool) -> None:
+        """The host's answer to the phone asking for ``seat``: in, it gets the seat's
+        token and plays it (a phone still on the seat is let go); out, it is told."""
+        from nightcall.server.messages import Welcome, encode
+
+        sink = next((k for k, wanted in self.asking.items() if wanted == seat), None)
+        if sink is None:
+            raise RoomError("not_asked", "no phone is asking for that seat now")
+        del self.asking[sink]
+        if not yes:
+            self._dismiss(sink, "not_let_in", "the host did not let this phone in")
+            self.broadcast()
+            return
+        s = self.seats[seat]
+        self._last.pop(sink, None)  # (it had a spectator's view)
+        sink.send(encode(Welcome(room=self.code, role="player", seat=seat, name=s.name,
+                                 token=s.token)))
+        sink.role, sink.viewer = "player", seat
+        self.attach(sink)
 
     # --- starting -----------------------------------------------------------------
     def start(self, seats: int | None = None) -> None:
@@ -578,8 +621,10 @@ class Room:
         from nightcall.server.messages import encode
 
         here = self.connected_seats()
+        asked = set(self.asking.values())
         key = (self.status, len(self.roles), tuple(self.warnings), self.join_url,
-               tuple((s.name, s.bot, s.bot or i in here) for i, s in enumerate(self.seats)))
+               tuple((s.name, s.bot, s.bot or i in here, i in asked)
+                     for i, s in enumerate(self.seats)))
         if key != self._lobby_key:
             self._lobby_key = key
             self._lobby_bytes = encode(self.lobby())
@@ -610,7 +655,8 @@ class Room:
             title=self.ruleset.title,
             status=self.status,
             seats=[
-                SeatInfo(i, s.name, s.bot, s.bot or self.connected(i))
+                SeatInfo(i, s.name, s.bot, s.bot or self.connected(i),
+                         asking=i in self.asking.values())
                 for i, s in enumerate(self.seats)
             ],
             settings=settings,
@@ -703,6 +749,7 @@ class Room:
     def forget(self, sink: Sink) -> None:
         self.active_at = time.monotonic()
         self.sinks.discard(sink)
+        self.asking.pop(sink, None)
         self._last.pop(sink, None)
         self._last_lobby.pop(sink, None)
         self._welcomed.discard(sink)

@@ -9,7 +9,7 @@ export function roomCode() {
 // back for a while (someone there mistyped many room codes). The page waits and tries
 // again, and the refusal is not shown as if the room had turned it away.
 const RETRY = new Set(["slow_down", "busy"]);
-const DISMISSED = new Set(["kicked", "elsewhere"]);
+const DISMISSED = new Set(["kicked", "elsewhere", "not_let_in"]);
 
 export function connect(code, hello, onMessage, onStatus = () => {}) {
   let ws = null;
@@ -31,8 +31,8 @@ export function connect(code, hello, onMessage, onStatus = () => {}) {
       try { msg = JSON.parse(e.data); } catch { return; }
       if (msg.type === "welcome") welcomed = true;
       const refused = msg.type === "room_error" || msg.type === "error";
-      // After the welcome only a dismissal is final: the seat was taken away, or it
-      // was opened on another screen.
+      // After the welcome only a dismissal is final: the seat was taken away, it was
+      // opened on another screen, or the host did not let an asking phone in.
       if (refused && (!welcomed || DISMISSED.has(msg.code))) {
         refusal = msg.code;
         if (RETRY.has(msg.code)) { onStatus("waiting"); return; }

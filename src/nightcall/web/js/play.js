@@ -101,6 +101,14 @@ function shareSeatLink() {
   }
 }
 
+// A phone that died in the game: another gives the seat's name, and waits here until
+// the host's screen lets it in (its welcome then brings the seat's token).
+function waitToBeLetIn(name) {
+  $("#join").hidden = true;
+  $("#asking-body").textContent = t("ask.body", { name });
+  $("#asking").hidden = false;
+}
+
 function hello() {
   if (token) return { as: "player", token };
   return { as: "player", name: pendingName };
@@ -179,6 +187,8 @@ function yourTurn(call, key) {
 function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
+      if (msg.role === "asking") { waitToBeLetIn(msg.name); break; }
+      $("#asking").hidden = true;
       token = msg.token;
       localStorage.setItem(tokenKey, token);
       me = { seat: msg.seat, name: msg.name };
@@ -221,6 +231,7 @@ function onMessage(msg) {
         net.close(); net = null;
       }
       if (!me) {
+        $("#asking").hidden = true;
         $("#join").hidden = false;  // (an automatic rejoin that failed: ask for a name)
         if (pendingName && !$("#name").value) $("#name").value = pendingName;
         $("#join-error").textContent = errorText(msg);
@@ -624,6 +635,8 @@ fetch(`/api/rooms/${encodeURIComponent(code)}`).then((res) => {
   }
   return res.ok ? res.json() : null;
 }).then((info) => {
+  // A game in play: a name alone seats nobody, but asks the host (a phone that died).
+  if (info && info.status === "playing") $("#join-hint").hidden = false;
   if (info && !lobby) {
     setLanguage(info.settings.language, () => {
       translatePage();

@@ -117,6 +117,7 @@ export function runScreen({ host }) {
   // --- rendering ------------------------------------------------------------------
   function render() {
     if (!lobby) return;
+    if (host) drawAsks();
     draw();
     fit();
     startRoll();
@@ -190,6 +191,24 @@ export function runScreen({ host }) {
       if (r.pos >= end) r.until = now + REST;
     }
     el.scrollTop = r.pos;
+  }
+
+  // A phone asks to play a seat whose phone died (it gave the seat's name): only the
+  // host lets it in, above whatever the stage shows.
+  function drawAsks() {
+    let box = $("#asks");
+    if (!box) {
+      box = h("div", { id: "asks", "data-testid": "asks" });
+      $("#main").before(box);
+    }
+    const answer = (seat, yes) => () => net.send({ type: "let_in", seat, yes });
+    mount(box, lobby.seats.filter((s) => s.asking).map((s) => h("section", {
+      class: "panel ask", role: "alert", "data-testid": "ask", "data-seat": s.seat },
+    h("h2", {}, t("ask.host_title", { name: s.name })),
+    h("p", {}, t("ask.host_body", { name: s.name })),
+    h("div", { class: "buttons" },
+      h("button", { class: "primary", "data-testid": "let-in", onclick: answer(s.seat, true) }, t("ask.yes")),
+      h("button", { "data-testid": "keep-out", onclick: answer(s.seat, false) }, t("ask.no"))))));
   }
 
   function draw() {
