@@ -34,7 +34,7 @@ from webhelpers import WS, make_room
 from nightcall import protocol
 from nightcall.server.app import create_app
 from nightcall.server.limits import Limits
-from nightcall.server.room import Room
+from nightcall.server.room import Room, RoomError, clean_name
 from nightcall.server.store import SQLiteStore
 
 pytestmark = pytest.mark.timeout(120)
@@ -189,6 +189,13 @@ def cases(t: Table) -> st.SearchStrategy[Case]:
             return "not_host"
         return "not_now" if kind == "advance" else "started"
 
+    def seated(name: str) -> bool:
+        try:
+            wanted = clean_name(name).casefold()
+        except RoomError:
+            return False
+        return any(s.name.casefold() == wanted for s in t.room.seats if not s.bot)
+
     def expect_hello(msg: dict[str, Any]) -> str | None:
         as_, token, name = msg.get("as", "player"), msg.get("token"), msg.get("name")
         if as_ == "spectator":
@@ -198,6 +205,8 @@ def cases(t: Table) -> st.SearchStrategy[Case]:
         if token:
             known = token in (t.tokens["ann"], t.tokens["bob"], t.tokens["cy"])
             return None if known else "bad_token"
+        if name is not None and seated(name):
+            return None  # a seat's name asks the host (a phone that died): not refused
         return "started" if name is not None else "bad_hello"
 
     tokens = st.sampled_from(sorted(t.tokens.values())) | st.text(max_size=30)

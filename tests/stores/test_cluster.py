@@ -255,3 +255,58 @@ def test_wrong_tokens_through_the_relay_count_against_the_clients_address(
 
     asyncio.run(go())
     assert _owner(redis_server.url, code) is not None
+
+
+def test_a_seat_moves_and_a_dead_phone_is_let_back_in_through_the_relay(
+    redis_server: RedisServer, servers: list[subprocess.Popen[bytes]]
+) -> None:
+    """The owner runs the room; the other process only relays. A browser there that
+    opens Ann's seat with her token lets her phone on the owner go ("elsewhere"); then a
+    phone there that gives Bea's name only asks, and plays Bea once the host says yes."""
+    url_a, url_b = _two(redis_server.url, servers)
+    code, host_token = _create_on(url_a, seats=3, call_seconds=60.0)
+
+    async def recv_until(ws: Any, pred: Any) -> dict[str, Any]:
+        for _ in range(200):
+            msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if pred(msg):
+                return dict(msg)
+        raise AssertionError("no such message")
+
+    def welcome(m: dict[str, Any]) -> bool:
+        return m["type"] == "welcome"
+
+    async def go() -> None:
+        async with websockets.connect(ws_url(url_a, code)) as host, \
+                websockets.connect(ws_url(url_a, code)) as ann, \
+                websockets.connect(ws_url(url_a, code)) as bea:
+            await host.send(json.dumps({"type": "hello", "as": "host", "token": host_token}))
+            await ann.send(json.dumps({"type": "hello", "name": "Ann"}))
+            token = (await recv_until(ann, welcome))["token"]
+            await bea.send(json.dumps({"type": "hello", "name": "Bea"}))
+            await recv_until(bea, welcome)
+            await host.send(json.dumps({"type": "start"}))
+            await recv_until(ann, lambda m: m["type"] == "observation")
+            async with websockets.connect(ws_url(url_b, code)) as moved:  # relayed
+                await moved.send(json.dumps({"type": "hello", "token": token}))
+                assert (await recv_until(moved, welcome))["seat"] == 0
+                told = await recv_until(ann, lambda m: m["type"] == "room_error")
+                assert told["code"] == "elsewhere"
+                await bea.close()  # Bea's phone dies
+                async with websockets.connect(ws_url(url_b, code)) as new:
+                    await new.send(json.dumps({"type": "hello", "name": "bea"}))
+                    asked = await recv_until(new, welcome)
+                    assert (asked["role"], asked["seat"], asked["token"]) == ("asking", 1, None)
+                    seen = await recv_until(new, lambda m: m["type"] == "observation")
+                    assert not [e for e in seen["view"]["events"] if "card" in e]
+                    await recv_until(host, lambda m: m["type"] == "lobby" and [
+                        s["seat"] for s in m["seats"] if s.get("asking")] == [1])
+                    await host.send(json.dumps({"type": "let_in", "seat": 1, "yes": True}))
+                    let_in = await recv_until(new, welcome)
+                    assert (let_in["role"], let_in["seat"]) == ("player", 1)
+                    mine = await recv_until(new, lambda m: m["type"] == "observation"
+                                            and m["view"].get("seat") == 1)
+                    assert [e["card"] for e in mine["view"]["events"]  # Bea's card
+                            if e["kind"] == "deal" and e.get("seat") == 1]
+
+    asyncio.run(go())

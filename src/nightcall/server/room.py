@@ -327,7 +327,10 @@ class Room:
         """A player's phone died during the game, and another phone gives the seat's
         name: the seat it asks for (the host's screen asks whether to let it in: no
         name alone opens a seat, since anyone can type one)."""
-        wanted = clean_name(name).casefold()
+        try:
+            wanted = clean_name(name).casefold()
+        except RoomError:  # (no seat has a name that is not one)
+            wanted = None
         seat = next((i for i, s in enumerate(self.seats)
                      if not s.bot and s.name.casefold() == wanted), None)
         if seat is None or self.status == "over":
