@@ -18,6 +18,7 @@ from starlette.testclient import TestClient
 from webhelpers import WS, make_room
 
 from nightcall import protocol
+from nightcall.server.cluster import Envelope
 from nightcall.server.room import Room
 
 pytestmark = pytest.mark.timeout(90)
@@ -320,18 +321,21 @@ def test_a_kicked_agent_is_told_and_closed_and_plays_no_more(client: TestClient)
         assert all(s.bot for s in room.seats)
 
 
+class Wire:
+    """The pub/sub a RemoteSink posts to: what it posted, in order."""
+
+    def __init__(self) -> None:
+        self.posts: list[Envelope] = []
+
+    def post(self, worker: str, env: Envelope) -> None:
+        self.posts.append(env)
+
+
 def test_a_kick_moves_relayed_connections_too() -> None:
     """The owner's sinks of connections relayed from another process (RemoteSink) are
     renumbered by the same kick, and the kicked one is told and closed over the relay."""
-    from nightcall.server.cluster import Envelope, RemoteSink
+    from nightcall.server.cluster import RemoteSink
     from nightcall.server.messages import CreateRoom
-
-    class Wire:
-        def __init__(self) -> None:
-            self.posts: list[Envelope] = []
-
-        def post(self, worker: str, env: Envelope) -> None:
-            self.posts.append(env)
 
     wire = Wire()
     room = Room("ABCD", CreateRoom(seats=4))
@@ -488,15 +492,8 @@ def test_a_dead_phone_is_replaced_only_when_the_host_lets_the_new_one_in(
 def test_a_seat_opened_again_over_the_relay_lets_the_first_go() -> None:
     """The same rule for connections another process holds (RemoteSink), and only for
     browsers: the host's screen and an agent on another seat stay."""
-    from nightcall.server.cluster import Envelope, RemoteSink
+    from nightcall.server.cluster import RemoteSink
     from nightcall.server.messages import CreateRoom
-
-    class Wire:
-        def __init__(self) -> None:
-            self.posts: list[Envelope] = []
-
-        def post(self, worker: str, env: Envelope) -> None:
-            self.posts.append(env)
 
     wire = Wire()
     room = Room("ABCD", CreateRoom(seats=4))
