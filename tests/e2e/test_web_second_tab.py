@@ -16,6 +16,7 @@ from e2ehelpers import (
     PHONE_360,
     Table,
     axe_violations,
+    small_targets,
     small_text,
     stage,
     take_seat,
@@ -98,6 +99,7 @@ def test_a_player_moves_their_seat_to_another_phone_in_the_night(
     ann.wait_for_timeout(300)  # (the fold opens)
     shots(ann, "move-seat-390")
     assert axe_violations(ann) == []
+    assert small_targets(ann) == []
 
     # The other phone opens the link: it is Ann, sees her card, and the first pauses.
     other = browser.new_context(**PHONE_360).new_page()
