@@ -329,8 +329,8 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     if isinstance(answer, bytes):
         await _refuse(ws, answer)
         return
-    role, viewer, welcome = answer
-    await _serve(ws, hub, found, WsSink(ws, role, viewer, hub.send_timings), welcome)
+    sink = WsSink(ws, answer.role, answer.viewer, hub.send_timings)
+    await _serve(ws, hub, found, sink, answer.welcome, answer.asks)
 
 
 async def agent_endpoint(ws: WebSocket) -> None:
@@ -379,13 +379,14 @@ def _left(room: Room, sink: WsSink) -> None:
     asyncio.get_running_loop().call_soon(room.broadcast)  # (maybe inside a broadcast now)
 
 
-async def _serve(ws: WebSocket, hub: Hub, room: Room, sink: WsSink, first: bytes | None) -> None:
+async def _serve(ws: WebSocket, hub: Hub, room: Room, sink: WsSink, first: bytes | None,
+                 asks: int | None = None) -> None:
     sink.hold, sink.room_code = hub.hold, room.code  # out after the save (saving.py)
     sink.on_gone = partial(_left, room)
     writer = sink.writer_task = asyncio.create_task(sink.writer())
     if first is not None:
         sink.send(first)
-    room.attach(sink)
+    room.attach(sink, asks)
     try:
         rate = rate_of(ws)
         while True:

@@ -686,16 +686,15 @@ class Node:
         if isinstance(outcome, bytes):
             self._refuse(remote, outcome)
             return
-        role, viewer, welcome = outcome
-        self._seat(room, remote, role, viewer, welcome)
+        self._seat(room, remote, outcome.role, outcome.viewer, outcome.welcome, outcome.asks)
 
     def _seat(self, room: Room, remote: Remote, role: str, viewer: int | None,
-              first: bytes | None) -> None:
+              first: bytes | None, asks: int | None = None) -> None:
         sink = RemoteSink(self, remote.worker, room.code, remote.conn, role, viewer)
         remote.sink = sink
         if first is not None:
             sink.send(first)
-        room.attach(sink)
+        room.attach(sink, asks)
 
     def _refuse(self, remote: Remote, data: bytes) -> None:
         self.remotes.pop((remote.worker, remote.conn), None)

@@ -97,37 +97,46 @@ def decode_error(exc: Exception) -> bytes:
 # --- hello ---------------------------------------------------------------------------
 
 
-def _hello(room: Room, hello: m.Hello, strict: bool = False
-           ) -> tuple[str, int | None, m.Welcome]:
+@dataclass(frozen=True)
+class Admitted:
+    """A browser let into a room: its role, the seat it sees (None: the host screen, a
+    spectator, or a phone still asking), the seat it asks for, and its welcome."""
+
+    role: str
+    viewer: int | None
+    welcome: bytes
+    asks: int | None = None
+
+
+def _hello(room: Room, hello: m.Hello, strict: bool = False) -> Admitted:
     """Who this connection is: a seat (new or rejoining), the host, or a spectator.
     ``strict``: this address sent too many wrong tokens; only the server's own are
     checked (limits.TokenGuard)."""
     if hello.as_ == "host":
         if hello.token is None or not same_token(room.host_token, hello.token):
             raise RoomError("bad_token", "only the host's screen can open this page as host")
-        return "host", None, m.Welcome(room=room.code, role="host", token=room.host_token)
+        return Admitted("host", None, m.encode(
+            m.Welcome(room=room.code, role="host", token=room.host_token)))
     if hello.as_ == "spectator":
-        return "spectator", None, m.Welcome(room=room.code, role="spectator")
+        return Admitted("spectator", None, m.encode(m.Welcome(room=room.code, role="spectator")))
     if hello.token:
         seat = room.seat_of_token(hello.token, strict)
     elif hello.name is not None and room.status != "lobby":
-        seat = room.ask_back(hello.name)  # (a spectator until the host lets it in)
-        return ASKING, seat, m.Welcome(room=room.code, role=ASKING, seat=seat,
-                                       name=room.seats[seat].name)
+        seat = room.ask_back(hello.name)  # (it sees what a spectator sees until let in)
+        return Admitted(ASKING, None, m.encode(m.Welcome(
+            room=room.code, role=ASKING, seat=seat, name=room.seats[seat].name)), asks=seat)
     elif hello.name is not None:
         seat, _ = room.join(hello.name)
     else:
         raise RoomError("bad_hello", "give a name to take a seat, or your seat's token")
     s = room.seats[seat]
-    return "player", seat, m.Welcome(
-        room=room.code, role="player", seat=seat, name=s.name, token=s.token
-    )
+    return Admitted("player", seat, m.encode(
+        m.Welcome(room=room.code, role="player", seat=seat, name=s.name, token=s.token)))
 
 
-def web_hello(room: Room, raw: str, caller: Caller | None = None
-              ) -> tuple[str, int | None, bytes] | bytes:
-    """A browser's first frame, wherever its socket is: (role, seat, the welcome to
-    send), or the refusal to send before closing. ``caller``: the client's address
+def web_hello(room: Room, raw: str, caller: Caller | None = None) -> Admitted | bytes:
+    """A browser's first frame, wherever its socket is: who it is and the welcome to
+    send, or the refusal to send before closing. ``caller``: the client's address
     and the wrong-token limit (a connection relayed from another process has none)."""
     strict = False
     try:
@@ -137,7 +146,7 @@ def web_hello(room: Room, raw: str, caller: Caller | None = None
         if not isinstance(hello, m.Hello):
             raise RoomError("bad_hello", "the first message must be a hello")
         strict = caller is not None and caller.strict()
-        role, viewer, welcome = _hello(room, hello, strict)
+        return _hello(room, hello, strict)
     except RoomError as exc:
         if exc.code == "bad_token" and caller is not None:
             if strict:
@@ -146,7 +155,6 @@ def web_hello(room: Room, raw: str, caller: Caller | None = None
         return error(exc.code, exc.message)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         return decode_error(exc)
-    return role, viewer, m.encode(welcome)
 
 
 def hello_token(raw: str) -> str | None:

@@ -306,16 +306,15 @@ class Room:
         sink.close_with(KICKED)
         self.forget(sink)
 
-    def attach(self, sink: Sink) -> None:
+    def attach(self, sink: Sink, asks: int | None = None) -> None:
         """A client joins the room (its welcome already sent). A seat plays from one
         browser: one that opens a seat another browser holds (a second tab, the link on
         another phone) takes it over, and the other is told and let go; its page
         offers to take the seat back. Two screens would both buzz, and each act on a
-        view the other had changed. An asking browser comes with the seat it asks for
-        as its ``viewer``; here it becomes a spectator until the host lets it in."""
-        if sink.role == ASKING:
-            assert sink.viewer is not None  # (the seat asked for: pipeline._hello)
-            self.asking[sink], sink.viewer = sink.viewer, None
+        view the other had changed. An asking browser (``asks``: the seat it asks
+        for) sees what a spectator sees until the host lets it in."""
+        if asks is not None:
+            self.asking[sink] = asks
         elif sink.role == "player" and sink.viewer is not None:
             for other in [s for s in self.sinks if s is not sink
                           and s.role == "player" and s.viewer == sink.viewer]:
@@ -354,7 +353,6 @@ class Room:
             self.broadcast()
             return
         s = self.seats[seat]
-        self._last.pop(sink, None)  # (it had a spectator's view)
         sink.send(encode(Welcome(room=self.code, role="player", seat=seat, name=s.name,
                                  token=s.token)))
         sink.role, sink.viewer = "player", seat
