@@ -99,11 +99,17 @@ function dragWith(li, k, seat, move) {
   li.addEventListener("pointercancel", (e) => end(e, false));
 }
 
+// A role's name on a card: its longest word, in letters, as --long, so that a card too
+// narrow for the word shrinks the name rather than break it ("Troublem|aker", app.css).
+export function cardName(tag, text) {
+  const name = h(tag, {}, text);
+  name.style.setProperty("--long", String(Math.max(...text.split(/[\s-]/).map((w) => w.length))));
+  return name;
+}
+
 // A role as a small face-up card (the end screen, the deck).
 export function miniCard(role, caption = null) {
-  const name = h("span", {}, roleName(role));
-  // (its longest word, in letters: a card too narrow for it shrinks the name, app.css)
-  name.style.setProperty("--long", String(Math.max(...name.textContent.split(/[\s-]/).map((w) => w.length))));
+  const name = cardName("span", roleName(role));
   return h("span", { class: `mini-card team-${teamOf(role)}` }, roleIcon(role), name,
     caption ? h("small", {}, caption) : null);
 }

@@ -3,7 +3,7 @@
 import { h, mount, $, countdown, toast } from "./dom.js";
 import { connect, roomCode } from "./net.js";
 import { actionLabel, artifactName, callName, centerName, errorText, hasText, positionName, preferredLanguage, roleName, setLanguage, setRoleNames, stageName, t, tokenName, told, translatePage } from "./text.js";
-import { causeOf, finalCards, renderEnd, renderSeats } from "./common.js";
+import { cardName, causeOf, finalCards, renderEnd, renderSeats } from "./common.js";
 import { icon, loadRulesets, renderDeck, renderHelp, roleIcon, teamLabel, teamOf, tokenIcon, useRuleset } from "./roles.js";
 import { chime, prefs, setChime } from "./sound.js";
 import { replayButton } from "./replay.js";
@@ -307,7 +307,7 @@ function renderCard(view, players, compact = false) {
   const team = teamOf(shownRole);
   const face = [h("small", {}, t("card.yours")),
     roleIcon(shownRole, { cls: "icon card-art" }),
-    h("strong", {}, s.known ? roleName(s.now) : "?"),
+    cardName("strong", s.known ? roleName(s.now) : "?"),
     h("span", { class: "team-line" }, teamLabel(team)),
     s.dealt && (s.now !== s.dealt || !s.known) ? h("span", { class: "card-history", "data-testid": "card-now" },
       t("card.dealt", { role: roleName(s.dealt) }), " · ",
@@ -611,7 +611,7 @@ function renderKnown(obs, over) {
   const lines = told(obs.view.events, obs.said).filter(([e]) => e.kind !== "deal").map(([, line]) => line);
   return h("section", { class: "known", "data-testid": "known" },
     h("h2", {}, over ? t("you.story") : t("known")),
-    h("ol", {}, lines.map((l) => h("li", {}, l))));
+    lines.length ? h("ol", {}, lines.map((l) => h("li", {}, l))) : h("p", { class: "hint" }, t("known.none")));
 }
 
 // The join form speaks the room's language (the lobby is public); a room that does
