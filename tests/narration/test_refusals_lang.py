@@ -60,6 +60,9 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return out
 
 
+# Every built-in game, as a usage error without one lists them (commands/_options.py).
+GAMES = ("onuw (One Night Ultimate Werewolf), epic (One Night Ultimate Werewolf: Epic Battle), "
+         "lupus (Lupus in Tabula)")
 # Wrong tables for `nightcall judge -f`, each refused for one reason.
 SEATED = ["Anna", "Bruno", "Carla"]
 TABLE = {"players": SEATED, "cards": {"Anna": "werewolf", "Bruno": "seer", "Carla": "robber"},
@@ -190,10 +193,20 @@ CASES: list[tuple[tuple[str, ...], str, dict[str, Any], str]] = [
     (("deck", "onuw", "-n", "x"), "cli.want_int", {"option": "--players / -n", "value": "x"},
      "Invalid value"),
     (("replay",), "cli.missing_argument", {"option": "FILE"}, "Missing argument"),
+    (("deck", "-n", "5"), "cli.missing_ruleset", {"games": GAMES, "command": "nightcall deck"},
+     "Which game?"),
     (("narrate", "onuw", "-n", "5", "--bogus"), "cli.no_such_option",
      {"option": "--bogus", "hint": "", "command": "nightcall narrate",
       "options": "{narrate_options}"}, "No such option"),
 ]
+
+
+def test_a_missing_game_is_answered_with_the_games_there_are() -> None:
+    for command in ("deck", "play", "narrate", "simulate", "judge"):
+        code, out, err = run_cli(command)
+        said = flat(out + err)
+        assert code == 2 and "Traceback" not in said, said
+        assert f"Which game? Give one of {GAMES}, as in `nightcall {command} onuw`." in said
 
 
 def filled(value: Any, files: dict[str, str]) -> Any:

@@ -67,10 +67,17 @@ def _localized(exc: Any, ctx: Any, args: Sequence[str], lang: str) -> str | None
     """The usage error's message in ``lang`` (None: keep click's English)."""
     from nightcall.narration.locale import LANGUAGES, load
 
+    param = getattr(exc, "param", None)
+    if _is(exc, "MissingParameter") and param is not None and _option_name(param) == "RULESET":
+        from nightcall.engine.ruleset import all_rulesets
+
+        # (the game left out: say which there are, in every language English included)
+        games = ", ".join(f"{rid} ({rs.title})" for rid, rs in all_rulesets().items())
+        return load(lang if lang in LANGUAGES else "en").line(
+            "cli.missing_ruleset", games=games, command=ctx.command_path)
     if lang not in LANGUAGES or lang == "en":
         return None
     loc = load(lang)
-    param = getattr(exc, "param", None)
     if _is(exc, "NoSuchOption"):
         return None  # (worded in parse_args, where the options are known)
     if _is(exc, "MissingParameter") and param is not None:

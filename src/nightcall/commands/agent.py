@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from nightcall.commands._options import RulesetArg
+
 if TYPE_CHECKING:
     from nightcall.agents.table import Table
 
@@ -74,7 +76,7 @@ def _table(
 
 @agent_app.command("stdio")
 def stdio(
-    ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="onuw, epic or lupus.")],
+    ruleset: RulesetArg,
     players: Players = None,
     seat: Annotated[int, typer.Option("--seat", help="The seat the stdio agent plays.")] = 0,
     seed: Seed = 0,
@@ -102,7 +104,7 @@ def stdio(
 
 @agent_app.command("play")
 def play(
-    ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="onuw, epic or lupus.")],
+    ruleset: RulesetArg,
     agent: Annotated[
         list[str],
         typer.Option("--agent", help='"SEAT=COMMAND": a program playing SEAT (repeatable).'),

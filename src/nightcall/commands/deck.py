@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from nightcall.commands._options import RulesetArg
+
 if TYPE_CHECKING:
     from nightcall.engine.ruleset import Rules
 
@@ -31,7 +33,7 @@ ADJUSTMENTS: dict[str, tuple[str, str]] = {
 
 
 def deck(
-    ruleset_id: Annotated[str, typer.Argument(metavar="RULESET", help="onuw, epic or lupus.")],
+    ruleset_id: RulesetArg,
     players: Annotated[int, typer.Option("--players", "-n", help="How many players.")],
     scenario: Annotated[
         str | None, typer.Option(help="A scenario of the ruleset (Epic Battle).")

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from nightcall.commands._options import RulesetArg
+
 if TYPE_CHECKING:  # (the CLI imports what a command uses when it runs)
     from nightcall.engine.ruleset import Rules
     from nightcall.narration.locale import Locale
@@ -72,7 +74,7 @@ def check_plot_path(plot: Path) -> Path:
 
 
 def simulate(
-    ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="onuw, epic or lupus.")],
+    ruleset: RulesetArg,
     players: Annotated[int | None, typer.Option("--players", "-n", help="Players.")] = None,
     scenario: Annotated[
         str | None, typer.Option("--scenario", help="A scenario (Epic Battle).")
