@@ -450,11 +450,13 @@ def get_ruleset(ruleset_id: str) -> Ruleset[Any]:
 
 
 def all_rulesets() -> dict[str, Ruleset[Any]]:
-    """Every ruleset installed, by id."""
-    for ruleset_id, target in _entry_points().items():
+    """Every ruleset installed, by id: the built-in ones first, in the same order
+    whichever was loaded first (lists of games say them so)."""
+    points = _entry_points()
+    for ruleset_id, target in points.items():
         if ruleset_id not in _REGISTRY:
             _load(ruleset_id, target)
-    return dict(_REGISTRY)
+    return {**{rid: _REGISTRY[rid] for rid in points if rid in _REGISTRY}, **_REGISTRY}
 
 
 def _entry_points() -> dict[str, str]:
