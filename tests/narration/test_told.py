@@ -58,3 +58,29 @@ def test_a_bookkeeping_event_has_no_sentence() -> None:
     told = Told("lupus", ["Ann", "Bob", "Cy"], None, "it", [])
     said = told([{"kind": "over"}, {"kind": "executed", "seat": 0}])
     assert said[0] is None and said[1] == "Ann va al rogo."
+
+
+def test_a_seat_killed_in_the_night_hears_it_with_you_as_the_object() -> None:
+    """Italian puts "you" in the object case here ("si è portata via te", never "via
+    tu"); the others keep their subject forms, and the table hears the name."""
+    dawn = {"kind": "dawn", "night": 1, "dead": [0, 2], "last": 2}
+    names = ["Ann", "Bob", "Cy"]
+    said = {lang: Told("lupus", names, 0, lang, [])([dawn])[0] for lang in ("en", "it", "de")}
+    assert said == {"en": "Dawn: you and Cy died in the night.",
+                    "it": "Alba: la notte si è portata via te e Cy.",
+                    "de": "Morgengrauen: Die Nacht hat dich und Cy geholt."}
+    alone = Told("lupus", names, 0, "it", [])([{**dawn, "dead": [0], "last": 0}])[0]
+    assert alone == "Alba: la notte si è portata via te."
+    assert Told("lupus", names, None, "it", [])([dawn])[0] == \
+        "Alba: la notte si è portata via Ann e Cy."
+
+
+def test_the_accusations_that_start_with_you_say_so_in_the_right_case() -> None:
+    """"partono da te", "beginnen bei dir": never the subject form after the preposition."""
+    order = {"kind": "accusation", "day": 1, "order": [0, 1, 2], "owl": None}
+    said = {lang: Told("lupus", ["Ann", "Bob", "Cy"], 0, lang, [])([order])[0]
+            for lang in ("en", "it", "de")}
+    assert said == {
+        "en": "Day 1: accusations start with you. The ghosts accuse too.",
+        "it": "Giorno 1: le accuse partono da te. Accusano anche i fantasmi.",
+        "de": "1. Tag: Die Anklagen beginnen bei dir. Auch die Geister klagen an."}

@@ -34,7 +34,8 @@ renders every kind of every ruleset in every language.
 
 A placeholder is a field, or a field and a form: ``{seat}`` (a name, or "you"),
 ``{seat_obj}``/``{seat_dat}`` (the cases of "you"), ``{seat_card}``, ``{seat_token}``,
-``{seats}`` ("A, B, C"), ``{seats_others}`` (the viewer left out), ``{seats_with_you}``
+``{seats}`` ("A, B, C"), ``{seats_and}``/``{seats_and_obj}`` ("A, B and you"),
+``{seats_others}`` (the viewer left out), ``{seats_with_you}``
 ("you, B and C"), ``{seats_cards}`` ("your card and B's card"), ``{card}``,
 ``{role_plural}``, ``{card_the}``/``{role_a}`` (a role's name with its article,
 "the Seer", "an Owl", "the Count" for "The Count": the glossary's forms),
@@ -356,6 +357,7 @@ class Renderer:
             ("people", "first"): lambda seats: self.who(seats[0]),
             ("people", "second"): lambda seats: self.who(seats[1]),
             ("people", "and"): lambda seats: self.listing([self.who(s) for s in seats]),
+            ("people", "and_obj"): lambda seats: self.listing([self.who(s, "obj") for s in seats]),
             # the viewer's fellows, and the viewer first among them ("You, Bob and Cy")
             ("people", "others"): lambda seats: self.listing(
                 [self.players[s] for s in seats if s != self.viewer]),
