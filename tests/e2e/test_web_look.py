@@ -199,10 +199,6 @@ def test_every_stage_of_epic_and_lupus_passes_axe(browser: Any, server: Any, sho
     assert {"dusk", "night", "over"} <= seen, seen
     host.wait_for_selector("[data-testid=faceup] .mini-card")
     check(host, f"{prefix}-look-99-host-end", shots, host=True)
-    # Up to eight seats every card is on the TV at once: none waits for the column to roll.
-    rest = host.evaluate("(() => { const el = document.querySelector('[data-testid=faceup]');"
-                         " return el.scrollHeight - el.clientHeight; })()")
-    assert rest <= 2, f"{rest} px of the cards below the TV's edge"
     for i, page in enumerate(phones):
         page.wait_for_selector("[data-testid=verdict]")
         check(page, f"{prefix}-look-99-phone{i}-end", shots)
