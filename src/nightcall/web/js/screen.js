@@ -352,11 +352,13 @@ export function runScreen({ host }) {
     }
     parts.push(replayButton(code, null, { tv: host }));
     // (the whole game, in the grid too: a TV shows it as a third column of its own)
-    parts.push(h("div", { class: "end-grid" },
-      h("div", { class: "end-words" }, renderEnd(obs, view.players)[0] || null),
+    const cols = faceupColumns(lobby.seats.length);
+    parts.push(h("div", { class: cols === 4 ? "end-grid four" : "end-grid" },
+      // (a long explanation rolls in its column: keyboard users can scroll it too)
+      h("div", { class: "end-words", tabindex: "0" }, renderEnd(obs, view.players)[0] || null),
       h("section", { class: "faceup", "data-testid": "faceup", tabindex: "0" }, h("h2", {}, t("end.cards")),
         // Seat by seat, clockwise: the card as it lies (and as dealt, if it moved).
-        h("ol", { class: "seats faceup-grid", "data-testid": "seats" }, lobby.seats.map((s) => {
+        faceupList(cols, lobby.seats.map((s) => {
           const c = cards[s.seat] || {};
           const was = dealt ? dealt[s.name] : null;
           const ghost = (view.ghosts || []).includes(s.name);
@@ -371,6 +373,19 @@ export function runScreen({ host }) {
       // (on a TV the story scrolls inside its panel: keyboard users reach it too)
       renderEnd(obs, view.players).slice(1).map((el) => { el.tabIndex = 0; return el; })));
     return parts;
+  }
+
+  // How many columns the face-up cards take on a TV: up to twelve cards, as many as
+  // fill the rows evenly; more roll in an automatic grid (0). Four columns widen the
+  // cards' share of the end screen (app.css, .faceup-grid.by-count, .end-grid.four).
+  function faceupColumns(count) {
+    return count <= 4 ? count : count <= 6 ? 3 : count <= 12 ? 4 : 0;
+  }
+
+  function faceupList(cols, items) {
+    const list = h("ol", { class: `seats faceup-grid${cols ? " by-count" : ""}`, "data-testid": "seats" }, items);
+    if (cols) list.style.setProperty("--cols", String(cols));  // (CSSOM: the CSP refuses style="")
+    return list;
   }
 
   // Lupus: two or more died at dawn; the host, as the Master, names the last to die.
