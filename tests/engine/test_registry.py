@@ -57,8 +57,11 @@ def test_the_built_in_rulesets_load_by_id() -> None:
         assert registry.get_ruleset(ruleset_id).id == ruleset_id
 
 
-def test_an_unknown_id_names_the_known_ones() -> None:
-    with pytest.raises(DeckError, match=r"unknown ruleset 'chess' \(known: .*epic.*lupus.*onuw"):
+def test_an_unknown_id_names_the_known_ones_in_the_order_of_every_list() -> None:
+    # The same order as `nightcall deck` without a game and every menu of games.
+    assert registry.ruleset_ids()[:3] == ["onuw", "epic", "lupus"]
+    assert list(registry.all_rulesets()) == registry.ruleset_ids()
+    with pytest.raises(DeckError, match=r"unknown ruleset 'chess' \(known: onuw, epic, lupus\b"):
         registry.get_ruleset("chess")
 
 

@@ -333,7 +333,7 @@ def judge_module(ruleset_id: str) -> ModuleType | None:
 def _judged() -> list[str]:
     from nightcall.engine.ruleset import all_rulesets
 
-    return sorted(rid for rid, rs in all_rulesets().items() if rs.judge is not None)
+    return [rid for rid, rs in all_rulesets().items() if rs.judge is not None]
 
 
 def normalize(ruleset_id: str, table: Any) -> Any:

@@ -61,9 +61,9 @@ def load(path: str | Path) -> dict[str, object]:
 def ruleset_of(record: Mapping[str, object]) -> Ruleset[Any]:
     rid = record.get("ruleset")
     if not isinstance(rid, str):
-        from nightcall.engine.ruleset import all_rulesets
+        from nightcall.engine.ruleset import ruleset_ids
 
-        known = ", ".join(f'"{r}"' for r in sorted(all_rulesets()))
+        known = ", ".join(f'"{r}"' for r in ruleset_ids())
         raise RecordError(Said(f"the record needs a 'ruleset': one of {known}",
                                "record.no_ruleset", known=known))
     try:

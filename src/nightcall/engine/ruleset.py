@@ -444,19 +444,24 @@ def get_ruleset(ruleset_id: str) -> Ruleset[Any]:
     try:
         return _REGISTRY[ruleset_id]
     except KeyError:
-        known = ", ".join(sorted(set(_entry_points()) | set(_REGISTRY)))
+        known = ", ".join(ruleset_ids())
         raise DeckError(Said(f"unknown ruleset {ruleset_id!r} (known: {known})",
                              "ruleset.unknown", name=str(ruleset_id), known=known)) from None
 
 
+def ruleset_ids() -> list[str]:
+    """Every ruleset's id, in the one order every list of games uses: the built-in ones
+    first (BUILTIN's order), then the installed ones, then any registered by hand."""
+    return list({**_entry_points(), **_REGISTRY})
+
+
 def all_rulesets() -> dict[str, Ruleset[Any]]:
-    """Every ruleset installed, by id: the built-in ones first, in the same order
-    whichever was loaded first (lists of games say them so)."""
+    """Every ruleset installed, by id, in :func:`ruleset_ids`' order."""
     points = _entry_points()
     for ruleset_id, target in points.items():
         if ruleset_id not in _REGISTRY:
             _load(ruleset_id, target)
-    return {**{rid: _REGISTRY[rid] for rid in points if rid in _REGISTRY}, **_REGISTRY}
+    return {rid: _REGISTRY[rid] for rid in ruleset_ids()}
 
 
 def _entry_points() -> dict[str, str]:
