@@ -56,6 +56,7 @@ from nightcall.server.ops import (
 )
 from nightcall.server.pages import page, web_dir
 from nightcall.server.pipeline import (
+    Admitted,
     Caller,
     SlowDown,
     agent_error,
@@ -329,8 +330,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     if isinstance(answer, bytes):
         await _refuse(ws, answer)
         return
-    sink = WsSink(ws, answer.role, answer.viewer, hub.send_timings)
-    await _serve(ws, hub, found, sink, answer.welcome, answer.asks)
+    await _serve(ws, hub, found, answer)
 
 
 async def agent_endpoint(ws: WebSocket) -> None:
@@ -370,7 +370,7 @@ async def agent_endpoint(ws: WebSocket) -> None:
         query = {k: ws.query_params[k] for k in ("token", "name") if k in ws.query_params}
         await hub.node.relay(ws, found.code, found.owner, agent=True, query=query)
         return
-    await _serve(ws, hub, found, WsSink(ws, "agent", seat, hub.send_timings), None)
+    await _serve(ws, hub, found, Admitted("agent", seat, None))
 
 
 def _left(room: Room, sink: WsSink) -> None:
@@ -379,14 +379,14 @@ def _left(room: Room, sink: WsSink) -> None:
     asyncio.get_running_loop().call_soon(room.broadcast)  # (maybe inside a broadcast now)
 
 
-async def _serve(ws: WebSocket, hub: Hub, room: Room, sink: WsSink, first: bytes | None,
-                 asks: int | None = None) -> None:
+async def _serve(ws: WebSocket, hub: Hub, room: Room, who: Admitted) -> None:
+    sink = WsSink(ws, who.role, who.viewer, hub.send_timings)
     sink.hold, sink.room_code = hub.hold, room.code  # out after the save (saving.py)
     sink.on_gone = partial(_left, room)
     writer = sink.writer_task = asyncio.create_task(sink.writer())
-    if first is not None:
-        sink.send(first)
-    room.attach(sink, asks)
+    if who.welcome is not None:
+        sink.send(who.welcome)
+    room.attach(sink, who.asks)
     try:
         rate = rate_of(ws)
         while True:

@@ -680,21 +680,20 @@ class Node:
                 self._refuse(remote, pipeline.error_bytes(exc.code, exc.message, agent=True))
                 return
             if seat is not None:
-                self._seat(room, remote, "agent", seat, None)
+                self._seat(room, remote, pipeline.Admitted("agent", seat, None))
             return
         outcome = pipeline.web_hello(room, env.data.decode(errors="replace"), caller)
         if isinstance(outcome, bytes):
             self._refuse(remote, outcome)
             return
-        self._seat(room, remote, outcome.role, outcome.viewer, outcome.welcome, outcome.asks)
+        self._seat(room, remote, outcome)
 
-    def _seat(self, room: Room, remote: Remote, role: str, viewer: int | None,
-              first: bytes | None, asks: int | None = None) -> None:
-        sink = RemoteSink(self, remote.worker, room.code, remote.conn, role, viewer)
+    def _seat(self, room: Room, remote: Remote, who: pipeline.Admitted) -> None:
+        sink = RemoteSink(self, remote.worker, room.code, remote.conn, who.role, who.viewer)
         remote.sink = sink
-        if first is not None:
-            sink.send(first)
-        room.attach(sink, asks)
+        if who.welcome is not None:
+            sink.send(who.welcome)
+        room.attach(sink, who.asks)
 
     def _refuse(self, remote: Remote, data: bytes) -> None:
         self.remotes.pop((remote.worker, remote.conn), None)
@@ -711,7 +710,7 @@ class Node:
             except protocol.ProtocolError as exc:
                 self._refuse(remote, encode(exc.error))
                 return
-            self._seat(remote.room, remote, "agent", seat, None)
+            self._seat(remote.room, remote, pipeline.Admitted("agent", seat, None))
             return
         pipeline.on_frame(hub, remote.room, remote.sink, raw)
 

@@ -99,12 +99,13 @@ def decode_error(exc: Exception) -> bytes:
 
 @dataclass(frozen=True)
 class Admitted:
-    """A browser let into a room: its role, the seat it sees (None: the host screen, a
-    spectator, or a phone still asking), the seat it asks for, and its welcome."""
+    """A connection let into a room: its role, the seat it sees (None: the host screen,
+    a spectator, or a phone still asking), its welcome (None: an agent's protocol has
+    none), and the seat it asks for (a phone still asking)."""
 
     role: str
     viewer: int | None
-    welcome: bytes
+    welcome: bytes | None
     asks: int | None = None
 
 
