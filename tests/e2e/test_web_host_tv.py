@@ -14,6 +14,9 @@ import httpx
 import pytest
 from e2ehelpers import HOST_TV, stage
 
+from nightcall.engine.records import replay
+from nightcall.narration.locale import load
+
 pytestmark = pytest.mark.timeout(600)
 
 ROOMS = {
@@ -79,6 +82,15 @@ def test_every_stage_fits_a_tv(browser: Any, server: Any, shots: Any, room: str)
     assert {name: h for name, h in heights.items() if h > height} == {}, heights
     if room == "lupus-17":
         end_columns_roll(host)
+    # The cards nobody holds, as they lie (replayed from the record): Epic's center and
+    # the extra werewolf card beside it; Lupus has none.
+    _, final = replay(httpx.get(f"{server.url}/api/rooms/{code}/record").json())
+    rid = ROOMS[room]["ruleset"]
+    left = [*getattr(final, "center", [])]
+    if getattr(final, "extra_pos", -1) >= 0:
+        left.append(final.cards[final.extra_pos])
+    names = host.locator("[data-testid=center-cards] .mini-card > span").all_inner_texts()
+    assert names == [load(ROOMS[room].get("language", "de")).role(rid, r) for r in left], names
     assert errors == []
 
 

@@ -26,6 +26,9 @@ from e2ehelpers import (
     wait_for,
 )
 
+from nightcall.engine.records import replay
+from nightcall.narration.locale import load
+
 pytestmark = pytest.mark.timeout(240)
 
 # What the host screen shows that a room must read from the sofa.
@@ -136,6 +139,10 @@ def test_a_game_at_tv_and_phone_sizes(browser: Any, server: Any, shots: Any) -> 
     host.wait_for_selector("[data-testid=faceup] .mini-card")
     host.wait_for_selector("[data-testid=timeline] li")
     check(host, "look-12-host-end", shots, host=True)
+    # The center's cards as they lie at the end, replayed from the room's record.
+    _, final = replay(httpx.get(f"{server.url}/api/rooms/{code}/record").json())
+    shown = host.locator("[data-testid=center-cards] .mini-card > span").all_inner_texts()
+    assert shown == [load("en").role("onuw", r) for r in final.center], shown
     for i, page in enumerate(phones):
         page.wait_for_selector("[data-testid=verdict]")
         verdict = page.inner_text("[data-testid=verdict]")

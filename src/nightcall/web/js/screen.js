@@ -369,7 +369,7 @@ export function runScreen({ host }) {
           return h("li", { class: [out.winners.includes(s.name) ? "winner" : "", out.dead.includes(s.name) ? "dead" : "",
             ghost ? "ghost" : ""].join(" "), "data-ghost": ghost ? "yes" : null },
           h("span", { class: "name" }, s.name), c.role ? miniCard(c.role, caption) : null);
-        }))),
+        })), centerCards(view, record, cols)),
       // (on a TV the story scrolls inside its panel: keyboard users reach it too)
       renderEnd(obs, view.players).slice(1).map((el) => { el.tabIndex = 0; return el; })));
     return parts;
@@ -382,10 +382,23 @@ export function runScreen({ host }) {
     return count <= 4 ? count : count <= 6 ? 3 : count <= 12 ? 4 : 0;
   }
 
-  function faceupList(cols, items) {
-    const list = h("ol", { class: `seats faceup-grid${cols ? " by-count" : ""}`, "data-testid": "seats" }, items);
+  function faceupList(cols, items, attrs = { class: "seats", "data-testid": "seats" }) {
+    const list = h("ol", { ...attrs, class: `${attrs.class} faceup-grid${cols ? " by-count" : ""}` }, items);
     if (cols) list.style.setProperty("--cols", String(cols));  // (CSSOM: the CSP refuses style="")
     return list;
+  }
+
+  // The cards nobody holds at the end, as they lie: the center's three and Epic's extra
+  // card beside them, so the table sees where the missing roles went (as wide as the
+  // seats' cards).
+  function centerCards(view, record, cols) {
+    const final = (view.outcome && view.outcome.final) || (record && record.final) || {};
+    const cards = [...(final.center || []).map((role) => miniCard(role)),
+      ...(final.extra ? [miniCard(final.extra, t("end.beside"))] : [])];
+    if (!cards.length) return null;
+    return [h("h3", { class: "center-title" }, t("end.center")),
+      faceupList(cols && Math.max(cols, cards.length), cards.map((card) => h("li", {}, card)),
+        { class: "center-cards", "data-testid": "center-cards" })];
   }
 
   // Lupus: two or more died at dawn; the host, as the Master, names the last to die.
