@@ -267,6 +267,18 @@ def test_a_refusal_names_tokens_and_artifacts_in_the_language_asked(
     assert "Artiglio del Lupo Mannaro" in said and "claw" not in said
 
 
+def test_a_bad_number_says_what_was_typed_in_english_too() -> None:
+    # (click's own words were "Input should be greater than or equal to 1")
+    for args, said_back in ((("simulate", "onuw", "-n", "5", "--workers", "0"),
+                             "--workers / -w takes a whole number from 1 up, not '0'."),
+                            (("deck", "onuw", "-n", "x"),
+                             "--players / -n takes a whole number, not 'x'.")):
+        code, out, err = run_cli(*args)
+        said = flat(out + err)
+        assert code == 2 and "Traceback" not in said, said
+        assert said_back in said, said
+
+
 def test_english_refusals_stay_the_rules_own_sentences() -> None:
     code, _, err = run_cli("narrate", "onuw", "-n", "5", "--night", "0")
     assert code == 2 and "nights are counted from 1, not 0" in flat(err)

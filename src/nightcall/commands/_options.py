@@ -63,6 +63,20 @@ def _kind(param: Any) -> str:
     return str(getattr(kind, "__name__", kind))
 
 
+def _bad_number(loc: Any, value: str, param: Any) -> str:
+    """A number option given something else, or out of its range."""
+    low, high = getattr(param, "min", None), getattr(param, "max", None)
+    option = _option_name(param)
+    if _kind(param) == "float":
+        return str(loc.line("cli.want_number", option=option, value=value))
+    if low is not None and high is not None:
+        return str(loc.line("cli.want_int_range", option=option, value=value, low=low,
+                            high=high))
+    if low is not None:
+        return str(loc.line("cli.want_int_from", option=option, value=value, low=low))
+    return str(loc.line("cli.want_int", option=option, value=value))
+
+
 def _localized(exc: Any, ctx: Any, args: Sequence[str], lang: str) -> str | None:
     """The usage error's message in ``lang`` (None: keep click's English)."""
     from nightcall.narration.locale import LANGUAGES, load
@@ -75,30 +89,22 @@ def _localized(exc: Any, ctx: Any, args: Sequence[str], lang: str) -> str | None
         games = ", ".join(f"{rid} ({rs.title})" for rid, rs in all_rulesets().items())
         return load(lang if lang in LANGUAGES else "en").line(
             "cli.missing_ruleset", games=games, command=ctx.command_path)
+    loc = load(lang if lang in LANGUAGES else "en")
+    bad = _is(exc, "BadParameter") and not _is(exc, "MissingParameter") and param is not None
+    if bad and _kind(param) in ("int", "float"):
+        # (in English too: click's "Input should be greater than or equal to 1" does
+        # not say what was typed)
+        return _bad_number(loc, _typed(args, param), param)
     if lang not in LANGUAGES or lang == "en":
         return None
-    loc = load(lang)
     if _is(exc, "NoSuchOption"):
         return None  # (worded in parse_args, where the options are known)
     if _is(exc, "MissingParameter") and param is not None:
         key = "cli.missing_argument" if param.param_type_name == "argument" \
             else "cli.missing_option"
         return loc.line(key, option=_option_name(param))
-    if _is(exc, "BadParameter") and param is not None:
-        value = _typed(args, param)
-        kind = _kind(param)
-        low, high = getattr(param, "min", None), getattr(param, "max", None)
-        option = _option_name(param)
-        if kind == "int":
-            if low is not None and high is not None:
-                return loc.line("cli.want_int_range", option=option, value=value, low=low,
-                                high=high)
-            if low is not None:
-                return loc.line("cli.want_int_from", option=option, value=value, low=low)
-            return loc.line("cli.want_int", option=option, value=value)
-        if kind == "float":
-            return loc.line("cli.want_number", option=option, value=value)
-        return loc.line("cli.bad_value", option=option, value=value)
+    if bad:
+        return loc.line("cli.bad_value", option=_option_name(param), value=_typed(args, param))
     message = str(getattr(exc, "message", ""))
     if message.startswith("Got unexpected extra argument"):
         extra = message.rpartition("(")[2].rstrip(")")
