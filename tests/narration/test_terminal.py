@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -75,6 +76,8 @@ def test_judge_epic_asks_for_tokens_and_artifacts() -> None:
     need_ruleset("epic")
     child = spawn("judge", "epic")
     reply(child, "Players", "Ann, Ben, Cid")
+    # (Epic has no playing-card deck: the question does not offer one)
+    child.expect(re.escape("The card in front of each player now (its role's name):"))
     answer(child, r"  \w+: ", ("werewolf", "Seer", "robber"))
     child.expect("symbol token")
     answer(child, r"  \w+: ", ("", "bounty", ""))
@@ -94,7 +97,7 @@ def test_judge_refuses_each_bad_answer_at_once_and_asks_it_again() -> None:
     reply(child, "Players", "A, B, a")
     child.expect("A is there twice")  # "a" and "A": names are compared as read
     reply(child, "Players", "A, B")
-    child.expect("That is 2 players; this game is for 3 to 10")
+    child.expect("Players given: 2; this game is for 3 to 10 players")
     reply(child, "Players", "A, B, C")
     reply(child, "  A: ", "werewolf")
     reply(child, "  B: ", "unicorn")
@@ -125,6 +128,8 @@ def test_judge_a_refused_table_is_mended_not_retyped() -> None:
     need_ruleset("epic")
     child = spawn("judge", "epic")
     reply(child, "Players", "Ann, Ben, Cid")
+    # (Epic has no playing-card deck: the question does not offer one)
+    child.expect(re.escape("The card in front of each player now (its role's name):"))
     answer(child, r"  \w+: ", ("werewolf", "Seer", "robber"))
     child.expect("symbol token")
     reply(child, "  Ann: ", "panik")

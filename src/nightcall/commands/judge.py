@@ -188,7 +188,8 @@ class _Questions:
     def ask_all(self) -> Table:
         table = self.table
         table["players"] = players = self.ask(self.t("players"), self.players)
-        self.say(self.t("cards"))
+        # (a game without a playing-card deck takes role names only: no "e.g. K♥")
+        self.say(self.t("cards" if self.ruleset.card_map is not None else "cards_roles"))
         for p in players:
             self.ask_player(p)
         self.ask_copy()
