@@ -183,7 +183,7 @@ CASES: list[tuple[tuple[str, ...], str, dict[str, Any], str]] = [
     (("judge", "epic", "-f", "{e_token}"), "refusal.epic.not_a_token",
      {"name": "Anna", "got": "gold", "tokens": TOKENS}, "is not a symbol token"),
     (("judge", "epic", "-f", "{e_bounty}"), "refusal.epic.token_limit",
-     {"limit": 1, "token": "bounty", "n": 2}, "there are only"),
+     {"limit": 1, "token": "bounty", "n": 2}, "the box has 1 bounty token,"),
     (("judge", "epic", "-f", "{e_artifact}"), "refusal.epic.not_an_artifact",
      {"name": "Anna", "got": "sword", "artifacts": ARTIFACTS}, "is not one of"),
     # click's usage errors

@@ -140,7 +140,7 @@ def test_judge_a_refused_table_is_mended_not_retyped() -> None:
         reply(child, r"  \w+: ", "")
     child.expect("Who does each player point at")
     answer(child, "→", ("Ben", "Ann", "Ann"))
-    child.expect("This table cannot be judged: there are only 1 bounty")
+    child.expect("This table cannot be judged: the box has 1 bounty token, the table shows 2")
     reply(child, "Whose answers do you want to change", "Ben")
     reply(child, "  Ben: ", "seer")
     reply(child, "Ben's symbol token", "")

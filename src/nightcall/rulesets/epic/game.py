@@ -424,7 +424,8 @@ def _check_tokens(names: tuple[str, ...], tokens: list[str]) -> None:
             raise DeckError(f"{t!r} is not a symbol token ({', '.join(TOKENS)})")
     for t in set(tokens):
         if tokens.count(t) > TOKEN_SUPPLY[t]:
-            raise DeckError(f"the box has {TOKEN_SUPPLY[t]} {t} token(s), the table shows "
+            raise DeckError(f"the box has {TOKEN_SUPPLY[t]} {t} token"
+                            f"{'s' if TOKEN_SUPPLY[t] > 1 else ''}, the table shows "
                             f"{tokens.count(t)}")
     # "Setup": "Each player receives a Certainty token"; every other token starts on the
     # board and reaches a player only by a role's exchange (docs/rulings.md).

@@ -37,6 +37,7 @@ from nightcall.rulesets.epic.roles import (
     TANNER,
     TANNER_TEAM,
     THE_MASTER,
+    TOKEN_SUPPLY,
     TOKENS,
     TRAITOR,
     VAMPIRE_CARDS,
@@ -509,12 +510,11 @@ def judge(table: Mapping[str, Any]) -> Outcome:
                                  f"({', '.join(TOKENS)})", "epic.not_a_token", name=p,
                                  got=str(token), tokens=TOKENS))
         tokens.append(token)
-    for token, limit in ((LOVE, 2), (BOUNTY, 1), (PLAGUE, 1), (VAMPIRE_TOKEN, 1),
-                         (TRAITOR, 1)):
+    for token, limit in TOKEN_SUPPLY.items():
         if tokens.count(token) > limit:
-            raise DeckError(Said(f"there are only {limit} {token} token(s), the table shows "
-                                 f"{tokens.count(token)}", "epic.token_limit", limit=limit,
-                                 token=token, n=tokens.count(token)))
+            raise DeckError(Said(f"the box has {limit} {token} token{'s' if limit > 1 else ''}, "
+                                 f"the table shows {tokens.count(token)}", "epic.token_limit",
+                                 limit=limit, token=token, n=tokens.count(token)))
     artifacts_in = _by_name(table, "artifacts", names)
     artifacts: list[str | None] = []
     for p in names:
