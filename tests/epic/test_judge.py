@@ -331,6 +331,7 @@ def test_club_makes_a_tanner(winners: Any) -> None:
         ({"tokens": {A: "love", B: "love", C: "love"}}, "the box has 2 love tokens"),
         ({"tokens": {A: "bat", B: "bat"}}, "the box has 1 bat token,"),
         ({"artifacts": {A: "sword"}}, "not one of"),
+        ({"artifacts": {A: "cloak_of_shame", C: "cloak_of_shame"}}, "box has each artifact once"),
         ({"votes": {A: "Zoe"}}, "not seated"),
         ({"votes": {"Zoe": A}}, "not seated"),
         ({"players": [A, A, C]}, "same name"),

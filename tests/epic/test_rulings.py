@@ -146,8 +146,9 @@ def tables(draw: Any) -> dict[str, Any]:
     if draw(hs.booleans()):
         a, b = draw(hs.permutations(names))[:2]
         tokens[a] = tokens[b] = LOVE
-    artifacts = {p: draw(hs.sampled_from(ARTIFACTS)) for p in names if draw(hs.booleans())
-                 and draw(hs.booleans())}
+    # (each artifact is in the box once, as each token other than Certainty and Love)
+    held = draw(hs.lists(hs.sampled_from(ARTIFACTS), unique=True, max_size=n))
+    artifacts = dict(zip(draw(hs.permutations(names)), held, strict=False))
     votes = {}
     for p in names:
         if draw(hs.integers(0, 9)):

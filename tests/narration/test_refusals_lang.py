@@ -86,6 +86,8 @@ TABLES: dict[str, Any] = {
     "e_token": {**TABLE, "tokens": {"Anna": "gold"}},
     "e_bounty": {**TABLE, "tokens": {"Anna": "bounty", "Bruno": "Bounty"}},
     "e_artifact": {**TABLE, "artifacts": {"Anna": "sword"}},
+    "e_artifact_twice": {**TABLE, "artifacts": {"Anna": "mask_of_silence",
+                                                 "Carla": "mask_of_silence"}},
 }
 # Epic Battle's symbol tokens and artifacts, in the rules' order.
 TOKENS = ["certainty", "love", "bat", "bounty", "panic", "plague", "vampire", "traitor"]
@@ -186,6 +188,8 @@ CASES: list[tuple[tuple[str, ...], str, dict[str, Any], str]] = [
      {"limit": 1, "token": "bounty", "n": 2}, "the box has 1 bounty token,"),
     (("judge", "epic", "-f", "{e_artifact}"), "refusal.epic.not_an_artifact",
      {"name": "Anna", "got": "sword", "artifacts": ARTIFACTS}, "is not one of"),
+    (("judge", "epic", "-f", "{e_artifact_twice}"), "refusal.epic.artifact_twice",
+     {"artifact": "mask_of_silence", "n": 2}, "the box has each artifact once"),
     # click's usage errors
     (("deck", "onuw"), "cli.missing_option", {"option": "--players / -n"}, "Missing option"),
     (("simulate", "onuw", "-n", "5", "--games", "0"), "cli.want_int_from",
@@ -235,7 +239,8 @@ def test_a_wrong_input_is_refused_in_the_language_asked(
     given = {k: filled(v, files) for k, v in values.items()}
     if "role" in given:  # (a role is named in the reader's language)
         given["role"] = loc.role(key.split(".")[1], given["role"])
-    for name, kind in (("token", "token"), ("tokens", "token"), ("artifacts", "artifact")):
+    for name, kind in (("token", "token"), ("tokens", "token"), ("artifact", "artifact"),
+                       ("artifacts", "artifact")):
         if name in given:  # (so are Epic Battle's tokens and artifacts)
             ids = [given[name]] if isinstance(given[name], str) else given[name]
             given[name] = ", ".join(loc.lines[f"account.epic.{kind}.{i}"] for i in ids)

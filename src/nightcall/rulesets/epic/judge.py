@@ -524,6 +524,11 @@ def judge(table: Mapping[str, Any]) -> Outcome:
                                  "epic.not_an_artifact", name=p, got=str(a),
                                  artifacts=ARTIFACTS))
         artifacts.append(a)
+    for a in ARTIFACTS:  # ("6 artifacts", one of each)
+        if artifacts.count(a) > 1:
+            raise DeckError(Said(f"the {a} artifact lies on {artifacts.count(a)} cards, but the "
+                                 "box has each artifact once", "epic.artifact_twice",
+                                 artifact=a, n=artifacts.count(a)))
     votes_in = _by_name(table, "votes", names)
     votes = []
     for p in names:
