@@ -146,8 +146,8 @@ def tables(draw: Any) -> dict[str, Any]:
     if draw(hs.booleans()):
         a, b = draw(hs.permutations(names))[:2]
         tokens[a] = tokens[b] = LOVE
-    # (each artifact is in the box once, as each token other than Certainty and Love)
-    held = draw(hs.lists(hs.sampled_from(ARTIFACTS), unique=True, max_size=n))
+    # (one Curator, one artifact a night)
+    held = draw(hs.lists(hs.sampled_from(ARTIFACTS), max_size=1))
     artifacts = dict(zip(draw(hs.permutations(names)), held, strict=False))
     votes = {}
     for p in names:

@@ -86,8 +86,8 @@ TABLES: dict[str, Any] = {
     "e_token": {**TABLE, "tokens": {"Anna": "gold"}},
     "e_bounty": {**TABLE, "tokens": {"Anna": "bounty", "Bruno": "Bounty"}},
     "e_artifact": {**TABLE, "artifacts": {"Anna": "sword"}},
-    "e_artifact_twice": {**TABLE, "artifacts": {"Anna": "mask_of_silence",
-                                                 "Carla": "mask_of_silence"}},
+    "e_artifacts": {**TABLE, "artifacts": {"Anna": "mask_of_silence",
+                                            "Carla": "cloak_of_shame"}},
 }
 # Epic Battle's symbol tokens and artifacts, in the rules' order.
 TOKENS = ["certainty", "love", "bat", "bounty", "panic", "plague", "vampire", "traitor"]
@@ -188,8 +188,8 @@ CASES: list[tuple[tuple[str, ...], str, dict[str, Any], str]] = [
      {"limit": 1, "token": "bounty", "n": 2}, "the box has 1 bounty token,"),
     (("judge", "epic", "-f", "{e_artifact}"), "refusal.epic.not_an_artifact",
      {"name": "Anna", "got": "sword", "artifacts": ARTIFACTS}, "is not one of"),
-    (("judge", "epic", "-f", "{e_artifact_twice}"), "refusal.epic.artifact_twice",
-     {"artifact": "mask_of_silence", "n": 2}, "the box has each artifact once"),
+    (("judge", "epic", "-f", "{e_artifacts}"), "refusal.epic.one_artifact",
+     {"n": 2}, "the Curator places one"),
     # click's usage errors
     (("deck", "onuw"), "cli.missing_option", {"option": "--players / -n"}, "Missing option"),
     (("simulate", "onuw", "-n", "5", "--games", "0"), "cli.want_int_from",
