@@ -89,6 +89,8 @@ def test_every_stage_fits_a_tv(browser: Any, server: Any, shots: Any, room: str)
     left = [*getattr(final, "center", [])]
     if getattr(final, "extra_pos", -1) >= 0:
         left.append(final.cards[final.extra_pos])
+    if left:
+        host.wait_for_selector("[data-testid=center-cards] .mini-card")
     names = host.locator("[data-testid=center-cards] .mini-card > span").all_inner_texts()
     assert names == [load(ROOMS[room].get("language", "de")).role(rid, r) for r in left], names
     assert errors == []

@@ -141,6 +141,7 @@ def test_a_game_at_tv_and_phone_sizes(browser: Any, server: Any, shots: Any) -> 
     check(host, "look-12-host-end", shots, host=True)
     # The center's cards as they lie at the end, replayed from the room's record.
     _, final = replay(httpx.get(f"{server.url}/api/rooms/{code}/record").json())
+    host.wait_for_selector("[data-testid=center-cards] .mini-card")
     shown = host.locator("[data-testid=center-cards] .mini-card > span").all_inner_texts()
     assert shown == [load("en").role("onuw", r) for r in final.center], shown
     for i, page in enumerate(phones):
