@@ -389,8 +389,8 @@ export function runScreen({ host }) {
   }
 
   // The cards nobody holds at the end, as they lie: the center's three and Epic's extra
-  // card beside them, so the table sees where the missing roles went (as wide as the
-  // seats' cards).
+  // card beside them, so the table sees where the missing roles went (in the seats'
+  // columns; four cards beside three seats share one row).
   function centerCards(view, record, cols) {
     const final = (view.outcome && view.outcome.final) || (record && record.final) || {};
     const cards = [...(final.center || []).map((role) => miniCard(role)),
