@@ -32,7 +32,6 @@ from nightcall.rulesets.epic.roles import (
     ROLE_IDS,
     ROLES,
     TOKEN_ROLES,
-    TOKEN_SUPPLY,
     TOKENS,
     VAMPIRE_CARDS,
     WOLF_CARDS,
@@ -422,11 +421,9 @@ def _check_tokens(names: tuple[str, ...], tokens: list[str]) -> None:
     for t in tokens:
         if t not in TOKENS:
             raise DeckError(f"{t!r} is not a symbol token ({', '.join(TOKENS)})")
-    for t in set(tokens):
-        if tokens.count(t) > TOKEN_SUPPLY[t]:
-            raise DeckError(f"the box has {TOKEN_SUPPLY[t]} {t} token"
-                            f"{'s' if TOKEN_SUPPLY[t] > 1 else ''}, the table shows "
-                            f"{tokens.count(t)}")
+    too_many = roles_mod.tokens_beyond_the_box(tokens)
+    if too_many is not None:
+        raise DeckError(too_many[1])
     # "Setup": "Each player receives a Certainty token"; every other token starts on the
     # board and reaches a player only by a role's exchange (docs/rulings.md).
     for player, t in zip(names, tokens, strict=True):

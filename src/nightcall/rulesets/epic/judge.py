@@ -46,6 +46,7 @@ from nightcall.rulesets.epic.roles import (
     VILLAGE,
     WEREWOLVES,
     WOLF_CARDS,
+    tokens_beyond_the_box,
 )
 
 NO_VOTE = -1
@@ -510,11 +511,11 @@ def judge(table: Mapping[str, Any]) -> Outcome:
                                  f"({', '.join(TOKENS)})", "epic.not_a_token", name=p,
                                  got=str(token), tokens=TOKENS))
         tokens.append(token)
-    for token, limit in TOKEN_SUPPLY.items():
-        if tokens.count(token) > limit:
-            raise DeckError(Said(f"the box has {limit} {token} token{'s' if limit > 1 else ''}, "
-                                 f"the table shows {tokens.count(token)}", "epic.token_limit",
-                                 limit=limit, token=token, n=tokens.count(token)))
+    too_many = tokens_beyond_the_box(tokens)
+    if too_many is not None:
+        token, sentence = too_many
+        raise DeckError(Said(sentence, "epic.token_limit", limit=TOKEN_SUPPLY[token],
+                             token=token, n=tokens.count(token)))
     artifacts_in = _by_name(table, "artifacts", names)
     artifacts: list[str | None] = []
     for p in names:

@@ -135,6 +135,19 @@ TRAITOR: Final = "traitor"
 TOKENS: Final = (CERTAINTY, LOVE, BAT, BOUNTY, PANIC, PLAGUE, VAMPIRE_TOKEN, TRAITOR)
 TOKEN_SUPPLY: Final = {CERTAINTY: 12, LOVE: 2, BAT: 1, BOUNTY: 1, PANIC: 1, PLAGUE: 1,
                        VAMPIRE_TOKEN: 1, TRAITOR: 1}
+
+
+def tokens_beyond_the_box(tokens: list[str]) -> tuple[str, str] | None:
+    """The first token ``tokens`` hold more often than the box has it, and the sentence
+    that says so; None when the box could have dealt them."""
+    for token, limit in TOKEN_SUPPLY.items():
+        shown = tokens.count(token)
+        if shown > limit:
+            plural = "s" if limit > 1 else ""
+            return token, f"the box has {limit} {token} token{plural}, the table shows {shown}"
+    return None
+
+
 # The roles whose card shows a token; with any of them in the deck the token board is used.
 TOKEN_OF_ROLE: Final = {
     VAMPIRE: VAMPIRE_TOKEN, THE_MASTER: VAMPIRE_TOKEN, THE_COUNT: PANIC, RENFIELD: BAT,

@@ -140,9 +140,14 @@ export function renderEnd(obs, players) {
 
 // The cards as they lie at the end, per seat: {card, role} (what it counts as), from
 // the outcome's ``final`` when the rules give it, else the public reveal.
+// The table at the end (cards, center, tokens...): the view's outcome, or the record's.
+export function finalOf(view, record = null) {
+  return (view.outcome && view.outcome.final) || (record && record.final) || null;
+}
+
 export function finalCards(view, record = null) {
   const players = view.players;
-  const final = (view.outcome && view.outcome.final) || (record && record.final) || null;
+  const final = finalOf(view, record);
   const reveal = [...view.events].reverse().find((e) => e.kind === "reveal") || {};
   const pick = (table, s) => {
     if (!table) return undefined;

@@ -4,7 +4,7 @@
 import { h, mount, $, countdown, toast } from "./dom.js";
 import { connect, roomCode } from "./net.js";
 import { callName, errorText, list, roleName, setLanguage, setRoleNames, stageName, t, told, translatePage } from "./text.js";
-import { cardWords, causeOf, finalCards, miniCard, renderCircle, renderEnd } from "./common.js";
+import { cardWords, causeOf, finalCards, finalOf, miniCard, renderCircle, renderEnd } from "./common.js";
 import { chooseVoice, chosenVoice, isMuted, onVoices, setMuted, speak, voicesFor } from "./speech.js";
 import { loadRulesets, renderDeck, roleIcon, useRuleset } from "./roles.js";
 import { replayButton } from "./replay.js";
@@ -392,7 +392,7 @@ export function runScreen({ host }) {
   // card beside them, so the table sees where the missing roles went (in the seats'
   // columns; four cards beside three seats share one row).
   function centerCards(view, record, cols) {
-    const final = (view.outcome && view.outcome.final) || (record && record.final) || {};
+    const final = finalOf(view, record) || {};
     const cards = [...(final.center || []).map((role) => miniCard(role)),
       ...(final.extra ? [miniCard(final.extra, t("end.beside"))] : [])];
     if (!cards.length) return null;
