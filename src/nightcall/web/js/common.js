@@ -160,13 +160,6 @@ export function finalCards(view, record = null) {
   });
 }
 
-// "Werewolf (card: Doppelgänger)" when the card and what it counts as differ.
-export function cardWords(c) {
-  if (!c.card) return "?";
-  return c.role && c.role !== c.card ? t("end.card_role", { card: roleName(c.card), role: roleName(c.role) })
-    : roleName(c.card);
-}
-
 export function causeOf(out, name) {
   const cause = out && out.causes ? out.causes[name] : null;
   return cause ? causeName(cause) : "";

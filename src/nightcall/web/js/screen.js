@@ -3,10 +3,10 @@
 // newest first; the table as a circle in the order that counts.
 import { h, mount, $, countdown, toast } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { callName, errorText, list, roleName, setLanguage, setRoleNames, stageName, t, told, translatePage } from "./text.js";
-import { cardWords, causeOf, finalCards, finalOf, miniCard, renderCircle, renderEnd } from "./common.js";
+import { artifactName, callName, errorText, list, roleName, setLanguage, setRoleNames, stageName, t, tokenName, told, translatePage } from "./text.js";
+import { causeOf, finalCards, finalOf, miniCard, renderCircle, renderEnd } from "./common.js";
 import { chooseVoice, chosenVoice, isMuted, onVoices, setMuted, speak, voicesFor } from "./speech.js";
-import { loadRulesets, renderDeck, roleIcon, useRuleset } from "./roles.js";
+import { icon, loadRulesets, renderDeck, roleIcon, tokenIcon, useRuleset } from "./roles.js";
 import { replayButton } from "./replay.js";
 import { chime, prefs, resumeOnTap, setAmbience, setChime, setVolume } from "./sound.js";
 
@@ -362,13 +362,15 @@ export function runScreen({ host }) {
           const c = cards[s.seat] || {};
           const was = dealt ? dealt[s.name] : null;
           const ghost = (view.ghosts || []).includes(s.name);
-          const caption = [was && was !== c.card ? t("end.dealt_final", { dealt: roleName(was), final: cardWords(c) })
-            : c.role !== c.card ? cardWords(c) : "",
+          // (the card's title says what the player counts as; the caption, the card itself)
+          const caption = [was && was !== c.card ? t("end.dealt_final", { dealt: roleName(was), final: roleName(c.card) })
+            : c.role !== c.card ? t("end.card_is", { card: roleName(c.card) }) : "",
           out.dead.includes(s.name) ? `✝ ${causeOf(out, s.name) || t("end.dead_tag")}` : "",
           out.winners.includes(s.name) ? `★ ${t("end.winner_tag")}` : ""].filter(Boolean).join(" · ");
           return h("li", { class: [out.winners.includes(s.name) ? "winner" : "", out.dead.includes(s.name) ? "dead" : "",
             ghost ? "ghost" : ""].join(" "), "data-ghost": ghost ? "yes" : null },
-          h("span", { class: "name" }, s.name), c.role ? miniCard(c.role, caption) : null);
+          h("span", { class: "name" }, s.name), c.role ? miniCard(c.role, caption) : null,
+          marksOf(finalOf(view, record), s.name));
         })), centerCards(view, record, cols)),
       // (on a TV the story scrolls inside its panel: keyboard users reach it too)
       renderEnd(obs, view.players).slice(1).map((el) => { el.tabIndex = 0; return el; })));
@@ -386,6 +388,20 @@ export function runScreen({ host }) {
     const list = h("ol", { ...attrs, class: `${attrs.class} faceup-grid${cols ? " by-count" : ""}` }, items);
     if (cols) list.style.setProperty("--cols", String(cols));  // (CSSOM: the CSP refuses style="")
     return list;
+  }
+
+  // Epic Battle: the symbol token (all but the plain Certainty every seat starts with)
+  // and the artifact each player ended with, since they decide who counts as what.
+  function marksOf(final, name) {
+    if (!final) return null;
+    const token = final.tokens ? final.tokens[name] : null;
+    const artifact = final.artifacts ? final.artifacts[name] : null;
+    const chips = [
+      token && token !== "certainty" ? h("span", { class: "chip", "data-testid": "end-token" },
+        tokenIcon(token), tokenName(token)) : null,
+      artifact ? h("span", { class: "chip", "data-testid": "end-artifact" },
+        icon("artifact"), artifactName(artifact)) : null].filter(Boolean);
+    return chips.length ? h("span", { class: "end-marks" }, chips) : null;
   }
 
   // The cards nobody holds at the end, as they lie: the center's three and Epic's extra
