@@ -71,6 +71,9 @@ def test_random_games_of_every_scenario_end_well(scenario: str, players: int) ->
         assert EPIC.outcome_json(again) == EPIC.outcome_json(st)
         lines = tell(EPIC, st)  # every event kind reads as a sentence
         assert lines[0].startswith("Dealt:")
+        # The end names each seat's token only when token roles could have moved one.
+        end = next(line for line in lines if line.startswith("At the end: "))
+        assert end.count(" token)") == (players if st.tokens_in_play else 0), end
         assert lines[-len(explain(outcome.reasons)):] == explain(outcome.reasons)
         for viewer in (None, MASTER, *range(players)):  # same state, same views
             assert EPIC.view(again, viewer) == EPIC.view(st, viewer)

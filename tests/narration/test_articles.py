@@ -78,20 +78,19 @@ def test_a_card_named_with_its_article_is_the_count_card() -> None:
     assert "la carta «Il Maestro», ma" in explain((reason,), "it")[0]
     assert "die Karte „Der Meister“, aber" in explain((reason,), "de")[0]
     assert _final_as("en", "the_count", "werewolf") == \
-        "Ann: the Count card, counting as a Werewolf (Certainty token)"
+        "Ann: the Count card, counting as a Werewolf"
 
 
 def _final_as(lang: str, card: str, role: str) -> str:
     say = Teller("epic", lang)  # (a Term fills {card}, {card_the} and {card_a})
-    return say("epic.final_as", name="Ann", card=Term("role", card), role=Term("role", role),
-               token="Certainty")
+    return say("epic.final_as", name="Ann", card=Term("role", card), role=Term("role", role))
 
 
 def test_a_counted_role_named_with_its_article_is_said_mid_sentence() -> None:
     """Until session 14 the end of an account said "zählt als Der Graf" and "counting as
     The Count": a name that carries its article is said the way a sentence says it."""
     assert _final_as("en", "vampire", "the_count").endswith(
-        "counting as the Count (Certainty token)")
+        "counting as the Count")
     assert "vale come il Conte" in _final_as("it", "vampire", "the_count")
     assert "zählt als der Graf" in _final_as("de", "vampire", "the_count")
     assert "zählt als Vampir" in _final_as("de", "the_count", "vampire")

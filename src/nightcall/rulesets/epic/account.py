@@ -54,14 +54,17 @@ def account(st: EpicState, say: Words, explain: bool = True) -> list[str]:
             if text is not None:
                 lines.append(" " * INDENT[k] + text)
         elif k == "reveal":
-            final = ", ".join(  # the card as it lies, and what it counts as if that differs
-                say("epic.final", name=names[s], role=role(d["roles"][s]),
-                    token=token(d["tokens"][s]))
-                if d["cards"][s] == d["roles"][s] else
-                say("epic.final_as", name=names[s], card=Term("role", d["cards"][s]),
-                    role=Term("role", d["roles"][s]), token=token(d["tokens"][s]))
-                for s in range(n))
-            lines.append(say("epic.end", cards=final))
+            final = []  # the card as it lies, and what it counts as if that differs
+            for s in range(n):
+                seat = (say("epic.final", name=names[s], role=role(d["roles"][s]))
+                        if d["cards"][s] == d["roles"][s] else
+                        say("epic.final_as", name=names[s], card=Term("role", d["cards"][s]),
+                            role=Term("role", d["roles"][s])))
+                # (without token roles every seat keeps its Certainty: nothing to tell)
+                if st.tokens_in_play:
+                    seat = say("epic.with_token", said=seat, token=token(d["tokens"][s]))
+                final.append(seat)
+            lines.append(say("epic.end", cards=", ".join(final)))
     if explain and st.outcome is not None:
         lines.extend(say.explain(st.outcome.reasons))
     return lines

@@ -353,6 +353,8 @@ export function runScreen({ host }) {
     parts.push(replayButton(code, null, { tv: host }));
     // (the whole game, in the grid too: a TV shows it as a third column of its own)
     const cols = faceupColumns(lobby.seats.length);
+    // (nine or ten seats: two rows of five on a wide TV, so the center fits below them)
+    const five = lobby.seats.length >= 9 && lobby.seats.length <= 10;
     parts.push(h("div", { class: cols === 4 ? "end-grid four" : "end-grid" },
       // (a long explanation rolls in its column: keyboard users can scroll it too)
       h("div", { class: "end-words", tabindex: "0" }, renderEnd(obs, view.players)[0] || null),
@@ -371,7 +373,7 @@ export function runScreen({ host }) {
             ghost ? "ghost" : ""].join(" "), "data-ghost": ghost ? "yes" : null },
           h("span", { class: "name" }, s.name), c.role ? miniCard(c.role, caption) : null,
           marksOf(finalOf(view, record), s.name));
-        })), centerCards(view, record, cols)),
+        }), five), centerCards(view, record, cols, five)),
       // (on a TV the story scrolls inside its panel: keyboard users reach it too)
       renderEnd(obs, view.players).slice(1).map((el) => { el.tabIndex = 0; return el; })));
     return parts;
@@ -384,8 +386,8 @@ export function runScreen({ host }) {
     return count <= 4 ? count : count <= 6 ? 3 : count <= 12 ? 4 : 0;
   }
 
-  function faceupList(cols, items, attrs = { class: "seats", "data-testid": "seats" }) {
-    const list = h("ol", { ...attrs, class: `${attrs.class} faceup-grid${cols ? " by-count" : ""}` }, items);
+  function faceupList(cols, items, five, attrs = { class: "seats", "data-testid": "seats" }) {
+    const list = h("ol", { ...attrs, class: `${attrs.class} faceup-grid${cols ? " by-count" : ""}${five ? " five" : ""}` }, items);
     if (cols) list.style.setProperty("--cols", String(cols));  // (CSSOM: the CSP refuses style="")
     return list;
   }
@@ -407,13 +409,13 @@ export function runScreen({ host }) {
   // The cards nobody holds at the end, as they lie: the center's three and Epic's extra
   // card beside them, so the table sees where the missing roles went (in the seats'
   // columns; four cards beside three seats share one row).
-  function centerCards(view, record, cols) {
+  function centerCards(view, record, cols, five) {
     const final = finalOf(view, record) || {};
     const cards = [...(final.center || []).map((role) => miniCard(role)),
       ...(final.extra ? [miniCard(final.extra, t("end.beside"))] : [])];
     if (!cards.length) return null;
     return [h("h3", { class: "center-title" }, t("end.center")),
-      faceupList(cols && Math.max(cols, cards.length), cards.map((card) => h("li", {}, card)),
+      faceupList(cols && Math.max(cols, cards.length), cards.map((card) => h("li", {}, card)), five,
         { class: "center-cards", "data-testid": "center-cards" })];
   }
 
