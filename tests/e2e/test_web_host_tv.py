@@ -82,6 +82,11 @@ def test_every_stage_fits_a_tv(browser: Any, server: Any, shots: Any, room: str)
     assert {name: h for name, h in heights.items() if h > height} == {}, heights
     if room == "lupus-17":
         end_columns_roll(host)
+    else:  # ten seats on a TV in two rows of five; eight on a laptop in two rows of four
+        xs = host.evaluate("[...document.querySelectorAll("
+                           "'[data-testid=faceup] [data-testid=seats] > li')]"
+                           ".map((li) => Math.round(li.getBoundingClientRect().x))")
+        assert len(set(xs)) == (5 if room == "epic-10" else 4), xs
     # The cards nobody holds, as they lie (replayed from the record): Epic's center and
     # the extra werewolf card beside it; Lupus has none.
     _, final = replay(httpx.get(f"{server.url}/api/rooms/{code}/record").json())

@@ -355,7 +355,7 @@ export function runScreen({ host }) {
     const cols = faceupColumns(lobby.seats.length);
     // (nine or ten seats: two rows of five on a wide TV, so the center fits below them)
     const five = lobby.seats.length >= 9 && lobby.seats.length <= 10;
-    parts.push(h("div", { class: cols === 4 ? "end-grid four" : "end-grid" },
+    parts.push(h("div", { class: `end-grid${cols === 4 ? " four" : ""}${five ? " five" : ""}` },
       // (a long explanation rolls in its column: keyboard users can scroll it too)
       h("div", { class: "end-words", tabindex: "0" }, renderEnd(obs, view.players)[0] || null),
       h("section", { class: "faceup", "data-testid": "faceup", tabindex: "0" }, h("h2", {}, t("end.cards")),
