@@ -210,15 +210,16 @@ def test_the_judges_prompt_takes_tokens_and_artifacts_in_the_readers_words(
     module = judge_module("epic")
     assert module is not None
     questions = _Questions("epic", lang, module)
-    assert questions.token(typed) == token
-    assert questions.token("") == "certainty"
-    assert questions.artifact(artifact) in get_ruleset("epic").marks_at_end(["curator"])[1]
-    assert questions.artifact("") == ""
+    token_of, artifact_of = questions.token("Ann"), questions.artifact("Ann")
+    assert token_of(typed) == token
+    assert token_of("") == "certainty"
+    assert artifact_of(artifact) in get_ruleset("epic").marks_at_end(["curator"])[1]
+    assert artifact_of("") == ""
     with pytest.raises(ValueError):
-        questions.token("pa")  # too short to be the start of one name (Panik, Pest)
+        token_of("pa")  # too short to be the start of one name (Panik, Pest)
     with pytest.raises(ValueError) as info:
-        questions.token("gold")
+        token_of("gold")
     assert listed in str(info.value) and "certainty" not in str(info.value)
     with pytest.raises(ValueError) as info:
-        questions.artifact("crown")
+        artifact_of("crown")
     assert "claw_of_the_werewolf" not in str(info.value) and "crown" in str(info.value)

@@ -120,9 +120,10 @@ def test_judge_refuses_each_bad_answer_at_once_and_asks_it_again() -> None:
     ends(child)
 
 
-def test_judge_a_refused_table_is_mended_not_retyped() -> None:
-    """Two Bounty tokens on the table: the whole check refuses, says why, and asks whose
-    answers to change; the rest of the table is kept."""
+def test_judge_a_token_or_artifact_beyond_the_box_is_asked_again_at_once() -> None:
+    """A second Bounty token and a second artifact are refused at the answer that
+    breaks the rule, with who holds it, and asked again; the table then judges. (The
+    mending of a table refused as a whole: test_judge_questions.py.)"""
     from .helpers import need_ruleset
 
     need_ruleset("epic")
@@ -134,18 +135,17 @@ def test_judge_a_refused_table_is_mended_not_retyped() -> None:
     child.expect("symbol token")
     reply(child, "  Ann: ", "panik")
     child.expect("'panik' is not a symbol token")
-    answer(child, r"  \w+: ", ("bounty", "bounty", ""))
+    answer(child, r"  \w+: ", ("bounty", "bounty"))
+    child.expect(re.escape("The box has one Bounty token, and Ann has it already"))
+    answer(child, r"  Ben: ", ("",))
+    reply(child, "  Cid: ", "")
     child.expect("Artifacts")
-    for _ in range(3):
-        reply(child, r"  \w+: ", "")
+    answer(child, r"  \w+: ", ("claw", "mask"))
+    child.expect(re.escape("The Curator places one artifact a night, and Ann's card carries "
+                           "the Claw of the Werewolf"))
+    answer(child, r"  \w+: ", ("", ""))
     child.expect("Who does each player point at")
     answer(child, "→", ("Ben", "Ann", "Ann"))
-    child.expect("This table cannot be judged: the box has 1 bounty token, the table shows 2")
-    reply(child, "Whose answers do you want to change", "Ben")
-    reply(child, "  Ben: ", "seer")
-    reply(child, "Ben's symbol token", "")
-    reply(child, "The artifact on Ben's card", "")
-    reply(child, "Ben →", "Ann")
     child.expect("Dead: Ann")
     ends(child)
 
@@ -384,7 +384,7 @@ def test_narrate_space_pauses_and_resumes_the_countdown() -> None:
     ends(child, 130)
 
 
-def test_judge_the_copy_the_artifact_and_the_mending_are_asked_again() -> None:
+def test_judge_the_copy_and_the_artifact_are_asked_again() -> None:
     child = spawn("judge", "onuw")
     reply(child, "Players", "A, B, C")
     answer(child, r"  \w: ", ("Doppelgänger", "seer", "robber"))
@@ -406,18 +406,15 @@ def test_judge_the_copy_the_artifact_and_the_mending_are_asked_again() -> None:
     reply(child, "Players", "Ann, Ben, Cid")
     answer(child, r"  \w+: ", ("werewolf", "seer", "robber"))
     child.expect("symbol token")
-    answer(child, r"  \w+: ", ("bounty", "bounty", ""))
+    answer(child, r"  \w+: ", ("bounty", "", ""))
     child.expect("Artifacts")
     reply(child, "  Ann: ", "sword")
     child.expect("'sword' is not an artifact")
     answer(child, r"  \w+: ", ("", "", ""))
     child.expect("Who does each player point at")
     answer(child, "→", ("Ben", "Ann", "Ann"))
-    reply(child, "Whose answers do you want to change", "Dora")
-    child.expect("'Dora' is not at this table")
-    # Giving up: refused, exit 2, no traceback.
-    reply(child, "Whose answers do you want to change", "")
-    ends(child, 2)
+    child.expect("Dead: Ann")
+    ends(child)
     assert "Traceback" not in (child.before or "")
 
 

@@ -125,23 +125,45 @@ class _Questions:
             raise ValueError(self.t("copy_self"))
         return raw
 
-    def token(self, raw: str) -> str:
-        from nightcall.rulesets.epic.roles import TOKENS
+    def token(self, player: str) -> Callable[[str], str]:
+        """A token's check for ``player``: a symbol token the box still has once the
+        other players' answers are counted (TOKEN_SUPPLY, the judge's own count)."""
+        from nightcall.rulesets.epic.roles import TOKEN_SUPPLY, TOKENS
 
-        token = self._mark("token", TOKENS, raw) if raw.strip() else "certainty"
-        if token is None:
-            raise ValueError(self.t("not_a_token", token=raw,
-                                    tokens=", ".join(self._names_in(self.loc, "token", TOKENS))))
-        return token
+        def check(raw: str) -> str:
+            token = self._mark("token", TOKENS, raw) if raw.strip() else "certainty"
+            if token is None:
+                names = self._names_in(self.loc, "token", TOKENS)
+                raise ValueError(self.t("not_a_token", token=raw, tokens=", ".join(names)))
+            holders = [p for p, t in self.table.get("tokens", {}).items()
+                       if t == token and p != player]
+            if len(holders) >= TOKEN_SUPPLY[token]:
+                raise ValueError(self.t(
+                    "token_taken" if len(holders) == 1 else "token_taken_held",
+                    token=self._names_in(self.loc, "token", [token])[0],
+                    k=TOKEN_SUPPLY[token], names=", ".join(holders)))
+            return token
+        return check
 
-    def artifact(self, raw: str) -> str:
+    def artifact(self, player: str) -> Callable[[str], str]:
+        """An artifact's check for ``player``: one of the six, and none while another
+        card carries one (one Curator, one artifact a night: docs/rulings.md)."""
         from nightcall.rulesets.epic.roles import ARTIFACTS
 
-        artifact = self._mark("artifact", ARTIFACTS, raw) if raw.strip() else ""
-        if artifact is None:
-            names = self._names_in(self.loc, "artifact", ARTIFACTS)
-            raise ValueError(self.t("not_an_artifact", artifact=raw, artifacts=", ".join(names)))
-        return artifact
+        def check(raw: str) -> str:
+            artifact = self._mark("artifact", ARTIFACTS, raw) if raw.strip() else ""
+            if artifact is None:
+                names = self._names_in(self.loc, "artifact", ARTIFACTS)
+                raise ValueError(self.t("not_an_artifact", artifact=raw,
+                                        artifacts=", ".join(names)))
+            placed = {p: a for p, a in self.table.get("artifacts", {}).items() if p != player}
+            if artifact and placed:
+                holder, other = next(iter(placed.items()))
+                raise ValueError(self.t(
+                    "one_artifact", name=holder,
+                    artifact=self._names_in(self.loc, "artifact", [other])[0]))
+            return artifact
+        return check
 
     def _mark(self, kind: str, ids: Sequence[str], raw: str) -> str | None:
         """The token or artifact typed: its id, or its name in the reader's language or
@@ -194,12 +216,17 @@ class _Questions:
             self.ask_player(p)
         self.ask_copy()
         if self.module.ASKS_TOKENS:
+            # (filled answer by answer: each check counts the answers before it)
             self.say(self.t("tokens"))
-            table["tokens"] = {p: self.ask(f"  {p}", self.token, default="")
-                               for p in players}
+            table["tokens"] = {}
+            for p in players:
+                table["tokens"][p] = self.ask(f"  {p}", self.token(p), default="")
             self.say(self.t("artifacts"))
-            arts = {p: self.ask(f"  {p}", self.artifact, default="") for p in players}
-            table["artifacts"] = {p: a for p, a in arts.items() if a}
+            table["artifacts"] = {}
+            for p in players:
+                art = self.ask(f"  {p}", self.artifact(p), default="")
+                if art:
+                    table["artifacts"][p] = art
         self.say(self.t("votes"))
         for p in players:
             self.ask_vote(p)
@@ -242,9 +269,9 @@ class _Questions:
         self.ask_player(name)
         self.ask_copy()
         if self.module.ASKS_TOKENS:
-            self.table["tokens"][name] = self.ask(self.t("token_of", name=name), self.token,
-                                                  default="")
-            art = self.ask(self.t("artifact_of", name=name), self.artifact, default="")
+            self.table["tokens"][name] = self.ask(self.t("token_of", name=name),
+                                                  self.token(name), default="")
+            art = self.ask(self.t("artifact_of", name=name), self.artifact(name), default="")
             self.table["artifacts"].pop(name, None)
             if art:
                 self.table["artifacts"][name] = art
