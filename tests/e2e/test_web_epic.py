@@ -2,7 +2,8 @@
 
 The night's calls (with symbol tokens when the deck has them) pace the phones;
 at dawn a phone holding an artifact shows it with its instruction; the end screen
-gives the judge's reasoning in the room's German."""
+gives the judge's reasoning in the room's German, and every phone shows the cards face
+up as the host does."""
 
 from __future__ import annotations
 
@@ -56,8 +57,19 @@ def test_epic_game_to_the_end(browser: Any, server: Any, shots: Any) -> None:
     wait_for(lambda: "Die Abstimmung:" in phones[0].inner_text("[data-testid=known]"),
              what="the vote on the phone")
     assert "The vote:" not in phones[0].inner_text("[data-testid=known]")
+    # Every card face up on the phones too (a table with no shared screen), as the host
+    # shows them: each seat's card and caption, then the center.
+    cards = "[data-testid=faceup] [data-testid=seats] .mini-card"
+    center = "[data-testid=center-cards] .mini-card > span"
+    host.wait_for_selector(center)
+    seen = host.locator(cards).all_inner_texts()
+    assert len(seen) == 5 and host.locator(center).count() == 3, seen
     for page in phones:
         page.wait_for_selector("[data-testid=outcome]")
         assert page.inner_text("[data-testid=outcome]") == outcome
+        page.wait_for_selector(center)
+        wait_for(lambda p=page: p.locator(cards).all_inner_texts() == seen,
+                 what="the phone's cards as the host's")
+        assert page.locator(center).all_inner_texts() == host.locator(center).all_inner_texts()
     shots(phones[0], "epic-03-phone-end")
     assert not errors, errors

@@ -1,7 +1,7 @@
 // Pieces shared by the host screen, the phones and the spectators.
 import { h } from "./dom.js";
-import { causeName, list, roleName, t, teamName } from "./text.js";
-import { icon, roleIcon, teamOf } from "./roles.js";
+import { artifactName, causeName, list, roleName, t, teamName, tokenName } from "./text.js";
+import { icon, roleIcon, teamOf, tokenIcon } from "./roles.js";
 
 // A bot has a plain name (the server refuses any that looks like one): the icon marks
 // it, with the word for a screen reader.
@@ -112,6 +112,58 @@ export function miniCard(role, caption = null) {
   const name = cardName("span", roleName(role));
   return h("span", { class: `mini-card team-${teamOf(role)}` }, roleIcon(role), name,
     caption ? h("small", {}, caption) : null);
+}
+
+// The game's record, public once the game is over (the cards as dealt), handed to
+// ``done``; the end is drawn without it meanwhile, or if it cannot be had.
+export function fetchRecord(code, done) {
+  fetch(`/api/rooms/${encodeURIComponent(code)}/record`).then((r) => (r.ok ? r.json() : {}))
+    .then((rec) => done(rec || {})).catch(() => {});
+}
+
+// The end's cards face up, seat by seat clockwise (``seats``: {seat, name}), on the
+// host's TV and on the phones: titled by what the player counts as, with the card as
+// dealt and as it lies when it moved (``record`` has the deal), death, win and Epic's
+// marks.
+export function faceupSeats(view, record, seats) {
+  const out = view.outcome || { winners: [], dead: [] };
+  const cards = finalCards(view, record);
+  const final = finalOf(view, record);
+  const dealt = record && record.cards ? record.cards : null;
+  return seats.map((s) => {
+    const c = cards[s.seat] || {};
+    const was = dealt ? dealt[s.name] : null;
+    const ghost = (view.ghosts || []).includes(s.name);
+    const caption = [was && was !== c.card ? t("end.dealt_final", { dealt: roleName(was), final: roleName(c.card) })
+      : c.role !== c.card ? t("end.card_is", { card: roleName(c.card) }) : "",
+    out.dead.includes(s.name) ? `✝ ${causeOf(out, s.name) || t("end.dead_tag")}` : "",
+    out.winners.includes(s.name) ? `★ ${t("end.winner_tag")}` : ""].filter(Boolean).join(" · ");
+    return h("li", { class: [out.winners.includes(s.name) ? "winner" : "", out.dead.includes(s.name) ? "dead" : "",
+      ghost ? "ghost" : ""].join(" "), "data-ghost": ghost ? "yes" : null },
+    h("span", { class: "name" }, s.name), c.role ? miniCard(c.role, caption) : null, marksOf(final, s.name));
+  });
+}
+
+// Epic Battle: the symbol token (all but the plain Certainty every seat starts with)
+// and the artifact a player ended with, since they decide who counts as what.
+function marksOf(final, name) {
+  if (!final) return null;
+  const token = final.tokens ? final.tokens[name] : null;
+  const artifact = final.artifacts ? final.artifacts[name] : null;
+  const chips = [
+    token && token !== "certainty" ? h("span", { class: "chip", "data-testid": "end-token" },
+      tokenIcon(token), tokenName(token)) : null,
+    artifact ? h("span", { class: "chip", "data-testid": "end-artifact" },
+      icon("artifact"), artifactName(artifact)) : null].filter(Boolean);
+  return chips.length ? h("span", { class: "end-marks" }, chips) : null;
+}
+
+// The cards nobody holds at the end, as they lie: the center's three and Epic's extra
+// card beside them, so the table sees where the missing roles went.
+export function centerItems(view, record) {
+  const final = finalOf(view, record) || {};
+  return [...(final.center || []).map((role) => miniCard(role)),
+    ...(final.extra ? [miniCard(final.extra, t("end.beside"))] : [])].map((card) => h("li", {}, card));
 }
 
 export function renderEnd(obs, players) {

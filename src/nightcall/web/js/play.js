@@ -3,7 +3,7 @@
 import { h, mount, $, countdown, toast } from "./dom.js";
 import { connect, roomCode } from "./net.js";
 import { actionLabel, artifactName, callName, centerName, errorText, hasText, positionName, preferredLanguage, roleName, setLanguage, setRoleNames, stageName, t, tokenName, told, translatePage } from "./text.js";
-import { cardName, causeOf, finalCards, renderEnd, renderSeats } from "./common.js";
+import { cardName, causeOf, centerItems, faceupSeats, fetchRecord, finalCards, renderEnd, renderSeats } from "./common.js";
 import { icon, loadRulesets, renderDeck, renderHelp, roleIcon, teamLabel, teamOf, tokenIcon, useRuleset } from "./roles.js";
 import { chime, prefs, setChime } from "./sound.js";
 import { replayButton } from "./replay.js";
@@ -63,6 +63,7 @@ $("[data-testid=use-here]").addEventListener("click", () => {
 // Moving to another phone (a flat battery, a bigger screen): the link that opens this
 // seat there, as a QR code for that phone to scan, and as text to share or copy. The
 // other phone takes the seat; this one then pauses ("elsewhere").
+let record = null;    // the game record, fetched once the game is over (the cards as dealt)
 let moveOpen = false;
 let seatLink = null;  // {link, qr}, asked for once, when first opened
 
@@ -385,7 +386,16 @@ function render() {
     const [ask, claims] = renderDay(view, players, stage);
     parts.push(ask, card, claims);
   }
-  if (stage === "over") parts.push(replayButton(code, me ? me.seat : null), renderEnd(obs, players));
+  if (stage === "over") {
+    if (record === null) {
+      record = {};
+      fetchRecord(code, (rec) => { record = rec; render(); });
+    }
+    // Who won and why, then every card face up, then the whole game.
+    const end = renderEnd(obs, players);
+    const said = view.outcome ? end.shift() : null;
+    parts.push(replayButton(code, me ? me.seat : null), said, renderFaceup(view, players), end);
+  }
   parts.push(renderKnown(obs, stage === "over"));
   if (stage !== "over") parts.push(moveSeat());
   mount($("#main"), parts);
@@ -604,6 +614,17 @@ function renderVerdict(view, players) {
     h("h2", {}, won ? t("you.won") : t("you.lost")),
     h("p", { class: "as" }, t("you.as", { role: roleName(role) })),
     h("p", {}, dead ? t("you.why_dead", { cause: causeOf(out, me.name) }) : t("you.why_alive")));
+}
+
+// The end's cards face up, as on the host's screen: a table without a shared screen sees
+// them too.
+function renderFaceup(view, players) {
+  const center = centerItems(view, record);
+  return h("section", { class: "faceup", "data-testid": "faceup" }, h("h2", {}, t("end.cards")),
+    h("ol", { class: "seats faceup-grid", "data-testid": "seats" },
+      faceupSeats(view, record, players.map((name, seat) => ({ seat, name })))),
+    center.length ? [h("h3", { class: "center-title" }, t("end.center")),
+      h("ol", { class: "center-cards faceup-grid", "data-testid": "center-cards" }, center)] : null);
 }
 
 function renderKnown(obs, over) {

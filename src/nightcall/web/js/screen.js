@@ -3,10 +3,10 @@
 // newest first; the table as a circle in the order that counts.
 import { h, mount, $, countdown, toast } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { artifactName, callName, errorText, list, roleName, setLanguage, setRoleNames, stageName, t, tokenName, told, translatePage } from "./text.js";
-import { causeOf, finalCards, finalOf, miniCard, renderCircle, renderEnd } from "./common.js";
+import { callName, errorText, list, setLanguage, setRoleNames, stageName, t, told, translatePage } from "./text.js";
+import { centerItems, faceupSeats, fetchRecord, renderCircle, renderEnd } from "./common.js";
 import { chooseVoice, chosenVoice, isMuted, onVoices, setMuted, speak, voicesFor } from "./speech.js";
-import { icon, loadRulesets, renderDeck, roleIcon, tokenIcon, useRuleset } from "./roles.js";
+import { loadRulesets, renderDeck, roleIcon, useRuleset } from "./roles.js";
 import { replayButton } from "./replay.js";
 import { chime, prefs, resumeOnTap, setAmbience, setChime, setVolume } from "./sound.js";
 
@@ -337,14 +337,10 @@ export function runScreen({ host }) {
   }
 
   function renderOver(view) {
-    if (host && record === null) {
+    if (record === null) {  // (public once the game is over: the cards as dealt)
       record = {};
-      fetch(`/api/rooms/${encodeURIComponent(code)}/record`).then((r) => (r.ok ? r.json() : {}))
-        .then((rec) => { record = rec || {}; render(); }).catch(() => {});
+      fetchRecord(code, (rec) => { record = rec; render(); });
     }
-    const out = view.outcome || { winners: [], dead: [] };
-    const cards = finalCards(view, record);
-    const dealt = record && record.cards ? record.cards : null;
     const parts = [];
     if (host) {
       parts.push(h("button", { class: "primary big", "data-testid": "play-again",
@@ -359,21 +355,7 @@ export function runScreen({ host }) {
       // (a long explanation rolls in its column: keyboard users can scroll it too)
       h("div", { class: "end-words", tabindex: "0" }, renderEnd(obs, view.players)[0] || null),
       h("section", { class: "faceup", "data-testid": "faceup", tabindex: "0" }, h("h2", {}, t("end.cards")),
-        // Seat by seat, clockwise: the card as it lies (and as dealt, if it moved).
-        faceupList(cols, lobby.seats.map((s) => {
-          const c = cards[s.seat] || {};
-          const was = dealt ? dealt[s.name] : null;
-          const ghost = (view.ghosts || []).includes(s.name);
-          // (the card's title says what the player counts as; the caption, the card itself)
-          const caption = [was && was !== c.card ? t("end.dealt_final", { dealt: roleName(was), final: roleName(c.card) })
-            : c.role !== c.card ? t("end.card_is", { card: roleName(c.card) }) : "",
-          out.dead.includes(s.name) ? `✝ ${causeOf(out, s.name) || t("end.dead_tag")}` : "",
-          out.winners.includes(s.name) ? `★ ${t("end.winner_tag")}` : ""].filter(Boolean).join(" · ");
-          return h("li", { class: [out.winners.includes(s.name) ? "winner" : "", out.dead.includes(s.name) ? "dead" : "",
-            ghost ? "ghost" : ""].join(" "), "data-ghost": ghost ? "yes" : null },
-          h("span", { class: "name" }, s.name), c.role ? miniCard(c.role, caption) : null,
-          marksOf(finalOf(view, record), s.name));
-        }), five), centerCards(view, record, cols, five)),
+        faceupList(cols, faceupSeats(view, record, lobby.seats), five), centerCards(view, record, cols, five)),
       // (on a TV the story scrolls inside its panel: keyboard users reach it too)
       renderEnd(obs, view.players).slice(1).map((el) => { el.tabIndex = 0; return el; })));
     return parts;
@@ -392,30 +374,12 @@ export function runScreen({ host }) {
     return list;
   }
 
-  // Epic Battle: the symbol token (all but the plain Certainty every seat starts with)
-  // and the artifact each player ended with, since they decide who counts as what.
-  function marksOf(final, name) {
-    if (!final) return null;
-    const token = final.tokens ? final.tokens[name] : null;
-    const artifact = final.artifacts ? final.artifacts[name] : null;
-    const chips = [
-      token && token !== "certainty" ? h("span", { class: "chip", "data-testid": "end-token" },
-        tokenIcon(token), tokenName(token)) : null,
-      artifact ? h("span", { class: "chip", "data-testid": "end-artifact" },
-        icon("artifact"), artifactName(artifact)) : null].filter(Boolean);
-    return chips.length ? h("span", { class: "end-marks" }, chips) : null;
-  }
-
-  // The cards nobody holds at the end, as they lie: the center's three and Epic's extra
-  // card beside them, so the table sees where the missing roles went (in the seats'
-  // columns; four cards beside three seats share one row).
+  // The cards nobody holds, in the seats' columns (four beside three seats share a row).
   function centerCards(view, record, cols, five) {
-    const final = finalOf(view, record) || {};
-    const cards = [...(final.center || []).map((role) => miniCard(role)),
-      ...(final.extra ? [miniCard(final.extra, t("end.beside"))] : [])];
-    if (!cards.length) return null;
+    const items = centerItems(view, record);
+    if (!items.length) return null;
     return [h("h3", { class: "center-title" }, t("end.center")),
-      faceupList(cols && Math.max(cols, cards.length), cards.map((card) => h("li", {}, card)), five,
+      faceupList(cols && Math.max(cols, items.length), items, five,
         { class: "center-cards", "data-testid": "center-cards" })];
   }
 
