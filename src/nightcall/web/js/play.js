@@ -31,6 +31,7 @@ let callKey = "";     // the call the phone last buzzed for
 let turnKey = "";     // the call this phone last announced as "your turn"
 let wokenKey = "";    // the call whose prompt last played its wake-up animation
 const claim = {};     // the claim form's picks, kept while others claim
+let record = null;    // the game record, fetched once the game is over (the cards as dealt)
 // Two-seat choices drawn as a grid of names (two taps), not a list of every pair.
 const PAIRS = new Set(["swap_two", "swap_tokens", "token_two"]);
 
@@ -63,7 +64,6 @@ $("[data-testid=use-here]").addEventListener("click", () => {
 // Moving to another phone (a flat battery, a bigger screen): the link that opens this
 // seat there, as a QR code for that phone to scan, and as text to share or copy. The
 // other phone takes the seat; this one then pauses ("elsewhere").
-let record = null;    // the game record, fetched once the game is over (the cards as dealt)
 let moveOpen = false;
 let seatLink = null;  // {link, qr}, asked for once, when first opened
 

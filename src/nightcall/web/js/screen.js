@@ -355,7 +355,7 @@ export function runScreen({ host }) {
       // (a long explanation rolls in its column: keyboard users can scroll it too)
       h("div", { class: "end-words", tabindex: "0" }, renderEnd(obs, view.players)[0] || null),
       h("section", { class: "faceup", "data-testid": "faceup", tabindex: "0" }, h("h2", {}, t("end.cards")),
-        faceupList(cols, faceupSeats(view, record, lobby.seats), five), centerCards(view, record, cols, five)),
+        faceupList(cols, faceupSeats(view, record, lobby.seats)), centerCards(view, record, cols)),
       // (on a TV the story scrolls inside its panel: keyboard users reach it too)
       renderEnd(obs, view.players).slice(1).map((el) => { el.tabIndex = 0; return el; })));
     return parts;
@@ -368,18 +368,18 @@ export function runScreen({ host }) {
     return count <= 4 ? count : count <= 6 ? 3 : count <= 12 ? 4 : 0;
   }
 
-  function faceupList(cols, items, five, attrs = { class: "seats", "data-testid": "seats" }) {
-    const list = h("ol", { ...attrs, class: `${attrs.class} faceup-grid${cols ? " by-count" : ""}${five ? " five" : ""}` }, items);
+  function faceupList(cols, items, attrs = { class: "seats", "data-testid": "seats" }) {
+    const list = h("ol", { ...attrs, class: `${attrs.class} faceup-grid${cols ? " by-count" : ""}` }, items);
     if (cols) list.style.setProperty("--cols", String(cols));  // (CSSOM: the CSP refuses style="")
     return list;
   }
 
   // The cards nobody holds, in the seats' columns (four beside three seats share a row).
-  function centerCards(view, record, cols, five) {
+  function centerCards(view, record, cols) {
     const items = centerItems(view, record);
     if (!items.length) return null;
     return [h("h3", { class: "center-title" }, t("end.center")),
-      faceupList(cols && Math.max(cols, items.length), items, five,
+      faceupList(cols && Math.max(cols, items.length), items,
         { class: "center-cards", "data-testid": "center-cards" })];
   }
 
