@@ -1,7 +1,8 @@
 """Table mode (/table, issue 19), the rest of it: a One Night table kept across reloads
 at every stage (the line of the night, the day's clock, the end's taps, the verdict);
 the end asking what a copying card became (Epic's Mimic) and taking the center cards,
-both used by the judge; the page's night ambience heard through an AnalyserNode."""
+both used by the judge; Epic's tokens held to what the box has at the tap, and its one
+artifact asked once; the page's night ambience heard through an AnalyserNode."""
 
 from __future__ import annotations
 
@@ -184,6 +185,82 @@ def test_epic_asks_what_the_mimic_copied_and_takes_the_center_cards(
     assert page.locator("[data-testid=explanation] li").all_inner_texts() == v["explanation"]
     assert v["dead"] == ["Bruno"] and "Ada" in page.inner_text("[data-testid=verdict] h2")
     check_look(page, shots, "epic-verdict-mimic-390")
+    assert not errors, errors
+
+
+def test_epic_refuses_a_token_the_box_lacks_at_the_tap_and_asks_for_one_artifact(
+        browser: Any, server: Any, shots: Any) -> None:
+    """A real box holds one Bat token and two Love tokens (docs/rulings.md): a tap asking
+    for more is refused at that seat, naming who holds them, and changes nothing. The
+    Curator places one artifact a night, so the table is asked once which and on whose
+    card. The table then judges with its tokens and artifact."""
+    from nightcall.rulesets.epic.roles import TOKEN_SUPPLY
+
+    page, api, errors = table_for(browser, server.url, {
+        "ruleset": "epic", "players": 3, "lang": "en", "scenario": "unstable_alliances"},
+        phone=True)
+    assert api["tokens"] == TOKEN_SUPPLY and "curator" in api["deck"]
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=clock-end]", timeout=60000)
+    page.click("[data-testid=clock-end]")
+    page.click("[data-testid=point]")
+    page.wait_for_selector("[data-testid=end-seat]", timeout=30000)
+    seat = page.locator("[data-testid=end-seat]").nth
+    names = ("Ada", "Bruno", "Carla")
+    for i, name in enumerate(names):
+        seat(i).locator("[data-testid=name]").fill(name)
+        seat(i).locator("[data-testid=name]").dispatch_event("change")
+    pressed = lambda i, what: seat(i).locator(  # noqa: E731
+        f"[data-testid={what}]").get_attribute("aria-pressed") == "true"
+    refusal = lambda i: seat(i).locator("[data-testid=seat-refused]")  # noqa: E731
+
+    seat(0).locator("[data-testid=token-bat]").click()
+    assert pressed(0, "token-bat") and refusal(0).count() == 0
+    seat(1).locator("[data-testid=token-bat]").click()  # the box has one
+    assert refusal(1).inner_text() == ("The box has only one Bat token, and Ada has it. "
+                                       "Tap another token, or change theirs first.")
+    assert pressed(1, "token-certainty") and not pressed(1, "token-bat")
+    check_look(page, shots, "epic-end-token-refused-390")
+    seat(1).locator("[data-testid=token-love]").click()  # a tap that counts clears it
+    assert page.locator("[data-testid=seat-refused]").count() == 0
+    seat(2).locator("[data-testid=token-love]").click()  # two Love tokens: both fit
+    seat(0).locator("[data-testid=token-love]").click()
+    assert "2 Love tokens, and Bruno and Carla have them" in refusal(0).inner_text()
+    assert pressed(0, "token-bat")
+
+    cards = {"Ada": "enlightener", "Bruno": "assassin", "Carla": "witch"}
+    votes = {"Ada": "Bruno", "Bruno": "Carla", "Carla": "Bruno"}
+    for i, name in enumerate(names):
+        seat(i).locator(f"[data-testid=card-{cards[name]}]").click()
+        seat(i).locator("[data-testid=vote]", has_text=votes[name]).click()
+    # One artifact a night: the table is asked once which one, then on whose card.
+    first = api["artifacts"][0]
+    assert seat(0).locator("[data-testid^=artifact]").count() == 0
+    artifact = page.locator("[data-testid=artifact]")
+    artifact.locator(f"[data-testid=artifact-{first}]").click()
+    page.click("[data-testid=judge]")
+    wait_for(lambda: page.inner_text("[data-testid=judge-error]")
+             == "Tap whose card the Claw of the Werewolf lies on.", what="whose card")
+    artifact.locator("[data-testid=artifact-on]", has_text="Ada").click()
+    # The middle's cards are named on a line of their own, above their chips.
+    middle = page.locator("[data-testid=center-card]").first
+    label = middle.locator(".seat-name").bounding_box()
+    chips = middle.locator(".chips").bounding_box()
+    assert label["y"] + label["height"] <= chips["y"] + 1, (label, chips)
+    artifact.scroll_into_view_if_needed()
+    check_look(page, shots, "epic-end-artifact-390")
+
+    page.click("[data-testid=judge]")
+    page.wait_for_selector("[data-testid=verdict]")
+    table = {"players": list(names), "cards": cards, "votes": votes,
+             "tokens": {"Ada": "bat", "Bruno": "love", "Carla": "love"},
+             "artifacts": {"Ada": first}}
+    v = httpx.post(f"{server.url}/api/narrator/judge",
+                   json={"ruleset": "epic", "lang": "en", "table": table}).json()
+    assert page.locator("[data-testid=explanation] li").all_inner_texts() == v["explanation"]
+    # The artifact and the lovers' tokens were counted: the account speaks of both.
+    assert "the Claw of the Werewolf makes them a Werewolf" in v["explanation"][0]
+    assert any("Love token" in line for line in v["explanation"]), v["explanation"]
     assert not errors, errors
 
 

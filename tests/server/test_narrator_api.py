@@ -269,11 +269,14 @@ def test_the_master_refuses_a_wrong_deal_or_answer_with_the_reason(
 def test_epic_asks_for_tokens_and_artifacts_only_when_the_deck_can_move_them(
         client: TestClient) -> None:
     plain = post(client, "setup", {"ruleset": "epic", "players": 5}).json()
-    assert plain["tokens"] == [] and plain["artifacts"] == []
+    assert plain["tokens"] == {} and plain["artifacts"] == []
     deck = ["werewolf", "vampire", "the_count", "seer", "curator", "villager", "villager",
             "villager"]
     s = post(client, "setup", {"ruleset": "epic", "players": 5, "roles": deck}).json()
-    assert "bat" in s["tokens"] and "mask_of_silence" in s["artifacts"]
+    assert "mask_of_silence" in s["artifacts"]
+    # Each token with how many the box holds, so the page refuses one too many at the tap.
+    assert s["tokens"] == {"certainty": 12, "love": 2, "bat": 1, "bounty": 1, "panic": 1,
+                           "plague": 1, "vampire": 1, "traitor": 1}
     names = ["A", "B", "C", "D", "E"]
     table = {"players": names, "cards": dict(zip(names, deck, strict=False)),
              "tokens": dict.fromkeys(names, "certainty"),

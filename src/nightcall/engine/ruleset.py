@@ -114,10 +114,11 @@ class Rules(ABC):
         (the /table page). None by default."""
         return []
 
-    def marks_at_end(self, deck: Sequence[str]) -> tuple[list[str], list[str]]:
-        """The marks (symbol tokens) and the artifacts that may lie on a real table at
-        the end of a game of ``deck``, which the table is asked about (none by default)."""
-        return [], []
+    def marks_at_end(self, deck: Sequence[str]) -> tuple[dict[str, int], list[str]]:
+        """The marks (symbol tokens, each with how many the box holds) and the artifacts
+        that may lie on a real table at the end of a game of ``deck``, which the table is
+        asked about (none by default)."""
+        return {}, []
 
     # --- setting up -------------------------------------------------------
     @abstractmethod

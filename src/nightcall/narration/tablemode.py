@@ -113,7 +113,7 @@ def setup(request: Mapping[str, Any]) -> dict[str, Any]:
         "title": ruleset.title,
         # A game master runs it night by night (the page's Master, :func:`master`).
         "master": isinstance(ruleset, MasterChoice),
-        "tokens": tokens,  # the marks to ask at the end (Epic; none: all Certainty)
+        "tokens": tokens,  # the marks to ask at the end, with the box's count (Epic)
         "artifacts": artifacts,  # the artifacts one may lie on (Epic with the Curator)
         "players": players,
         "deck": deck,

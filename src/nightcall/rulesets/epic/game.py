@@ -32,6 +32,7 @@ from nightcall.rulesets.epic.roles import (
     ROLE_IDS,
     ROLES,
     TOKEN_ROLES,
+    TOKEN_SUPPLY,
     TOKENS,
     VAMPIRE_CARDS,
     WOLF_CARDS,
@@ -145,8 +146,9 @@ class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState
                 "", *(r for r in roles if r in roles_mod.GHOST_TRANSFORMS)]})
         return out
 
-    def marks_at_end(self, deck: Sequence[str]) -> tuple[list[str], list[str]]:
-        tokens = list(TOKENS) if any(r in TOKEN_ROLES for r in deck) else []
+    def marks_at_end(self, deck: Sequence[str]) -> tuple[dict[str, int], list[str]]:
+        in_play = any(r in TOKEN_ROLES for r in deck)
+        tokens = {t: TOKEN_SUPPLY[t] for t in TOKENS} if in_play else {}
         return tokens, list(ARTIFACTS) if "curator" in deck else []
 
     def scenarios(self) -> list[dict[str, Any]]:

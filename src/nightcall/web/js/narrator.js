@@ -3,8 +3,8 @@
 // pull, the night's lines and pauses, who won, the Lupus Master's game) through
 // /api/narrator/*; this page shows it big, speaks it, and keeps the time.
 import { h, mount, $ } from "./dom.js";
-import { currentLanguage, list, roleName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
-import { loadRulesets, renderDeck, renderHelp, roleIcon, teamOf, tokenIcon, useRuleset } from "./roles.js";
+import { artifactName, currentLanguage, list, roleName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
+import { icon, loadRulesets, renderDeck, renderHelp, roleIcon, teamOf, tokenIcon, useRuleset } from "./roles.js";
 import { chooseVoice, chosenVoice, onVoices, speak, voicesFor } from "./speech.js";
 import { chime, prefs, resumeOnTap, setAmbience, setChime, setVolume } from "./sound.js";
 
@@ -445,6 +445,10 @@ function players() {
   return names;
 }
 
+// A token tap the box cannot back (it holds too few of that token), refused at that
+// seat with who holds them: { seat, text }, cleared by the next tap that counts.
+let refused = null;
+
 function renderEnd() {
   const s = state.setup;
   state.stage = "end";
@@ -453,10 +457,13 @@ function renderEnd() {
   const middle = s.deck.length - names.length;  // 3, or 4 with Epic's Alpha Wolf
   if (!state.table || state.table.names.length !== names.length) {
     state.table = { names, cards: names.map(() => null), votes: names.map(() => null), copies: {},
-      center: Array(middle).fill(null), tokens: names.map(() => "certainty"), artifacts: names.map(() => "") };
+      center: Array(middle).fill(null), tokens: names.map(() => "certainty") };
   }
   const tb = state.table;
   tb.copies = tb.copies || {};
+  // The Curator places one artifact a night, so the table is asked once: which one
+  // lies on whose card (seat: an index into names).
+  if (!tb.artifact) tb.artifact = { id: "", seat: null };
   if (!Array.isArray(tb.center) || tb.center.length !== middle) tb.center = Array(middle).fill(null);
   keepPlace({ stage: "end" });
   const roles = [...new Set(s.deck)];
@@ -466,7 +473,20 @@ function renderEnd() {
   // A role's chip also shows the playing cards that stand for it, so either can be tapped.
   const cardChip = (role, pressed, onclick) => chip([roleIcon(role, { cls: "icon tiny" }), roleName(role),
     cardsOf[role] ? h("small", {}, ` ${cardsOf[role].join(" ")}`) : null], pressed, onclick, { "data-testid": `card-${role}` });
-  const again = () => renderEnd();
+  const again = () => { refused = null; renderEnd(); };
+  const tap = (i, refusal, take) => {
+    if (!refusal) { take(); again(); return; }
+    refused = { seat: i, text: refusal };
+    renderEnd();
+  };
+  // s.tokens: how many of each symbol token the box holds.
+  const tokenTaken = (i, k) => {
+    const holders = tb.names.filter((_, j) => j !== i && tb.tokens[j] === k);
+    if (holders.length < s.tokens[k]) return "";
+    return t(s.tokens[k] === 1 ? "narrator.token_taken" : "narrator.token_taken_held",
+      { token: t(`token.${k}`), k: s.tokens[k], names: list(holders) });
+  };
+  const tokens = Object.keys(s.tokens);
   // What a copying card became, asked once a player holds it (the Doppelgänger, the
   // Mimic, the Ghost Hunter): the judge plays the holder as that role.
   const copies = (s.copies || []).filter((c) => tb.cards.includes(c.card));
@@ -486,15 +506,12 @@ function renderEnd() {
           h("span", { class: "hint" }, t("narrator.points_at")),
           tb.names.map((other, j) => (j === i ? null : chip(other, tb.votes[i] === j, () => { tb.votes[i] = j; again(); }, { "data-testid": "vote" }))),
           chip(t("narrator.nobody"), tb.votes[i] === -1, () => { tb.votes[i] = -1; again(); }, { "data-testid": "vote-nobody" })),
-        s.tokens.length ? h("div", { class: "chips", role: "group", "aria-label": t("narrator.token_of", { name }) },
+        tokens.length ? h("div", { class: "chips", role: "group", "aria-label": t("narrator.token_of", { name }) },
           h("span", { class: "hint" }, t("narrator.token")),
-          s.tokens.map((k) => chip([tokenIcon(k, { cls: "icon tiny" }), t(`token.${k}`)], tb.tokens[i] === k,
-            () => { tb.tokens[i] = k; again(); }, { "data-testid": `token-${k}` }))) : null,
-        s.artifacts.length ? h("div", { class: "chips", role: "group", "aria-label": t("narrator.artifact_of", { name }) },
-          h("span", { class: "hint" }, t("narrator.artifact")),
-          chip(t("narrator.none"), !tb.artifacts[i], () => { tb.artifacts[i] = ""; again(); }),
-          s.artifacts.map((a) => chip(t(`artifact.${a}`), tb.artifacts[i] === a,
-            () => { tb.artifacts[i] = a; again(); }, { "data-testid": `artifact-${a}` }))) : null))),
+          tokens.map((k) => chip([tokenIcon(k, { cls: "icon tiny" }), t(`token.${k}`)], tb.tokens[i] === k,
+            () => tap(i, tokenTaken(i, k), () => { tb.tokens[i] = k; }), { "data-testid": `token-${k}` }))) : null,
+        refused && refused.seat === i
+          ? h("p", { class: "error", role: "alert", "data-testid": "seat-refused" }, refused.text) : null))),
       copies.map((c) => h("div", { class: "copy-question", "data-testid": `copy-${c.card}` },
         h("h3", {}, t(`narrator.copy.${c.card}`, { name: tb.names[tb.cards.indexOf(c.card)] })),
         c.card === "mimic" ? h("p", { class: "hint" }, t("narrator.copy.mimic_hint")) : null,
@@ -505,7 +522,17 @@ function renderEnd() {
           c.options.map((role) => chip(role ? [roleIcon(role, { cls: "icon tiny" }), roleName(role)] : t("narrator.copy.stayed"),
             (tb.copies[c.card] ?? (role ? null : "")) === role, () => { tb.copies[c.card] = role; again(); },
             { "data-testid": `copied-${role || "none"}` }))))),
-      h("section", { class: "center-cards", "aria-labelledby": "center-title", "data-testid": "center" },
+      s.artifacts.length ? h("section", { class: "artifact-question", "aria-labelledby": "artifact-title", "data-testid": "artifact" },
+        h("h3", { id: "artifact-title" }, t("narrator.artifact_title")),
+        h("p", { class: "hint" }, t("narrator.artifact_hint")),
+        h("div", { class: "chips", role: "group", "aria-labelledby": "artifact-title" },
+          ["", ...s.artifacts].map((a) => chip(a ? [icon("artifact", { cls: "icon tiny" }), artifactName(a)] : t("narrator.none"),
+            tb.artifact.id === a, () => { tb.artifact.id = a; again(); }, { "data-testid": `artifact-${a || "none"}` }))),
+        tb.artifact.id ? h("div", { class: "chips", role: "group", "aria-label": t("narrator.artifact_on") },
+          h("span", { class: "hint" }, t("narrator.artifact_on")),
+          tb.names.map((other, j) => chip(other, tb.artifact.seat === j, () => { tb.artifact.seat = j; again(); },
+            { "data-testid": "artifact-on" }))) : null) : null,
+      h("section", { class: "center-question", "aria-labelledby": "center-title", "data-testid": "center" },
         h("h3", { id: "center-title" }, t("narrator.center")),
         h("p", { class: "hint" }, t("narrator.center_hint")),
         h("ol", { class: "end-table" }, tb.center.map((card, k) => h("li", { class: "end-seat", "data-testid": "center-card" },
@@ -533,9 +560,12 @@ async function judge() {
   if (copies.length) table.copies = Object.fromEntries(copies);
   else if ((s.copies || []).some((c) => tb.cards.includes(c.card))) table.copies = {};
   if (tb.center.length && tb.center.every((c) => c)) table.center = [...tb.center];
-  if (s.tokens.length) table.tokens = Object.fromEntries(tb.names.map((n, i) => [n, tb.tokens[i] || "certainty"]));
+  if (Object.keys(s.tokens).length) table.tokens = Object.fromEntries(tb.names.map((n, i) => [n, tb.tokens[i] || "certainty"]));
+  if (tb.artifact.id && tb.artifact.seat === null) {
+    state.judgeError = t("narrator.artifact_whose", { artifact: artifactName(tb.artifact.id) }); renderEnd(); return;
+  }
   if (s.artifacts.length) {
-    table.artifacts = Object.fromEntries(tb.names.map((n, i) => [n, tb.artifacts[i]]).filter(([, a]) => a));
+    table.artifacts = tb.artifact.id ? { [tb.names[tb.artifact.seat]]: tb.artifact.id } : {};
   }
   const { data, error } = await post("judge", { ruleset: s.ruleset, lang: lang(), deck: s.deck, table });
   if (error) { state.judgeError = error; renderEnd(); return; }
@@ -545,6 +575,7 @@ async function judge() {
 }
 
 function renderVerdict(v) {
+  refused = null;
   state.stage = "verdict";
   document.body.dataset.stage = "verdict";
   keepPlace({ stage: "verdict" });
