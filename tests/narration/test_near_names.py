@@ -223,3 +223,43 @@ def test_the_judges_prompt_takes_tokens_and_artifacts_in_the_readers_words(
     with pytest.raises(ValueError) as info:
         artifact_of("crown")
     assert "claw_of_the_werewolf" not in str(info.value) and "crown" in str(info.value)
+
+
+SCENARIO_MEANT = {"en": "(did you mean 'nightfall'?)", "it": "– intendevi «nightfall»?",
+                  "de": "– meintest du „nightfall“?"}
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+def test_a_mistyped_scenario_is_refused_with_the_one_meant_in_the_readers_language(
+        lang: str) -> None:
+    code, out, err = run_cli("deck", "epic", "-n", "5", "--lang", lang,
+                             "--scenario", "nightfal")
+    text = flat(out + err)
+    assert code == 2 and "Traceback" not in text
+    assert SCENARIO_MEANT[lang] in text, text
+    assert "the_first_night" in text  # (the scenarios are still listed)
+    code, out, err = run_cli("deck", "epic", "-n", "5", "--lang", lang, "--scenario", "xyzzy")
+    text = flat(out + err)
+    assert code == 2 and "xyzzy" in text
+    assert not any(m.split()[-1] in text for m in SCENARIO_MEANT.values()), text
+
+
+@pytest.mark.parametrize("typed", ["the-first-night", "The First Night", "THE_FIRST_NIGHT"])
+def test_deck_takes_a_scenario_as_every_other_command_does(typed: str) -> None:
+    """The deck command named the scenario by its own lookup, stricter than the one that
+    builds the deck: "the-first-night" built the deck, then was refused."""
+    assert get_ruleset("epic").scenario_id(typed) == "the_first_night"
+    code, out, err = run_cli("deck", "epic", "-n", "5", "--scenario", typed)
+    assert code == 0, flat(out + err)
+    assert "The First Night" in flat(out)
+
+
+def test_an_epic_battle_is_found_without_its_prefix_and_guessed_when_mistyped() -> None:
+    epic = get_ruleset("epic")
+    assert epic.scenario_id("blood moon") == "epic_battle_blood_moon"
+    with pytest.raises(DeckError, match="did you mean 'epic_battle_blood_moon'"):
+        epic.scenario_id("blod moon")
+    with pytest.raises(DeckError, match="did you mean 'the_first_night'"):
+        epic.scenario_id("first night")
+    with pytest.raises(DeckError, match="One Night Ultimate Werewolf has no scenarios"):
+        get_ruleset("onuw").scenario_id("nightfall")

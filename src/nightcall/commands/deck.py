@@ -158,11 +158,7 @@ def _scenario_name(ruleset: Rules, players: int, scenario: str | None,
                     continue
         return None
 
-    match = known.get(scenario) or next(
-        (s for sid, s in known.items() if sid.endswith("_" + scenario)
-         or s["name"].casefold() == scenario.casefold()), None)
-    if match is None:
-        raise DeckError(f"no scenario called {scenario!r}")
+    match = known[ruleset.scenario_id(scenario)]
     return match["id"], match["name"]
 
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+# How alike a typed name and a known one must be (difflib's ratio) for a refusal to ask
+# "did you mean ...?": "Sehrin" for "Seherin" is 0.92, "Lupp" for "Lupo" 0.75.
+NEAR = 0.75
+
 
 class Said(str):
     """An English sentence of the rules that also carries a locale key and its values,

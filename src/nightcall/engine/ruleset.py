@@ -102,6 +102,12 @@ class Rules(ABC):
         """Named scenarios as data (id, name, parties, difficulty, min/max players)."""
         return []
 
+    def scenario_id(self, name: str) -> str:
+        """The id of the scenario a person typed (its id or its name, in any case), or
+        DeckError saying which ones there are."""
+        raise DeckError(Said(f"{self.title} has no scenarios", "deck.no_scenarios",
+                             title=self.title))
+
     def scenario_deck(self, name: str, players: int, seed: int = 0) -> list[str]:
         """The deck of scenario ``name`` for ``players`` (DeckError if there is none)."""
         raise DeckError(Said(f"{self.title} has no scenarios", "deck.no_scenarios",

@@ -10,7 +10,7 @@ import difflib
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from nightcall.engine.errors import DeckError, Said
+from nightcall.engine.errors import NEAR, DeckError, Said
 from nightcall.engine.ruleset import Rules
 from nightcall.narration.locale import LANGUAGES, load
 
@@ -23,10 +23,6 @@ def normal(text: str) -> str:
     "sight_wolf"); token and artifact names are read the same way."""
     return text.strip().lower().replace(" ", "_").replace("-", "_")
 
-
-# How alike a typed name and a role's name must be (difflib's ratio) for a refusal to
-# ask "did you mean ...?": "Sehrin" for "Seherin" is 0.92, "Lupp" for "Lupo" 0.75.
-NEAR = 0.75
 
 
 # The article a role's name may start with ("The Count", "Il Conte", "Der Graf"): a

@@ -159,6 +159,9 @@ class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState
             for s in (*scenarios.SCENARIOS, scenarios.ANARCHY)
         ]
 
+    def scenario_id(self, name: str) -> str:
+        return scenarios.find(name).id
+
     def scenario_deck(self, name: str, players: int, seed: int = 0) -> list[str]:
         """The validated deck of scenario ``name`` for ``players`` (extra card last)."""
         roles, extra = scenarios.build_deck(name, players, seed)

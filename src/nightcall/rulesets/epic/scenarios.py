@@ -9,12 +9,13 @@ beside the center: :func:`build_deck` returns it separately.
 
 from __future__ import annotations
 
+import difflib
 import random
 from collections import Counter
 from dataclasses import dataclass
 from typing import Final
 
-from nightcall.engine.errors import DeckError
+from nightcall.engine.errors import NEAR, DeckError, Said
 from nightcall.rulesets.epic import deck as deck_rules
 from nightcall.rulesets.epic.roles import (
     ALPHA_WOLF,
@@ -231,11 +232,19 @@ def find(name: str) -> Scenario:
     key = key.strip("_")
     if key in BY_ID:
         return BY_ID[key]
-    for s in BY_ID.values():
-        if s.id.endswith("_" + key):  # "blood_moon" for "epic_battle_blood_moon"
-            return s
+    # "blood_moon" for "epic_battle_blood_moon"
+    short = {s.id.removeprefix("epic_battle_"): s for s in BY_ID.values()}
+    if key in short:
+        return short[key]
     known = ", ".join(sorted(BY_ID))
-    raise DeckError(f"no scenario called {name!r}; known scenarios: {known}")
+    near = difflib.get_close_matches(key, [*BY_ID, *short], n=1, cutoff=NEAR)
+    if near:
+        sid = (BY_ID.get(near[0]) or short[near[0]]).id
+        raise DeckError(Said(f"no scenario called {name!r} (did you mean {sid!r}?); known "
+                             f"scenarios: {known}", "epic.no_scenario_near", name=name,
+                             near=sid, known=known))
+    raise DeckError(Said(f"no scenario called {name!r}; known scenarios: {known}",
+                         "epic.no_scenario", name=name, known=known))
 
 
 def extra_card_for(roles: list[str]) -> str:
