@@ -1,14 +1,17 @@
-"""A number typed at a menu: read the one way by play, judge, the Master and table mode."""
+"""A number typed at a menu: read the one way by play, judge, the Master and table mode;
+and an item typed by its words instead ("bot 5", "rauber" for "Räuber")."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
 
 from nightcall.engine.ruleset import get_ruleset
 from nightcall.narration import tablemode
-from nightcall.narration.answers import menu_number
+from nightcall.narration.answers import menu_matches, menu_number
 
 from .helpers import need_ruleset
 
@@ -40,3 +43,41 @@ def test_table_modes_master_refuses_a_superscript_digit_in_words() -> None:
         tablemode.master(request)
     request["answers"][-1] = "1"
     assert tablemode.master(request)["answers"] == len(request["answers"])
+
+
+VOTE = ["Point at Bot 2", "Point at Bot 3", "Point at Bot 12", "Point at nobody"]
+ROLES = ["Räuber", "Seherin", "Sehender Wolf", "Werwolf", "Das Ding"]
+
+
+@pytest.mark.parametrize(("raw", "labels", "found"), [
+    ("bot 2", VOTE, [1]), ("  BOT   12 ", VOTE, [3]), ("nobody", VOTE, [4]),
+    ("bot 1", VOTE, []),  # (not "Bot 12": words are matched whole)
+    ("bot", VOTE, [1, 2, 3]), ("point at", VOTE, [1, 2, 3, 4]),  # ambiguous
+    ("rauber", ROLES, [1]), ("RÄUBER", ROLES, [1]), ("wolf", ROLES, [3]),
+    ("das ding", ROLES, [5]), ("seher", ROLES, []), ("räuberin", ROLES, []),
+    ("2", VOTE, []), ("²", VOTE, []), ("", VOTE, []), ("  ", VOTE, []),  # numbers are numbers
+])
+def test_an_item_is_named_by_its_words_whole(raw: str, labels: list[str],
+                                             found: list[int]) -> None:
+    assert menu_matches(raw, labels) == found
+
+
+def test_a_whole_label_wins_over_the_labels_that_hold_it() -> None:
+    assert menu_matches("wolf", ["Wolf", "Sight Wolf"]) == [1]
+
+
+@given(hs.lists(hs.text(min_size=1, max_size=12), min_size=1, max_size=8, unique=True),
+       hs.data())
+def test_typing_a_label_whole_names_it_or_its_twins(labels: list[str], data: hs.DataObject
+                                                    ) -> None:
+    """A label typed as it is always finds it, with only the labels that read the same
+    once case and accents are set aside; a lone found item is the one meant."""
+    i = data.draw(hs.integers(0, len(labels) - 1))
+    found = menu_matches(labels[i], labels)
+    if not any(c.isalpha() for c in labels[i]):
+        assert found == []
+        return
+    assert i + 1 in found
+    assert all(1 <= k <= len(labels) for k in found)
+    if len(found) == 1:
+        assert found == [i + 1]

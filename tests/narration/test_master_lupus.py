@@ -325,3 +325,24 @@ def test_a_save_that_cannot_be_resumed_is_refused_in_the_language_asked(
                                  "--save", str(tmp_path / f"{name}.json"))
         assert code == 2 and words in " ".join(err.split()), (name, err)
         assert "Traceback" not in out + err
+
+
+def test_the_master_picks_a_player_by_a_name_typed_without_its_accents() -> None:
+    """"Zoe" for Zoë, "nessuno" for nobody; "anna" fits two players and is asked again
+    with their numbers."""
+    need_ruleset("lupus")
+    from nightcall.engine.actions import Action
+    from nightcall.narration.master import Master
+
+    lupus = get_ruleset("lupus")
+    names = ["Zoë", "Anna Maria", "Anna Lisa", "Ben", "Carla", "Dario", "Eva", "Fede", "Gino"]
+    state = lupus.deal(names, lupus.default_deck(9), 1)
+    answers = iter(["zoe", "anna", "anna lisa", "nessuno"])
+    out = io.StringIO()
+    master = Master(Console(file=out, width=200), lupus, state, load("it"),
+                    timing_for("lupus"), wait=False, ask=lambda q: next(answers))
+    actions = [Action("vote", a=i) for i in range(3)] + [Action("vote", a=-1)]
+    assert master.pick("?", actions).a == 0
+    assert master.pick("?", actions).a == 2
+    assert "«anna» corrisponde a più voci (2, 3)" in out.getvalue()
+    assert master.pick("?", actions).a == -1

@@ -204,3 +204,26 @@ def test_a_digit_that_is_no_number_on_the_menu_is_asked_again(
     typed(monkeypatch, odd, "1")
     assert _choose(legal, render) == legal[0]
     assert f"'{odd}' is not on the menu" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("lang", "typed_", "ambiguous"), [
+    ("en", "Bot 3", "'bot' fits more than one (1, 2): type the number of the one you mean."),
+    ("de", "bot 3", "„bot“ passt auf mehrere Einträge (1, 2): gib die Nummer des gemeinten ein."),
+])
+def test_a_menu_takes_what_an_item_says(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    lang: str, typed_: str, ambiguous: str,
+) -> None:
+    """Players type the name they mean ("Bot 3", "Räuber") rather than its number: the
+    menu finds it; words that fit several items are refused with their numbers."""
+    from nightcall.commands.play import _choose, _menu
+
+    render = Renderer(["You", "Bot 2", "Bot 3"], 0, "onuw", lang)
+    legal: list[Any] = [{"kind": "vote", "a": 1}, {"kind": "vote", "a": 2}]
+    typed(monkeypatch, "bot", typed_)
+    assert _choose(legal, render) == {"kind": "vote", "a": 2}
+    assert ambiguous in capsys.readouterr().out
+    roles = [render.role(r) for r in ("robber", "seer", "werewolf")]
+    typed(monkeypatch, "Rauber" if lang == "en" else "rauber", "0")
+    got = _menu(roles, "?", render)
+    assert (got == 0) == (lang == "de")  # "Räuber" is German; the English menu says Robber

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from nightcall.commands._options import DeckOpt, LangOpt, RulesetArg, ScenarioOpt
-from nightcall.narration.answers import menu_number
+from nightcall.narration.answers import menu_matches, menu_number
 
 if TYPE_CHECKING:  # imported where used: ``nightcall --help`` stays quick
     from nightcall.engine.actions import Action, ActionJSON
@@ -26,17 +26,31 @@ S = TypeVar("S")
 EXIT_REFUSED = 2
 
 
+def _picked(raw: str, labels: list[str], low: int, render: Renderer, refusal: str) -> int | None:
+    """The item (from 1; 0 for back where ``low`` is 0) ``raw`` names by number or by
+    its words ("bot 5", "rauber"); None after saying why it names none."""
+    n = menu_number(raw, low, len(labels))
+    if n is not None:
+        return n
+    found = menu_matches(raw, labels)
+    if len(found) == 1:
+        return found[0]
+    typer.echo(render.t("ambiguous", answer=raw, numbers=", ".join(map(str, found))) if found
+               else render.t(refusal, answer=raw, n=len(labels)))
+    return None
+
+
 def _choose(legal: list[ActionJSON], render: Renderer) -> ActionJSON:
-    for i, a in enumerate(legal, 1):
-        typer.echo(f"  {i:>2}. {render.action(a)}")
+    labels = [render.action(a) for a in legal]
+    for i, label in enumerate(labels, 1):
+        typer.echo(f"  {i:>2}. {label}")
     while True:
-        raw = typer.prompt(render.t("choice", n=len(legal))).strip().lower()
-        if raw in ("q", "quit"):
+        raw = typer.prompt(render.t("choice", n=len(legal))).strip()
+        if raw.lower() in ("q", "quit"):
             raise typer.Exit(0)
-        n = menu_number(raw, 1, len(legal))
+        n = _picked(raw, labels, 1, render, "not_on_menu")
         if n is not None:
             return legal[n - 1]
-        typer.echo(render.t("not_on_menu", answer=raw, n=len(legal)))
 
 
 def _menu(options: list[str], question: str, render: Renderer) -> int | None:
@@ -47,12 +61,10 @@ def _menu(options: list[str], question: str, render: Renderer) -> int | None:
     while True:
         # ("Which role?", not "Which role?:")
         raw = typer.prompt(question, prompt_suffix=" " if question.endswith("?") else ": ")
-        raw = raw.strip()
-        n = menu_number(raw, 0, len(options))
+        # (0, back, is on this menu too: the refusal says so)
+        n = _picked(raw.strip(), options, 0, render, "not_on_menu_back")
         if n is not None:
             return n - 1 if n else None
-        # (0, back, is on this menu too: the refusal says so)
-        typer.echo(render.t("not_on_menu_back", answer=raw, n=len(options)))
 
 
 def ask_claim(legal: Sequence[Action], render: Renderer,

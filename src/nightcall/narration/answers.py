@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from collections.abc import Sequence
+
 
 def menu_number(raw: str, low: int, high: int) -> int | None:
     """The number ``raw`` names, if it is a whole number from ``low`` to ``high``; else None.
@@ -17,3 +21,26 @@ def menu_number(raw: str, low: int, high: int) -> int | None:
     except ValueError:
         return None
     return n if low <= n <= high else None
+
+
+def fold(text: str) -> str:
+    """``text`` as menus compare it: no case, no accents ("Räuber" -> "rauber"), one
+    space between words."""
+    # (NFD, not NFKD: "²" stays itself rather than turning into a menu's "2")
+    plain = unicodedata.normalize("NFD", text.casefold())
+    return " ".join("".join(c for c in plain if not unicodedata.combining(c)).split())
+
+
+def menu_matches(raw: str, labels: Sequence[str]) -> list[int]:
+    """The items (from 1) a typed answer names by its words rather than its number: the
+    label typed whole, else every label holding the typed words whole ("bot 5" in
+    "Point at Bot 5", "rauber" in "Räuber"). One item: that choice; more: ambiguous."""
+    typed = fold(raw)
+    if not any(c.isalpha() for c in typed):  # a number is read as a number only
+        return []
+    folded = [fold(label) for label in labels]
+    whole = [i for i, label in enumerate(folded, 1) if label == typed]
+    if whole:
+        return whole
+    words = re.compile(rf"(?<!\w){re.escape(typed)}(?!\w)")
+    return [i for i, label in enumerate(folded, 1) if words.search(label)]
