@@ -167,3 +167,24 @@ def test_the_words_the_issue_names_are_gone_from_lines_and_pages() -> None:
     assert not re.search(r"\bMorgen \d", " ".join(everything("de")))
     english = " ".join(everything("en"))
     assert not re.search(r"\b(centre|colour|favour|realise|recognise)s?\b", english)
+
+
+def test_italian_never_gives_a_players_name_a_gender() -> None:
+    """A player's name is Anna or Bruno, so an Italian line about {name} never uses a
+    word that agrees with it: "Anna indica se stesso" and "è morto Carla" were both
+    shipped. (A role's noun, "il Conciatore", agrees with the glossary instead.)"""
+    import json
+    from pathlib import Path
+
+    import nightcall
+
+    web = Path(nightcall.__file__).parent / "web" / "locales" / "it.json"
+    page = json.loads(web.read_text(encoding="utf-8"))
+    lines = {**load("it").lines, **{k: v for k, v in page.items() if isinstance(v, str)}}
+    agrees = re.compile(
+        r"\bs[eé] stess[oa]\b|\bnon può indicare sé\b"
+        r"|\b(?:è|sono) (?:mort|uccis|protett|salvat|sbranat)[oaie] \{names?\}"
+        r"|\{names?\} (?:è|sono) (?:mort|uccis|protett|salvat|sbranat)[oaie]\b")
+    wrong = {k: v for k, v in lines.items() if agrees.search(v)}
+    assert not wrong, wrong
+    assert agrees.search("{name} indica se stesso") and agrees.search("è morto {name}")
