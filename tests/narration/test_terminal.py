@@ -361,6 +361,39 @@ def test_narrate_lupus_a_new_game_keeps_the_saved_one(tmp_path: Path) -> None:
     assert json.loads(save.read_text(encoding="utf-8"))["players"][0] == "A"
 
 
+def test_narrate_lupus_says_the_command_that_resumes_and_resumes_in_the_games_language(
+    tmp_path: Path,
+) -> None:
+    """The Master was told `nightcall narrate lupus --resume`, which looks in the default
+    place, not in the --save file; and a German game went on in English unless --lang de
+    was typed again. Now the command named is the one that works, in the game's
+    language unless another one is asked for."""
+    from .helpers import need_ruleset
+
+    need_ruleset("lupus")
+    save = tmp_path / "spiel.json"
+    args = ("--speed", "0.01", "--no-speech", "--save", str(save))
+    command = f"`nightcall narrate lupus --resume --save {save}`"
+    child = spawn("narrate", "lupus", "-n", "7", "--lang", "de", *args)
+    reply(child, "Die 7 Spieler", "A, B, C, D, E, F, G")
+    answer(child, r"  \w: ", ("A♠", "A♣", "K♥", "2♥", "3♥", "4♥", "5♥"))
+    child.expect("Das Spiel wird nach jeder Antwort in")
+    child.expect("Auf wen haben die Werwölfe gezeigt")
+    assert command in " ".join(child.before.split()), child.before
+    child.sendcontrol("c")
+    child.expect("Angehalten")
+    child.expect(pexpect.EOF)
+    assert command in " ".join(child.before.split()), child.before
+
+    child = spawn("narrate", "lupus", "--resume", *args)  # German, as it was played
+    child.expect("fortgesetzt: 1. Nacht")
+    child.expect("Auf wen haben die Werwölfe gezeigt")
+    child.close(force=True)
+    child = spawn("narrate", "lupus", "--resume", "--lang", "it", *args)  # asked for
+    child.expect("ripresa: notte 1")
+    child.close(force=True)
+
+
 def test_narrate_lupus_resume_without_a_saved_game_says_so(tmp_path: Path) -> None:
     child = spawn("narrate", "lupus", "--resume", "--save", str(tmp_path / "none.json"))
     child.expect("no saved game at")

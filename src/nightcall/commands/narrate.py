@@ -66,6 +66,7 @@ def _speaker(console: Console, voice_name: str, locale: Locale) -> Speaker | Non
 
 
 def narrate(
+    ctx: typer.Context,
     ruleset_id: RulesetArg,
     players: Annotated[
         int | None, typer.Option("--players", "-n", help="How many players.")
@@ -138,6 +139,8 @@ def narrate(
         if night < 1:
             raise ValueError(Said(f"nights are counted from 1, not {night}",
                                   "narrate.night_from_1", night=night))
+        if resume and _given_by_default(ctx, "lang"):
+            lang = _saved_language(save) or lang  # a German game goes on in German
         locale = load(lang)
         ruleset = get_ruleset(ruleset_id)
         master = isinstance(ruleset, MasterChoice)  # a Master runs the game, night by night
@@ -217,6 +220,24 @@ def narrate(
         raise typer.Exit(130) from None
 
 
+def _given_by_default(ctx: typer.Context, option: str) -> bool:
+    """Whether the person left ``option`` out (click's record of where each value came
+    from; by name, since typer may bring its own click)."""
+    source = ctx.get_parameter_source(option)
+    return source is not None and source.name == "DEFAULT"
+
+
+def _saved_language(save: Path | None) -> str | None:
+    """The language of the game saved at ``save`` (or the default place); None when
+    there is none to read (resuming then says why)."""
+    from nightcall.narration.master import SavedGame, default_save_path
+
+    try:
+        return SavedGame.read(save if save is not None else default_save_path()).lang
+    except (ValueError, OSError):
+        return None
+
+
 def _run_master(console: Console, err: Console, ruleset: Ruleset[S], deck: list[str],
                 locale: Locale, timing: Timing, speak: Speaker | None, wait: bool,
                 keys: PauseKey, save: Path | None,
@@ -224,7 +245,7 @@ def _run_master(console: Console, err: Console, ruleset: Ruleset[S], deck: list[
     """The Lupus Master's loop; a closed terminal or Ctrl-C leaves the game saved."""
     import time
 
-    from nightcall.narration.master import default_save_path, run_master
+    from nightcall.narration.master import default_save_path, resume_command, run_master
     from nightcall.narration.refusals import said
 
     path = save if save is not None else default_save_path()
@@ -242,7 +263,8 @@ def _run_master(console: Console, err: Console, ruleset: Ruleset[S], deck: list[
         raise typer.Exit(EXIT_REFUSED) from None
     except (KeyboardInterrupt, EOFError, typer.Abort):
         saved = resume or (path.exists() and path.stat().st_mtime >= started - 1)
-        err.print("\n" + (locale.line("master.stopped", path=str(path)) if saved
+        err.print("\n" + (locale.line("master.stopped", path=str(path),
+                                       command=resume_command(ruleset.id, path)) if saved
                           else locale.line("ui.stopped")), highlight=False, markup=False)
         raise typer.Exit(130) from None
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -81,6 +82,13 @@ def default_save_path() -> Path:
     """Where a Lupus game is saved unless ``--save`` says otherwise."""
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(base) / "nightcall" / "lupus-game.json"
+
+
+def resume_command(ruleset_id: str, path: Path) -> str:
+    """The command that goes on with the game saved at ``path`` (its language is saved
+    with it)."""
+    where = "" if path == default_save_path() else f" --save {shlex.quote(str(path))}"
+    return f"nightcall narrate {ruleset_id} --resume{where}"
 
 
 @dataclass
@@ -588,10 +596,11 @@ def run_master(
                 # A new game never wipes the last one: it is kept beside, resumable.
                 kept = save_path.with_name(save_path.stem + ".previous" + save_path.suffix)
                 os.replace(save_path, kept)
-                console.print(Text(locale.line("master.kept", path=str(kept)), style="dim"))
+                console.print(Text(locale.line("master.kept", path=str(kept), command=(
+                    resume_command(ruleset.id, kept))), style="dim"))
             saved.write(save_path, ruleset, state)
-            console.print(Text(locale.line("master.saving", path=str(save_path)),
-                               style="dim"))
+            console.print(Text(locale.line("master.saving", path=str(save_path), command=(
+                resume_command(ruleset.id, save_path))), style="dim"))
     master = Master(console, ruleset, state, locale, timing, speak, wait, ask,
                     saved=saved, save_path=save_path, keys=keys)
     return master.run(resume=resume)
