@@ -349,16 +349,24 @@ export function runScreen({ host }) {
     parts.push(replayButton(code, null, { tv: host }));
     // (the whole game, in the grid too: a TV shows it as a third column of its own)
     const cols = faceupColumns(lobby.seats.length);
-    // (nine or ten seats: two rows of five on a wide TV, so the center fits below them)
-    const five = lobby.seats.length >= 9 && lobby.seats.length <= 10;
-    parts.push(h("div", { class: `end-grid${cols === 4 ? " four" : ""}${five ? " five" : ""}` },
+    const tv = tvColumns(lobby.seats.length);
+    const grid = h("div", { class: `end-grid${cols === 4 ? " four" : ""}${tv ? " tv" : ""}` },
       // (a long explanation rolls in its column: keyboard users can scroll it too)
       h("div", { class: "end-words", tabindex: "0" }, renderEnd(obs, view.players)[0] || null),
       h("section", { class: "faceup", "data-testid": "faceup", tabindex: "0" }, h("h2", {}, t("end.cards")),
         faceupList(cols, faceupSeats(view, record, lobby.seats)), centerCards(view, record, cols)),
       // (on a TV the story scrolls inside its panel: keyboard users reach it too)
-      renderEnd(obs, view.players).slice(1).map((el) => { el.tabIndex = 0; return el; })));
+      renderEnd(obs, view.players).slice(1).map((el) => { el.tabIndex = 0; return el; }));
+    if (tv) grid.style.setProperty("--tv-cols", String(tv));  // (CSSOM: the CSP refuses style="")
+    parts.push(grid);
     return parts;
+  }
+
+  // A wide TV (app.css, .end-grid.tv) gives the cards more of its width: nine seats and
+  // more in two or three rows (five, six or eight to a row), so that every card and the
+  // center below them show at once; 0 keeps faceupColumns' grid.
+  function tvColumns(count) {
+    return count < 9 ? 0 : count <= 10 ? 5 : count <= 18 ? 6 : 8;
   }
 
   // How many columns the face-up cards take on a TV: up to twelve cards, as many as
