@@ -108,6 +108,11 @@ def test_a_record_file_replays_step_by_step(browser: Any, server: Any, case: str
     assert page.locator("[data-testid=replay-card]").count() == len(expected["start"]["cards"])
     page.screenshot(path=str(out / "00-deal.png"))
     assert axe_violations(page) == []
+    # Every role's name fits its card: a 360 px phone cut "Troublemaker" to "roublemake".
+    cut = page.evaluate("""() => [...document.querySelectorAll('.rp-card .mini-card > span')]
+        .filter((s) => s.getBoundingClientRect().width > s.parentElement.clientWidth + 1)
+        .map((s) => s.textContent)""")
+    assert cut == [], cut
     total = len(expected["steps"])
     assert page.inner_text("[data-testid=replay-counter]").strip() != ""
     for k in range(1, total + 1):
