@@ -291,6 +291,23 @@ def test_epic_asks_for_tokens_and_artifacts_only_when_the_deck_can_move_them(
     assert "C" in v.json()["dead"]
 
 
+def test_the_end_offers_only_the_artifacts_the_curator_can_draw_from_this_deck(
+        client: TestClient) -> None:
+    """Curator ruling: the Claw leaves the game without a werewolf card, the Bite without
+    a vampire card; the table is not asked about an artifact that cannot be there."""
+    def artifacts(deck: list[str]) -> list[str]:
+        r = post(client, "setup", {"ruleset": "epic", "players": 3, "roles": deck})
+        assert r.status_code == 200, r.text
+        return list(r.json()["artifacts"])
+
+    rest = ["curator", "seer", "villager", "villager", "villager"]
+    wolves = artifacts(["werewolf", *rest])
+    assert "claw_of_the_werewolf" in wolves and "bite_of_the_vampire" not in wolves
+    vampires = artifacts(["vampire", *rest])
+    assert "bite_of_the_vampire" in vampires and "claw_of_the_werewolf" not in vampires
+    assert set(wolves) - {"claw_of_the_werewolf"} == set(vampires) - {"bite_of_the_vampire"}
+
+
 def test_typed_playing_cards_are_pulled_as_typed_and_the_alpha_wolfs_extra_card_stays(
         client: TestClient) -> None:
     s = post(client, "setup", {"ruleset": "onuw", "players": 3,

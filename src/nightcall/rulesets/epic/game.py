@@ -68,6 +68,13 @@ class _DeckFacts(NamedTuple):
                           bool(roles & VAMPIRE_CARDS), bool(roles & TOKEN_ROLES))
 
 
+def artifacts_in_play(artifacts: Sequence[str], wolves: bool, vampires: bool) -> list[str]:
+    """The artifacts the Curator may draw: the Claw and the Bite leave the game when
+    their party is not in play (Curator ruling)."""
+    return [a for a in artifacts
+            if not (a == CLAW and not wolves) and not (a == BITE and not vampires)]
+
+
 class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState]):
     id: ClassVar[str] = "epic"
     over_phase: ClassVar[int] = OVER
@@ -147,9 +154,11 @@ class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState
         return out
 
     def marks_at_end(self, deck: Sequence[str]) -> tuple[dict[str, int], list[str]]:
-        in_play = any(r in TOKEN_ROLES for r in deck)
-        tokens = {t: TOKEN_SUPPLY[t] for t in TOKENS} if in_play else {}
-        return tokens, list(ARTIFACTS) if "curator" in deck else []
+        roles = set(deck)
+        tokens = {t: TOKEN_SUPPLY[t] for t in TOKENS} if roles & TOKEN_ROLES else {}
+        artifacts = artifacts_in_play(ARTIFACTS, bool(roles & WOLF_CARDS),
+                                      bool(roles & VAMPIRE_CARDS))
+        return tokens, artifacts if "curator" in roles else []
 
     def scenarios(self) -> list[dict[str, Any]]:
         """The named scenarios as data: id, name, parties, difficulty, player range."""
@@ -238,10 +247,7 @@ class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState
         else:
             start_tokens = list(tokens)
             _check_tokens(names, start_tokens)
-        # The Claw and the Bite leave the game when their party is not in play (Curator).
-        pool = [a for a in opts["artifacts"]
-                if not (a == CLAW and not facts.wolves)
-                and not (a == BITE and not facts.vampires)]
+        pool = artifacts_in_play(opts["artifacts"], facts.wolves, facts.vampires)
         st = EpicState(names, cards, extra, start_tokens, opts, facts.schedule, pool,
                        facts.tokens, facts.deck)
         st.log.append(Event("deal", MASTER, {"cards": list(st.cards),
