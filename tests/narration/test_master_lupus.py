@@ -190,7 +190,9 @@ def test_two_deaths_at_dawn_the_master_names_the_last(answer: str) -> None:
         run_master(Console(file=out, width=200), lupus, deck, load("en"),
                    timing_for("lupus"), wait=False, ask=ask)
     text = out.getvalue()
-    assert "P6 died of: harlot host" in text and "P9 died of: werewolves" in text
+    # (the causes in the verdict's words: one place says why someone died)
+    assert "P6 is dead: caught at the victim's house" in text
+    assert "P9 is dead: eaten by the werewolves" in text
     dead = [line.split(". ")[1].strip() for line in seen["menu"].splitlines()
             if re.match(r"^\s+[12]\. P\d+$", line)][-2:]
     assert sorted(dead) == ["P6", "P9"]
@@ -229,7 +231,7 @@ def test_everything_the_master_sees_follows_the_language() -> None:
     assert not [q for q in questions if "Whom" in q or "press Enter" in q]
     assert "Notte 1" in text and "Giorno 1" in text
     assert "la vittima dei lupi mannari: " in text
-    assert "causa della morte" in text and "died of" not in text
+    assert "Morte di " in text and "is dead" not in text
     # The final explanation is the judge's reasons in Italian, not the English ones.
     english = explained(outcome)["explanation"]
     assert english and not [line for line in english if line in text]

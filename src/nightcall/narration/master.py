@@ -359,9 +359,8 @@ class Master:
                 self.say(self.own("dawn.two"), first=names[dead[0]], second=names[dead[1]],
                          last=names[last])
         elif kind == "causes":
-            for seat, cause in e["deaths"]:
-                key = f"master.cause.{cause}"
-                why = self.t(key) if key in self.locale.lines else cause.replace("_", " ")
+            for seat, cause in e["deaths"]:  # (the words of the verdict's causes)
+                why = self.locale.cause(cause, self.ruleset.id)
                 self.note(self.t("master.died", name=names[seat], cause=why))
         elif kind == "accusation":
             current = self.ruleset.view(self.state, MASTER)["accusation_order"]
