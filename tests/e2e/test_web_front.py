@@ -11,11 +11,15 @@ import pytest
 pytestmark = pytest.mark.timeout(90)
 
 
-def open_front(browser: Any, url: str, locale: str, errors: list[str]) -> Any:
+def open_front(browser: Any, url: str, locale: str, errors: list[str], title: str) -> Any:
+    """The front page in a browser speaking ``locale``, once its words are in (they
+    arrive after the page: until then it reads in English), its heading ``title``."""
     page = browser.new_context(locale=locale, viewport={"width": 1100, "height": 900}).new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(url + "/")
     page.wait_for_selector("#ruleset option", state="attached")
+    page.wait_for_function("(title) => document.querySelector(\"[data-t='front.host']\")"
+                           ".textContent.trim() === title", arg=title)
     return page
 
 
@@ -26,8 +30,8 @@ def heading(page: Any) -> str:
 def test_the_front_page_follows_the_browser_and_the_picker(
         browser: Any, server: Any, shots: Any) -> None:
     errors: list[str] = []
-    german = open_front(browser, server.url, "de-DE", errors)
-    assert heading(german) == "Ein Spiel auf diesem Bildschirm leiten"
+    german = open_front(browser, server.url, "de-DE", errors,
+                        "Ein Spiel auf diesem Bildschirm leiten")
     assert german.input_value("[data-testid=page-language]") == "de"
     assert german.input_value("[data-testid=room-language]") == "de"  # preset for the room
     assert german.evaluate("document.documentElement.lang") == "de"
@@ -66,11 +70,13 @@ def test_the_front_page_follows_the_browser_and_the_picker(
     german.goto(server.url + "/")
     german.wait_for_selector("#ruleset option", state="attached")
     german.wait_for_function("() => document.documentElement.lang === 'it'")
+    # (the words arrive after the language is set: wait for them, as open_front does)
+    german.wait_for_function(
+        "() => document.querySelector(\"[data-t='front.host']\").textContent.startsWith('Ospita')")
     assert heading(german).startswith("Ospita")  # this browser said German: the pick wins
 
     # A language we have no words for: English.
-    french = open_front(browser, server.url, "fr-FR", errors)
-    assert heading(french) == "Host a game on this screen"
+    french = open_front(browser, server.url, "fr-FR", errors, "Host a game on this screen")
     assert french.input_value("[data-testid=page-language]") == "en"
     # Italian second in the browser's list, after one we lack: Italian.
     swiss = browser.new_context(locale="fr-CH", extra_http_headers={}).new_page()
