@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from nightcall.commands._options import DeckOpt, LangOpt, RulesetArg, ScenarioOpt
-from nightcall.narration.answers import menu_matches, menu_number
+from nightcall.narration.answers import menu_choice
 
 if TYPE_CHECKING:  # imported where used: ``nightcall --help`` stays quick
     from nightcall.engine.actions import Action, ActionJSON
@@ -29,12 +29,9 @@ EXIT_REFUSED = 2
 def _picked(raw: str, labels: list[str], low: int, render: Renderer, refusal: str) -> int | None:
     """The item (from 1; 0 for back where ``low`` is 0) ``raw`` names by number or by
     its words ("bot 5", "rauber"); None after saying why it names none."""
-    n = menu_number(raw, low, len(labels))
-    if n is not None:
-        return n
-    found = menu_matches(raw, labels)
-    if len(found) == 1:
-        return found[0]
+    found = menu_choice(raw, labels, low)
+    if isinstance(found, int):
+        return found
     typer.echo(render.t("ambiguous", answer=raw, numbers=", ".join(map(str, found))) if found
                else render.t(refusal, answer=raw, n=len(labels)))
     return None

@@ -105,13 +105,15 @@ class Rules(ABC):
     def scenario_id(self, name: str) -> str:
         """The id of the scenario a person typed (its id or its name, in any case), or
         DeckError saying which ones there are."""
-        raise DeckError(Said(f"{self.title} has no scenarios", "deck.no_scenarios",
-                             title=self.title))
+        raise self._no_scenarios()
 
     def scenario_deck(self, name: str, players: int, seed: int = 0) -> list[str]:
         """The deck of scenario ``name`` for ``players`` (DeckError if there is none)."""
-        raise DeckError(Said(f"{self.title} has no scenarios", "deck.no_scenarios",
-                             title=self.title))
+        raise self._no_scenarios()
+
+    def _no_scenarios(self) -> DeckError:
+        return DeckError(Said(f"{self.title} has no scenarios", "deck.no_scenarios",
+                              title=self.title))
 
     def copies_at_end(self, deck: Sequence[str]) -> list[dict[str, Any]]:
         """The cards of ``deck`` whose holder at the end need not play what the card says

@@ -44,3 +44,14 @@ def menu_matches(raw: str, labels: Sequence[str]) -> list[int]:
         return whole
     words = re.compile(rf"(?<!\w){re.escape(typed)}(?!\w)")
     return [i for i, label in enumerate(folded, 1) if words.search(label)]
+
+
+def menu_choice(raw: str, labels: Sequence[str], low: int = 1) -> int | list[int]:
+    """What ``raw`` picks from the menu ``labels``: the item's number (from 1; 0 too
+    where ``low`` is 0, a way back), by its number or by its words; else the items its
+    words fit, to refuse with (several: say which; none: not on the menu)."""
+    n = menu_number(raw, low, len(labels))
+    if n is not None:
+        return n
+    found = menu_matches(raw, labels)
+    return found[0] if len(found) == 1 else found

@@ -51,7 +51,7 @@ from nightcall.engine.events import MASTER
 from nightcall.engine.records import read_json
 from nightcall.engine.ruleset import MasterChoice, PackVote, Ruleset, S
 from nightcall.narration import lines as L
-from nightcall.narration.answers import menu_matches, menu_number
+from nightcall.narration.answers import menu_choice
 from nightcall.narration.deckspec import nearest_role, normal, role_lookup
 from nightcall.narration.locale import Locale
 from nightcall.narration.render import Renderer
@@ -285,16 +285,12 @@ class Master:
             self.tell(f"   {i:>2}. {label}")
         while True:
             raw = self.ask(question).strip()
-            n = menu_number(raw, 1, len(actions))
-            if n is not None:
-                return actions[n - 1]
-            if raw.casefold() in NOBODY_WORDS:
-                nobody_action = next((a for a in actions if a.a < 0), None)
-                if nobody_action is not None:
-                    return nobody_action
-            found = menu_matches(raw, menu)
-            if len(found) == 1:
-                return actions[found[0] - 1]
+            nobody_action = next((a for a in actions if a.a < 0), None)
+            if nobody_action is not None and raw.casefold() in NOBODY_WORDS:
+                return nobody_action
+            found = menu_choice(raw, menu)
+            if isinstance(found, int):
+                return actions[found - 1]
             self.tell(self.t("play.ambiguous", answer=raw, numbers=", ".join(map(str, found)))
                       if found else self.t("master.not_a_choice", answer=raw, n=len(actions)))
 

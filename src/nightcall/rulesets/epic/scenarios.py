@@ -222,6 +222,9 @@ ANARCHY_MAX_MONSTERS: Final = 3
 ANARCHY_POOL: Final = (*ROLE_IDS, FREEMASON, VILLAGER)
 
 BY_ID: Final = {s.id: s for s in (*SCENARIOS, ANARCHY)}
+# Every spelling find() takes whole: the ids, and the Epic Battles without their prefix
+# ("blood_moon" for "epic_battle_blood_moon").
+SPELLINGS: Final = {**{s.id.removeprefix("epic_battle_"): s for s in BY_ID.values()}, **BY_ID}
 
 
 def find(name: str) -> Scenario:
@@ -230,16 +233,12 @@ def find(name: str) -> Scenario:
     while "__" in key:
         key = key.replace("__", "_")
     key = key.strip("_")
-    if key in BY_ID:
-        return BY_ID[key]
-    # "blood_moon" for "epic_battle_blood_moon"
-    short = {s.id.removeprefix("epic_battle_"): s for s in BY_ID.values()}
-    if key in short:
-        return short[key]
+    if key in SPELLINGS:
+        return SPELLINGS[key]
     known = ", ".join(sorted(BY_ID))
-    near = difflib.get_close_matches(key, [*BY_ID, *short], n=1, cutoff=NEAR)
+    near = difflib.get_close_matches(key, list(SPELLINGS), n=1, cutoff=NEAR)
     if near:
-        sid = (BY_ID.get(near[0]) or short[near[0]]).id
+        sid = SPELLINGS[near[0]].id
         raise DeckError(Said(f"no scenario called {name!r} (did you mean {sid!r}?); known "
                              f"scenarios: {known}", "epic.no_scenario_near", name=name,
                              near=sid, known=known))
