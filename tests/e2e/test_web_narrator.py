@@ -240,11 +240,14 @@ def test_the_one_night_narration_in_order_with_the_pause_and_the_gap_then_the_ju
     # An impossible table is refused with the reason, and nothing typed is lost.
     page.click("[data-testid=change]")
     page.locator("[data-testid=end-seat]").nth(2).locator("[data-testid=card-werewolf]").click()
+    page.locator("[data-testid=end-seat]").nth(1).locator("[data-testid=seat-summary]").click()
     page.locator("[data-testid=end-seat]").nth(1).locator("[data-testid=card-werewolf]").click()
     page.click("[data-testid=judge]")
     wait_for(lambda: page.inner_text("[data-testid=judge-error]").strip() != "", what="refusal")
     assert "Werewolf" in page.inner_text("[data-testid=judge-error]")
-    assert page.locator("[data-testid=name]").nth(0).input_value() == "Ada"
+    assert page.locator("[data-testid=seat-summary]").nth(0).inner_text().split()[:2] == [
+        "Ada", "Werewolf"]  # (folded, with its taps)
+    assert page.locator("[data-testid=name]").nth(0).input_value() == "Bruno"
     assert not errors, errors
 
 

@@ -33,7 +33,7 @@ def line_no(page: Any) -> int:
     return int(m.group()) - 1
 
 
-def table_for(browser: Any, url: str, body: dict[str, Any], phone: bool = False
+def table_for(browser: Any, url: str, body: dict[str, Any], phone: Any = False
               ) -> tuple[Any, Any, list[str]]:
     """The table page set up as ``body`` asks, the same setup from the API, the page's
     errors (a list that fills as they happen)."""
@@ -102,6 +102,7 @@ def test_a_one_night_table_survives_a_reload_at_every_stage(
     page.locator("[data-testid=end-seat]").nth(0).locator("[data-testid=card-werewolf]").click()
     page.locator("[data-testid=end-seat]").nth(1).locator("[data-testid=vote]",
                                                           has_text="Ada").click()
+    page.click("[data-testid=center-open]")  # (optional: folded until opened)
     page.locator("[data-testid=center-card]").nth(2).locator(
         "[data-testid=card-villager]").click()
     page.reload()
@@ -166,7 +167,8 @@ def test_epic_asks_what_the_mimic_copied_and_takes_the_center_cards(
     # The center: two Werewolves in the middle and a Werewolf copied is fine, but the
     # deck has one Werewolf card: a second one in the middle is refused.
     center = page.locator("[data-testid=center-card]")
-    assert center.count() == 3
+    assert center.count() == 3 and not center.first.is_visible()
+    page.click("[data-testid=center-open]")
     for k, role in enumerate(("werewolf", "sight_wolf", "werewolf")):
         center.nth(k).locator(f"[data-testid=card-{role}]").click()
     page.click("[data-testid=judge]")
@@ -243,6 +245,7 @@ def test_epic_refuses_a_token_the_box_lacks_at_the_tap_and_asks_for_one_artifact
              == "Tap whose card the Claw of the Werewolf lies on.", what="whose card")
     artifact.locator("[data-testid=artifact-on]", has_text="Ada").click()
     # The middle's cards are named on a line of their own, above their chips.
+    page.click("[data-testid=center-open]")
     middle = page.locator("[data-testid=center-card]").first
     label = middle.locator(".seat-name").bounding_box()
     chips = middle.locator(".chips").bounding_box()
@@ -261,6 +264,76 @@ def test_epic_refuses_a_token_the_box_lacks_at_the_tap_and_asks_for_one_artifact
     # The artifact and the lovers' tokens were counted: the account speaks of both.
     assert "the Claw of the Werewolf makes them a Werewolf" in v["explanation"][0]
     assert any("Love token" in line for line in v["explanation"]), v["explanation"]
+    assert not errors, errors
+
+
+def test_a_finished_seat_folds_to_one_line_and_opens_again_on_a_phone(
+        browser: Any, server: Any, shots: Any) -> None:
+    """Six players on a 360 px phone: a seat with its card and vote folds into one line
+    once another seat is tapped (the page stays short), the seat being tapped stays
+    where it was on the screen, a folded seat opens again at a tap, and the folds
+    survive the verdict's "change" and a reload."""
+    page, api, errors = table_for(browser, server.url,
+                                  {"ruleset": "onuw", "players": 6, "lang": "en"}, phone=360)
+    assert api["deck"].count("werewolf") == 2 and {"robber", "troublemaker"} <= set(api["deck"])
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=clock-end]", timeout=60000)
+    page.click("[data-testid=clock-end]")
+    page.click("[data-testid=point]")
+    page.wait_for_selector("[data-testid=end-seat]", timeout=30000)
+    seat = page.locator("[data-testid=end-seat]").nth
+    names = ("Ada", "Bruno", "Carla", "Dario", "Elena", "Franco")
+    for i, name in enumerate(names):
+        seat(i).locator("[data-testid=name]").fill(name)
+        seat(i).locator("[data-testid=name]").dispatch_event("change")
+    tall = page.evaluate("document.documentElement.scrollHeight")
+    summary = lambda i: seat(i).locator("[data-testid=seat-summary]")  # noqa: E731
+    cards = ("werewolf", "seer", "robber", "troublemaker", "villager", "werewolf")
+    votes = ("Bruno", "Ada", "Ada", "Bruno", "Ada", "Ada")
+
+    seat(0).locator("[data-testid=card-werewolf]").click()
+    seat(0).locator("[data-testid=vote]", has_text="Bruno").click()
+    assert summary(0).count() == 0  # done, but still the seat being tapped
+    chip = seat(1).locator("[data-testid=card-seer]")
+    chip.scroll_into_view_if_needed()
+    top = chip.bounding_box()["y"]
+    chip.click()
+    # Seat 0 folded above it, and the seer chip did not move under the finger.
+    assert summary(0).inner_text().split() == ["Ada", "Werewolf", "→", "Bruno", "Change"]
+    assert abs(seat(1).locator("[data-testid=card-seer]").bounding_box()["y"] - top) <= 1
+    seat(1).locator("[data-testid=vote]", has_text="Ada").click()
+    for i in range(2, 6):
+        seat(i).locator(f"[data-testid=card-{cards[i]}]").click()
+        seat(i).locator("[data-testid=vote]", has_text=votes[i]).click()
+    assert [summary(i).count() for i in range(6)] == [1, 1, 1, 1, 1, 0]
+    short = page.evaluate("document.documentElement.scrollHeight")
+    assert short < tall * 0.6, (short, tall)
+    # The optional center is folded too, until opened.
+    assert not page.locator("[data-testid=center-card]").first.is_visible()
+    check_look(page, shots, "end-folded-360")
+
+    # A folded seat opens at a tap, with its taps; the one open before folds.
+    summary(2).click()
+    assert seat(2).locator("[data-testid=card-robber]").get_attribute("aria-pressed") == "true"
+    assert [summary(i).count() for i in range(6)] == [1, 1, 0, 1, 1, 1]
+    seat(2).locator("[data-testid=card-villager]").click()
+    page.reload()
+    page.wait_for_selector("[data-testid=end-seat]")
+    assert [summary(i).count() for i in range(6)] == [1, 1, 0, 1, 1, 1]
+    page.click("[data-testid=judge]")
+    page.wait_for_selector("[data-testid=verdict]")
+    page.click("[data-testid=change]")
+    assert [summary(i).count() for i in range(6)] == [1, 1, 0, 1, 1, 1]
+    assert summary(4).inner_text().split()[:2] == ["Elena", "Villager"]
+    table = {"players": list(names),
+             "cards": dict(zip(names, ("werewolf", "seer", "villager", "troublemaker",
+                                       "villager", "werewolf"), strict=True)),
+             "votes": dict(zip(names, votes, strict=True))}
+    v = httpx.post(f"{server.url}/api/narrator/judge",
+                   json={"ruleset": "onuw", "lang": "en", "table": table}).json()
+    page.click("[data-testid=judge]")
+    page.wait_for_selector("[data-testid=verdict]")
+    assert page.locator("[data-testid=explanation] li").all_inner_texts() == v["explanation"]
     assert not errors, errors
 
 

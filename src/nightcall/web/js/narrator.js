@@ -474,11 +474,32 @@ function renderEnd() {
   const cardChip = (role, pressed, onclick) => chip([roleIcon(role, { cls: "icon tiny" }), roleName(role),
     cardsOf[role] ? h("small", {}, ` ${cardsOf[role].join(" ")}`) : null], pressed, onclick, { "data-testid": `card-${role}` });
   const again = () => { refused = null; renderEnd(); };
-  const tap = (i, refusal, take) => {
+  // A seat with its card and vote tapped folds into one line once another seat is
+  // tapped, so a long table stays short on a phone; tb.open is the seat last tapped.
+  const done = (i) => Boolean(tb.cards[i]) && tb.votes[i] !== null;
+  const folded = (i) => done(i) && tb.open !== i && !(refused && refused.seat === i);
+  // A tap keeps the tapped seat where it was on the screen while the rows above fold.
+  const at = (i, change) => {
+    const seatAt = () => document.querySelectorAll("[data-testid=end-seat]")[i];
+    const before = seatAt()?.getBoundingClientRect().top;
+    tb.open = i;
+    change();
+    const after = seatAt()?.getBoundingClientRect().top;
+    if (before !== undefined && after !== undefined) window.scrollBy(0, after - before);
+  };
+  const tap = (i, refusal, take) => at(i, () => {
     if (!refusal) { take(); again(); return; }
     refused = { seat: i, text: refusal };
     renderEnd();
-  };
+  });
+  const set = (i, take) => tap(i, "", take);
+  const summary = (name, i) => h("button", { type: "button", class: "seat-summary", "data-testid": "seat-summary",
+    "aria-expanded": "false", onclick: () => at(i, again) },
+    h("b", {}, name),
+    h("span", {}, roleIcon(tb.cards[i], { cls: "icon tiny" }), roleName(tb.cards[i])),
+    h("span", {}, `→ ${tb.votes[i] === -1 ? t("narrator.nobody") : tb.names[tb.votes[i]]}`),
+    tokens.length ? h("span", {}, tokenIcon(tb.tokens[i], { cls: "icon tiny" }), t(`token.${tb.tokens[i]}`)) : null,
+    h("span", { class: "seat-edit" }, t("narrator.seat_edit")));
   // s.tokens: how many of each symbol token the box holds.
   const tokenTaken = (i, k) => {
     const holders = tb.names.filter((_, j) => j !== i && tb.tokens[j] === k);
@@ -494,18 +515,20 @@ function renderEnd() {
     h("section", { class: "panel", "aria-labelledby": "end-title" },
       h("h2", { id: "end-title" }, t("narrator.end")),
       h("p", { class: "hint" }, t("narrator.end_hint")),
-      h("ol", { class: "end-table" }, tb.names.map((name, i) => h("li", { class: "end-seat", "data-testid": "end-seat" },
+      h("ol", { class: "end-table" }, tb.names.map((name, i) => folded(i)
+        ? h("li", { class: "end-seat folded", "data-testid": "end-seat" }, summary(name, i))
+        : h("li", { class: "end-seat", "data-testid": "end-seat" },
         h("label", {}, h("span", { class: "sr-only" }, t("narrator.name_of", { n: i + 1 })),
           h("input", { value: name, "data-testid": "name", maxlength: 40, onchange: (e) => {
             tb.names[i] = e.target.value.trim() || t("narrator.player", { n: i + 1 });
-            state.names = [...tb.names]; keep(); again();
+            state.names = [...tb.names]; keep(); tb.open = i; again();
           } })),
         h("div", { class: "chips", role: "group", "aria-label": t("narrator.card_of", { name }) },
-          roles.map((role) => cardChip(role, tb.cards[i] === role, () => { tb.cards[i] = role; again(); }))),
+          roles.map((role) => cardChip(role, tb.cards[i] === role, () => set(i, () => { tb.cards[i] = role; })))),
         h("div", { class: "chips votes", role: "group", "aria-label": t("narrator.vote_of", { name }) },
           h("span", { class: "hint" }, t("narrator.points_at")),
-          tb.names.map((other, j) => (j === i ? null : chip(other, tb.votes[i] === j, () => { tb.votes[i] = j; again(); }, { "data-testid": "vote" }))),
-          chip(t("narrator.nobody"), tb.votes[i] === -1, () => { tb.votes[i] = -1; again(); }, { "data-testid": "vote-nobody" })),
+          tb.names.map((other, j) => (j === i ? null : chip(other, tb.votes[i] === j, () => set(i, () => { tb.votes[i] = j; }), { "data-testid": "vote" }))),
+          chip(t("narrator.nobody"), tb.votes[i] === -1, () => set(i, () => { tb.votes[i] = -1; }), { "data-testid": "vote-nobody" })),
         tokens.length ? h("div", { class: "chips", role: "group", "aria-label": t("narrator.token_of", { name }) },
           h("span", { class: "hint" }, t("narrator.token")),
           tokens.map((k) => chip([tokenIcon(k, { cls: "icon tiny" }), t(`token.${k}`)], tb.tokens[i] === k,
@@ -532,8 +555,11 @@ function renderEnd() {
           h("span", { class: "hint" }, t("narrator.artifact_on")),
           tb.names.map((other, j) => chip(other, tb.artifact.seat === j, () => { tb.artifact.seat = j; again(); },
             { "data-testid": "artifact-on" }))) : null) : null,
-      h("section", { class: "center-question", "aria-labelledby": "center-title", "data-testid": "center" },
-        h("h3", { id: "center-title" }, t("narrator.center")),
+      // Optional, and long on a phone: folded until opened or a card in it is tapped.
+      h("details", { class: "center-question", "data-testid": "center", open: tb.centerOpen || tb.center.some((c) => c),
+        ontoggle: (e) => { tb.centerOpen = e.target.open; keepPlace({ stage: "end" }); } },
+        h("summary", { "data-testid": "center-open" }, h("h3", { id: "center-title" }, t("narrator.center")),
+          h("span", { class: "hint" }, t("narrator.optional"))),
         h("p", { class: "hint" }, t("narrator.center_hint")),
         h("ol", { class: "end-table" }, tb.center.map((card, k) => h("li", { class: "end-seat", "data-testid": "center-card" },
           h("p", { class: "seat-name" }, t("narrator.center_n", { n: k + 1 })),
