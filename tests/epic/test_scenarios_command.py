@@ -40,3 +40,12 @@ def test_errors_exit_2() -> None:
     assert runner.invoke(app, ["scenarios", "onuw"]).exit_code == 2
     assert runner.invoke(app, ["scenarios", "chess"]).exit_code == 2
     assert runner.invoke(app, ["scenarios", "--show", "Lonely Night"]).exit_code == 2
+
+
+def test_a_player_count_no_scenario_fits_is_said_not_an_empty_table() -> None:
+    result = runner.invoke(app, ["scenarios", "--players", "11"])
+    assert result.exit_code == 2
+    assert "No scenario of One Night Ultimate Werewolf: Epic Battle is for 11 players; " \
+        "its scenarios are for 3 to 10." in " ".join(result.output.split())
+    assert "┏" not in result.output
+    assert json.loads(runner.invoke(app, ["scenarios", "-n", "11", "--json"]).output) == []

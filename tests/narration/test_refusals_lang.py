@@ -99,6 +99,12 @@ BOTS = "random, reasoning, reasoning:easy, reasoning:normal, reasoning:hard"
 CASES: list[tuple[tuple[str, ...], str, dict[str, Any], str]] = [
     (("deck", "onuw", "-n", "99"), "refusal.deck.players",
      {"title": "One Night", "low": 3, "high": 10, "n": 99}, "players, not 99"),
+    # Epic without a scenario: the game's range, not that of a scenario nobody chose.
+    (("deck", "epic", "-n", "12"), "refusal.deck.players",
+     {"title": "Epic Battle", "low": 3, "high": 10, "n": 12}, "players, not 12"),
+    (("deck", "epic", "-n", "8", "--scenario", "the-first-night"),
+     "refusal.epic.scenario_players", {"name": "The First Night", "low": 3, "high": 5, "n": 8},
+     "players, not 8"),
     (("deck", "onuw", "-n", "5", "--scenario", "x"), "refusal.deck.no_scenarios",
      {"title": "One Night"}, "has no scenarios"),
     (("deck", "nope", "-n", "5"), "refusal.ruleset.unknown",

@@ -68,6 +68,12 @@ def scenarios(
     if as_json:
         typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
+    if not rows:  # (an empty table would read as "none installed")
+        low = min(s["min_players"] for s in rs.scenarios())
+        high = max(s["max_players"] for s in rs.scenarios())
+        err.print(f"No scenario of {rs.title} is for {players} players; its scenarios are "
+                  f"for {low} to {high}.", highlight=False, markup=False)
+        raise typer.Exit(EXIT_BAD)
     table = Table(title=f"{rs.title}: scenarios")
     for col in ("scenario", "parties", "difficulty", "players"):
         table.add_column(col)

@@ -31,12 +31,17 @@ CENTER = 3
 _CARD_MOVERS = frozenset({"robber", "witch", ALPHA_WOLF, "goblin"})
 
 
-def validate(players: int, roles: Sequence[str], extra: str | None = None) -> list[str]:
-    """Raise DeckError for a deck the rules forbid; return the rulebook's warnings."""
+def check_players(players: int) -> None:
+    """DeckError unless Epic Battle can be played by ``players``."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise DeckError(Said(f"Epic Battle is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                              f"not {players}", "deck.players", title="Epic Battle",
                              low=MIN_PLAYERS, high=MAX_PLAYERS, n=players))
+
+
+def validate(players: int, roles: Sequence[str], extra: str | None = None) -> list[str]:
+    """Raise DeckError for a deck the rules forbid; return the rulebook's warnings."""
+    check_players(players)
     if len(roles) != players + CENTER:
         raise DeckError(Said(
             f"{players} players need {players + CENTER} role cards (players + 3), "

@@ -123,7 +123,8 @@ class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState
     def default_deck(self, players: int, scenario: str | None = None) -> list[str]:
         """The deck of a scenario (default: "The First Night", or for more than 5
         players "Hours of Despair"), the extra card last when there is one."""
-        if scenario is None:
+        if scenario is None:  # (refused as the game's range, not a scenario nobody chose)
+            deck.check_players(players)
             scenario = "the_first_night" if players <= 5 else "hours_of_despair"
         return self.scenario_deck(scenario, players)
 

@@ -74,12 +74,16 @@ class Scenario:
     base: tuple[str, ...]
     added: dict[int, tuple[str, ...]]  # player count -> roles added to ``base``
 
-    def roles_for(self, players: int) -> list[str]:
+    def check_players(self, players: int) -> None:
+        """DeckError unless the scenario is written for ``players``."""
         if not self.min_players <= players <= self.max_players:
-            raise DeckError(
+            raise DeckError(Said(
                 f"the scenario {self.name!r} is for {self.min_players}-{self.max_players} "
-                f"players, not {players}"
-            )
+                f"players, not {players}", "epic.scenario_players", name=self.name,
+                low=self.min_players, high=self.max_players, n=players))
+
+    def roles_for(self, players: int) -> list[str]:
+        self.check_players(players)
         return [*self.base, *self.added.get(players, ())]
 
 
@@ -277,8 +281,7 @@ def anarchy(players: int, seed: int) -> tuple[list[str], str | None]:
     """Draw players + 3 cards from all the role cards with a seeded RNG, redrawing
     until the deck is playable: at most 3 werewolves and vampires together, and
     both Freemasons or neither."""
-    if not deck_rules.MIN_PLAYERS <= players <= deck_rules.MAX_PLAYERS:
-        raise DeckError(f"Anarchy is for 3-10 players, not {players}")
+    ANARCHY.check_players(players)
     rng = random.Random(seed)
     while True:
         pool = list(ANARCHY_POOL)
