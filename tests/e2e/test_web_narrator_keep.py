@@ -46,6 +46,21 @@ def table_for(browser: Any, url: str, body: dict[str, Any], phone: Any = False
     return page, setup_of(url, body), errors
 
 
+def to_the_end(page: Any, names: tuple[str, ...]) -> Any:
+    """From the setup through the night and the day to the end's taps, the seats named
+    ``names``; the seats' ``nth``."""
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=clock-end]", timeout=60000)
+    page.click("[data-testid=clock-end]")
+    page.click("[data-testid=point]")
+    page.wait_for_selector("[data-testid=end-seat]", timeout=30000)
+    seat = page.locator("[data-testid=end-seat]").nth
+    for i, name in enumerate(names):
+        seat(i).locator("[data-testid=name]").fill(name)
+        seat(i).locator("[data-testid=name]").dispatch_event("change")
+    return seat
+
+
 def test_a_one_night_table_survives_a_reload_at_every_stage(
         browser: Any, server: Any, shots: Any) -> None:
     page, api, errors = table_for(browser, server.url,
@@ -138,15 +153,8 @@ def test_epic_asks_what_the_mimic_copied_and_takes_the_center_cards(
         "ruleset": "epic", "players": 3, "lang": "de", "scenario": "horror_awakens"},
         phone=True)
     assert "mimic" in api["deck"]
-    page.click("[data-testid=start]")
-    page.wait_for_selector("[data-testid=clock-end]", timeout=60000)
-    page.click("[data-testid=clock-end]")
-    page.click("[data-testid=point]")
-    page.wait_for_selector("[data-testid=end-seat]", timeout=30000)
+    to_the_end(page, ("Ada", "Bruno", "Carla"))
     seats = page.locator("[data-testid=end-seat]")
-    for i, name in enumerate(("Ada", "Bruno", "Carla")):
-        seats.nth(i).locator("[data-testid=name]").fill(name)
-        seats.nth(i).locator("[data-testid=name]").dispatch_event("change")
     # The Mimic card is one of the cards to tap; holding it asks what it copied.
     assert page.locator("[data-testid=copy-mimic]").count() == 0
     assert seats.nth(0).locator("[data-testid=card-seer]").count() == 0  # (not in this deck)
@@ -202,16 +210,8 @@ def test_epic_refuses_a_token_the_box_lacks_at_the_tap_and_asks_for_one_artifact
         "ruleset": "epic", "players": 3, "lang": "en", "scenario": "unstable_alliances"},
         phone=True)
     assert api["tokens"] == TOKEN_SUPPLY and "curator" in api["deck"]
-    page.click("[data-testid=start]")
-    page.wait_for_selector("[data-testid=clock-end]", timeout=60000)
-    page.click("[data-testid=clock-end]")
-    page.click("[data-testid=point]")
-    page.wait_for_selector("[data-testid=end-seat]", timeout=30000)
-    seat = page.locator("[data-testid=end-seat]").nth
     names = ("Ada", "Bruno", "Carla")
-    for i, name in enumerate(names):
-        seat(i).locator("[data-testid=name]").fill(name)
-        seat(i).locator("[data-testid=name]").dispatch_event("change")
+    seat = to_the_end(page, names)
     pressed = lambda i, what: seat(i).locator(  # noqa: E731
         f"[data-testid={what}]").get_attribute("aria-pressed") == "true"
     refusal = lambda i: seat(i).locator("[data-testid=seat-refused]")  # noqa: E731
@@ -276,16 +276,8 @@ def test_a_finished_seat_folds_to_one_line_and_opens_again_on_a_phone(
     page, api, errors = table_for(browser, server.url,
                                   {"ruleset": "onuw", "players": 6, "lang": "en"}, phone=360)
     assert api["deck"].count("werewolf") == 2 and {"robber", "troublemaker"} <= set(api["deck"])
-    page.click("[data-testid=start]")
-    page.wait_for_selector("[data-testid=clock-end]", timeout=60000)
-    page.click("[data-testid=clock-end]")
-    page.click("[data-testid=point]")
-    page.wait_for_selector("[data-testid=end-seat]", timeout=30000)
-    seat = page.locator("[data-testid=end-seat]").nth
     names = ("Ada", "Bruno", "Carla", "Dario", "Elena", "Franco")
-    for i, name in enumerate(names):
-        seat(i).locator("[data-testid=name]").fill(name)
-        seat(i).locator("[data-testid=name]").dispatch_event("change")
+    seat = to_the_end(page, names)
     tall = page.evaluate("document.documentElement.scrollHeight")
     summary = lambda i: seat(i).locator("[data-testid=seat-summary]")  # noqa: E731
     cards = ("werewolf", "seer", "robber", "troublemaker", "villager", "werewolf")
