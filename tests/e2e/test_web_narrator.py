@@ -17,6 +17,8 @@ import pytest
 from e2ehelpers import PHONE, PHONE_360, axe_violations, small_targets, wait_for
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from nightcall.narration.locale import load
+
 pytestmark = pytest.mark.timeout(240)
 
 SCALE = 0.05
@@ -303,14 +305,20 @@ def test_the_lupus_master_from_the_deal_to_the_end_in_italian(
     page.wait_for_selector("[data-testid=deal-seat]")
     seats = page.locator("[data-testid=deal-seat]")
     names = ["Ada", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gina", "Ugo"]
-    for i, name in enumerate(names):
+    for i, name in enumerate(names):  # (typed, then a tap: the names as typed are used)
         seats.nth(i).locator("[data-testid=name]").fill(name)
-        seats.nth(i).locator("[data-testid=name]").dispatch_event("change")
     # A deal with a card missing is refused with the reason.
     page.click("[data-testid=master-start]")
     assert "Ada" in page.inner_text("[data-testid=deal-error]")
     for i, role in enumerate(api["deck"]):
         page.locator("[data-testid=deal-seat]").nth(i).locator(f"[data-testid=card-{role}]").click()
+    assert page.inner_text("[data-testid=deal-error]") == ""  # (a tap since mended it)
+    # A dealt seat folds into a line once the next is tapped; a tap opens it again.
+    summaries = page.locator("[data-testid=deal-seat] [data-testid=seat-summary]")
+    assert summaries.count() == 7
+    first = " ".join(summaries.nth(0).inner_text().split())
+    assert first == f"1. Ada {load('it').role('lupus', api['deck'][0])} Modifica", first
+    summaries.nth(0).click()
     # A role is used up once the deck's copies are dealt.
     assert page.locator("[data-testid=deal-seat]").nth(0).locator(
         "[data-testid=card-seer]").is_disabled()
@@ -330,7 +338,10 @@ def test_the_lupus_master_from_the_deal_to_the_end_in_italian(
                 page.click("[data-testid=clock-end]", timeout=2000)
             continue
         saw_note = saw_note or page.locator("[data-testid=notes] li").count() > 0
-        saw_echo = saw_echo or page.locator("[data-testid=log] li").count() > 0
+        echoes = page.locator("[data-testid=log] li").count()
+        saw_echo = saw_echo or echoes > 0
+        # (the accusations' panel shows once there is one: no empty box before)
+        assert page.locator("section.log").is_visible() == (echoes > 0), echoes
         if kind == "over":
             break
         if answered == 1:

@@ -445,6 +445,27 @@ function players() {
   return names;
 }
 
+// A seat whose answers are all tapped folds into one line once another seat is tapped,
+// so a long table stays short on a phone; a tap on the line opens it again.
+function seatSummary(open, ...parts) {
+  return h("button", { type: "button", class: "seat-summary", "data-testid": "seat-summary",
+    "aria-expanded": "false", onclick: open }, parts, h("span", { class: "seat-edit" }, t("narrator.seat_edit")));
+}
+
+function roleLabel(role) {
+  return h("span", {}, roleIcon(role, { cls: "icon tiny" }), roleName(role));
+}
+
+// A tap on seat ``i`` (the rows with data-testid ``testid``) that keeps that seat where
+// it was on the screen while the rows above it fold or open.
+function tapInPlace(testid, i, change) {
+  const seatAt = () => document.querySelectorAll(`[data-testid=${testid}]`)[i];
+  const before = seatAt()?.getBoundingClientRect().top;
+  change();
+  const after = seatAt()?.getBoundingClientRect().top;
+  if (before !== undefined && after !== undefined) window.scrollBy(0, after - before);
+}
+
 // A token tap the box cannot back (it holds too few of that token), refused at that
 // seat with who holds them: { seat, text }, cleared by the next tap that counts.
 let refused = null;
@@ -473,33 +494,21 @@ function renderEnd() {
   // A role's chip also shows the playing cards that stand for it, so either can be tapped.
   const cardChip = (role, pressed, onclick) => chip([roleIcon(role, { cls: "icon tiny" }), roleName(role),
     cardsOf[role] ? h("small", {}, ` ${cardsOf[role].join(" ")}`) : null], pressed, onclick, { "data-testid": `card-${role}` });
-  const again = () => { refused = null; renderEnd(); };
-  // A seat with its card and vote tapped folds into one line once another seat is
-  // tapped, so a long table stays short on a phone; tb.open is the seat last tapped.
+  const again = () => { refused = null; state.judgeError = ""; renderEnd(); };  // (a tap may mend it)
+  // A seat with its card and vote tapped folds once another seat is tapped (seatSummary);
+  // tb.open is the seat last tapped.
   const done = (i) => Boolean(tb.cards[i]) && tb.votes[i] !== null;
   const folded = (i) => done(i) && tb.open !== i && !(refused && refused.seat === i);
-  // A tap keeps the tapped seat where it was on the screen while the rows above fold.
-  const at = (i, change) => {
-    const seatAt = () => document.querySelectorAll("[data-testid=end-seat]")[i];
-    const before = seatAt()?.getBoundingClientRect().top;
-    tb.open = i;
-    change();
-    const after = seatAt()?.getBoundingClientRect().top;
-    if (before !== undefined && after !== undefined) window.scrollBy(0, after - before);
-  };
+  const at = (i, change) => tapInPlace("end-seat", i, () => { tb.open = i; change(); });
   const tap = (i, refusal, take) => at(i, () => {
     if (!refusal) { take(); again(); return; }
     refused = { seat: i, text: refusal };
     renderEnd();
   });
   const set = (i, take) => tap(i, "", take);
-  const summary = (name, i) => h("button", { type: "button", class: "seat-summary", "data-testid": "seat-summary",
-    "aria-expanded": "false", onclick: () => at(i, again) },
-    h("b", {}, name),
-    h("span", {}, roleIcon(tb.cards[i], { cls: "icon tiny" }), roleName(tb.cards[i])),
+  const summary = (name, i) => seatSummary(() => at(i, again), h("b", {}, name), roleLabel(tb.cards[i]),
     h("span", {}, `→ ${tb.votes[i] === -1 ? t("narrator.nobody") : tb.names[tb.votes[i]]}`),
-    tokens.length ? h("span", {}, tokenIcon(tb.tokens[i], { cls: "icon tiny" }), t(`token.${tb.tokens[i]}`)) : null,
-    h("span", { class: "seat-edit" }, t("narrator.seat_edit")));
+    tokens.length ? h("span", {}, tokenIcon(tb.tokens[i], { cls: "icon tiny" }), t(`token.${tb.tokens[i]}`)) : null);
   // s.tokens: how many of each symbol token the box holds.
   const tokenTaken = (i, k) => {
     const holders = tb.names.filter((_, j) => j !== i && tb.tokens[j] === k);
@@ -519,9 +528,11 @@ function renderEnd() {
         ? h("li", { class: "end-seat folded", "data-testid": "end-seat" }, summary(name, i))
         : h("li", { class: "end-seat", "data-testid": "end-seat" },
         h("label", {}, h("span", { class: "sr-only" }, t("narrator.name_of", { n: i + 1 })),
-          h("input", { value: name, "data-testid": "name", maxlength: 40, onchange: (e) => {
+          h("input", { value: name, "data-testid": "name", maxlength: 40, oninput: (e) => {
+            // Kept, not redrawn: the next tap redraws the names everywhere (a redraw on
+            // blur would swallow the tap that caused the blur).
             tb.names[i] = e.target.value.trim() || t("narrator.player", { n: i + 1 });
-            state.names = [...tb.names]; keep(); tb.open = i; again();
+            state.names = [...tb.names]; keep(); tb.open = i; keepPlace({ stage: "end" });
           } })),
         h("div", { class: "chips", role: "group", "aria-label": t("narrator.card_of", { name }) },
           roles.map((role) => cardChip(role, tb.cards[i] === role, () => set(i, () => { tb.cards[i] = role; })))),
@@ -641,21 +652,31 @@ function renderLupusDeal() {
   state.deal = deal;
   const left = (role) => s.deck.filter((r) => r === role).length - deal.filter((r) => r === role).length;
   const roles = [...new Set(s.deck)];
+  // A dealt seat folds once another is tapped (seatSummary); state.dealOpen: the last tapped.
+  const at = (i, change) => tapInPlace("deal-seat", i, () => {
+    state.dealOpen = i; state.dealError = ""; change(); renderLupusDeal();
+  });
   mount($("#main"), h("section", { class: "panel", "aria-labelledby": "deal-title" },
     h("h2", { id: "deal-title" }, t("narrator.deal")),
     h("p", { class: "hint" }, t("narrator.deal_hint")),
-    h("ol", { class: "end-table" }, names.map((name, i) => h("li", { class: "end-seat", "data-testid": "deal-seat" },
+    h("ol", { class: "end-table" }, names.map((name, i) => (deal[i] && state.dealOpen !== i
+      ? h("li", { class: "end-seat folded", "data-testid": "deal-seat" }, seatSummary(() => at(i, () => {}),
+        h("span", { class: "seat-no" }, `${i + 1}.`), h("b", {}, name), roleLabel(deal[i])))
+      : h("li", { class: "end-seat", "data-testid": "deal-seat" },
       h("label", {}, h("span", { class: "seat-no" }, `${i + 1}.`), h("span", { class: "sr-only" }, t("narrator.name_of", { n: i + 1 })),
-        h("input", { value: name, "data-testid": "name", maxlength: 40, onchange: (e) => {
-          state.names = players(); state.names[i] = e.target.value.trim() || t("narrator.player", { n: i + 1 }); keep(); renderLupusDeal();
+        h("input", { value: name, "data-testid": "name", maxlength: 40, oninput: (e) => {
+          // (kept, not redrawn: see renderEnd)
+          state.names = players(); state.names[i] = e.target.value.trim() || t("narrator.player", { n: i + 1 }); keep();
+          state.dealOpen = i;
         } })),
       h("div", { class: "chips", role: "group", "aria-label": t("narrator.card_of", { name }) },
         roles.map((role) => h("button", { type: "button", class: `chip${deal[i] === role ? " on" : ""}`, "aria-pressed": String(deal[i] === role),
           "data-testid": `card-${role}`, disabled: deal[i] !== role && left(role) <= 0,
-          onclick: () => { deal[i] = role; renderLupusDeal(); } },
-        roleIcon(role, { cls: "icon tiny" }), roleName(role))))))),
+          onclick: () => at(i, () => { deal[i] = role; }) },
+        roleIcon(role, { cls: "icon tiny" }), roleName(role)))))))),
     h("p", { class: "error", role: "alert", "data-testid": "deal-error" }, state.dealError || ""),
     h("button", { type: "button", class: "primary big", "data-testid": "master-start", onclick: () => {
+      const names = players();  // (as typed since the last redraw)
       if (deal.includes(null)) { state.dealError = t("narrator.missing_cards", { names: names.filter((_, i) => !deal[i]).join(", ") }); renderLupusDeal(); return; }
       state.dealError = "";
       startLupus({ ruleset: s.ruleset, deck: s.deck, names, cards: [...deal], answers: [], played: 0, speed: state.speed,
