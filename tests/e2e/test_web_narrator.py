@@ -157,6 +157,14 @@ def test_the_cards_to_pull_keep_long_german_names_inside_on_a_small_phone(
                 || role.scrollWidth > role.clientWidth + 1;
         }).map(([, role]) => role.textContent)""")
     assert spill == []
+    # ...and no word is broken inside ("Unruhestifteri|n"): a name takes at most a line
+    # a word.
+    lines = page.evaluate("""() => [...document.querySelectorAll('.pcard-role')].map((role) => {
+        const range = document.createRange();
+        range.selectNodeContents(role);
+        return [role.textContent, new Set([...range.getClientRects()].map((r) => r.top)).size];
+    })""")
+    assert all(n <= len(name.split()) for name, n in lines), lines
     assert small_targets(page) == []
     shots(page, "narrator-setup-de-360")
     assert not errors, errors

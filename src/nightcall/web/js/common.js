@@ -101,8 +101,8 @@ function dragWith(li, k, seat, move) {
 
 // A role's name on a card: its longest word, in letters, as --long, so that a card too
 // narrow for the word shrinks the name rather than break it ("Troublem|aker", app.css).
-export function cardName(tag, text) {
-  const name = h(tag, {}, text);
+export function cardName(tag, text, cls = null) {
+  const name = h(tag, { class: cls }, text);
   name.style.setProperty("--long", String(Math.max(...text.split(/[\s-]/).map((w) => w.length))));
   return name;
 }

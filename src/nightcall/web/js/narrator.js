@@ -2,6 +2,7 @@
 // on the table. The server decides everything that is a rule (the deck, the cards to
 // pull, the night's lines and pauses, who won, the Lupus Master's game) through
 // /api/narrator/*; this page shows it big, speaks it, and keeps the time.
+import { cardName } from "./common.js";
 import { h, mount, $ } from "./dom.js";
 import { artifactName, currentLanguage, list, roleName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
 import { icon, loadRulesets, renderDeck, renderHelp, roleIcon, teamOf, tokenIcon, useRuleset } from "./roles.js";
@@ -318,7 +319,7 @@ function playingCard(card, role) {
     h("span", { class: "corner", "aria-hidden": "true" }, rank, h("br"), suit),
     h("span", { class: "pip", "aria-hidden": "true" }, suit),
     h("span", { class: "sr-only" }, card),
-    h("span", { class: "pcard-role" }, roleName(role)));
+    cardName("span", roleName(role), "pcard-role"));
 }
 
 function renderPreview() {
