@@ -195,6 +195,18 @@ def test_play_refuses_a_malformed_agent_option() -> None:
     assert done.returncode == 2 and "is not SEAT=COMMAND" in done.stderr
 
 
+@pytest.mark.parametrize(("agents", "said"), [
+    (["9=python x.py"], "there is no seat 9: the seats are 0 to 4"),
+    (["1=python x.py", "1=python y.py"], "seat 1 is given two programs"),
+])
+def test_play_refuses_a_seat_the_table_lacks_or_two_programs_on_one(
+        agents: list[str], said: str) -> None:
+    args = [a for spec in agents for a in ("--agent", spec)]
+    done = subprocess.run([*NIGHTCALL, "agent", "play", "onuw", "-n", "5", *args],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and said in done.stderr, done.stderr
+
+
 @pytest.mark.parametrize("ruleset", sorted(set(all_rulesets()) - {"onuw"}))
 def test_other_rulesets_play_over_stdio_too(ruleset: str) -> None:
     players = max(5, all_rulesets()[ruleset].min_players)

@@ -130,8 +130,12 @@ def play(
             typer.echo(f"nightcall agent: --agent {spec!r} is not SEAT=COMMAND", err=True)
             raise typer.Exit(EXIT_BAD_SETUP)
         seat_no = int(seat_text)
-        if seat_no >= len(table.names) or seat_no in commands:
-            typer.echo(f"nightcall agent: seat {seat_no} is not free at this table", err=True)
+        if seat_no >= len(table.names):
+            typer.echo(f"nightcall agent: there is no seat {seat_no}: the seats are 0 to "
+                       f"{len(table.names) - 1}", err=True)
+            raise typer.Exit(EXIT_BAD_SETUP)
+        if seat_no in commands:
+            typer.echo(f"nightcall agent: seat {seat_no} is given two programs", err=True)
             raise typer.Exit(EXIT_BAD_SETUP)
         commands[seat_no] = shlex.split(command)
     procs = {}
