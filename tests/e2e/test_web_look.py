@@ -86,6 +86,9 @@ def test_a_game_at_tv_and_phone_sizes(browser: Any, server: Any, shots: Any) -> 
     # The host's lobby: Deal above the fold, the table as a circle, nothing small.
     box = host.locator("[data-testid=deal]").bounding_box()
     assert box is not None and box["y"] + box["height"] <= 1080
+    # One Night has no accusations: the seats' order only makes the circles match.
+    assert host.inner_text("[data-testid=order-hint]").endswith(
+        "so that the circle on every screen matches your table.")
     check(host, "look-03-host-lobby", shots, host=True)
     check(phones[0], "look-04-phone-lobby-360", shots)
 

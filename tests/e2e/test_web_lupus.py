@@ -22,6 +22,9 @@ def test_lupus_night_and_day(browser: Any, server: Any, shots: Any) -> None:
                   ruleset="lupus", seats=7, call_seconds=1.5, discussion_seconds=60,
                   vote_seconds=6, defense_seconds=60, language="it")
     host, phones, errors = table.host, table.phones, table.errors
+    # The seats' order decides who accuses first in Lupus, and the lobby says so.
+    wait_for(lambda: "chi accusa per primo" in host.inner_text("[data-testid=order-hint]"),
+             what="the order's hint")
     host.click("[data-testid=deal]")
     wait_for(lambda: stage(host) == "night", what="night")
     assert host.inner_text("[data-testid=stage]").strip() == "Notte"  # an Italian room

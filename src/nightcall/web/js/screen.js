@@ -270,7 +270,10 @@ export function runScreen({ host }) {
         h("h2", {}, t("lobby.seats", { title: lobby.title, taken, seats: lobby.settings.seats })),
         controls,
         renderCircle(lobby, { onArrange: host ? (order) => net.send({ type: "arrange", order }) : null }),
-        host && taken > 1 ? h("p", { class: "hint" }, t("lobby.order_hint")) : null,
+        // (the seats' order decides who accuses first where the day has accusations and a
+        // defense, as in Lupus; elsewhere it only makes the circle match the table)
+        host && taken > 1 ? h("p", { class: "hint", "data-testid": "order-hint" },
+          t(info && info.defense_seconds ? "lobby.order_hint" : "lobby.order_hint_circle")) : null,
         kick),
       deck.length ? h("section", { class: "panel deck-panel" }, h("h2", {}, t("lobby.deck")), renderDeck(deck)) : null);
   }
