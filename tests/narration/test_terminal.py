@@ -81,8 +81,9 @@ def test_judge_epic_asks_for_tokens_and_artifacts() -> None:
     answer(child, r"  \w+: ", ("werewolf", "Seer", "robber"))
     child.expect("symbol token")
     answer(child, r"  \w+: ", ("", "bounty", ""))
-    child.expect("Artifacts")
-    answer(child, r"  \w+: ", ("brand of the villager", "", ""))
+    # One artifact a night: which one, then on whose card (a seat number will do).
+    reply(child, "The artifact the Curator placed", "brand of the villager")
+    reply(child, re.escape("On whose card does the Brand of the Villager lie?"), "1")
     child.expect("Who does each player point at")
     answer(child, "→", ("Ben", "Ann", "Ann"))
     # Ann's werewolf card is branded a villager: no monster among the players, and she died.
@@ -121,9 +122,10 @@ def test_judge_refuses_each_bad_answer_at_once_and_asks_it_again() -> None:
 
 
 def test_judge_a_token_or_artifact_beyond_the_box_is_asked_again_at_once() -> None:
-    """A second Bounty token and a second artifact are refused at the answer that
-    breaks the rule, with who holds it, and asked again; the table then judges. (The
-    mending of a table refused as a whole: test_judge_questions.py.)"""
+    """A second Bounty token is refused at the answer that breaks the rule, with who
+    holds it, and asked again; so are an artifact the game lacks and a card nobody at
+    the table holds; the table then judges. (The mending of a table refused as a whole,
+    a second artifact included: test_judge_questions.py.)"""
     from .helpers import need_ruleset
 
     need_ruleset("epic")
@@ -139,11 +141,13 @@ def test_judge_a_token_or_artifact_beyond_the_box_is_asked_again_at_once() -> No
     child.expect(re.escape("The box has one Bounty token, and Ann has it already"))
     answer(child, r"  Ben: ", ("",))
     reply(child, "  Cid: ", "")
-    child.expect("Artifacts")
-    answer(child, r"  \w+: ", ("claw", "mask"))
-    child.expect(re.escape("The Curator places one artifact a night, and Ann's card carries "
-                           "the Claw of the Werewolf"))
-    answer(child, r"  \w+: ", ("", ""))
+    reply(child, "The artifact the Curator placed", "crown")
+    child.expect("'crown' is not an artifact")
+    reply(child, "The artifact the Curator placed", "claw")
+    reply(child, "On whose card", "Zed")
+    child.expect(re.escape("'Zed' is not at this table: type a name (Ann, Ben, Cid) or a "
+                           "seat number from 1 to 3."))
+    reply(child, "On whose card", "Ann")
     child.expect("Who does each player point at")
     answer(child, "→", ("Ben", "Ann", "Ann"))
     child.expect("Dead: Ann")
@@ -440,10 +444,9 @@ def test_judge_the_copy_and_the_artifact_are_asked_again() -> None:
     answer(child, r"  \w+: ", ("werewolf", "seer", "robber"))
     child.expect("symbol token")
     answer(child, r"  \w+: ", ("bounty", "", ""))
-    child.expect("Artifacts")
-    reply(child, "  Ann: ", "sword")
+    reply(child, "The artifact the Curator placed", "sword")
     child.expect("'sword' is not an artifact")
-    answer(child, r"  \w+: ", ("", "", ""))
+    reply(child, "The artifact the Curator placed", "")
     child.expect("Who does each player point at")
     answer(child, "→", ("Ben", "Ann", "Ann"))
     child.expect("Dead: Ann")

@@ -148,14 +148,9 @@ class _Questions:
     def artifact(self, player: str) -> Callable[[str], str]:
         """An artifact's check for ``player``: one of the six, and none while another
         card carries one (one Curator, one artifact a night: docs/rulings.md)."""
-        from nightcall.rulesets.epic.roles import ARTIFACTS
 
         def check(raw: str) -> str:
-            artifact = self._mark("artifact", ARTIFACTS, raw) if raw.strip() else ""
-            if artifact is None:
-                names = self._names_in(self.loc, "artifact", ARTIFACTS)
-                raise ValueError(self.t("not_an_artifact", artifact=raw,
-                                        artifacts=", ".join(names)))
+            artifact = self.artifact_named(raw)
             placed = {p: a for p, a in self.table.get("artifacts", {}).items() if p != player}
             if artifact and placed:
                 holder, other = next(iter(placed.items()))
@@ -164,6 +159,17 @@ class _Questions:
                     artifact=self._names_in(self.loc, "artifact", [other])[0]))
             return artifact
         return check
+
+    def artifact_named(self, raw: str) -> str:
+        """One of the six artifacts by name or id; "" for nothing typed."""
+        from nightcall.rulesets.epic.roles import ARTIFACTS
+
+        artifact = self._mark("artifact", ARTIFACTS, raw) if raw.strip() else ""
+        if artifact is None:
+            names = self._names_in(self.loc, "artifact", ARTIFACTS)
+            raise ValueError(self.t("not_an_artifact", artifact=raw,
+                                    artifacts=", ".join(names)))
+        return artifact
 
     def _mark(self, kind: str, ids: Sequence[str], raw: str) -> str | None:
         """The token or artifact typed: its id, or its name in the reader's language or
@@ -184,16 +190,29 @@ class _Questions:
         """Tokens' or artifacts' names in ``loc``'s language (the account's words)."""
         return [loc.lines.get(f"account.{self.rid}.{kind}.{i}", i) for i in ids]
 
+    def _seated(self, raw: str) -> str | None:
+        """The player named ``raw`` (in any case) or sitting at seat number ``raw``."""
+        players: list[str] = self.table["players"]
+        target = next((p for p in players if p.casefold() == raw.casefold()), None)
+        seat = menu_number(raw, 1, len(players)) if target is None else None
+        return players[seat - 1] if seat is not None else target
+
+    def seated(self, raw: str) -> str:
+        """A player at the table, by name or seat number (an answer is needed)."""
+        players: list[str] = self.table["players"]
+        target = self._seated(raw)
+        if target is None:
+            raise ValueError(self.t("not_seated_needed", name=raw, players=", ".join(players),
+                                     n=len(players)))
+        return target
+
     def vote(self, voter: str) -> Callable[[str], str]:
         players: list[str] = self.table["players"]
 
         def check(raw: str) -> str:
             if raw.casefold() in NOBODY or raw.casefold() == self.t("nobody").casefold():
                 return ""
-            target = next((p for p in players if p.casefold() == raw.casefold()), None)
-            seat = menu_number(raw, 1, len(players)) if target is None else None
-            if seat is not None:
-                target = players[seat - 1]  # a seat number
+            target = self._seated(raw)
             if target is None:
                 raise ValueError(self.t("not_seated", name=raw, players=", ".join(players),
                                          n=len(players)))
@@ -221,12 +240,13 @@ class _Questions:
             table["tokens"] = {}
             for p in players:
                 table["tokens"][p] = self.ask(f"  {p}", self.token(p), default="")
-            self.say(self.t("artifacts"))
+            # The Curator places one artifact a night: asked once, then on whose card.
             table["artifacts"] = {}
-            for p in players:
-                art = self.ask(f"  {p}", self.artifact(p), default="")
-                if art:
-                    table["artifacts"][p] = art
+            art = self.ask(self.t("artifact_which"), self.artifact_named, default="")
+            if art:
+                name = self._names_in(self.loc, "artifact", [art])[0]
+                table["artifacts"][self.ask(self.t("artifact_whose", artifact=name),
+                                            self.seated)] = art
         self.say(self.t("votes"))
         for p in players:
             self.ask_vote(p)
