@@ -148,7 +148,6 @@ class _Questions:
     def artifact(self, player: str) -> Callable[[str], str]:
         """An artifact's check for ``player``: one of the six, and none while another
         card carries one (one Curator, one artifact a night: docs/rulings.md)."""
-
         def check(raw: str) -> str:
             artifact = self.artifact_named(raw)
             placed = {p: a for p, a in self.table.get("artifacts", {}).items() if p != player}
