@@ -227,3 +227,20 @@ def test_a_menu_takes_what_an_item_says(
     typed(monkeypatch, "Rauber" if lang == "en" else "rauber", "0")
     got = _menu(roles, "?", render)
     assert (got == 0) == (lang == "de")  # "Räuber" is German; the English menu says Robber
+
+
+def test_without_a_name_the_account_names_the_seat_in_the_third_person() -> None:
+    """The verdict's account names every player as a third person; the default name used
+    to be "Du" and read "Du hat die meisten Stimmen" (and "The vote kills You"). The
+    player is now "Spieler 1" there, and the game's own lines still say "du"."""
+    from typer.testing import CliRunner
+
+    from nightcall.cli import app
+
+    done = CliRunner().invoke(app, ["play", "onuw", "-n", "3", "--seed", "3", "--lang", "de"],
+                              input="1\n\n1\n")
+    assert done.exit_code == 0, done.output
+    account = done.output.split("Alle Karten aufgedeckt")[1]
+    assert "Spieler 1 hat die meisten Stimmen (2) und stirbt." in account
+    assert "Du hat" not in account and "Du verlierst." in account
+    assert "Du – Werwolf" in account  # (the reveal, a line of the game, says "du")

@@ -116,7 +116,7 @@ def play(
                      "printed so the game can be played again)."),
     ] = None,
     name: Annotated[
-        str | None, typer.Option(help="Your name at the table (default: You, Tu, Du).")
+        str | None, typer.Option(help="Your name at the table (default: Player N, N your seat).")
     ] = None,
     bots: Annotated[
         str,
@@ -144,7 +144,10 @@ def play(
     try:
         locale = load(lang)
         named = bool(name)
-        name = name or locale.line("play.default_name")
+        # (a name, not "you": the verdict's account names every player in the third
+        # person, and "Die Abstimmung tötet Du" is no German; the game's own lines
+        # still say "you" to this seat)
+        name = name or locale.line("play.default_name", seat=seat)
         ruleset = get_ruleset(ruleset_id)
         deck, _ = choose_deck(ruleset, players, scenario, roles)
         if not 1 <= seat <= players:
