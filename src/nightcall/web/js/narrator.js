@@ -507,6 +507,7 @@ function renderEnd() {
     renderEnd();
   });
   const set = (i, take) => tap(i, "", take);
+  const tokens = Object.keys(s.tokens);  // (the symbol tokens the box holds)
   const summary = (name, i) => seatSummary(() => at(i, again), h("b", {}, name), roleLabel(tb.cards[i]),
     h("span", {}, `→ ${tb.votes[i] === -1 ? t("narrator.nobody") : tb.names[tb.votes[i]]}`),
     tokens.length ? h("span", {}, tokenIcon(tb.tokens[i], { cls: "icon tiny" }), t(`token.${tb.tokens[i]}`)) : null);
@@ -517,7 +518,6 @@ function renderEnd() {
     return t(s.tokens[k] === 1 ? "narrator.token_taken" : "narrator.token_taken_held",
       { token: t(`token.${k}`), k: s.tokens[k], names: list(holders) });
   };
-  const tokens = Object.keys(s.tokens);
   // What a copying card became, asked once a player holds it (the Doppelgänger, the
   // Mimic, the Ghost Hunter): the judge plays the holder as that role.
   const copies = (s.copies || []).filter((c) => tb.cards.includes(c.card));
