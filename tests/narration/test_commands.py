@@ -308,3 +308,23 @@ def test_a_file_that_is_not_text_is_refused_by_judge_and_replay(
         code, _out, err = run_cli(*args, str(picture), "--lang", lang)
         assert code == 2 and words in " ".join(err.split()), (args, err)
         assert "codec" not in err and "bug" not in err
+
+
+def test_a_shared_role_is_known_by_its_name_in_the_other_games() -> None:
+    """Session 25: an Italian table types "lupo mannaro" (Lupus' name for the werewolf)
+    for One Night's "Lupo" and "contadino" for its "Villico"; both were refused."""
+    code, out, err = run_cli("deck", "onuw", "-n", "3", "--json", "--roles",
+                             "lupo mannaro, Lupo Mannaro, veggente, ladro, contadino, villico")
+    assert code == 0, err
+    assert json.loads(out)["roles"] == ["werewolf", "werewolf", "seer", "robber", "villager",
+                                        "villager"]
+    t = {"players": ["A", "B", "C"],
+         "cards": {"A": "Contadino", "B": "lupo mannaro", "C": "Ladro"},
+         "votes": {"A": "B", "C": "B"}}
+    code, out, err = run_cli("judge", "onuw", "-f", "-", "--json", stdin=json.dumps(t))
+    assert code == 0, err
+    assert json.loads(out)["dead"] == ["B"]
+    # a name another game gives a role this game lacks is still refused
+    code, _, err = run_cli("deck", "onuw", "-n", "3", "--roles", "werewolf, seer, robber, "
+                           "villager, villager, Criceto Mannaro")
+    assert code == 2 and "'Criceto' is not a card of this game" in err

@@ -93,6 +93,10 @@ def test_an_unknown_option_lists_the_options() -> None:
         assert f"The options of `nightcall {command}` are:" in text, text
         assert "--lang" in text
     assert "Did you mean --roles?" in flat(run_cli("deck", "onuw", "--role", "x")[2])
+    # another word for the same thing, which spelling alone would not find (session 25:
+    # --no-voice was answered "Did you mean --no-wait?")
+    assert "Did you mean --no-speech?" in flat(run_cli("narrate", "onuw", "--no-voice")[2])
+    assert "Did you mean --lang?" in flat(run_cli("deck", "onuw", "--language", "it")[2])
 
 
 def test_the_same_options_across_the_commands() -> None:

@@ -132,6 +132,11 @@ def _show_in(lang: str) -> Any:
     return show
 
 
+# Words a user may type for an option named otherwise ("--no-voice" is "--no-speech"),
+# which spelling alone would not find.
+_SAME_AS = {"voice": "speech", "sound": "speech", "audio": "speech", "language": "lang"}
+
+
 class ListsOptions(TyperCommand):
     """A command that answers an unknown option with the list of the options it has,
     and every usage error in the --lang typed."""
@@ -162,6 +167,12 @@ class ListsOptions(TyperCommand):
         names = sorted({opt for p in self.get_params(ctx) for opt in p.opts
                         if opt.startswith("--") and opt != "--help"})
         close = getattr(exc, "possibilities", None)
+        typed = str(getattr(exc, "option_name", ""))
+        word = typed.removeprefix("--").removeprefix("no-")
+        meant = typed.replace(word, _SAME_AS.get(word, word))
+        if meant != typed and any(meant in (*p.opts, *p.secondary_opts)
+                                  for p in self.get_params(ctx)):
+            close = [meant]
         hint = loc.line("cli.did_you_mean", options=f" {loc.line('cli.or')} ".join(close)) \
             if close else ""
         exc.message = loc.line("cli.no_such_option", option=getattr(exc, "option_name", "?"),

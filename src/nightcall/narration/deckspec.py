@@ -32,11 +32,15 @@ _ARTICLES = ("the_", "il_", "lo_", "la_", "der_", "die_", "das_")
 
 def role_lookup(ruleset: Rules) -> dict[str, str]:
     """Every accepted spelling of each role of ``ruleset`` -> role id: its id, its name
-    in each language, and that name without its leading article."""
+    in each language, and that name without its leading article. A role the games share
+    is also known by its name in the other games ("Lupo Mannaro", the Lupus name, for
+    One Night's "Lupo"), after this game's own names."""
     table = {rid: rid for rid in ruleset.role_ids}
     bare: dict[str, str] = {}
     for lang in LANGUAGES:
-        for rid, name in load(lang).roles.get(ruleset.id, {}).items():
+        names = load(lang).roles
+        games = [ruleset.id, *sorted(g for g in names if g != ruleset.id)]
+        for rid, name in ((r, n) for g in games for r, n in names.get(g, {}).items()):
             if rid in ruleset.role_ids:
                 key = normal(name)
                 table.setdefault(key, rid)
