@@ -4,11 +4,12 @@ on hand-made views (the events a seat would see)."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from nightcall.bots.epic.beliefs import beliefs
-from nightcall.bots.epic.bot import EpicBot
+from nightcall.bots.epic.bot import COVER_ROLES, EpicBot
 from nightcall.bots.epic.knowledge import read_view
 from nightcall.bots.epic.vote import plan, public_order, spare
 from nightcall.engine.actions import Action
@@ -217,6 +218,39 @@ def test_a_monster_bot_without_a_villager_still_claims_a_role_of_the_deck() -> N
                         {"kind": "saw", "seat": 2, "card": "the_thing"}], roles)
     claim = EpicBot(0).talk(wolf)
     assert [ROLE_IDS[c.a] for c in claim] == ["insomniac"]  # (the Thing was seen)
+    # another seat has claimed the Insomniac already: the next quiet role
+    wolf["events"].insert(-1, {"kind": "claim", "seat": 3, "role": "insomniac"})
+    assert [ROLE_IDS[c.a] for c in EpicBot(0).talk(wolf)] == ["goblin"]
+
+
+def test_monster_bots_do_not_all_tell_the_same_story() -> None:
+    """Session 25: in Blood Moon (no Villager, no Thing) every monster bot claimed the
+    Insomniac, one card, so the day read as four liars. A cover claim avoids a role
+    whose every card is already claimed while a quiet village role is free."""
+    scenario = "epic_battle_blood_moon"
+    clashes = games = 0
+    for seed in range(30):
+        n = 8
+        deck = EPIC.scenario_deck(scenario, n)
+        st = EPIC.deal([f"P{i}" for i in range(n)], deck, random.Random(seed))
+        bots = [EpicBot(seed * 10 + s) for s in range(n)]
+        while st.phase != DAY:
+            for s in EPIC.waiting_for(st):
+                EPIC.apply(st, s, bots[s].choose(EPIC.view(st, s)))
+        games += 1
+        claimed: Counter[str] = Counter()
+        for s in range(n):
+            for claim in bots[s].talk(EPIC.view(st, s)):
+                EPIC.apply(st, s, claim)
+                if claim.kind != "claim":
+                    continue
+                role = ROLE_IDS[claim.a]
+                monster = bots[s].read(EPIC.view(st, s))[1].party != VILLAGE
+                free = [r for r in COVER_ROLES if deck.count(r) > claimed[r]]
+                if monster and claimed[role] >= deck.count(role) and free:
+                    clashes += 1  # (with every quiet role claimed, a clash is forced)
+                claimed[role] += 1
+    assert games == 30 and clashes == 0, clashes
 
 
 def test_the_bots_claims_are_legal_in_every_scenario() -> None:

@@ -53,6 +53,9 @@ def test_the_front_page_follows_the_browser_and_the_picker(
     german.select_option("#scenario", "the_first_night")
     assert german.input_value("#scenario") == "the_first_night"
     assert german.inner_text("[data-testid=deck-preview]") == "Il mazzo dello scenario."
+    # named in the page's language, not the rulebook's English
+    assert german.eval_on_selector("#scenario", "e => e.selectedOptions[0].textContent") \
+        == "La prima notte"
     german.select_option("#ruleset", "lupus")
     assert german.is_visible("#defense-row") and not german.is_visible("#scenario-row")
     german.select_option("#ruleset", "onuw")

@@ -190,6 +190,8 @@ def test_every_stage_of_epic_and_lupus_passes_axe(browser: Any, server: Any, sho
     host.wait_for_selector("[data-testid=deal]")
     phones = seat_phones(browser, server.url, code, names, errors)
     host.wait_for_selector(".deck-list li")
+    if prefix == "epic":  # the scenario, named in the room's language
+        assert host.inner_text("[data-testid=lobby-scenario]") == "Szenario „Einbruch der Nacht“"
     check(host, f"{prefix}-look-01-host-lobby", shots, host=True)
     host.click("[data-testid=deal]")
     seen: set[str] = set()
@@ -213,6 +215,24 @@ def test_every_stage_of_epic_and_lupus_passes_axe(browser: Any, server: Any, sho
     for i, page in enumerate(phones):
         page.wait_for_selector("[data-testid=verdict]")
         check(page, f"{prefix}-look-99-phone{i}-end", shots)
+    # A phone's end folds its long lists (session 25: a Lupus phone's end ran to 4,900
+    # CSS px, the player's own story repeating the whole game): the whole game is open
+    # only while short, the player's view of it is closed; a tap opens each.
+    page = phones[0]
+    page.wait_for_selector("[data-testid=timeline] li", state="attached")
+    steps = page.locator("[data-testid=timeline] li").count()
+    assert page.eval_on_selector("[data-testid=timeline]", "e => e.open") == (steps <= 16)
+    assert page.eval_on_selector("[data-testid=known]", "e => e.open") is False
+    assert not page.locator("[data-testid=known] li").first.is_visible()
+    folded = page.evaluate("document.documentElement.scrollHeight")
+    if prefix == "lupus":
+        assert steps > 16 and folded < 2600, (steps, folded)
+    for part in ("timeline", "known"):
+        if not page.eval_on_selector(f"[data-testid={part}]", "e => e.open"):
+            page.click(f"[data-testid={part}] summary")
+        assert page.locator(f"[data-testid={part}] li").last.is_visible()
+    assert page.evaluate("document.documentElement.scrollHeight") > folded
+    check(page, f"{prefix}-look-99-phone0-end-open", shots)
     assert not errors, errors
 
 

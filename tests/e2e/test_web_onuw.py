@@ -106,7 +106,7 @@ def test_five_phones_play_one_night_to_the_end(browser: Any, server: Any, shots:
     timeline = host.inner_text("[data-testid=timeline]")
     assert "Dealt:" in timeline and "Vote:" in timeline
     for page in phones:
-        page.wait_for_selector("[data-testid=timeline] li")
+        page.wait_for_selector("[data-testid=timeline] li", state="attached")
         assert page.inner_text("[data-testid=outcome]") == outcome
     shots(phones[3], "11-phone-end")
     # The evil name never ran as markup anywhere.

@@ -328,3 +328,24 @@ def test_a_shared_role_is_known_by_its_name_in_the_other_games() -> None:
     code, _, err = run_cli("deck", "onuw", "-n", "3", "--roles", "werewolf, seer, robber, "
                            "villager, villager, Criceto Mannaro")
     assert code == 2 and "'Criceto' is not a card of this game" in err
+
+
+def test_a_scenario_is_named_and_found_in_the_table_language() -> None:
+    """Session 25: the 31 Epic scenarios had only their English names in an Italian or
+    German deck, and `--scenario "Einbruch der Nacht"` was refused."""
+    need_ruleset("epic")
+    code, out, err = run_cli("deck", "epic", "-n", "5", "--scenario", "einbruch der nacht",
+                             "--lang", "de")
+    assert code == 0, err
+    assert "Szenario „Einbruch der Nacht“" in " ".join(out.split())
+    # the part after the colon is enough, as in English ("blood moon")
+    for typed, lang in (("Blutmond", "de"), ("luna di sangue", "it"), ("blood moon", "en")):
+        code, out, err = run_cli("deck", "epic", "-n", "5", "--scenario", typed, "--json",
+                                 "--lang", lang)
+        assert code == 0, err
+        assert json.loads(out)["scenario"] == "epic_battle_blood_moon"
+    code, out, err = run_cli("narrate", "epic", "-n", "5", "--scenario", "Il calar della notte",
+                             "--json", "--lang", "it")
+    assert code == 0, err
+    code, _, err = run_cli("deck", "epic", "-n", "5", "--scenario", "Mondfinsternis")
+    assert code == 2 and "no scenario called 'Mondfinsternis'" in err

@@ -168,3 +168,17 @@ def test_a_rulesets_own_lines_live_in_its_folder() -> None:
             strays = [k for k in shared if rid in k.split(".")[:2]]
             assert not strays, (rid, lang, strays[:5])
             assert own[lang].items() <= load(lang).lines.items()  # and load() reads them
+
+
+def test_every_scenario_is_named_in_every_language() -> None:
+    """The English name is the rulebook's (scenarios.py); Italian and German have names
+    of their own, and no two scenarios share one."""
+    for rid, ruleset in all_rulesets().items():
+        listing = ruleset.scenarios()
+        for lang in LANGUAGES:
+            loc = load(lang)
+            names = [loc.scenario(rid, str(s["id"]), "") for s in listing]
+            assert all(names), (rid, lang)
+            assert len(set(names)) == len(names), (rid, lang)
+            if lang == "en":
+                assert names == [s["name"] for s in listing]

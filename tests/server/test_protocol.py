@@ -36,6 +36,12 @@ def test_rulesets_and_pages(client: TestClient) -> None:
         "Seer", "Veggente", "Seherin")
     assert all(set(n) == set(rulesets["lupus"]["roles"])
                for n in rulesets["lupus"]["role_names"].values())
+    # and the scenarios' names (Epic Battle), each language its own
+    scenarios = {s["id"]: s["names"] for s in rulesets["epic"]["scenarios"]}
+    assert len(scenarios) == 31
+    assert scenarios["nightfall"] == {"en": "Nightfall", "it": "Il calar della notte",
+                                      "de": "Einbruch der Nacht"}
+    assert all(len(set(n.values())) == 3 for n in scenarios.values())
     for path in ("/", "/host/ABCD", "/play/ABCD", "/watch/ABCD", "/static/js/play.js"):
         assert client.get(path).status_code == 200, path
 

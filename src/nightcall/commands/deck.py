@@ -108,7 +108,7 @@ def deck(
         console.print(Text(text, style=style))
 
     say("title_scenario" if scenario_name else "title", "bold", title=ruleset.title, n=players,
-        scenario=scenario_name[1] if scenario_name else "")
+        scenario=locale.scenario(ruleset.id, *scenario_name) if scenario_name else "")
     counts = Counter(cards)
     say("cards", n=len(cards))
     for role in dict.fromkeys(cards):
@@ -158,7 +158,9 @@ def _scenario_name(ruleset: Rules, players: int, scenario: str | None,
                     continue
         return None
 
-    match = known[ruleset.scenario_id(scenario)]
+    from nightcall.narration.deckspec import scenario_asked
+
+    match = known[ruleset.scenario_id(scenario_asked(ruleset, scenario) or scenario)]
     return match["id"], match["name"]
 
 

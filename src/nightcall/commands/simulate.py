@@ -27,7 +27,7 @@ def resolve_deck(
     in any language or playing cards, as ``nightcall deck`` reads them)."""
     from nightcall.engine.errors import DeckError, Said
     from nightcall.engine.ruleset import get_ruleset
-    from nightcall.narration.deckspec import parse_roles
+    from nightcall.narration.deckspec import parse_roles, scenario_asked
 
     rs = get_ruleset(ruleset_id)
     if roles:
@@ -51,7 +51,7 @@ def resolve_deck(
         return players, deck
     if players is None:
         raise DeckError(Said("give --players N (or --roles)", "simulate.players"))
-    return players, rs.default_deck(players, scenario)
+    return players, rs.default_deck(players, scenario_asked(rs, scenario))
 
 
 def check_plot_path(plot: Path) -> Path:
@@ -141,15 +141,16 @@ def simulate(
             make_bot(spec, rs.id, 0)
         if plot is not None:
             check_plot_path(plot)
-        scenario_name = _scenario_name(rs, n, scenario, bool(roles))
+        named = _scenario_name(rs, n, scenario, bool(roles))
     except (NightcallError, LocaleError, ValueError) as exc:
         err.print(refused_in(lang, "cannot_simulate", "cannot simulate", exc),
                   style="bold red", highlight=False, markup=False)
         raise typer.Exit(EXIT_BAD_SETUP) from None
     setup = Setup(rs.id, n, tuple(deck), village, wolves, vampires=vampires)
     k = workers or default_workers()
-    label = (locale.line("deck.title_scenario", title=rs.title, n=n, scenario=scenario_name)
-             if scenario_name else locale.line("deck.title", title=rs.title, n=n))
+    label = (locale.line("deck.title_scenario", title=rs.title, n=n,
+                         scenario=locale.scenario(rs.id, *named))
+             if named else locale.line("deck.title", title=rs.title, n=n))
     if roles:
         label += ", " + locale.line("simulate.own_deck")
     if as_json:
@@ -172,7 +173,7 @@ def simulate(
     result: dict[str, Any] = {
         "ruleset": rs.id,
         "players": n,
-        "scenario": scenario_name,
+        "scenario": named[1] if named else None,
         "deck": deck,
         "names": [locale.role(rs.id, r) for r in deck],
         "village": village,
@@ -209,11 +210,10 @@ def _vampire(role: str) -> bool:
 
 
 def _scenario_name(rs: Rules, players: int, scenario: str | None,
-                   from_roles: bool) -> str | None:
+                   from_roles: bool) -> tuple[str, str] | None:
     from nightcall.commands.deck import _scenario_name as find
 
-    found = find(rs, players, scenario, from_roles)
-    return found[1] if found else None
+    return find(rs, players, scenario, from_roles)
 
 
 def percent(x: float, lang: str, digits: int = 1) -> str:

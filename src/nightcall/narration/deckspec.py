@@ -171,6 +171,23 @@ def cards_to_pull(ruleset: Rules, deck: Sequence[str],
     return out
 
 
+def scenario_asked(ruleset: Rules, typed: str | None) -> str | None:
+    """``--scenario`` as the ruleset reads it: a scenario's name in any language is its id
+    ("Einbruch der Nacht" -> "nightfall"), with or without the part before a colon
+    ("Blutmond" for "Epische Schlacht: Blutmond"); anything else is passed on as typed,
+    for the ruleset to find or refuse."""
+    if typed is None:
+        return None
+    for lang in LANGUAGES:
+        loc = load(lang)
+        for item in ruleset.scenarios():
+            sid = str(item["id"])
+            name = loc.scenario(ruleset.id, sid, sid)
+            if normal(typed) in (normal(name), normal(name.rpartition(": ")[2])):
+                return sid
+    return typed
+
+
 def choose_deck(
     ruleset: Rules, players: int, scenario: str | None, roles: Sequence[str] | None
 ) -> tuple[list[str], list[str]]:
@@ -189,7 +206,7 @@ def choose_deck_cards(
                                  "deck.scenario_and_roles"))
         deck, given = parse_deck(ruleset, roles)
     else:
-        deck = ruleset.default_deck(players, scenario)
+        deck = ruleset.default_deck(players, scenario_asked(ruleset, scenario))
         given = [None] * len(deck)
     warnings = ruleset.validate_deck(players, deck)
     return deck, given, warnings

@@ -59,6 +59,11 @@ class Locale:
         """The role's name in this language, falling back to the id made readable."""
         return self.roles.get(ruleset, {}).get(role, role.replace("_", " ").title())
 
+    def scenario(self, ruleset: str, scenario: str, default: str) -> str:
+        """A named scenario's name in this language (``RULESET.scenario.<id>``), or
+        ``default`` (the rulebook's) where none is written."""
+        return self.lines.get(f"{ruleset}.scenario.{scenario}", default)
+
     def cause(self, cause: str, ruleset: str = "") -> str:
         """Why a player died ("voted out"): the ruleset's own word
         (``judge.<ruleset>.cause.<id>``) or the shared one (``judge.cause.<id>``), the

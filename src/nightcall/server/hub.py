@@ -17,7 +17,7 @@ from nightcall.engine.errors import DeckError, NightcallError
 from nightcall.engine.ruleset import MasterChoice, Rules, all_rulesets, get_ruleset
 from nightcall.server.clock import RoomClock
 from nightcall.server.messages import CreateRoom
-from nightcall.server.narration import role_name
+from nightcall.server.narration import role_name, scenario_name
 from nightcall.server.room import Room, RoomError
 from nightcall.server.samples import Samples
 from nightcall.server.saving import Held, TurnSaver
@@ -443,6 +443,9 @@ def available_rulesets() -> dict[str, Rules]:
 def _scenarios(ruleset: Rules) -> list[dict[str, object]]:
     """The ruleset's named scenarios (Epic Battle has some), as the front page shows them."""
     return [{"id": str(item["id"]), "name": str(item.get("name", item["id"])),
+             "names": {lang: scenario_name(ruleset.id, str(item["id"]),
+                                           str(item.get("name", item["id"])), lang)
+                       for lang in LANGUAGES},
              "min_players": item.get("min_players"), "max_players": item.get("max_players"),
              # Shown before picking: who plays against whom, how hard, which cards.
              "parties": item.get("parties"), "difficulty": item.get("difficulty"),

@@ -65,6 +65,11 @@ def role_name(ruleset: str, role: str, language: str) -> str:
     return role.replace("_", " ").title().replace("Doppelganger", "Doppelgänger")
 
 
+def scenario_name(ruleset: str, scenario: str, default: str, language: str) -> str:
+    loc = _locale(language)
+    return default if loc is None else str(loc.scenario(ruleset, scenario, default))
+
+
 def _line(language: str, key: str, **values: Any) -> str | None:
     loc = _locale(language)
     if loc is None or key not in loc.lines:

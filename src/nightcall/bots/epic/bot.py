@@ -20,6 +20,7 @@ Village's side the truth (its card, what it saw), on a monster's side a cover st
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -73,7 +74,10 @@ class EpicBot(ReasoningBot):
         self._said = True
         k, b = self.read(view)
         if b.party != VILLAGE:
-            return [Action("claim", ROLE_IDS.index(_cover(k)))]
+            claimed = Counter(str(e["role"]) for e in view.get("events", ())
+                              if e.get("kind") == "claim" and "role" in e and "saw" not in e
+                              and e.get("seat") != k.seat)
+            return [Action("claim", ROLE_IDS.index(_cover(k, claimed)))]
         said = [Action("claim", ROLE_IDS.index(k.start))]
         for place, fact in sorted(k.cards.items()):
             if place in k.revealed or (place == k.seat and fact.value == k.start) \
@@ -84,20 +88,26 @@ class EpicBot(ReasoningBot):
         return said
 
 
-def _cover(k: Knowledge) -> str:
+# Village roles a monster claims as cover, the quietest first (nothing to report).
+COVER_ROLES = ("villager", "the_thing", "insomniac", "goblin", "robber", "seer")
+
+
+def _cover(k: Knowledge, claimed: Counter[str]) -> str:
     """A village role to claim: a center card it saw (nobody holds it, so nobody can
     contradict it: the rulebook's tip for a lone wolf), else one in play that it did
-    not see on another seat."""
+    not see on another seat, with a card left that nobody has claimed yet (bots talk
+    one after another: two monsters do not tell the same story)."""
     for place in range(k.n, k.n + 3):
         fact = k.cards.get(place)
-        if fact is not None and _village_role(fact.value):
+        if fact is not None and _village_role(fact.value) and not claimed[fact.value]:
             return fact.value
     seen = {f.value for p, f in k.cards.items() if p != k.seat}
-    for role in ("villager", "the_thing", "insomniac", "goblin", "robber", "seer"):
-        if k.deck[role] and role not in seen:
+    for role in COVER_ROLES:
+        if k.deck[role] > claimed[role] and role not in seen:
             return role
-    # A claim names a role of the deck: any village one, else its own card.
-    return next((r for r in sorted(k.deck) if _village_role(r)), k.start)
+    # A claim names a role of the deck: the least claimed village one, else its own card.
+    village = [r for r in sorted(k.deck) if k.deck[r] and _village_role(r)]
+    return min(village, key=lambda r: claimed[r], default=k.start)
 
 
 def _village_role(role: str) -> bool:

@@ -166,7 +166,11 @@ export function centerItems(view, record) {
     ...(final.extra ? [miniCard(final.extra, t("end.beside"))] : [])].map((card) => h("li", {}, card));
 }
 
-export function renderEnd(obs, players) {
+// A phone folds the whole game once it is longer than a screen (a Lupus game runs to
+// fifty lines); ``fold.timeline`` keeps the reader's open/closed across redraws.
+const SHORT_STORY = 16;
+
+export function renderEnd(obs, players, fold = null) {
   const out = obs.view.outcome;
   const parts = [];
   // The server's timeline ends with the judge's reasoning, the same lines as the
@@ -183,9 +187,12 @@ export function renderEnd(obs, players) {
         out.explanation.map((l) => h("li", {}, l)))));
   }
   if (story) {
-    parts.push(h("section", { class: "timeline", "data-testid": "timeline" },
-      h("h2", {}, t("end.timeline")),
-      h("ol", {}, story.map((l) => h("li", { class: /^\s/.test(l) ? "sub" : "" }, l.trim())))));
+    const lines = h("ol", {}, story.map((l) => h("li", { class: /^\s/.test(l) ? "sub" : "" }, l.trim())));
+    parts.push(fold
+      ? h("details", { class: "timeline fold", "data-testid": "timeline",
+        open: fold.timeline ?? story.length <= SHORT_STORY, ontoggle: (e) => { fold.timeline = e.target.open; } },
+      h("summary", {}, h("h2", {}, t("end.timeline"))), lines)
+      : h("section", { class: "timeline", "data-testid": "timeline" }, h("h2", {}, t("end.timeline")), lines));
   }
   return parts;
 }

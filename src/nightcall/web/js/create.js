@@ -2,7 +2,7 @@
 // room yet, so the page speaks the browser's language (or the one picked here, kept
 // for the next visit), and a new room starts in that language too.
 import { h, mount, $ } from "./dom.js";
-import { LANGUAGES, PICKED, currentLanguage, errorText, hasText, preferredLanguage, roleName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
+import { LANGUAGES, PICKED, currentLanguage, errorText, hasText, preferredLanguage, roleName, scenarioName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
 import { loadRulesets, renderDeck, roleIcon, useRuleset } from "./roles.js";
 
 let rulesets = [];
@@ -52,7 +52,7 @@ function refresh() {
   const scenario = $("#scenario").value;  // kept across a rebuild when it still fits
   const fitting = r.scenarios.filter((s) => !s.min_players || (n >= s.min_players && n <= s.max_players));
   mount($("#scenario"), [h("option", { value: "" }, t("front.scenario.none")),
-    fitting.map((s) => h("option", { value: s.id }, s.name))]);
+    fitting.map((s) => h("option", { value: s.id }, scenarioName(s)))]);
   if (fitting.some((s) => s.id === scenario)) $("#scenario").value = scenario;
   $("#scenario-row").hidden = r.scenarios.length === 0;
   $("#defense-row").hidden = !r.defense_seconds;

@@ -4,7 +4,7 @@
 // /api/narrator/*; this page shows it big, speaks it, and keeps the time.
 import { cardName } from "./common.js";
 import { h, mount, $ } from "./dom.js";
-import { artifactName, currentLanguage, list, roleName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
+import { artifactName, currentLanguage, list, roleName, scenarioName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
 import { icon, loadRulesets, renderDeck, renderHelp, roleIcon, teamOf, tokenIcon, useRuleset } from "./roles.js";
 import { chooseVoice, chosenVoice, onVoices, speak, voicesFor } from "./speech.js";
 import { chime, prefs, resumeOnTap, setAmbience, setChime, setVolume } from "./sound.js";
@@ -268,7 +268,7 @@ function renderSetup() {
       r.scenarios.length ? h("label", {}, h("span", {}, t("front.scenario")), " ",
         h("select", { id: "scenario", "data-testid": "scenario", onchange: change((el) => { state.scenario = el.value; if (el.value) state.pick = false; }) },
           h("option", { value: "" }, t("front.scenario.none")),
-          scenarios.map((s) => h("option", { value: s.id, selected: s.id === state.scenario }, s.name)))) : null,
+          scenarios.map((s) => h("option", { value: s.id, selected: s.id === state.scenario }, scenarioName(s))))) : null,
       h("label", {}, h("span", {}, t("front.deck")), " ",
         h("select", { id: "deck-mode", "data-testid": "deck-mode", onchange: change((el) => { state.pick = el.value === "pick"; if (state.pick) { state.scenario = ""; seedCounts(); } }) },
           h("option", { value: "recommended", selected: !state.pick }, t("front.deck.recommended")),

@@ -392,7 +392,7 @@ function render() {
       fetchRecord(code, (rec) => { record = rec; render(); });
     }
     // Who won and why, then every card face up, then the whole game.
-    const end = renderEnd(obs, players);
+    const end = renderEnd(obs, players, endFolds);
     const said = view.outcome ? end.shift() : null;
     parts.push(replayButton(code, me ? me.seat : null), said, renderFaceup(view, players), end);
   }
@@ -627,12 +627,19 @@ function renderFaceup(view, players) {
       h("ol", { class: "center-cards faceup-grid", "data-testid": "center-cards" }, center)] : null);
 }
 
+// Whether the end's folded lists are open, as the player left them (null: not touched).
+const endFolds = { timeline: null, known: false };
+
 function renderKnown(obs, over) {
   // Your own card stays under the card (tap to show), not in this list.
   const lines = told(obs.view.events, obs.said).filter(([e]) => e.kind !== "deal").map(([, line]) => line);
-  return h("section", { class: "known", "data-testid": "known" },
-    h("h2", {}, over ? t("you.story") : t("known")),
-    lines.length ? h("ol", {}, lines.map((l) => h("li", {}, l))) : h("p", { class: "hint" }, t("known.none")));
+  const list = lines.length ? h("ol", {}, lines.map((l) => h("li", {}, l))) : h("p", { class: "hint" }, t("known.none"));
+  if (!over) return h("section", { class: "known", "data-testid": "known" }, h("h2", {}, t("known")), list);
+  // At the end the whole game above tells the same story: this one, folded, is the
+  // player's own view of it ("you looked at ...").
+  return h("details", { class: "known fold", "data-testid": "known", open: endFolds.known,
+    ontoggle: (e) => { endFolds.known = e.target.open; } },
+  h("summary", {}, h("h2", {}, t("you.story"))), list);
 }
 
 // The join form speaks the room's language (the lobby is public); a room that does

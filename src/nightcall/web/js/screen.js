@@ -3,7 +3,7 @@
 // newest first; the table as a circle in the order that counts.
 import { h, mount, $, countdown, toast } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { callName, errorText, list, setLanguage, setRoleNames, stageName, t, told, translatePage } from "./text.js";
+import { callName, errorText, list, scenarioName, setLanguage, setRoleNames, stageName, t, told, translatePage } from "./text.js";
 import { centerItems, faceupSeats, fetchRecord, renderCircle, renderEnd } from "./common.js";
 import { chooseVoice, chosenVoice, isMuted, onVoices, setMuted, speak, voicesFor } from "./speech.js";
 import { loadRulesets, renderDeck, roleIcon, useRuleset } from "./roles.js";
@@ -238,12 +238,17 @@ export function runScreen({ host }) {
     return (view && view.roles_in_play) || lobby.settings.roles || [];
   }
 
+  // The room's named scenario (Epic Battle), or null.
+  function lobbyScenario() {
+    return (info && lobby.settings.scenario && info.scenarios.find((s) => s.id === lobby.settings.scenario)) || null;
+  }
+
   // The deck the room will deal: its own roles, the scenario's, or the recommended one.
   function lobbyDeck() {
     if (lobby.settings.roles && lobby.settings.roles.length) return lobby.settings.roles;
     if (!info) return [];
     const n = String(Math.max(lobby.seats.length, lobby.settings.seats));
-    const scen = lobby.settings.scenario && info.scenarios.find((s) => s.id === lobby.settings.scenario);
+    const scen = lobbyScenario();
     if (scen) return (scen.decks || {})[n] || [];
     return info.decks[n] || [];
   }
@@ -261,6 +266,7 @@ export function runScreen({ host }) {
       class: "quiet", onclick: () => net.send({ type: "kick", seat: s.seat }),
     }, s.name))) : null;
     const deck = lobbyDeck();
+    const scen = lobbyScenario();
     return h("div", { class: "lobby-grid" },
       h("section", { class: "panel join" },
         h("img", { class: "qr", src: `/api/rooms/${code}/qr.svg`, alt: t("lobby.qr", { url: join }), "data-testid": "qr" }),
@@ -275,7 +281,9 @@ export function runScreen({ host }) {
         host && taken > 1 ? h("p", { class: "hint", "data-testid": "order-hint" },
           t(info && info.defense_seconds ? "lobby.order_hint" : "lobby.order_hint_circle")) : null,
         kick),
-      deck.length ? h("section", { class: "panel deck-panel" }, h("h2", {}, t("lobby.deck")), renderDeck(deck)) : null);
+      deck.length ? h("section", { class: "panel deck-panel" }, h("h2", {}, t("lobby.deck")),
+        scen ? h("p", { class: "scenario-line", "data-testid": "lobby-scenario" }, t("lobby.scenario", { name: scenarioName(scen) })) : null,
+        renderDeck(deck)) : null);
   }
 
   function renderNight(view) {

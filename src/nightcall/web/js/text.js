@@ -83,6 +83,9 @@ export function callName(call) {
 
 export function setRoleNames(names) { roleNames = names || {}; }
 
+// A named scenario (Epic Battle) in the page's language, else the rulebook's name.
+export function scenarioName(s) { return (s.names && s.names[language]) || s.name; }
+
 export function roleName(id) {
   if (id === null || id === undefined) return "?";
   if (roleNames[id]) return roleNames[id];
