@@ -49,3 +49,24 @@ def test_a_player_count_no_scenario_fits_is_said_not_an_empty_table() -> None:
         "its scenarios are for 3 to 10." in " ".join(result.output.split())
     assert "┏" not in result.output
     assert json.loads(runner.invoke(app, ["scenarios", "-n", "11", "--json"]).output) == []
+
+
+def test_in_italian_and_german_names_words_and_the_deck() -> None:
+    """Session 25: the list and a deck were English only, the deck as role ids."""
+    table = " ".join(runner.invoke(app, ["scenarios", "--lang", "it", "-n", "5"]).output.split())
+    assert "gli scenari" in table and "La prima notte" in table
+    assert "Lupi contro villaggio" in table and "per principianti" in table
+    assert "The First Night" not in table and "beginner" not in table
+    deck = runner.invoke(app, ["scenarios", "--show", "Einbruch der Nacht", "-n", "5",
+                               "--lang", "de"])
+    assert deck.exit_code == 0, deck.output
+    assert deck.output.startswith("5 Spieler, 8 Karten: Vampir, Der Graf, ")
+    alpha = runner.invoke(app, ["scenarios", "--show", "A Fearsome Opponent", "-n", "4",
+                                "--lang", "it"])
+    assert "Lupo Alfa" in alpha.output and "accanto al centro" in alpha.output
+    asked = runner.invoke(app, ["scenarios", "--show", "Einbruch der Nacht", "--lang", "de"])
+    assert asked.exit_code == 2 and "--show braucht --players N" in asked.output
+    none = runner.invoke(app, ["scenarios", "-n", "11", "--lang", "it"])
+    assert none.exit_code == 2
+    assert "Nessuno scenario di One Night Ultimate Werewolf: Epic Battle è per 11 " \
+        "giocatori" in " ".join(none.output.split())

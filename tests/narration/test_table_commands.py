@@ -107,7 +107,7 @@ def test_the_same_options_across_the_commands() -> None:
                                       "--seed"),
                              "simulate": ("--lang", "--roles", "--players", "--scenario",
                                           "--bots", "--seed"),
-                             "judge": ("--lang",)}.items():
+                             "judge": ("--lang",), "scenarios": ("--lang", "--players")}.items():
         _, out, _ = run_cli(command, "--help")
         for option in options:
             assert option in out, (command, option)
