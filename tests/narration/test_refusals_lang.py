@@ -103,7 +103,8 @@ CASES: list[tuple[tuple[str, ...], str, dict[str, Any], str]] = [
     (("deck", "epic", "-n", "12"), "refusal.deck.players",
      {"title": "Epic Battle", "low": 3, "high": 10, "n": 12}, "players, not 12"),
     (("deck", "epic", "-n", "8", "--scenario", "the-first-night"),
-     "refusal.epic.scenario_players", {"name": "The First Night", "low": 3, "high": 5, "n": 8},
+     "refusal.epic.scenario_players", {"scenario": "the_first_night", "low": 3, "high": 5,
+                                       "n": 8},
      "players, not 8"),
     (("deck", "onuw", "-n", "5", "--scenario", "x"), "refusal.deck.no_scenarios",
      {"title": "One Night"}, "has no scenarios"),
@@ -250,6 +251,8 @@ def test_a_wrong_input_is_refused_in_the_language_asked(
         if name in given:  # (so are Epic Battle's tokens and artifacts)
             ids = [given[name]] if isinstance(given[name], str) else given[name]
             given[name] = ", ".join(loc.lines[f"account.epic.{kind}.{i}"] for i in ids)
+    if "scenario" in given:  # (and a scenario, by its name in that language)
+        given["scenario"] = loc.scenario("epic", given["scenario"], "")
     if "where" in given:  # (which card, said as its own line)
         given["where"] = loc.line(given["where"][0], **given["where"][1])
     expected = loc.line(key, **given)

@@ -79,7 +79,7 @@ class Scenario:
         if not self.min_players <= players <= self.max_players:
             raise DeckError(Said(
                 f"the scenario {self.name!r} is for {self.min_players}-{self.max_players} "
-                f"players, not {players}", "epic.scenario_players", name=self.name,
+                f"players, not {players}", "epic.scenario_players", scenario=self.id,
                 low=self.min_players, high=self.max_players, n=players))
 
     def roles_for(self, players: int) -> list[str]:
