@@ -116,3 +116,13 @@ def test_the_schedule_is_fixed_by_the_seed() -> None:
     a, b, c = tournament(6, seed=1), tournament(6, seed=1), tournament(6, seed=2)
     assert [game(a, g) for g in range(a.games)] == [game(b, g) for g in range(b.games)]
     assert [game(a, g) for g in range(a.games)] != [game(c, g) for g in range(c.games)]
+
+
+def test_a_scenario_named_in_another_language_is_its_deck() -> None:
+    """`--scenario` reads as in `deck` and `simulate`: "Blutmond" is Blood Moon's id."""
+    from nightcall.arena.config import build
+
+    flags = {"ruleset": "epic", "players": 5, "scenario": "Blutmond", "games": 10}
+    t = build({}, flags, ["random", "reasoning"])
+    assert t.scenario == "epic_battle_blood_moon"
+    assert list(t.deck) == get_ruleset("epic").scenario_deck("epic_battle_blood_moon", 5)

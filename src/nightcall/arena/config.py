@@ -338,6 +338,9 @@ def build(
     scenario = get("scenario")
     if scenario is not None and not isinstance(scenario, str):
         raise ArenaError(f"{where}: scenario must be a scenario's name, a string")
+    from nightcall.narration.deckspec import scenario_asked
+
+    scenario = scenario_asked(rs, scenario)  # (a name in any language: its id)
     deck_raw = get("deck")
     if isinstance(deck_raw, str):
         deck_raw = [r for r in deck_raw.replace(",", " ").split() if r]
