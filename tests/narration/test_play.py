@@ -156,6 +156,27 @@ def test_the_human_votes_after_the_bots_talk_and_may_claim_first() -> None:
     assert any(line.startswith("You say: “I am the") for line in shown)
 
 
+def test_a_claim_once_made_is_not_offered_again() -> None:
+    """Session 25: `play` let a person say "I am the Villager" as often as they liked,
+    each a new line on the table; the menus now offer only what was not said yet."""
+    names = ["You", "Bot 2", "Bot 3", "Bot 4", "Bot 5"]
+    state = ONUW.deal(names, ONUW.recommended_deck(5), 11)
+    offered: list[list[Any]] = []
+
+    def claim(options: Any) -> Any:
+        offered.append(list(options))
+        return next((a for a in options if a.kind == "claim"), None) \
+            if len(offered) <= 3 else None
+
+    play_game(ONUW, state, 0, lambda legal: legal[0], lambda line: None,
+              Renderer(names, 0, "onuw"), 11, "reasoning", claim=claim)
+    mine = [e["role"] for e in ONUW.view(state, 0)["events"]
+            if e["kind"] == "claim" and e["seat"] == 0 and "saw" not in e]
+    assert len(mine) == 3 and len(set(mine)) == 3, mine  # three different roles
+    first = offered[0][0]
+    assert first in offered[0] and all(first not in later for later in offered[1:])
+
+
 def typed(monkeypatch: pytest.MonkeyPatch, *answers: str) -> None:
     """The person at the terminal types ``answers``, one per prompt."""
     import typer

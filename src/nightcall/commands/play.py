@@ -240,12 +240,15 @@ def play_game(
         show_new()
         if me in waiting:
             if claim is not None and talks is not None:
+                told: list[Action] = []  # (a claim once made is not offered again)
                 options = list(talks.legal_claims(state, me))
                 while options:
                     said = claim(options)
                     if said is None:
                         break
                     ruleset.apply(state, me, said)
+                    told.append(said)
+                    options = [a for a in talks.legal_claims(state, me) if a not in told]
                     show_new()
             show_new()
             choice = Action.from_json(ask(ruleset.view(state, me)["legal"]))
