@@ -91,11 +91,14 @@ def test_every_role_someone_can_become_agrees_in_gender_and_case(lang: str) -> N
 @pytest.mark.parametrize(("lang", "told"), [
     ("en", "Anna, the Mythomaniac, had become a Werewolf and plays as one."),
     ("it", "Il Mitomane, Anna, era diventato un Lupo Mannaro e gioca come tale."),
-    ("de", "Anna, der Mythomane, ist zum Werwolf geworden und spielt als solcher."),
+    ("de", "Anna, der Mythomane, ist zum Werwolf geworden und spielt nun in dieser Rolle."),
 ])
 def test_the_judges_say_what_the_mythomaniac_became(lang: str, told: str) -> None:
     reason = Reason("lupus.mythomaniac", {"name": "Anna", "role": Term("role", "werewolf")})
     assert explain((reason,), lang) == [told]
+    # (a Seer too: "als solcher" read wrong after "zur Seherin")
+    seer = Reason("lupus.mythomaniac", {"name": "Anna", "role": Term("role", "seer")})
+    assert "Seherin" in explain((seer,), "de")[0] and "solche" not in explain((seer,), "de")[0]
 
 
 def test_the_doppelganger_reason_says_what_she_became_in_german() -> None:
