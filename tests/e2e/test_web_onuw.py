@@ -88,6 +88,12 @@ def test_five_phones_play_one_night_to_the_end(browser: Any, server: Any, shots:
     claimer.select_option("#claim-role", label="Seer")
     claimer.click("[data-testid=claim]")
     wait_for(lambda: "Carla says: “I am the Seer.”" in host.inner_text("#main"), what="claim")
+    # The same claim again (a double tap) is not sent twice: the phone says so.
+    claimer.click("[data-testid=claim]")
+    wait_for(lambda: claimer.is_visible("#toast"), what="the refusal")
+    assert claimer.inner_text("#toast") == "You have said that already."
+    time.sleep(0.5)
+    assert host.inner_text("#main").count("Carla says: “I am the Seer.”") == 1
     shots(claimer, "08-phone-day-claims")
 
     host.click("[data-testid=open-vote]")

@@ -586,7 +586,15 @@ function renderClaims(view, players) {
   const posName = (p) => (p === me.seat ? t("claim.my_card") : positionName(players, p));
   const posSelect = (id, first) => keep(id, [...Array(n + 3).keys()]
     .map((p) => h("option", { value: p }, posName(p))), String(first), "pos");
-  const send = (kind, a, b) => act(b === undefined ? { kind, a: Number(a) } : { kind, a: Number(a), b: Number(b) });
+  // A claim this player already made is not said twice (a double tap, or the same
+  // form sent again): the table's board would read it twice.
+  const mine = (view.events || []).filter((e) => e.kind === "claim" && e.seat === me.seat);
+  const already = (kind, a, b) => mine.some((e) => (kind === "claim" ? e.saw === undefined && !e.swapped && e.role === ids[a]
+    : kind === "claim_saw" ? e.saw === a && e.role === ids[b] : Boolean(e.swapped) && e.swapped[0] === a && e.swapped[1] === b));
+  const send = (kind, a, b) => {
+    if (already(kind, Number(a), Number(b))) { toast(t("claim.again"), 3000); return; }
+    act(b === undefined ? { kind, a: Number(a) } : { kind, a: Number(a), b: Number(b) });
+  };
   return h("details", { class: "talk", open: true },
     h("summary", {}, t("talk")),
     h("div", { class: "claim" }, h("span", {}, t("claim.am")), roleSelect("claim-role"),
