@@ -349,3 +349,9 @@ def test_a_scenario_is_named_and_found_in_the_table_language() -> None:
     assert code == 0, err
     code, _, err = run_cli("deck", "epic", "-n", "5", "--scenario", "Mondfinsternis")
     assert code == 2 and "no scenario called 'Mondfinsternis'" in err
+    # refused in the reader's language, the scenarios by their names in it
+    code, _, err = run_cli("deck", "epic", "-n", "5", "--scenario", "Nightfal", "--lang", "de")
+    said = " ".join(err.split())
+    assert code == 2 and "meintest du „Einbruch der Nacht“?" in said, said
+    assert "Die Szenarien: Die erste Nacht, Das Grauen erwacht, " in said
+    assert "nightfall" not in said and "the_first_night" not in said

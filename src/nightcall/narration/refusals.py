@@ -5,8 +5,8 @@ English sentence. Where the sentence is a :class:`Said`, it also carries a local
 and its values, so a command run with ``--lang it`` or a page in German says it in
 that language (locale key ``refusal.<key>``). Values named ``role`` or ``roles`` are
 role ids, ``token``/``tokens`` and ``artifact``/``artifacts`` token and artifact ids,
-each named in the reader's language, as is ``scenario`` (a scenario id); ``game`` is a
-ruleset id.
+each named in the reader's language, as are ``scenario``/``scenarios`` (scenario ids);
+``game`` is a ruleset id.
 """
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ def in_words(loc: Locale, text: Said) -> str:
     values = {k: said(loc, v) if isinstance(v, Said) else v for k, v in text.values.items()}
     for name, kind in (("role", "role"), ("roles", "role"), ("token", "token"),
                        ("tokens", "token"), ("artifact", "artifact"),
-                       ("artifacts", "artifact"), ("scenario", "scenario")):
+                       ("artifacts", "artifact"), ("scenario", "scenario"),
+                       ("scenarios", "scenario")):
         value = values.get(name)
         if isinstance(value, str):
             values[name] = _named(loc, game, kind, value)

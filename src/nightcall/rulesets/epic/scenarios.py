@@ -245,9 +245,9 @@ def find(name: str) -> Scenario:
         sid = SPELLINGS[near[0]].id
         raise DeckError(Said(f"no scenario called {name!r} (did you mean {sid!r}?); known "
                              f"scenarios: {known}", "epic.no_scenario_near", name=name,
-                             near=sid, known=known))
+                             scenario=sid, scenarios=list(BY_ID)))
     raise DeckError(Said(f"no scenario called {name!r}; known scenarios: {known}",
-                         "epic.no_scenario", name=name, known=known))
+                         "epic.no_scenario", name=name, scenarios=list(BY_ID)))
 
 
 def extra_card_for(roles: list[str]) -> str:
