@@ -155,3 +155,12 @@ def test_the_master_protected_from_a_vampire_is_this_person_in_german() -> None:
     assert explain((reason,), "de") == [
         "Anna kann nicht getötet werden: Diese Person ist der Meister, und ein Vampir "
         "zeigt auf sie (Bruno)."]
+
+
+@pytest.mark.parametrize(("lang", "told"), [
+    ("en", "Called: the Count."), ("it", "Chiamata: il Conte."), ("de", "Aufgerufen: der Graf."),
+])
+def test_a_role_whose_name_has_its_article_is_called_mid_sentence(lang: str, told: str) -> None:
+    """Session 25: a phone's list read "Aufgerufen: Der Graf." beside "die Vampire"."""
+    assert Renderer("epic", ["A", "B", "C"], 0, lang=lang).event(
+        {"kind": "call", "call": "the_count"}) == told

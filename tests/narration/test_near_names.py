@@ -226,8 +226,11 @@ def test_the_judges_prompt_takes_tokens_and_artifacts_in_the_readers_words(
     assert "claw_of_the_werewolf" not in str(info.value) and "crown" in str(info.value)
 
 
-SCENARIO_MEANT = {"en": "(did you mean 'nightfall'?)", "it": "– intendevi «nightfall»?",
-                  "de": "– meintest du „nightfall“?"}
+# (English says the id, which is typed as is; Italian and German the scenario's name in
+# the language, which --scenario takes too)
+SCENARIO_MEANT = {"en": "(did you mean 'nightfall'?)", "it": "– intendevi «Il calar della notte»?",
+                  "de": "– meintest du „Einbruch der Nacht“?"}
+FIRST_NIGHT = {"en": "the_first_night", "it": "La prima notte", "de": "Die erste Nacht"}
 
 
 @pytest.mark.parametrize("lang", ["en", "it", "de"])
@@ -238,7 +241,7 @@ def test_a_mistyped_scenario_is_refused_with_the_one_meant_in_the_readers_langua
     text = flat(out + err)
     assert code == 2 and "Traceback" not in text
     assert SCENARIO_MEANT[lang] in text, text
-    assert "the_first_night" in text  # (the scenarios are still listed)
+    assert FIRST_NIGHT[lang] in text  # (the scenarios are still listed)
     code, out, err = run_cli("deck", "epic", "-n", "5", "--lang", lang, "--scenario", "xyzzy")
     text = flat(out + err)
     assert code == 2 and "xyzzy" in text

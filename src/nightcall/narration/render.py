@@ -377,8 +377,10 @@ class Renderer:
             if f"account.{self.ruleset}.called.{role}" in self.loc.lines else self.role(role),
             ("center", ""): self.center,
             ("center", "n"): lambda i: str(i + 1),
+            # (a role called as the group calls are: "the vampires", "the Count", "il Conte")
             ("call", ""): lambda call: self.own("call", call)
-            if f"account.{self.ruleset}.call.{call}" in self.loc.lines else self.role(call),
+            if f"account.{self.ruleset}.call.{call}" in self.loc.lines
+            else self.loc.said_as(self._glossary(call), "the"),
             ("token", ""): lambda token: self.own("token", token),
             ("artifact", ""): lambda artifact: self.own("artifact", artifact),
             ("artifact", "do"): lambda artifact: self.loc.line(
