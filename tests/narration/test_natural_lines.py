@@ -164,3 +164,15 @@ def test_a_role_whose_name_has_its_article_is_called_mid_sentence(lang: str, tol
     """Session 25: a phone's list read "Aufgerufen: Der Graf." beside "die Vampire"."""
     assert Renderer("epic", ["A", "B", "C"], 0, lang=lang).event(
         {"kind": "call", "call": "the_count"}) == told
+
+
+def test_the_opening_list_says_a_name_with_its_article_in_lower_case() -> None:
+    loc = load("de")
+    assert [loc.role_inside("epic", r) for r in ("vampire", "the_count", "the_thing")] == [
+        "Vampir", "der Graf", "das Ding"]
+    assert load("en").role_inside("epic", "seer") == "Seer"  # (no article added)
+    from .helpers import run_cli
+
+    code, out, _ = run_cli("narrate", "epic", "-n", "5", "--scenario", "nightfall", "--print",
+                           "--lang", "de")
+    assert code == 0 and ": Nachahmer, Vampir, der Graf, Priester, das Ding," in out

@@ -73,6 +73,12 @@ class Locale:
                 return self.lines[key]
         return cause.replace("_", " ")
 
+    def role_inside(self, ruleset: str, role: str) -> str:
+        """A role's name inside a sentence, a list say: a name that carries its article
+        says it as a sentence does ("Vampiro, il Conte, Lupo"); the others as they are."""
+        entry = self.glossary["roles"].get(ruleset, {}).get(role) or {}
+        return entry.get("the") or self.role(ruleset, role)
+
     def role_as(self, ruleset: str, role: str, form: str) -> str:
         """:meth:`said_as` for a role of a ruleset (its name made readable when the
         glossary lacks it)."""

@@ -95,7 +95,7 @@ def build_script(
     values = {
         "minutes": duration_text(timing.discussion, lang),
         # Every card named, repeats included, so the count needs no plural forms.
-        "roles": ", ".join(locale.role(ruleset_id, r) for r in sorted_deck(ruleset, roles)),
+        "roles": ", ".join(locale.role_inside(ruleset_id, r) for r in sorted_deck(ruleset, roles)),
     }
 
     steps: list[Step] = []
