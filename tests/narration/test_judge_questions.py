@@ -8,6 +8,7 @@ docs/rulings.md)."""
 
 from __future__ import annotations
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as hs
@@ -105,3 +106,18 @@ def test_a_refused_table_is_mended_one_player_at_a_time() -> None:
                        "artifacts": {"Cid": "mask_of_silence"}}
     with CliRunner().isolation(input="\n"):
         assert q.fix("again") is False  # Enter: the user gives up
+
+
+def test_a_name_typed_nearly_right_is_refused_with_the_one_meant() -> None:
+    """Session 25: "Brno" was refused with the list alone; the one meant is named, never
+    taken without asking (two names can be close)."""
+    q = questions()
+    q.table["players"] = ["Ada", "Bruno", "Carla"]
+    with pytest.raises(ValueError, match=r"is not at this table.* Did you mean Bruno\?$"):
+        q.seated("Brno")
+    with pytest.raises(ValueError, match=r"or nothing\. Did you mean Carla\?$"):
+        q.vote("Ada")("carl")
+    with pytest.raises(ValueError) as far:
+        q.seated("Zed")
+    assert "Did you mean" not in str(far.value)
+    assert q.vote("Ada")("bruno") == "Bruno"  # (a name in another case is that name)

@@ -196,13 +196,24 @@ class _Questions:
         seat = menu_number(raw, 1, len(players)) if target is None else None
         return players[seat - 1] if seat is not None else target
 
+    def _near(self, raw: str) -> str:
+        """" Did you mean Bruno?" for a name typed nearly right ("Brno"), else ""."""
+        import difflib
+
+        from nightcall.engine.errors import NEAR
+
+        players: list[str] = self.table["players"]
+        folded = {p.casefold(): p for p in players}
+        near = difflib.get_close_matches(raw.casefold(), list(folded), n=1, cutoff=NEAR)
+        return self.t("seated_near", name=folded[near[0]]) if near else ""
+
     def seated(self, raw: str) -> str:
         """A player at the table, by name or seat number (an answer is needed)."""
         players: list[str] = self.table["players"]
         target = self._seated(raw)
         if target is None:
             raise ValueError(self.t("not_seated_needed", name=raw, players=", ".join(players),
-                                     n=len(players)))
+                                     n=len(players)) + self._near(raw))
         return target
 
     def vote(self, voter: str) -> Callable[[str], str]:
@@ -214,7 +225,7 @@ class _Questions:
             target = self._seated(raw)
             if target is None:
                 raise ValueError(self.t("not_seated", name=raw, players=", ".join(players),
-                                         n=len(players)))
+                                         n=len(players)) + self._near(raw))
             if target == voter:
                 raise ValueError(self.t("self_vote", name=voter))
             return target
@@ -279,7 +290,7 @@ class _Questions:
             name = next((p for p in players if p.casefold() == raw.casefold()), None)
             if name is None:
                 raise ValueError(self.t("not_seated", name=raw, players=", ".join(players),
-                                         n=len(players)))
+                                         n=len(players)) + self._near(raw))
             return name
 
         name = self.ask(self.t("fix"), who, default="")
