@@ -99,6 +99,27 @@ def test_an_unknown_option_lists_the_options() -> None:
     assert "Did you mean --lang?" in flat(run_cli("deck", "onuw", "--language", "it")[2])
 
 
+def test_the_game_typed_as_an_option_is_shown_where_it_goes() -> None:
+    # (session 26: "play --game lupus" was answered "Did you mean --name?")
+    said = flat(run_cli("play", "--game", "lupus", "-n", "9")[2])
+    assert "The game is the first word, with no option before it: `nightcall play lupus`." \
+        in said and "--name" not in said.partition("The options")[0]
+    assert "`nightcall simulate epic`" in flat(run_cli("simulate", "--ruleset=epic")[2])
+    assert "`nightcall deck onuw`" in flat(run_cli("deck", "--game", "-n", "5")[2])
+    assert "`nightcall agent play onuw`" in flat(run_cli("agent", "play", "--game", "onuw")[2])
+    assert "Das Spiel steht direkt nach dem Befehl, ohne Option davor: `nightcall deck lupus`" \
+        in flat(run_cli("deck", "--edition", "lupus", "--lang", "de")[2])
+    # arena names its game with --ruleset: that comes first among the options meant
+    assert "Did you mean --ruleset or --games?" in flat(run_cli("arena", "--game", "onuw")[2])
+
+
+def test_serve_and_arena_refuse_options_as_the_others_do() -> None:
+    said = flat(run_cli("serve", "--prot", "8000")[2])
+    assert "Did you mean --port" in said and "The options of `nightcall serve` are:" in said
+    assert "--port takes a whole number, not 'abc'." in flat(run_cli("serve", "--port", "abc")[2])
+    assert "The options of `nightcall arena` are:" in flat(run_cli("arena", "--gams", "3")[2])
+
+
 def test_the_same_options_across_the_commands() -> None:
     """--lang, --roles, --players and --bots mean the same everywhere they apply."""
     for command, options in {"deck": ("--lang", "--roles", "--players", "--scenario"),

@@ -25,26 +25,25 @@ def _is(exc: BaseException, name: str) -> bool:
     return any(c.__name__ == name for c in type(exc).__mro__)
 
 
-def _lang_of(args: Sequence[str]) -> str:
-    """The --lang typed on the command line (the usage error came before any parsing)."""
+def _value_after(options: Sequence[str], args: Sequence[str]) -> str:
+    """What was typed for one of ``options`` ("--lang it" or "--lang=it"), or ''."""
     for i, arg in enumerate(args):
-        if arg == "--lang" and i + 1 < len(args):
-            return args[i + 1]
-        if arg.startswith("--lang="):
-            return arg.partition("=")[2]
-    return "en"
-
-
-def _typed(args: Sequence[str], param: Any) -> str:
-    """What was typed for ``param`` (the value after its option), or ''."""
-    opts = list(getattr(param, "opts", []) or [])
-    for i, arg in enumerate(args):
-        for opt in opts:
+        for opt in options:
             if arg == opt and i + 1 < len(args):
                 return args[i + 1]
             if arg.startswith(opt + "="):
                 return arg.partition("=")[2]
     return ""
+
+
+def _lang_of(args: Sequence[str]) -> str:
+    """The --lang typed on the command line (the usage error came before any parsing)."""
+    return _value_after(["--lang"], args) or "en"
+
+
+def _typed(args: Sequence[str], param: Any) -> str:
+    """What was typed for ``param`` (the value after its option), or ''."""
+    return _value_after(list(getattr(param, "opts", []) or []), args)
 
 
 def _option_name(param: Any) -> str:
@@ -135,6 +134,8 @@ def _show_in(lang: str) -> Any:
 # Words a user may type for an option named otherwise ("--no-voice" is "--no-speech"),
 # which spelling alone would not find.
 _SAME_AS = {"voice": "speech", "sound": "speech", "audio": "speech", "language": "lang"}
+# Options a user may type for the game, which these commands take as their first word.
+_GAME_WORDS = frozenset({"game", "ruleset", "rules", "edition"})
 
 
 class ListsOptions(TyperCommand):
@@ -150,7 +151,7 @@ class ListsOptions(TyperCommand):
                 raise
             lang = _lang_of(typed)
             if _is(exc, "NoSuchOption"):
-                self._list_options(exc, ctx, lang)
+                self._list_options(exc, ctx, lang, typed)
             else:
                 message = _localized(exc, ctx, typed, lang)
                 if message is not None:
@@ -160,7 +161,7 @@ class ListsOptions(TyperCommand):
                 exc.show = _show_in(lang).__get__(exc)  # type: ignore[attr-defined]
             raise
 
-    def _list_options(self, exc: Any, ctx: Any, lang: str) -> None:
+    def _list_options(self, exc: Any, ctx: Any, lang: str, args: list[str]) -> None:
         from nightcall.narration.locale import LANGUAGES, load
 
         loc = load(lang if lang in LANGUAGES else "en")
@@ -173,8 +174,15 @@ class ListsOptions(TyperCommand):
         if meant != typed and any(meant in (*p.opts, *p.secondary_opts)
                                   for p in self.get_params(ctx)):
             close = [meant]
+        if word in _GAME_WORDS and "--ruleset" in names:
+            close = ["--ruleset", *(c for c in close or () if c != "--ruleset")]
         hint = loc.line("cli.did_you_mean", options=f" {loc.line('cli.or')} ".join(close)) \
             if close else ""
+        if word in _GAME_WORDS and any(_option_name(p) == "RULESET" for p in self.get_params(ctx)
+                                       if p.param_type_name == "argument"):
+            game = _value_after([typed], args)
+            game = game if game and not game.startswith("-") else "onuw"
+            hint = loc.line("cli.game_first", command=f"{ctx.command_path} {game}")
         exc.message = loc.line("cli.no_such_option", option=getattr(exc, "option_name", "?"),
                                hint=hint, command=ctx.command_path, options=", ".join(names))
         exc.possibilities = None

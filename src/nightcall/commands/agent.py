@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from nightcall.commands._options import RulesetArg
+from nightcall.commands._options import RulesetArg, command_options
 
 if TYPE_CHECKING:
     from nightcall.agents.table import Table
@@ -74,7 +74,7 @@ def _table(
         raise typer.Exit(EXIT_BAD_SETUP) from None
 
 
-@agent_app.command("stdio")
+@agent_app.command("stdio", **command_options())
 def stdio(
     ruleset: RulesetArg,
     players: Players = None,
@@ -102,7 +102,7 @@ def stdio(
     _write_record(table, record)
 
 
-@agent_app.command("play")
+@agent_app.command("play", **command_options())
 def play(
     ruleset: RulesetArg,
     agent: Annotated[
@@ -177,7 +177,7 @@ def _write_record(table: Table, path: Path | None) -> None:
         path.write_text(json.dumps(record, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
-@agent_app.command("llm")
+@agent_app.command("llm", **command_options())
 def llm(
     url: Annotated[str, typer.Option(
         "--url", envvar="NIGHTCALL_LLM_URL", help="Base URL, e.g. http://127.0.0.1:8080/v1"
@@ -210,7 +210,7 @@ def llm(
                err=True)
 
 
-@agent_app.command("schema")
+@agent_app.command("schema", **command_options())
 def schema(
     out: Annotated[
         Path | None, typer.Option("--out", help="Write to this file instead of stdout.")

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from nightcall.commands._options import command_options
+
 if TYPE_CHECKING:  # (the CLI imports what a command uses when it runs)
     from rich.console import Console
 
@@ -173,4 +175,4 @@ def _warn(err: Console, said: list[str], folder: Path) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("arena")(arena)
+    app.command("arena", **command_options())(arena)

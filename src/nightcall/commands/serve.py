@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from nightcall.commands._options import command_options
+
 if TYPE_CHECKING:  # (the CLI imports what a command uses when it runs)
     from starlette.applications import Starlette
 
@@ -397,5 +399,5 @@ def _lan_address() -> str:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("serve")(serve)
+    app.command("serve", **command_options())(serve)
     app.command("serve-worker", hidden=True)(serve_worker)
