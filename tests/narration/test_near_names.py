@@ -123,7 +123,7 @@ def master_request(cards: list[str], lang: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("lang", "meant"), [
     ("en", "did you mean 'Seer'? The deck: "), ("it", "intendevi «Veggente»? Il mazzo: "),
-    ("de", "meintest du „Seherin“? Das Deck: ")])
+    ("de", "meintest du „Seherin“? Der Stapel: ")])
 def test_the_masters_deal_suggests_a_role_of_the_deck(lang: str, meant: str) -> None:
     need_ruleset("lupus")
     deck = get_ruleset("lupus").default_deck(9)

@@ -82,7 +82,7 @@ def test_a_refusal_in_italian_and_german(error: object, it: str, de: str) -> Non
 def test_the_warnings_are_said_in_the_readers_language() -> None:
     warnings = onuw_deck.validate(3, ["werewolf", "werewolf", "seer", "insomniac",
                                       "villager", "villager"])
-    assert said(load("de"), warnings[0]).startswith("Die Schlaflose gehört zum Räuber")
+    assert said(load("de"), warnings[0]).startswith("Die Schlaflose ist für Runden mit dem Räuber")
     epic = epic_deck.validate(3, ["werewolf", "seer", "renfield", "villager", "villager",
                                   "villager"])
     assert "Renfield gehört in einen Stapel mit Vampiren." in [said(load("de"), w)
