@@ -86,6 +86,23 @@ def test_flags_plot_and_workers(tmp_path: Path) -> None:
     assert "plot:" in stdout
 
 
+def test_roles_are_named_as_for_deck(tmp_path: Path) -> None:
+    """--roles takes what `deck --roles` takes: names in any language and counts, the
+    same deck as its ids (session 26: arena alone took ids only)."""
+    deck = ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villager", "villager",
+            "villager"]
+    base = ["-e", "random", "-e", "reasoning", "--deals", "1", "-w", "1", "--json"]
+    code, by_names, stderr = arena(*base, "-o", str(tmp_path / "a"), "--roles",
+                                   "2x Lupo, Veggente, Robber, troublemaker, 3 Dorfbewohner")
+    assert code == 0, stderr
+    code, by_ids, stderr = arena(*base, "-o", str(tmp_path / "b"), "--roles", ",".join(deck))
+    assert code == 0, stderr
+    assert json.loads(by_names)["tournament"]["deck"] == deck
+    assert json.loads(by_names)["leaderboard"] == json.loads(by_ids)["leaderboard"]
+    code, _, stderr = arena(*base, "-o", str(tmp_path / "c"), "--roles", "2x werewolf, sear")
+    assert code == 2 and "did you mean 'Seer'?" in stderr and "Traceback" not in stderr
+
+
 def test_matplotlib_is_imported_only_for_the_plot(tmp_path: Path) -> None:
     code = (
         "import sys\n"

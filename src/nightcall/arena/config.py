@@ -338,22 +338,23 @@ def build(
     scenario = get("scenario")
     if scenario is not None and not isinstance(scenario, str):
         raise ArenaError(f"{where}: scenario must be a scenario's name, a string")
-    from nightcall.narration.deckspec import scenario_asked
+    from nightcall.narration.deckspec import parse_roles, scenario_asked
 
     scenario = scenario_asked(rs, scenario)  # (a name in any language: its id)
     deck_raw = get("deck")
     if isinstance(deck_raw, str):
-        deck_raw = [r for r in deck_raw.replace(",", " ").split() if r]
+        deck_raw = [deck_raw]
     if deck_raw is not None and (not isinstance(deck_raw, list) or not all(
             isinstance(r, str) for r in deck_raw)):
-        raise ArenaError(f"{where}: deck is a list of role ids")
+        raise ArenaError(f"{where}: deck is a list of roles (names or ids)")
     if players is None:
         players = max(5, rs.min_players)
     if isinstance(players, bool) or not isinstance(players, int):
         raise ArenaError(f"{where}: players must be a whole number")
     try:
         if deck_raw:
-            deck = list(deck_raw)
+            # (as deck and simulate read --roles: names in any language, "2x", cards)
+            deck = parse_roles(rs, deck_raw)
             rs.validate_deck(players, deck)
         else:
             deck = rs.default_deck(players, scenario)

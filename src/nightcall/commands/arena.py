@@ -39,7 +39,8 @@ def arena(
     scenario: Annotated[str | None, typer.Option(
         "--scenario", help="A named deck (Epic scenarios).", show_default=False)] = None,
     roles: Annotated[str | None, typer.Option(
-        "--roles", help="The deck: role ids, comma-separated.", show_default=False)] = None,
+        "--roles", help="The deck: roles by name or id, comma-separated, as for deck "
+        "('2x Villager').", show_default=False)] = None,
     games: Annotated[int | None, typer.Option(
         "--games", "-g", help="Games at least (rounded up to whole deals).",
         show_default=False)] = None,
