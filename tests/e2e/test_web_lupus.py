@@ -76,6 +76,8 @@ def test_lupus_night_and_day(browser: Any, server: Any, shots: Any) -> None:
     text = host.inner_text("#main")
     assert "va al rogo." in text or stage(host) == "over"
     shots(host, "lupus-05-host-next-night")
+    if stage(host) == "night":
+        earlier_nights_fold(phones[0], shots)
     # A phone shows the ghost's screen exactly when the table lists that player as a ghost.
     ghosts = host.locator("[data-testid=seats] li[data-ghost=yes]").all_inner_texts()
     assert ghosts, "somebody died in the night or the day"
@@ -83,9 +85,30 @@ def test_lupus_night_and_day(browser: Any, server: Any, shots: Any) -> None:
         ghost = page.locator("[data-testid=ghost]").count() > 0
         listed = any(g.startswith(page.inner_text("#me")) and "(bot)" not in g for g in ghosts)
         assert ghost == listed
+        if ghost and stage(host) == "night":  # (not "your phone lights up when called")
+            page.wait_for_selector("[data-testid=sleep] >> text=Di notte i fantasmi non vengono "
+                                   "più chiamati.")
     play_to_the_end(host, phones)
     italian_end(host, shots)
     assert not errors, errors
+
+
+def earlier_nights_fold(page: Any, shots: Any) -> None:
+    """On a phone, night 1 and its day fold under their first line once night 2 falls:
+    the phone opens on the night in play, and a tap opens the earlier one, which stays
+    open while the phone redraws."""
+    wait_for(lambda: "Scende la notte 2." in page.inner_text("[data-testid=known] > ol"),
+             what="night 2 on the phone")
+    rounds = page.locator("[data-testid=known-round]")
+    assert rounds.count() == 1 and not rounds.first.evaluate("d => d.open")
+    assert rounds.first.locator("summary").inner_text().strip() == "Scende la notte 1."
+    assert page.locator("[data-testid=known] > ol").get_attribute("start") != "1"
+    rounds.first.locator("summary").click()
+    wait_for(lambda: rounds.first.evaluate("d => d.open"), what="night 1 opened")
+    assert "Alba:" in rounds.first.inner_text()
+    shots(page, "lupus-05-phone-night-2")
+    time.sleep(2)  # the next call redraws the page
+    assert rounds.first.evaluate("d => d.open")
 
 
 def play_to_the_end(host: Any, phones: list[Any]) -> None:

@@ -407,7 +407,8 @@ function renderNight(view, players) {
   if (legal.length === 0) {
     return h("div", { class: "prompt sleep", "data-testid": "sleep" },
       roleIcon("card-back", { cls: "icon sleep-moon" }),
-      h("p", {}, t("sleep")), h("p", { class: "hint" }, t("sleep.hint")), h("p", { class: "hint" }, t("sleep.buzz")));
+      h("p", {}, t("sleep")), h("p", { class: "hint" }, t(view.ghost ? "sleep.ghost" : "sleep.hint")),
+      h("p", { class: "hint" }, t("sleep.buzz")));
   }
   const pack = view.pack_picks || null;
   const mine = pack ? pack[String(me.seat)] : undefined;
@@ -638,16 +639,44 @@ function renderFaceup(view, players) {
 // Whether the end's folded lists are open, as the player left them (null: not touched).
 const endFolds = { timeline: null, known: false };
 
+// Which of the earlier nights in "What you know" the player opened, by night.
+const roundsOpen = {};
+
 function renderKnown(obs, over) {
   // Your own card stays under the card (tap to show), not in this list.
-  const lines = told(obs.view.events, obs.said).filter(([e]) => e.kind !== "deal").map(([, line]) => line);
+  const told_ = told(obs.view.events, obs.said).filter(([e]) => e.kind !== "deal");
+  const lines = told_.map(([, line]) => line);
   const list = lines.length ? h("ol", {}, lines.map((l) => h("li", {}, l))) : h("p", { class: "hint" }, t("known.none"));
-  if (!over) return h("section", { class: "known", "data-testid": "known" }, h("h2", {}, t("known")), list);
+  if (!over) {
+    return h("section", { class: "known", "data-testid": "known" }, h("h2", {}, t("known")),
+      lines.length ? knownRounds(told_) : list);
+  }
   // At the end the whole game above tells the same story: this one, folded, is the
   // player's own view of it ("you looked at ...").
   return h("details", { class: "known fold", "data-testid": "known", open: endFolds.known,
     ontoggle: (e) => { endFolds.known = e.target.open; } },
   h("summary", {}, h("h2", {}, t("you.story"))), list);
+}
+
+// A game of many nights (Lupus) tells each night and its day as a round: the rounds
+// before the current one fold under their first line ("Night 1 falls."), so the phone
+// opens on what is happening now; the numbers run on across the rounds.
+function knownRounds(items) {
+  const rounds = [];
+  items.forEach(([e, line]) => {
+    if (e.kind === "night" || !rounds.length) rounds.push([]);
+    rounds[rounds.length - 1].push(line);
+  });
+  let start = 1;
+  return rounds.map((lines, i) => {
+    const first = start;
+    start += lines.length;
+    if (i === rounds.length - 1) return h("ol", { start: String(first) }, lines.map((l) => h("li", {}, l)));
+    return h("details", { class: "round fold", "data-testid": "known-round", open: !!roundsOpen[i],
+      ontoggle: (ev) => { roundsOpen[i] = ev.target.open; } },
+    h("summary", {}, lines[0]),
+    h("ol", { start: String(first + 1) }, lines.slice(1).map((l) => h("li", {}, l))));
+  });
 }
 
 // The join form speaks the room's language (the lobby is public); a room that does
