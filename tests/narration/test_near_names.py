@@ -36,6 +36,14 @@ def test_the_nearest_role_is_found_from_a_name_in_any_language() -> None:
     assert nearest_role(onuw, "seer", among=["werewolf"]) is None  # only the deck's roles
     for garbage in ("xyzzy", "unicorn", "Zorro", "banana", "qwerty123", "Der", ""):
         assert nearest_role(onuw, garbage) is None, garbage
+    # A piece of one role's names only is that role; a piece of two is nobody's.
+    lupus, epic = get_ruleset("lupus"), get_ruleset("epic")
+    assert nearest_role(lupus, "Wolf") == "werewolf"  # (session 26: a German table's word)
+    assert nearest_role(lupus, "Hamster") == "werehamster"
+    assert nearest_role(onuw, "stifter") == "troublemaker"
+    assert nearest_role(lupus, "mannaro") is None  # lupo mannaro, criceto mannaro
+    assert nearest_role(epic, "Wolf") is None  # Werwolf, Alphawolf, Traumwolf ...
+    assert nearest_role(lupus, "olf") is None  # (too short to be a name's piece)
 
 
 def test_normal_is_the_lookups_spelling() -> None:

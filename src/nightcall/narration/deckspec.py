@@ -58,8 +58,13 @@ def nearest_role(ruleset: Rules, typed: str, among: Iterable[str] | None = None,
     lookup = role_lookup(ruleset) if lookup is None else lookup
     allowed = None if among is None else set(among)
     names = [k for k, rid in lookup.items() if allowed is None or rid in allowed]
-    found = difflib.get_close_matches(normal(typed), names, n=1, cutoff=NEAR)
-    return lookup[found[0]] if found else None
+    part = normal(typed)
+    found = difflib.get_close_matches(part, names, n=1, cutoff=NEAR)
+    if found:
+        return lookup[found[0]]
+    # A piece of one role's names and of no other's ("Wolf" for "Werwolf" in Lupus).
+    ids = {lookup[k] for k in names if part in k} if len(part) >= 4 else set()
+    return ids.pop() if len(ids) == 1 else None
 
 
 def not_a_role(ruleset: Rules, typed: str, where: str = "",
