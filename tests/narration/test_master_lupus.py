@@ -348,3 +348,18 @@ def test_the_master_picks_a_player_by_a_name_typed_without_its_accents() -> None
     assert master.pick("?", actions).a == 2
     assert "«anna» corrisponde a più voci (2, 3)" in out.getvalue()
     assert master.pick("?", actions).a == -1
+
+
+def test_a_question_at_the_terminal_ends_in_its_question_mark(tmp_path: Path) -> None:
+    """Session 26: "Auf wen haben die Werwölfe gezeigt?:" (the prompt's colon after a
+    question mark); a name to answer for keeps its colon ("  Anna: A♠")."""
+    from typer.testing import CliRunner
+
+    from nightcall.cli import app
+
+    deal = "Anna, Bruno, Carla, Dario, Elena, Fabio, Gina\nA♠\nA♣\nK♥\n2♥\n3♥\n4♥\n5♥\n"
+    result = CliRunner().invoke(app, ["narrate", "lupus", "-n", "7", "--lang", "de",
+                                      "--no-wait", "--no-speech", "--save",
+                                      str(tmp_path / "save.json")], input=deal)
+    assert re.search(r"Auf wen haben die Werwölfe gezeigt\? ?\n", result.output), result.output
+    assert "?:" not in result.output and "  Anna: A♠" in result.output

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NotRequired, TypedDict, TypeVa
 
 import typer
 
-from nightcall.narration.answers import menu_number
+from nightcall.narration.answers import menu_number, typed
 
 EXIT_REFUSED = 2
 NOBODY = ("", "-", "nobody", "none")
@@ -64,10 +64,7 @@ class _Questions:
     def ask(self, question: str, check: Callable[[str], T], default: str | None = None) -> T:
         """Ask until ``check(answer)`` returns a value instead of raising ValueError."""
         while True:
-            if default is None:
-                raw = typer.prompt(question)
-            else:
-                raw = typer.prompt(question, default=default, show_default=False)
+            raw = typed(question, default)
             try:
                 return check(str(raw).strip())
             except ValueError as exc:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from nightcall.commands._options import DeckOpt, LangOpt, RulesetArg, ScenarioOpt
-from nightcall.narration.answers import menu_choice
+from nightcall.narration.answers import menu_choice, typed
 
 if TYPE_CHECKING:  # imported where used: ``nightcall --help`` stays quick
     from nightcall.engine.actions import Action, ActionJSON
@@ -42,7 +42,7 @@ def _choose(legal: list[ActionJSON], render: Renderer) -> ActionJSON:
     for i, label in enumerate(labels, 1):
         typer.echo(f"  {i:>2}. {label}")
     while True:
-        raw = typer.prompt(render.t("choice", n=len(legal))).strip()
+        raw = typed(render.t("choice", n=len(legal))).strip()
         if raw.lower() in ("q", "quit"):
             raise typer.Exit(0)
         n = _picked(raw, labels, 1, render, "not_on_menu")
@@ -56,8 +56,7 @@ def _menu(options: list[str], question: str, render: Renderer) -> int | None:
         typer.echo(f"  {i:>2}. {label[:1].upper()}{label[1:]}")
     typer.echo(f"   0. {render.t('back')}")
     while True:
-        # ("Which role?", not "Which role?:")
-        raw = typer.prompt(question, prompt_suffix=" " if question.endswith("?") else ": ")
+        raw = typed(question)
         # (0, back, is on this menu too: the refusal says so)
         n = _picked(raw.strip(), options, 0, render, "not_on_menu_back")
         if n is not None:
@@ -70,7 +69,7 @@ def ask_claim(legal: Sequence[Action], render: Renderer,
     they saw or a swap they made, built from the ruleset's legal claims (which name a
     role by its index in ``role_ids``); None to vote now."""
     while True:
-        raw = typer.prompt(render.t("talk"), default="", show_default=False).strip()
+        raw = typed(render.t("talk"), default="").strip()
         if not raw:
             return None
         if raw not in ("1", "2", "3"):

@@ -7,6 +7,17 @@ import unicodedata
 from collections.abc import Sequence
 
 
+def typed(question: str, default: str | None = None) -> str:
+    """One line typed at a terminal question ("Who? " or "Anna: ", never "Who?:").
+    With ``default`` a bare Enter answers it, unshown."""
+    import typer
+
+    suffix = " " if question.rstrip().endswith(("?", ":")) else ": "
+    if default is None:
+        return str(typer.prompt(question, prompt_suffix=suffix))
+    return str(typer.prompt(question, default=default, show_default=False, prompt_suffix=suffix))
+
+
 def menu_number(raw: str, low: int, high: int) -> int | None:
     """The number ``raw`` names, if it is a whole number from ``low`` to ``high``; else None.
 

@@ -40,7 +40,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import typer
 from rich.console import Console
 from rich.text import Text
 
@@ -51,7 +50,7 @@ from nightcall.engine.events import MASTER
 from nightcall.engine.records import read_json
 from nightcall.engine.ruleset import MasterChoice, PackVote, Ruleset, S
 from nightcall.narration import lines as L
-from nightcall.narration.answers import menu_choice
+from nightcall.narration.answers import menu_choice, typed
 from nightcall.narration.deckspec import nearest_role, normal, role_lookup
 from nightcall.narration.locale import Locale
 from nightcall.narration.render import Renderer
@@ -74,8 +73,7 @@ MASTER_CLOCK = 0
 
 def prompt(question: str) -> str:
     """A terminal question where a bare Enter is an answer (the empty string)."""
-    answer: str = typer.prompt(question, default="", show_default=False)
-    return answer
+    return typed(question, default="")
 
 
 def default_save_path() -> Path:
