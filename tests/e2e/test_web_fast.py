@@ -85,7 +85,7 @@ def play_fast_rounds(table: FastTable, shots: Any, name: str, rounds: int) -> No
         if stage(table.host) != "night":
             break
         played += 1
-        started = time.monotonic()
+        started = round_started(table)
         marks = [len(frames) for frames in table.frames]  # this round's frames start here
         host_line = table.host.inner_text("[data-testid=narration]")
         assert "night task" in host_line  # one line, no role called
@@ -138,14 +138,28 @@ def fast_done(data: Any) -> bool:
                 and (msg.get("view", {}).get("fast") or {}).get("done"))
 
 
+def fast_round(data: Any) -> tuple[Any, Any] | None:
+    """The round a frame belongs to (its night and deadline), if it shows a fast task."""
+    msg = json.loads(data)
+    if msg.get("type") == "observation" and "fast" in msg.get("view", {}):
+        return msg["clock"]["night"], msg["clock"]["ends_at"]
+    return None
+
+
+def round_started(table: FastTable) -> float:
+    """When the round on the phones reached the first of them: its first frame's arrival.
+    (The moment the test noticed it can be seconds later on a loaded machine.)"""
+    now = next(key for _, _, data in reversed(table.frames[0])
+               if (key := fast_round(data)) is not None)
+    return min(t for frames in table.frames for t, _, data in frames if fast_round(data) == now)
+
+
 def check_frames(table: FastTable) -> None:
     """Every frame a phone received during a fast round has that round's one width."""
     by_round: dict[Any, set[int]] = {}
     for frames in table.frames:
         for _, size, data in frames:
-            msg = json.loads(data)
-            if msg.get("type") == "observation" and "fast" in msg.get("view", {}):
-                key = (msg["clock"]["night"], msg["clock"]["ends_at"])
+            if (key := fast_round(data)) is not None:
                 by_round.setdefault(key, set()).add(size)
     assert by_round
     for key, sizes in by_round.items():
