@@ -6,7 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
+from hypothesis import settings
 from llmhelpers import Script, ScriptedLLM
+
+# Property tests check results, not speed: hypothesis' 200 ms per example failed a
+# judge test while browsers ran beside it (speed is benchmarks/' job).
+settings.register_profile("nightcall", deadline=None)
+settings.load_profile("nightcall")
 
 
 @pytest.fixture
