@@ -302,7 +302,7 @@ def _print(result: dict[str, Any], rs: Rules, locale: Locale, label: str) -> Non
     rates = result["win_rates"]
 
     def interval(r: Rate) -> str:
-        return f"{percent(r['low'], lang)} - {percent(r['high'], lang)}"
+        return f"{percent(r['low'], lang)} – {percent(r['high'], lang)}"
 
     teams = Table(title=locale.line("simulate.teams"))
     for col, justify in (("team", "left"), ("wins", "right"), ("rate", "right"),
