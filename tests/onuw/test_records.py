@@ -120,6 +120,10 @@ def test_cli_replay_of_an_illegal_record_exits_2_naming_the_step(tmp_path: Path)
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 2
     assert "illegal record" in result.output and "step 0" in result.output
+    # A header's fault is said once ("illegal record: record: ..." until session 26).
+    path.write_text(json.dumps({"format": "x"}), encoding="utf-8")
+    said = " ".join(runner.invoke(app, ["replay", str(path)]).output.split())
+    assert said.startswith("illegal record: the record needs a 'ruleset'"), said
     broken = tmp_path / "broken.json"
     broken.write_text("{not json", encoding="utf-8")
     assert runner.invoke(app, ["replay", str(broken)]).exit_code == 2

@@ -42,7 +42,11 @@ def replay(
     try:
         ruleset, state = records.replay(record)
     except NightcallError as exc:
-        err.print(refused_in(lang, "bad_record", "illegal record", exc), style="bold red",
+        from nightcall.engine.errors import RecordError
+
+        # ("illegal record: the record needs ...", not "illegal record: record: ...")
+        why = exc.detail if isinstance(exc, RecordError) and exc.step is None else exc
+        err.print(refused_in(lang, "bad_record", "illegal record", why), style="bold red",
                   highlight=False, markup=False)
         raise typer.Exit(EXIT_ILLEGAL) from None
     from nightcall.narration.telling import explained, tell
