@@ -182,3 +182,16 @@ def test_every_scenario_is_named_in_every_language() -> None:
             assert len(set(names)) == len(names), (rid, lang)
             if lang == "en":
                 assert names == [s["name"] for s in listing]
+
+
+def test_italian_says_ed_before_a_word_that_starts_with_e() -> None:
+    """ "Carla, Dario ed Elena" (session 26: "Dario e Elena" in the judge's reasons). """
+    it = load("it")
+    assert it.line("unit.and", first="Carla, Dario", second="Elena") == "Carla, Dario ed Elena"
+    assert it.line("unit.and", first="Carla", second="Bruno") == "Carla e Bruno"
+    assert it.line("unit.and", first="Ada", second="Èrica") == "Ada ed Èrica"
+    assert it.line("lupus.dawn.two", first="Ada", second="Ettore", last="Ettore").startswith(
+        "Stanotte il villaggio ha perso Ada ed Ettore;")
+    # only the word "e": not a name's last letter, not an elision, not other languages
+    assert it.line("unit.and", first="Dante", second="Ugo") == "Dante e Ugo"
+    assert load("de").line("unit.and", first="Carla", second="Elena") == "Carla und Elena"

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 
 
 def typed(question: str, default: str | None = None) -> str:
-    """One line typed at a terminal question ("Who? " or "Anna: ", never "Who?:").
-    With ``default`` a bare Enter answers it, unshown."""
+    """One line typed at a terminal question: "Who? ", "Anna → " or "Anna: ", never
+    "Who?:". With ``default`` a bare Enter answers it, unshown."""
     import typer
 
-    suffix = " " if question.rstrip().endswith(("?", ":")) else ": "
+    suffix = " " if question.rstrip().endswith(("?", ":", "→")) else ": "
     if default is None:
         return str(typer.prompt(question, prompt_suffix=suffix))
     return str(typer.prompt(question, default=default, show_default=False, prompt_suffix=suffix))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import string
 from dataclasses import dataclass
 from functools import cache
@@ -30,6 +31,9 @@ from typing import Any
 
 LOCALES_DIR = Path(__file__).parent / "locales"
 LANGUAGES = ("en", "it", "de")
+# Italian writes "ed" for "and" before a word that starts with e ("Dario ed Elena",
+# "ed è"); a name filled into "{first} e {second}" decides it only once it is in.
+_EUPHONIC = re.compile(r"(?<![\w'’])e(?= [EeÈèÉé])")
 
 
 class LocaleError(ValueError):
@@ -51,9 +55,10 @@ class Locale:
         except KeyError:
             raise LocaleError(f"the {self.lang} locale has no line {key!r}") from None
         try:
-            return template.format(**values)
+            text = template.format(**values)
         except KeyError as exc:
             raise LocaleError(f"line {key!r} needs a value for {exc.args[0]!r}") from None
+        return _EUPHONIC.sub("ed", text) if self.lang == "it" else text
 
     def role(self, ruleset: str, role: str) -> str:
         """The role's name in this language, falling back to the id made readable."""

@@ -52,7 +52,9 @@ export function preferredLanguage() {
 
 export function t(key, values = {}) {
   const text = words[key] || ENGLISH[key] || key;
-  return text.replace(/\{(\w+)\}/g, (_, k) => (values[k] !== undefined ? String(values[k]) : ""));
+  const said = text.replace(/\{(\w+)\}/g, (_, k) => (values[k] !== undefined ? String(values[k]) : ""));
+  // Italian "ed" before a word that starts with e ("Dario ed Elena"), as locale.py does.
+  return language === "it" ? said.replace(/(?<![\p{L}\d_'’])e(?= [EeÈèÉé])/gu, "ed") : said;
 }
 
 // Fill the static words of a page: elements with data-t (text) or data-t-placeholder.
