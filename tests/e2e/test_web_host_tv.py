@@ -57,6 +57,7 @@ def test_every_stage_fits_a_tv(browser: Any, server: Any, shots: Any, room: str)
         time.sleep(0.3)  # (the page settles: fonts, the fit steps)
         heights[name] = page_height(host)
         shots(host, f"host-tv-{room}-{len(heights):02d}-{name}")
+        assert seats_apart(host), (name, seats_apart(host, which=True))
 
     look("lobby")
     host.click("[data-testid=deal]")
@@ -109,6 +110,28 @@ def test_every_stage_fits_a_tv(browser: Any, server: Any, shots: Any, room: str)
     names = host.locator("[data-testid=center-cards] .mini-card > span").all_inner_texts()
     assert names == [load(ROOMS[room].get("language", "de")).role(rid, r) for r in left], names
     assert errors == []
+
+
+# The seats around the table whose boxes cover each other's (their round corners may
+# touch: 16 px each way is more than a corner).
+OVERLAPS = """() => {
+  const boxes = [...document.querySelectorAll('.table-circle .seats.circle > li')]
+    .map((li) => [li.innerText.replace(/\\s+/g, ' '), li.getBoundingClientRect()]);
+  const out = [];
+  boxes.forEach(([a, r], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+    const w = Math.min(r.right, q.right) - Math.max(r.left, q.left);
+    const h = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+    if (w > 16 && h > 16) out.push([a, b, Math.round(w), Math.round(h)]);
+  }));
+  return out;
+}"""
+
+
+def seats_apart(host: Any, which: bool = False) -> Any:
+    """No seat on the table covers another (session 26: a tagged Suspect's seat, widened
+    by its tag, covered its neighbour's at seventeen seats)."""
+    found = host.evaluate(OVERLAPS)
+    return found if which else not found
 
 
 COLUMNS = "[...document.querySelectorAll('.end-grid > *, .end-grid .outcome')]"

@@ -66,7 +66,7 @@ def test_lupus_night_and_day(browser: Any, server: Any, shots: Any) -> None:
             count = re.search(r"(\d+)/(\d+)", host.inner_text("[data-testid=voted-list]"))
             seats = host.locator("[data-testid=seats] li")
             living = seats.count() - host.locator("[data-testid=seats] li[data-ghost=yes]").count()
-            suspects = host.locator("[data-testid=seats] li em.tag").count()
+            suspects = host.locator("[data-testid=seats] li.suspect").count()
             assert count and suspects >= 2 and int(count.group(2)) == living - suspects, count
         while stage(host) == "execute":
             for page in phones:

@@ -24,7 +24,7 @@ export function renderSeats(lobby, mySeat = null, ghosts = []) {
 // order that counts (The Thing's neighbours, the Lupus accusations). The host may drag
 // a name onto another seat, or move it with the arrows, to match the real table.
 export function renderCircle(lobby, { ghosts = [], dead = [], mark = null, onArrange = null,
-  extra = () => null } = {}) {
+  suspects = [] } = {}) {
   const seats = lobby.seats;
   const n = Math.max(seats.length, 1);
   const order = seats.map((s) => s.seat);
@@ -37,13 +37,15 @@ export function renderCircle(lobby, { ghosts = [], dead = [], mark = null, onArr
     const angle = (-90 + (360 * k) / n) * (Math.PI / 180);
     const li = h("li", {
       class: [s.connected ? "on" : "off", ghosts.includes(s.name) ? "ghost" : "",
-        dead.includes(s.name) ? "dead" : "", mark === s.name ? "marked" : ""].join(" "),
+        dead.includes(s.name) ? "dead" : "", mark === s.name ? "marked" : "",
+        suspects.includes(s.name) ? "suspect" : ""].join(" "),
       "data-ghost": ghosts.includes(s.name) ? "yes" : null,
       "data-seat": s.seat,
       "data-drag": onArrange ? "yes" : null,
     }, seatName(s), s.connected ? null : h("span", { class: "sr-only" }, ` ${t("conn.offline")}`),
     ghosts.includes(s.name) ? h("em", {}, ` ${t("tag.ghost")}`) : null,
-    extra(s),
+    // (a Suspect's seat is lit, not widened by a word: the board beside names them)
+    suspects.includes(s.name) ? h("em", { class: "tag sr-only" }, ` ${t("tag.suspect")}`) : null,
     onArrange && n > 1 ? h("span", { class: "nudge" },
       h("button", { type: "button", class: "quiet", "aria-label": t("lobby.move_back", { name: s.name }),
         onclick: () => move(s.seat, (k - 1 + n) % n) }, "‹"),

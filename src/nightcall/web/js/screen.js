@@ -344,7 +344,7 @@ export function runScreen({ host }) {
         // What may be at the table, for the talk: the deck with what each role does.
         h("section", { class: "panel deck-panel" }, h("h2", {}, t("lobby.deck")), renderDeck(deckNow(view), { testid: "deck-now" }))),
       renderCircle(lobby, { ghosts: view.ghosts || [], mark: view.accuser,
-        extra: (s) => ((view.suspects || []).includes(s.name) ? h("em", { class: "tag" }, ` ${t("board.suspects")}`) : null) }));
+        suspects: view.suspects || [] }));
   }
 
   function renderOver(view) {
