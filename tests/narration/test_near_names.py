@@ -269,9 +269,9 @@ def test_deck_takes_a_scenario_as_every_other_command_does(typed: str) -> None:
 def test_an_epic_battle_is_found_without_its_prefix_and_guessed_when_mistyped() -> None:
     epic = get_ruleset("epic")
     assert epic.scenario_id("blood moon") == "epic_battle_blood_moon"
-    with pytest.raises(DeckError, match="did you mean 'epic_battle_blood_moon'"):
+    with pytest.raises(DeckError, match="did you mean 'Epic Battle: Blood Moon'"):
         epic.scenario_id("blod moon")
-    with pytest.raises(DeckError, match="did you mean 'the_first_night'"):
+    with pytest.raises(DeckError, match="did you mean 'The First Night'"):
         epic.scenario_id("first night")
     with pytest.raises(DeckError, match="One Night Ultimate Werewolf has no scenarios"):
         get_ruleset("onuw").scenario_id("nightfall")

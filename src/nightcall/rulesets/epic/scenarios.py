@@ -239,13 +239,14 @@ def find(name: str) -> Scenario:
     key = key.strip("_")
     if key in SPELLINGS:
         return SPELLINGS[key]
-    known = ", ".join(sorted(BY_ID))
+    # (by name, in the rulebook's order, as the other languages list them: find takes both)
+    known = ", ".join(s.name for s in BY_ID.values())
     near = difflib.get_close_matches(key, list(SPELLINGS), n=1, cutoff=NEAR)
     if near:
-        sid = SPELLINGS[near[0]].id
-        raise DeckError(Said(f"no scenario called {name!r} (did you mean {sid!r}?); known "
-                             f"scenarios: {known}", "epic.no_scenario_near", name=name,
-                             scenario=sid, scenarios=list(BY_ID)))
+        meant = SPELLINGS[near[0]]
+        raise DeckError(Said(f"no scenario called {name!r} (did you mean {meant.name!r}?); "
+                             f"known scenarios: {known}", "epic.no_scenario_near", name=name,
+                             scenario=meant.id, scenarios=list(BY_ID)))
     raise DeckError(Said(f"no scenario called {name!r}; known scenarios: {known}",
                          "epic.no_scenario", name=name, scenarios=list(BY_ID)))
 
