@@ -234,11 +234,10 @@ def test_the_judges_prompt_takes_tokens_and_artifacts_in_the_readers_words(
     assert "claw_of_the_werewolf" not in str(info.value) and "crown" in str(info.value)
 
 
-# (English says the id, which is typed as is; Italian and German the scenario's name in
-# the language, which --scenario takes too)
-SCENARIO_MEANT = {"en": "(did you mean 'nightfall'?)", "it": "– intendevi «Il calar della notte»?",
+# (each language says the scenario's name in that language, which --scenario takes)
+SCENARIO_MEANT = {"en": "(did you mean 'Nightfall'?)", "it": "– intendevi «Il calar della notte»?",
                   "de": "– meintest du „Einbruch der Nacht“?"}
-FIRST_NIGHT = {"en": "the_first_night", "it": "La prima notte", "de": "Die erste Nacht"}
+FIRST_NIGHT = {"en": "The First Night", "it": "La prima notte", "de": "Die erste Nacht"}
 
 
 @pytest.mark.parametrize("lang", ["en", "it", "de"])
