@@ -271,6 +271,9 @@ def test_an_epic_battle_is_found_without_its_prefix_and_guessed_when_mistyped() 
     with pytest.raises(DeckError, match="did you mean 'Epic Battle: Blood Moon'"):
         epic.scenario_id("blod moon")
     with pytest.raises(DeckError, match="did you mean 'The First Night'"):
-        epic.scenario_id("first night")
+        epic.scenario_id("frist night")
+    # "The" left out, as people say them
+    assert epic.scenario_id("first night") == "the_first_night"
+    assert epic.scenario_id("Last Showdown") == "epic_battle_the_last_showdown"
     with pytest.raises(DeckError, match="One Night Ultimate Werewolf has no scenarios"):
         get_ruleset("onuw").scenario_id("nightfall")

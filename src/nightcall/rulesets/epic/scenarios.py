@@ -226,9 +226,11 @@ ANARCHY_MAX_MONSTERS: Final = 3
 ANARCHY_POOL: Final = (*ROLE_IDS, FREEMASON, VILLAGER)
 
 BY_ID: Final = {s.id: s for s in (*SCENARIOS, ANARCHY)}
-# Every spelling find() takes whole: the ids, and the Epic Battles without their prefix
-# ("blood_moon" for "epic_battle_blood_moon").
-SPELLINGS: Final = {**{s.id.removeprefix("epic_battle_"): s for s in BY_ID.values()}, **BY_ID}
+# Every spelling find() takes whole: the ids, and without their prefix "Epic Battle:"
+# or "The" ("blood_moon", "first_night", "last_showdown").
+SPELLINGS: Final = {**{s.id.removeprefix("epic_battle_").removeprefix("the_"): s
+                       for s in BY_ID.values()},
+                    **{s.id.removeprefix("epic_battle_"): s for s in BY_ID.values()}, **BY_ID}
 
 
 def find(name: str) -> Scenario:
