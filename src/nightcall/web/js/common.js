@@ -43,8 +43,9 @@ export function renderCircle(lobby, { ghosts = [], dead = [], mark = null, onArr
       "data-seat": s.seat,
       "data-drag": onArrange ? "yes" : null,
     }, seatName(s), s.connected ? null : h("span", { class: "sr-only" }, ` ${t("conn.offline")}`),
-    ghosts.includes(s.name) ? h("em", {}, ` ${t("tag.ghost")}`) : null,
-    // (a Suspect's seat is lit, not widened by a word: the board beside names them)
+    // (a ghost's seat is dimmed and struck through, a Suspect's lit: a word would make
+    // the seat wider or taller than its neighbours allow at seventeen seats)
+    ghosts.includes(s.name) ? h("em", { class: "sr-only" }, ` ${t("tag.ghost")}`) : null,
     suspects.includes(s.name) ? h("em", { class: "tag sr-only" }, ` ${t("tag.suspect")}`) : null,
     onArrange && n > 1 ? h("span", { class: "nudge" },
       h("button", { type: "button", class: "quiet", "aria-label": t("lobby.move_back", { name: s.name }),
