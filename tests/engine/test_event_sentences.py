@@ -359,7 +359,7 @@ def test_the_love_tokens_and_the_wolves_are_told_to_the_seat_that_did_or_is_one(
     want = {"en": ("You give the Love tokens to Dan and Eve.",
                    "You keep one Love token and give the other to Eve.",
                    "You, Bob and Cy are the Werewolves."),
-            "it": ("Dai i segnalini Amore a Dan e Eve.",
+            "it": ("Dai i segnalini Amore a Dan ed Eve.",
                    "Tieni un segnalino Amore e dai l'altro a Eve.",
                    "Tu, Bob e Cy siete i Lupi."),
             "de": ("Du gibst Dan und Eve die Liebes-Marker.",

@@ -105,7 +105,7 @@ def test_the_game_typed_as_an_option_is_shown_where_it_goes() -> None:
     assert "The game is the first word, with no option before it: `nightcall play lupus`." \
         in said and "--name" not in said.partition("The options")[0]
     assert "`nightcall simulate epic`" in flat(run_cli("simulate", "--ruleset=epic")[2])
-    assert "`nightcall deck onuw`" in flat(run_cli("deck", "--game", "-n", "5")[2])
+    assert "`nightcall deck RULESET`" in flat(run_cli("deck", "--game", "-n", "5")[2])
     assert "`nightcall agent play onuw`" in flat(run_cli("agent", "play", "--game", "onuw")[2])
     assert "Das Spiel steht direkt nach dem Befehl, ohne Option davor: `nightcall deck lupus`" \
         in flat(run_cli("deck", "--edition", "lupus", "--lang", "de")[2])

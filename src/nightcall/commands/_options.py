@@ -181,7 +181,7 @@ class ListsOptions(TyperCommand):
         if word in _GAME_WORDS and any(_option_name(p) == "RULESET" for p in self.get_params(ctx)
                                        if p.param_type_name == "argument"):
             game = _value_after([typed], args)
-            game = game if game and not game.startswith("-") else "onuw"
+            game = game if game and not game.startswith("-") else "RULESET"
             hint = loc.line("cli.game_first", command=f"{ctx.command_path} {game}")
         exc.message = loc.line("cli.no_such_option", option=getattr(exc, "option_name", "?"),
                                hint=hint, command=ctx.command_path, options=", ".join(names))
