@@ -228,9 +228,9 @@ ANARCHY_POOL: Final = (*ROLE_IDS, FREEMASON, VILLAGER)
 BY_ID: Final = {s.id: s for s in (*SCENARIOS, ANARCHY)}
 # Every spelling find() takes whole: the ids, and without their prefix "Epic Battle:"
 # or "The" ("blood_moon", "first_night", "last_showdown").
-SPELLINGS: Final = {**{s.id.removeprefix("epic_battle_").removeprefix("the_"): s
-                       for s in BY_ID.values()},
-                    **{s.id.removeprefix("epic_battle_"): s for s in BY_ID.values()}, **BY_ID}
+_SHORT: Final = {sid: sid.removeprefix("epic_battle_") for sid in BY_ID}
+SPELLINGS: Final = {spelling: BY_ID[sid] for sid, short in _SHORT.items()
+                    for spelling in (sid, short, short.removeprefix("the_"))}
 
 
 def find(name: str) -> Scenario:

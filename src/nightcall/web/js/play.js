@@ -644,12 +644,12 @@ const roundsOpen = {};
 
 function renderKnown(obs, over) {
   // Your own card stays under the card (tap to show), not in this list.
-  const told_ = told(obs.view.events, obs.said).filter(([e]) => e.kind !== "deal");
-  const lines = told_.map(([, line]) => line);
+  const items = told(obs.view.events, obs.said).filter(([e]) => e.kind !== "deal");
+  const lines = items.map(([, line]) => line);
   const list = lines.length ? h("ol", {}, lines.map((l) => h("li", {}, l))) : h("p", { class: "hint" }, t("known.none"));
   if (!over) {
     return h("section", { class: "known", "data-testid": "known" }, h("h2", {}, t("known")),
-      lines.length ? knownRounds(told_) : list);
+      lines.length ? knownRounds(items) : list);
   }
   // At the end the whole game above tells the same story: this one, folded, is the
   // player's own view of it ("you looked at ...").
