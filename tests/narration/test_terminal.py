@@ -210,6 +210,8 @@ def test_play_shows_the_talk_lets_the_human_claim_then_vote() -> None:
     """Issue 19: the bots' claims are shown, the human can claim (a wrong key is
     explained and asked again), and the vote comes after the talk."""
     child = spawn("play", "onuw", "-n", "5", "--name", "Zoe")
+    child.expect(r"Roles in play: ([^\r\n]+)\.\r?\n")  # (pexpect: . is DOTALL)
+    in_play = list(dict.fromkeys(child.match.group(1).split(", ")))
     child.expect(r"Seed (\d+) \(the same game again: --seed \d+\)")  # from the clock
     seed = child.match.group(1)
     while child.expect([r"Your choice \(1-\d+", "Say something before you vote"]) == 0:
@@ -218,7 +220,10 @@ def test_play_shows_the_talk_lets_the_human_claim_then_vote() -> None:
     assert before.count("says: “") >= 4  # the four bots spoke before the vote
     child.sendline("4")
     reply(child, "'4' is not 1, 2, 3 or Enter", "1")
-    reply(child, "Which role", "x")
+    child.expect("Which role")
+    # the roles to claim, in the order the game named them at the start
+    assert re.findall(r"^ +\d+\. (.+?)\r?$", child.before, re.M) == [*in_play, "Back"]
+    child.sendline("x")
     reply(child, "'x' is not on the menu", "1")
     child.expect("You say: “I am the")
     reply(child, "Say something before you vote", "3")

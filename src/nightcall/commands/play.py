@@ -76,7 +76,8 @@ def ask_claim(legal: Sequence[Action], render: Renderer,
             typer.echo(render.t("talk_wrong", answer=raw))
             continue
         kind = {"1": "claim", "2": "claim_saw", "3": "claim_swap"}[raw]
-        options = [a for a in legal if a.kind == kind]
+        # Role indices follow the ruleset's role order, the order "Roles in play" says.
+        options = sorted((a for a in legal if a.kind == kind), key=lambda a: (a.a, a.b))
         if kind == "claim":
             roles = [a.a for a in options]
             i = _menu([render.role(role_ids[r]) for r in roles], render.t("claim_role"), render)

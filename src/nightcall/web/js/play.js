@@ -2,7 +2,7 @@
 // called, claim, vote, and at the end read your own story.
 import { h, mount, $, countdown, toast } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { actionLabel, artifactName, callName, centerName, errorText, hasText, positionName, preferredLanguage, roleName, setLanguage, setRoleNames, stageName, t, tokenName, told, translatePage } from "./text.js";
+import { actionLabel, artifactName, callName, centerName, errorText, hasText, positionName, preferredLanguage, roleName, setLanguage, setRoleNames, stageName, t, tokenName, told, translatePage, wordBefore } from "./text.js";
 import { cardName, causeOf, centerItems, faceupSeats, fetchRecord, finalCards, renderEnd, renderSeats } from "./common.js";
 import { icon, loadRulesets, renderDeck, renderHelp, roleIcon, teamLabel, teamOf, tokenIcon, useRuleset } from "./roles.js";
 import { chime, prefs, setChime } from "./sound.js";
@@ -576,8 +576,8 @@ function renderClaims(view, players) {
   const ids = lobby.settings.role_ids || [];
   if (!roles.length || !ids.length) return null;
   // Each select remembers its pick: another player's claim re-renders the page.
-  const keep = (id, options, first, cls = "") => {
-    const el = h("select", { id, class: cls, "aria-label": t(`claim.label.${id}`), onchange: (e) => { claim[id] = e.target.value; } }, options);
+  const keep = (id, options, first, cls = "", changed = () => {}) => {
+    const el = h("select", { id, class: cls, "aria-label": t(`claim.label.${id}`), onchange: (e) => { claim[id] = e.target.value; changed(); } }, options);
     el.value = claim[id] !== undefined ? claim[id] : first;
     return el;
   };
@@ -585,8 +585,8 @@ function renderClaims(view, players) {
   const n = players.length;
   // Positions: every seat (yours is "my card": a Robber saw it, a Drunk swapped it) and the center.
   const posName = (p) => (p === me.seat ? t("claim.my_card") : positionName(players, p));
-  const posSelect = (id, first) => keep(id, [...Array(n + 3).keys()]
-    .map((p) => h("option", { value: p }, posName(p))), String(first), "pos");
+  const posSelect = (id, first, changed) => keep(id, [...Array(n + 3).keys()]
+    .map((p) => h("option", { value: p }, posName(p))), String(first), "pos", changed);
   // A claim this player already made is not said twice (a double tap, or the same
   // form sent again): the table's board would read it twice.
   const mine = (view.events || []).filter((e) => e.kind === "claim" && e.seat === me.seat);
@@ -596,13 +596,18 @@ function renderClaims(view, players) {
     if (already(kind, Number(a), Number(b))) { toast(t("claim.again"), 3000); return; }
     act(b === undefined ? { kind, a: Number(a) } : { kind, a: Number(a), b: Number(b) });
   };
+  // "and" follows the second card picked: Italian "Ada ed Elena", "Ada e Bruno".
+  const and = h("span", { "data-testid": "claim-and" });
+  const sayAnd = () => { and.textContent = wordBefore("claim.and", posName(Number(swapB.value))); };
+  const swapB = posSelect("swap-b", 1, sayAnd);
+  sayAnd();
   return h("details", { class: "talk", open: true },
     h("summary", {}, t("talk")),
     h("div", { class: "claim" }, h("span", {}, t("claim.am")), roleSelect("claim-role"),
       h("button", { "data-testid": "claim", onclick: () => send("claim", $("#claim-role").value) }, t("say"))),
     h("div", { class: "claim" }, h("span", {}, t("claim.saw")), posSelect("saw-pos", 0), h("span", {}, t("claim.saw_is")), roleSelect("saw-role"),
       h("button", { "data-testid": "claim-saw", onclick: () => send("claim_saw", $("#saw-pos").value, $("#saw-role").value) }, t("say"))),
-    h("div", { class: "claim" }, h("span", {}, t("claim.swapped")), posSelect("swap-a", 0), h("span", {}, t("claim.and")), posSelect("swap-b", 1),
+    h("div", { class: "claim" }, h("span", {}, t("claim.swapped")), posSelect("swap-a", 0), and, swapB,
       h("button", { "data-testid": "claim-swap", onclick: () => {
         const [a, b] = [Number($("#swap-a").value), Number($("#swap-b").value)].sort((x, y) => x - y);
         if (a !== b) send("claim_swap", a, b);

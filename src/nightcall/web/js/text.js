@@ -52,9 +52,19 @@ export function preferredLanguage() {
 
 export function t(key, values = {}) {
   const text = words[key] || ENGLISH[key] || key;
-  const said = text.replace(/\{(\w+)\}/g, (_, k) => (values[k] !== undefined ? String(values[k]) : ""));
-  // Italian "ed" before a word that starts with e ("Dario ed Elena"), as locale.py does.
+  return euphonic(text.replace(/\{(\w+)\}/g, (_, k) => (values[k] !== undefined ? String(values[k]) : "")));
+}
+
+// Italian "ed" before a word that starts with e ("Dario ed Elena"), as locale.py does.
+function euphonic(said) {
   return language === "it" ? said.replace(/(?<![\p{L}\d_'’])e(?= [EeÈèÉé])/gu, "ed") : said;
+}
+
+// The word of `key` ("and") as it is said before `next`, where only a form can follow
+// the words after it (a drop-down): "e" before "Bruno", "ed" before "Elena".
+export function wordBefore(key, next) {
+  const word = t(key);
+  return euphonic(`${word} ${next}`).slice(0, -(String(next).length + 1));
 }
 
 // Fill the static words of a page: elements with data-t (text) or data-t-placeholder.
