@@ -67,9 +67,9 @@ def test_find_by_name_id_or_short_name() -> None:
 
 
 def test_player_count_outside_the_scenario_is_refused() -> None:
-    with pytest.raises(DeckError, match="3-4 players, not 5"):
+    with pytest.raises(DeckError, match="3–4 players, not 5"):
         build_deck("Lonely Night", 5)
-    with pytest.raises(DeckError, match="'Anarchy' is for 3-10 players, not 11"):
+    with pytest.raises(DeckError, match="'Anarchy' is for 3–10 players, not 11"):
         build_deck("anarchy", 11)
     # No scenario chosen: the refusal is the game's range, not a default scenario's.
     with pytest.raises(DeckError, match=r"^Epic Battle is for 3 to 10 players, not 12$"):

@@ -49,7 +49,7 @@ def test_deck_epic_names_its_scenario_and_needs_the_box() -> None:
 @pytest.mark.parametrize(("scenario", "players", "rulebook", "change"), [
     ("a_fearsome_opponent", 3, '"3 players: Alpha Wolf, Witch, Ghost Hunter, Bodyguard, '
      'Villager"', "nightcall adds a second Villager"),
-    ("election_day", 4, '"Election Day (medium, 3-6 players)"', "for 3-5 players"),
+    ("election_day", 4, '"Election Day (medium, 3-6 players)"', "for 3–5 players"),
 ])
 def test_deck_flags_the_adjustments_to_a_scenario(
     scenario: str, players: int, rulebook: str, change: str
@@ -65,6 +65,14 @@ def test_deck_flags_the_adjustments_to_a_scenario(
         assert rulebook.strip('"') in rules.read_text(encoding="utf-8")
     # A scenario taken as the rulebook lists it has no note.
     assert "note:" not in run_cli("deck", "epic", "-n", "5", "--scenario", "nightfall")[1]
+    # In Italian and German the rulebook is quoted as printed; what nightcall does is
+    # said in the language asked for.
+    for lang, note in (("it", "nota: il regolamento dice"), ("de", "Hinweis: Das Regelbuch sagt")):
+        said = flat(run_cli("deck", "epic", "-n", str(players), "--scenario", scenario,
+                            "--lang", lang)[1])
+        assert f"{note} {rulebook}" in said
+        assert change not in said and "nightcall adds" not in said and " players" not in \
+            said.replace(rulebook, "")
 
 
 def test_deck_refuses_a_playing_card_given_twice() -> None:

@@ -553,3 +553,17 @@ def test_play_a_wrong_answer_on_a_claim_menu_says_0_goes_back_in_italian() -> No
     child.expect("«²» non è nel menu: scrivi un numero da 1 a \\d+, oppure q per uscire")
     reply(child, "La tua scelta", "q")
     ends(child)
+
+
+def test_scenarios_fit_an_80_column_terminal() -> None:
+    """The scenarios' table takes the terminal's width (it was drawn 120 wide, so an
+    80-column terminal broke every row in two)."""
+    child = pexpect.spawn(NIGHTCALL, ["scenarios", "epic", "--lang", "it"],
+                          env={**ENV, "COLUMNS": "80"}, encoding="utf-8", timeout=TIMEOUT,
+                          dimensions=(50, 80))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", child.before)  # (colours are not columns)
+    assert "Ore di disperazione" in shown and "4–10" in shown
+    assert max(len(line) for line in shown.splitlines()) <= 80

@@ -15,20 +15,14 @@ if TYPE_CHECKING:
 
 EXIT_REFUSED = 2
 
-# Where nightcall's deck differs from a scenario's list in the rulebook, the rulebook's
-# line and what we do instead (docs/rulings.md, Epic Battle, "Decks and scenarios").
-ADJUSTMENTS: dict[str, tuple[str, str]] = {
-    "a_fearsome_opponent": (
-        '"3 players: Alpha Wolf, Witch, Ghost Hunter, Bodyguard, Villager" '
-        '(epic-battle-rulebook.txt, "A Fearsome Opponent")',
-        "the list has one card too few (players + 3 are needed): nightcall adds a second "
-        "Villager, and the Alpha Wolf stays the only werewolf",
-    ),
-    "election_day": (
-        '"Election Day (medium, 3-6 players)" with decks for 3 to 5 players '
-        '(epic-battle-rulebook.txt, "Election Day")',
-        "the rulebook gives no 6-player deck: nightcall offers it for 3-5 players",
-    ),
+# Where nightcall's deck differs from a scenario's list in the rulebook: the rulebook's
+# words (quoted as printed), and what we do instead in the line
+# ``deck.adjustment.<scenario>`` (docs/rulings.md, Epic Battle, "Decks and scenarios").
+ADJUSTMENTS: dict[str, str] = {
+    "a_fearsome_opponent": '"3 players: Alpha Wolf, Witch, Ghost Hunter, Bodyguard, Villager" '
+                           '(epic-battle-rulebook.txt, "A Fearsome Opponent")',
+    "election_day": '"Election Day (medium, 3-6 players)" '
+                    '(epic-battle-rulebook.txt, "Election Day")',
 }
 
 
@@ -71,7 +65,8 @@ def deck(
                   highlight=False, markup=False)
         raise typer.Exit(EXIT_REFUSED) from None
     scenario_id = scenario_name[0] if scenario_name else None
-    adjustment = ADJUSTMENTS.get(scenario_id or "")
+    quoted = ADJUSTMENTS.get(scenario_id or "")
+    adjustment = (quoted, locale.line(f"deck.adjustment.{scenario_id}")) if quoted else None
 
     def name(role: str) -> str:
         return locale.role(ruleset.id, role)

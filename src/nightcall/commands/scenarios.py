@@ -93,8 +93,11 @@ def scenarios(
         table.add_row(loc.scenario(rs.id, s["id"], s["name"]),
                       words.get(f"parties.{s['parties']}", s["parties"]),
                       words.get(f"difficulty.{s['difficulty']}", s["difficulty"]),
-                      f"{s['min_players']}-{s['max_players']}")
-    Console(width=120).print(table)
+                      f"{s['min_players']}–{s['max_players']}")
+    console = Console()
+    if not console.is_terminal:  # a file or a pipe gets whole rows; a terminal, its width
+        console.width = 120
+    console.print(table)
 
 
 def _page_words(lang: str) -> dict[str, Any]:

@@ -78,7 +78,7 @@ class Scenario:
         """DeckError unless the scenario is written for ``players``."""
         if not self.min_players <= players <= self.max_players:
             raise DeckError(Said(
-                f"the scenario {self.name!r} is for {self.min_players}-{self.max_players} "
+                f"the scenario {self.name!r} is for {self.min_players}–{self.max_players} "
                 f"players, not {players}", "epic.scenario_players", scenario=self.id,
                 low=self.min_players, high=self.max_players, n=players))
 
