@@ -54,7 +54,8 @@ def test_a_tournament_from_a_toml_file(tmp_path: Path) -> None:
     assert code == 0, stderr
     for name in ("hard", "random", "example"):
         assert name in stdout
-    assert "15 games (3 deals x 5 seatings)" in " ".join(stdout.split())
+    assert "One Night Ultimate Werewolf, 5 players (2 × Werewolf, Seer, Robber, Troublemaker, " \
+        "3 × Villager); 15 games (3 deals × 5 seatings), seed 4" in " ".join(stdout.split())
     board = json.loads((out / "leaderboard.json").read_text())
     assert board["games"] == 15 and board["tournament"]["seed"] == 4
     rows = board["leaderboard"]

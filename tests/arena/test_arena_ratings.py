@@ -126,7 +126,20 @@ def test_the_title_counts_one_deal_in_the_singular() -> None:
     people = tuple(Entrant(f"r{i}", "bot", bot="random") for i in range(5))
     one = Tournament("onuw", 5, DECK, people, 1, 4)
     said = " ".join(title(rate(one, play_games(one, range(one.games), Context()))).split())
-    assert "; 5 games (1 deal x 5 seatings), seed 4" in said
+    assert "; 5 games (1 deal × 5 seatings), seed 4" in said
     two = Tournament("onuw", 5, DECK, people, 2, 4)
     said = " ".join(title(rate(two, play_games(two, range(two.games), Context()))).split())
-    assert "; 10 games (2 deals x 5 seatings), seed 4" in said
+    assert "; 10 games (2 deals × 5 seatings), seed 4" in said
+
+
+def test_the_title_names_the_game_and_its_scenario_in_words() -> None:
+    """The title says the ruleset's and the scenario's names (it said "epic" and the
+    scenario's id, or a deck of ids such as "dream_wolf")."""
+    from nightcall.arena.config import build
+    from nightcall.arena.ratings import title
+
+    t = build({}, {"ruleset": "epic", "players": 5, "scenario": "Blutmond", "games": 5},
+              ["random", "reasoning"])
+    said = " ".join(title(rate(t, play_games(t, range(t.games), Context()))).split())
+    assert said.startswith("One Night Ultimate Werewolf: Epic Battle, 5 players (scenario "
+                           "“Epic Battle: Blood Moon”); ")

@@ -205,10 +205,20 @@ def _rate_text(side: SideJson) -> str:
 
 
 def title(r: Ratings) -> str:
-    t = r.tournament
-    what = f"scenario {t.scenario}" if t.scenario else ", ".join(t.deck)
-    return (f"{t.ruleset}, {t.players} players ({what}); {_count(r.games, 'game')} "
-            f"({_count(t.deals, 'deal')} x {_count(t.games_per_deal, 'seating')}), "
+    """The tournament in a line, in words: "One Night Ultimate Werewolf, 5 players
+    (2 × Werewolf, Seer, ...); 15 games (3 deals × 5 seatings), seed 0"."""
+    from nightcall.engine.ruleset import get_ruleset
+    from nightcall.narration.locale import load
+
+    t, en = r.tournament, load("en")
+    rs = get_ruleset(t.ruleset)
+    if t.scenario:
+        name = next(s["name"] for s in rs.scenarios() if s["id"] == t.scenario)
+        what = f"scenario “{en.scenario(rs.id, t.scenario, name)}”"
+    else:
+        what = en.deck(rs.id, t.deck)
+    return (f"{rs.title}, {t.players} players ({what}); {_count(r.games, 'game')} "
+            f"({_count(t.deals, 'deal')} × {_count(t.games_per_deal, 'seating')}), "
             f"seed {t.seed}")
 
 

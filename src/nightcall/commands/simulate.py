@@ -241,12 +241,7 @@ def _capital(name: str) -> str:
 
 
 def _deck_line(result: dict[str, Any], rs: Rules, locale: Locale) -> str:
-    from collections import Counter
-
-    counts = Counter(result["deck"])
-    return locale.line("simulate.deck", cards=", ".join(
-        f"{k} × {locale.role(rs.id, r)}" if k > 1 else locale.role(rs.id, r)
-        for r, k in counts.items()))
+    return locale.line("simulate.deck", cards=locale.deck(rs.id, result["deck"]))
 
 
 def _bots_line(result: dict[str, Any], locale: Locale) -> str:

@@ -24,6 +24,8 @@ import importlib
 import json
 import re
 import string
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -63,6 +65,13 @@ class Locale:
     def role(self, ruleset: str, role: str) -> str:
         """The role's name in this language, falling back to the id made readable."""
         return self.roles.get(ruleset, {}).get(role, role.replace("_", " ").title())
+
+    def deck(self, ruleset: str, roles: Iterable[str]) -> str:
+        """A deck in a few words, each role once in the order first met, with its count
+        where there are more: "2 × Werewolf, Seer, 3 × Villager"."""
+        counts = Counter(roles)
+        return ", ".join(f"{k} × {self.role(ruleset, r)}" if k > 1 else self.role(ruleset, r)
+                         for r, k in counts.items())
 
     def scenario(self, ruleset: str, scenario: str, default: str) -> str:
         """A named scenario's name in this language (``RULESET.scenario.<id>``), or
