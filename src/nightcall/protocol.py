@@ -234,10 +234,10 @@ def _decode(data: str | bytes, decoder: msgspec.json.Decoder[T], types: tuple[st
         )
     kind = raw.get("type")
     if kind not in types:
+        what = ("a message needs a \"type\"" if kind is None
+                else f"unknown message type {kind!r}")
         raise ProtocolError(
-            ErrorCode.UNKNOWN_TYPE,
-            f"unknown message type {kind!r}: expected one of {', '.join(types)}",
-        )
+            ErrorCode.UNKNOWN_TYPE, f"{what}: expected one of {', '.join(types)}")
     try:
         return decoder.decode(data)
     except msgspec.ValidationError as exc:

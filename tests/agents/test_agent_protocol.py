@@ -52,7 +52,7 @@ def test_action_from_engine_json_decodes_identically() -> None:
         ("{", p.ErrorCode.BAD_JSON, "not valid JSON"),
         ("[1, 2]", p.ErrorCode.BAD_JSON, "got list"),
         ('{"type": "dance"}', p.ErrorCode.UNKNOWN_TYPE, "'dance'"),
-        ('{"action": {"kind": "skip"}}', p.ErrorCode.UNKNOWN_TYPE, "None"),
+        ('{"action": {"kind": "skip"}}', p.ErrorCode.UNKNOWN_TYPE, 'needs a "type"'),
         ('{"type": "action"}', p.ErrorCode.BAD_MESSAGE, "missing required field `action`"),
         ('{"type": "action", "action": {"kind": "vote", "a": "x"}}', p.ErrorCode.BAD_MESSAGE,
          "$.action.a"),
