@@ -200,3 +200,65 @@ def test_the_host_names_the_last_to_die(browser: Any, tmp_path: Path, shots: Any
         assert not errors, errors
     finally:
         server.stop()
+
+
+def test_a_suspects_and_a_ghosts_phone_say_why_they_do_not_vote(browser: Any, server: Any,
+                                                                shots: Any) -> None:
+    """Seven phones: everyone accuses the first living player, who accuses the second,
+    so those two are the Suspects. A Suspect's phone says with whom it stands and that
+    Suspects do not vote (the defense, then the execution); the night's ghost's phone
+    says ghosts do not vote in the execution; the voters' phones only ask."""
+    names = ("Ada", "Bea", "Cleo", "Dan", "Eva", "Fede", "Gio")
+    table = Table(browser, server.url, names, ruleset="lupus", seats=7, call_seconds=1.5,
+                  discussion_seconds=300, vote_seconds=300, defense_seconds=300,
+                  language="it")
+    host, phones = table.host, table.phones
+    host.click("[data-testid=deal]")
+    wait_for(lambda: stage(host) == "night", what="night")
+    while stage(host) == "night":
+        for page in phones:
+            act_if_called(page)
+        time.sleep(0.15)
+    wait_for(lambda: stage(host) == "discussion", what="dawn")
+    ghosts = {page.inner_text("#me").strip(): page for page in phones
+              if page.locator("[data-testid=ghost]").count()}
+    first, second = [n for n in names if n not in ghosts][:2]
+    host.click("[data-testid=open-vote]")
+    wait_for(lambda: stage(host) == "accuse", what="the accusations")
+    while stage(host) == "accuse":
+        for page in phones:
+            target = second if page.inner_text("#me").strip() == first else first
+            button = page.locator("[data-testid=vote] [data-testid=choice]", has_text=target)
+            if button.count():
+                button.click()
+        time.sleep(0.15)
+    wait_for(lambda: stage(host) == "defense", what="the defense")
+
+    def waiting(page: Any, now: str) -> str:
+        wait_for(lambda: stage(page) == now, what=f"{now} on the phone")
+        said = page.locator("[data-testid=waiting]")
+        return said.inner_text() if said.count() else ""
+
+    by_name = {page.inner_text("#me").strip(): page for page in phones}
+    assert waiting(by_name[first], "defense") == (
+        f"Tu e {second} siete i Sospettati. Ora ciascuno di voi ha un breve discorso per "
+        "difendersi.")
+    assert waiting(by_name[second], "defense").startswith(f"Tu e {first} siete i Sospettati.")
+    shots(by_name[second], "lupus-suspect-defense-360")
+    assert all(waiting(page, "defense") == "" for name, page in by_name.items()
+               if name not in (first, second))
+    host.click("[data-testid=open-vote]")
+    wait_for(lambda: stage(host) == "execute", what="the execution")
+    assert waiting(by_name[first], "execute") == (
+        f"Tu e {second} siete i Sospettati: ora gli altri scelgono chi mandare al rogo. "
+        "I Sospettati non votano.")
+    assert by_name[first].locator("[data-testid=vote]").count() == 0
+    for ghost in ghosts.values():
+        assert waiting(ghost, "execute") == (
+            f"I fantasmi non votano nell'esecuzione: i vivi scelgono tra {first} e {second}.")
+        shots(ghost, "lupus-ghost-execute-360")
+    voters = [page for name, page in by_name.items() if name not in (first, second, *ghosts)]
+    for page in voters:
+        page.wait_for_selector("[data-testid=vote] [data-testid=choice]")
+        assert waiting(page, "execute") == ""
+    assert not table.errors, table.errors

@@ -2,7 +2,7 @@
 // called, claim, vote, and at the end read your own story.
 import { h, mount, $, countdown, toast } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { actionLabel, artifactName, callName, centerName, errorText, hasText, positionName, preferredLanguage, roleName, setLanguage, setRoleNames, stageName, t, tokenName, told, translatePage, wordBefore } from "./text.js";
+import { actionLabel, artifactName, callName, centerName, errorText, hasText, list, positionName, preferredLanguage, roleName, setLanguage, setRoleNames, stageName, t, tokenName, told, translatePage, wordBefore } from "./text.js";
 import { cardName, causeOf, centerItems, faceupSeats, fetchRecord, finalCards, renderEnd, renderSeats } from "./common.js";
 import { icon, loadRulesets, renderDeck, renderHelp, roleIcon, teamLabel, teamOf, tokenIcon, useRuleset } from "./roles.js";
 import { chime, prefs, setChime } from "./sound.js";
@@ -568,6 +568,16 @@ function renderDay(view, players, stage) {
       out.push(h("p", { class: "prompt", "data-testid": "voted" }, t("voted")));
     }
   }
+  // Lupus: a Suspect or a ghost has no vote to cast; the phone says why it waits.
+  const suspects = view.suspects || [];
+  const others = suspects.filter((n) => n !== me.name);
+  let waiting = null;
+  if (suspects.includes(me.name) && (stage === "defense" || stage === "execute")) {
+    waiting = t(`wait.suspect_${stage}`, { other: list(others) });
+  } else if (view.ghost && stage === "execute") {
+    waiting = t("wait.ghost_execute", { names: list(suspects) });
+  }
+  if (waiting) out.push(h("p", { class: "prompt", "data-testid": "waiting" }, waiting));
   return [out, lobby.settings.talk && !view.ghost ? renderClaims(view, players) : null];
 }
 
@@ -651,16 +661,16 @@ function renderKnown(obs, over) {
   // Your own card stays under the card (tap to show), not in this list.
   const items = told(obs.view.events, obs.said).filter(([e]) => e.kind !== "deal");
   const lines = items.map(([, line]) => line);
-  const list = lines.length ? h("ol", {}, lines.map((l) => h("li", {}, l))) : h("p", { class: "hint" }, t("known.none"));
+  const all = lines.length ? h("ol", {}, lines.map((l) => h("li", {}, l))) : h("p", { class: "hint" }, t("known.none"));
   if (!over) {
     return h("section", { class: "known", "data-testid": "known" }, h("h2", {}, t("known")),
-      lines.length ? knownRounds(items) : list);
+      lines.length ? knownRounds(items) : all);
   }
   // At the end the whole game above tells the same story: this one, folded, is the
   // player's own view of it ("you looked at ...").
   return h("details", { class: "known fold", "data-testid": "known", open: endFolds.known,
     ontoggle: (e) => { endFolds.known = e.target.open; } },
-  h("summary", {}, h("h2", {}, t("you.story"))), list);
+  h("summary", {}, h("h2", {}, t("you.story"))), all);
 }
 
 // A game of many nights (Lupus) tells each night and its day as a round: the rounds
