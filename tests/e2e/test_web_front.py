@@ -58,11 +58,27 @@ def test_the_front_page_follows_the_browser_and_the_picker(
         == "La prima notte"
     german.select_option("#ruleset", "lupus")
     assert german.is_visible("#defense-row") and not german.is_visible("#scenario-row")
+    # The seats' range is said; a number typed outside it is moved in, and said so.
+    hint = german.locator("[data-testid=seats-hint]")
+    # (the 5 seats of the game before are too few for Lupus)
+    assert german.input_value("#seats") == "7" and hint.inner_text() == \
+        "Lupus in Tabula si gioca da 7 a 23: posti portati a 7."
+    german.fill("#seats", "30")
+    german.press("#seats", "Tab")
+    assert german.input_value("#seats") == "23"
+    assert hint.inner_text() == "Lupus in Tabula si gioca da 7 a 23: posti portati a 23."
+    assert hint.get_attribute("role") == "status"  # (read out when it changes)
+    shots(german, "front-02-seats-moved")
+    german.fill("#seats", "12")
+    german.press("#seats", "Tab")
+    assert hint.inner_text() == "Da 7 a 23 giocatori, bot compresi."
     german.select_option("#ruleset", "onuw")
     assert not german.is_visible("#defense-row")  # only Lupus has a defense
     german.fill("#seats", "3")
     german.press("#seats", "Tab")  # the deck preview follows the seats when they change
-    assert german.inner_text("[data-testid=deck-preview]").count(",") == 5  # 3 + 3 in the center
+    # 3 + 3 in the center, each role once with its count
+    assert german.inner_text("[data-testid=deck-preview]") == \
+        "Mazzo: 2 × Lupo, Veggente, Ladro, Combinaguai, Villico"
     german.click("[data-testid=create]")
     german.wait_for_url("**/host/*")
     german.wait_for_selector("[data-testid=code]")

@@ -2,7 +2,7 @@
 // room yet, so the page speaks the browser's language (or the one picked here, kept
 // for the next visit), and a new room starts in that language too.
 import { h, mount, $ } from "./dom.js";
-import { LANGUAGES, PICKED, currentLanguage, errorText, hasText, preferredLanguage, roleName, scenarioName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
+import { LANGUAGES, PICKED, currentLanguage, deckWords, errorText, hasText, preferredLanguage, roleName, scenarioName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
 import { loadRulesets, renderDeck, roleIcon, useRuleset } from "./roles.js";
 
 let rulesets = [];
@@ -46,9 +46,13 @@ function refresh() {
   useRuleset(r);
   const seats = $("#seats");
   seats.min = r.min_players; seats.max = r.max_players;
-  let n = Number(seats.value) || 5;
-  n = Math.min(Math.max(n, r.min_players), r.max_players);
+  const typed = Number(seats.value) || 5;
+  const n = Math.min(Math.max(typed, r.min_players), r.max_players);
   seats.value = n;
+  // The game's range, always; a number typed outside it is moved in, and said so.
+  const range = { title: r.title, low: r.min_players, high: r.max_players };
+  $("#seats-hint").textContent = typed === n ? t("front.seats_range", range)
+    : t("front.seats_moved", { ...range, n });
   const scenario = $("#scenario").value;  // kept across a rebuild when it still fits
   const fitting = r.scenarios.filter((s) => !s.min_players || (n >= s.min_players && n <= s.max_players));
   mount($("#scenario"), [h("option", { value: "" }, t("front.scenario.none")),
@@ -70,7 +74,7 @@ function refresh() {
   const picking = $("#deck-mode").value === "pick";
   $("#deck-preview").textContent = picking ? ""
     : $("#scenario").value ? t("front.preview.scenario")
-      : t("front.preview.deck", { roles: deck.map(roleName).join(", ") });
+      : t("front.preview.deck", { roles: deckWords(deck) });
   $("#roles").hidden = !picking;
   // Before picking a scenario: who plays against whom, how hard, which cards.
   const scen = r.scenarios.find((s) => s.id === $("#scenario").value);
@@ -79,7 +83,7 @@ function refresh() {
     h("p", { class: "scenario-line" }, t("front.scenario_info", {
       parties: hasText(`parties.${scen.parties}`) ? t(`parties.${scen.parties}`) : scen.parties || "",
       difficulty: hasText(`difficulty.${scen.difficulty}`) ? t(`difficulty.${scen.difficulty}`) : scen.difficulty || "" })),
-    shown.length ? h("p", {}, t("front.scenario_deck", { n, roles: shown.map(roleName).join(", ") })) : null] : null);
+    shown.length ? h("p", {}, t("front.scenario_deck", { n, roles: deckWords(shown) })) : null] : null);
   mount($("#deck-icons"), picking ? null : [h("h3", {}, t("front.deck_icons")), renderDeck(shown, { testid: "deck-icons-list" })]);
   $("#deck-icons").hidden = picking || !shown.length;
   if (picking) {

@@ -122,6 +122,14 @@ export function positionName(players, p) {
   return p < players.length ? players[p] : centerName(p - players.length);
 }
 
+// A deck in a few words, as locale.py's Locale.deck says it: each role once, in the
+// order first met, with its count where there are more ("3 × Werewolf, Seer").
+export function deckWords(roles) {
+  const counts = new Map();
+  for (const r of roles) counts.set(r, (counts.get(r) || 0) + 1);
+  return [...counts].map(([r, k]) => (k > 1 ? `${k} × ${roleName(r)}` : roleName(r))).join(", ");
+}
+
 // "A, B and C" in the room's language.
 export function list(items) {
   if (!items.length) return t("nobody");
