@@ -457,3 +457,25 @@ def test_the_web_master_plays_a_lupus_night_on_the_engines_steps(
     assert night[0] == calls[0]
     assert page.inner_text("[data-testid=step]").startswith("Day 1")
     assert not errors, errors
+
+
+def test_the_players_are_moved_into_the_games_range_and_the_page_says_so(
+        browser: Any, server: Any) -> None:
+    """Table mode took a player count outside the game's range in silence (5 became 7
+    on picking Lupus); the line under the count now says the range, or what it did."""
+    errors: list[str] = []
+    page = open_table(browser, server.url, lang="de", phone=360, errors=errors)
+    hint = page.locator("[data-testid=players-hint]")
+    wait_for(lambda: hint.inner_text() == "Für 3 bis 10 Spieler.", what="One Night's range")
+    page.select_option("[data-testid=game]", "lupus")
+    wait_for(lambda: page.input_value("[data-testid=players]") == "7", what="7 players")
+    assert hint.inner_text() == "Lupus in Tabula ist für 7 bis 23 Spieler: Plätze auf 7 gesetzt."
+    page.fill("[data-testid=players]", "40")
+    page.dispatch_event("[data-testid=players]", "change")
+    wait_for(lambda: page.input_value("[data-testid=players]") == "23", what="23 players")
+    assert hint.inner_text() == "Lupus in Tabula ist für 7 bis 23 Spieler: Plätze auf 23 gesetzt."
+    page.fill("[data-testid=players]", "9")
+    page.dispatch_event("[data-testid=players]", "change")
+    wait_for(lambda: hint.inner_text() == "Für 7 bis 23 Spieler.", what="the range again")
+    assert page.get_attribute("[data-testid=players-hint]", "role") == "status"
+    assert not errors, errors

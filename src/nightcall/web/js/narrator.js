@@ -260,11 +260,14 @@ function renderSetup() {
     h("section", { class: "panel", "aria-labelledby": "setup-title" },
       h("h2", { id: "setup-title" }, t("narrator.setup")),
       h("label", {}, h("span", {}, t("front.game")), " ",
-        h("select", { id: "game", "data-testid": "game", onchange: change((el) => { state.ruleset = el.value; state.scenario = ""; state.counts = {}; }) },
+        h("select", { id: "game", "data-testid": "game", onchange: change((el) => { state.ruleset = el.value; state.scenario = ""; state.counts = {}; setPlayers(info(), state.players); }) },
           rulesets.map((x) => h("option", { value: x.id, selected: x.id === r.id }, x.title)))),
       h("label", {}, h("span", {}, t("narrator.players")), " ",
         h("input", { id: "players", "data-testid": "players", type: "number", min: r.min_players, max: r.max_players, value: n,
-          onchange: change((el) => { state.players = Math.min(r.max_players, Math.max(r.min_players, Number(el.value) || r.min_players)); }) })),
+          "aria-describedby": "players-hint", onchange: change((el) => { setPlayers(r, Number(el.value) || r.min_players); }) })),
+      h("p", { id: "players-hint", class: "hint", role: "status", "data-testid": "players-hint" },
+        t(state.playersMoved ? "front.seats_moved" : "narrator.players_range",
+          { title: r.title, low: r.min_players, high: r.max_players, n })),
       r.scenarios.length ? h("label", {}, h("span", {}, t("front.scenario")), " ",
         h("select", { id: "scenario", "data-testid": "scenario", onchange: change((el) => { state.scenario = el.value; if (el.value) state.pick = false; }) },
           h("option", { value: "" }, t("front.scenario.none")),
@@ -282,6 +285,12 @@ function renderSetup() {
           placeholder: state.setup ? String(state.setup.timing.discussion / 60) : "", onchange: change((el) => { state.minutes = el.value === "" ? null : Number(el.value); }) }))),
     h("div", { id: "preview", "aria-live": "polite" }));
   renderPreview();
+}
+
+// The players typed, moved into the game's range; the page says when it moved them.
+function setPlayers(r, typed) {
+  state.players = Math.min(r.max_players, Math.max(r.min_players, typed));
+  state.playersMoved = state.players !== typed;
 }
 
 function seedCounts() {
