@@ -355,3 +355,17 @@ def test_a_scenario_is_named_and_found_in_the_table_language() -> None:
     assert code == 2 and "meintest du „Einbruch der Nacht“?" in said, said
     assert "Die Szenarien: Die erste Nacht, Das Grauen erwacht, " in said
     assert "nightfall" not in said and "the_first_night" not in said
+
+
+@pytest.mark.parametrize("text", ["[]", "null", '"a record"', "3"])
+def test_json_that_is_not_an_object_is_an_illegal_record_for_replay(
+    tmp_path: Path, text: str,
+) -> None:
+    """``replay`` of a JSON file holding a list or a string stopped "on a bug"
+    (exit 70): the header check ran outside the refusals."""
+    record = tmp_path / "game.json"
+    record.write_text(text)
+    code, out, err = run_cli("replay", str(record), "--lang", "de")
+    assert (code, out) == (2, "")
+    assert " ".join(err.split()) == \
+        "Ungültige Aufzeichnung: Eine Spielaufzeichnung ist ein JSON-Objekt."

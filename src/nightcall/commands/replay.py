@@ -34,14 +34,12 @@ def replay(
                   highlight=False, markup=False)
         raise typer.Exit(EXIT_ILLEGAL) from None
     try:
-        record = records.load(file)
+        ruleset, state = records.replay(records.load(file))
     except ValueError as exc:  # the file itself: none, unreadable, not JSON
         err.print(refused_in(lang, "cannot_replay", "cannot replay", exc), style="bold red",
                   highlight=False, markup=False)
         raise typer.Exit(EXIT_ILLEGAL) from None
-    try:
-        ruleset, state = records.replay(record)
-    except NightcallError as exc:
+    except NightcallError as exc:  # JSON, but not a game that keeps the rules
         from nightcall.engine.errors import RecordError
 
         # ("illegal record: the record needs ...", not "illegal record: record: ...")
