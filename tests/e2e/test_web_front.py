@@ -62,11 +62,11 @@ def test_the_front_page_follows_the_browser_and_the_picker(
     hint = german.locator("[data-testid=seats-hint]")
     # (the 5 seats of the game before are too few for Lupus)
     assert german.input_value("#seats") == "7" and hint.inner_text() == \
-        "Lupus in Tabula si gioca da 7 a 23: posti portati a 7."
+        "Lupus in Tabula si gioca da 7 a 23 giocatori: numero portato a 7."
     german.fill("#seats", "30")
     german.press("#seats", "Tab")
     assert german.input_value("#seats") == "23"
-    assert hint.inner_text() == "Lupus in Tabula si gioca da 7 a 23: posti portati a 23."
+    assert hint.inner_text() == "Lupus in Tabula si gioca da 7 a 23 giocatori: numero portato a 23."
     assert hint.get_attribute("role") == "status"  # (read out when it changes)
     shots(german, "front-02-seats-moved")
     german.fill("#seats", "12")

@@ -469,11 +469,11 @@ def test_the_players_are_moved_into_the_games_range_and_the_page_says_so(
     wait_for(lambda: hint.inner_text() == "Für 3 bis 10 Spieler.", what="One Night's range")
     page.select_option("[data-testid=game]", "lupus")
     wait_for(lambda: page.input_value("[data-testid=players]") == "7", what="7 players")
-    assert hint.inner_text() == "Lupus in Tabula ist für 7 bis 23 Spieler: Plätze auf 7 gesetzt."
+    assert hint.inner_text() == "Lupus in Tabula ist für 7 bis 23 Spieler: auf 7 gesetzt."
     page.fill("[data-testid=players]", "40")
     page.dispatch_event("[data-testid=players]", "change")
     wait_for(lambda: page.input_value("[data-testid=players]") == "23", what="23 players")
-    assert hint.inner_text() == "Lupus in Tabula ist für 7 bis 23 Spieler: Plätze auf 23 gesetzt."
+    assert hint.inner_text() == "Lupus in Tabula ist für 7 bis 23 Spieler: auf 23 gesetzt."
     page.fill("[data-testid=players]", "9")
     page.dispatch_event("[data-testid=players]", "change")
     wait_for(lambda: hint.inner_text() == "Für 7 bis 23 Spieler.", what="the range again")
