@@ -211,7 +211,9 @@ def test_play_shows_the_talk_lets_the_human_claim_then_vote() -> None:
     explained and asked again), and the vote comes after the talk."""
     child = spawn("play", "onuw", "-n", "5", "--name", "Zoe")
     child.expect(r"Roles in play: ([^\r\n]+)\.\r?\n")  # (pexpect: . is DOTALL)
-    in_play = list(dict.fromkeys(child.match.group(1).split(", ")))
+    # each role once, with its count where there are more ("2 × Werewolf, Seer")
+    in_play = [role.split(" × ")[-1] for role in child.match.group(1).split(", ")]
+    assert len(in_play) == len(set(in_play)) and "2 × Werewolf" in child.match.group(1)
     child.expect(r"Seed (\d+) \(the same game again: --seed \d+\)")  # from the clock
     seed = child.match.group(1)
     while child.expect([r"Your choice \(1-\d+", "Say something before you vote"]) == 0:

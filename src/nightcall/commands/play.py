@@ -169,8 +169,7 @@ def play(
     # "you are You" reads oddly: without --name the greeting gives only the seat
     typer.echo(render.t("start" if named else "start_unnamed", title=ruleset.title, n=players,
                         name=name, seat=seat))
-    typer.echo(render.t("roles", roles=", ".join(render.role(r)
-                                                 for r in sorted_deck(ruleset, deck))))
+    typer.echo(render.t("roles", roles=locale.deck(ruleset.id, sorted_deck(ruleset, deck))))
     typer.echo(render.t("seed", seed=seed))
 
     def ask(legal: list[ActionJSON]) -> ActionJSON:
