@@ -569,3 +569,16 @@ def test_scenarios_fit_an_80_column_terminal() -> None:
     shown = re.sub(r"\x1b\[[0-9;]*m", "", child.before)  # (colours are not columns)
     assert "Ore di disperazione" in shown and "4–10" in shown
     assert max(len(line) for line in shown.splitlines()) <= 80
+
+
+def test_play_lupus_tells_a_dead_player_they_are_a_ghost_once() -> None:
+    """Executed on day 1 (seed 3: the human, a werewolf, is accused by the village),
+    the player is told once what a ghost does; the game goes on to its end."""
+    child = spawn("play", "lupus", "-n", "8", "--lang", "it", "--seed", "3")
+    seen = play_to_the_end(child, r"La tua scelta \(1-\d+, q per uscire\)",
+                           "Hai (vinto|perso)", "(?!)")
+    ghost = "Ora sei un fantasma: non parli più e di notte nessuno ti chiama, ma ogni giorno " \
+        "accusi ancora qualcuno."
+    flat = " ".join(seen.split())
+    assert "Vai al rogo." in flat and flat.count(ghost) == 1
+    assert flat.index("Vai al rogo.") < flat.index(ghost)

@@ -215,16 +215,20 @@ def play_game(
         for s in range(len(render.players)) if s != me
     }
     shown = 0
+    ghost = False
     talks: Talk[S] | None = ruleset if isinstance(ruleset, Talk) else None
 
     def show_new() -> None:
-        nonlocal shown
-        events = ruleset.view(state, me)["events"]
-        for e in events[shown:]:
+        nonlocal shown, ghost
+        view = ruleset.view(state, me)
+        for e in view["events"][shown:]:
             text = render.event(e)
             if text:
                 echo(text)
-        shown = len(events)
+        shown = len(view["events"])
+        if view.get("ghost") and not ghost and not ruleset.is_over(state):
+            ghost = True  # (Lupus: the dead still accuse, once a day)
+            echo(render.t("ghost"))
 
     while not ruleset.is_over(state):
         waiting = ruleset.waiting_for(state)
