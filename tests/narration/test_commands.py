@@ -99,7 +99,9 @@ def test_narrate_live_without_waiting_shows_every_line() -> None:
     code, out, err = run_cli("narrate", "onuw", "-n", "3", "--no-wait", "--no-speech")
     assert code == 0, err
     assert "[Werewolf] Werewolves, open your eyes" in out
-    assert out.rstrip().endswith("everyone knows who dies.")
+    said = " ".join(out.split())
+    assert said.endswith("everyone knows who dies. Who won? `nightcall judge onuw` asks what "
+                         "lies in front of each player and who pointed at whom, and works it out.")
 
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")

@@ -53,6 +53,8 @@ def test_narrate_live_counts_down_and_ends_with_the_vote() -> None:
     child.expect("discussione: \\S*[12] s")  # the day timer ticking
     child.expect("Tre")
     child.expect("Votate!")
+    # and then what the table does next: the who-has-won check, in the same language
+    child.expect("Chi ha vinto\\? `nightcall judge onuw --lang it` chiede")
     ends(child)
 
 

@@ -218,6 +218,10 @@ def narrate(
     except KeyboardInterrupt:
         err.print(locale.line("ui.stopped"), highlight=False)
         raise typer.Exit(130) from None
+    # What the table does next: the who-has-won check, from the cards and the votes.
+    judge = f"nightcall judge {ruleset.id}" + ("" if lang == "en" else f" --lang {lang}")
+    console.print(locale.line("narrate.then_judge", command=judge), highlight=False,
+                  markup=False)
 
 
 def _given_by_default(ctx: typer.Context, option: str) -> bool:
