@@ -2,7 +2,7 @@
 // room yet, so the page speaks the browser's language (or the one picked here, kept
 // for the next visit), and a new room starts in that language too.
 import { h, mount, $ } from "./dom.js";
-import { LANGUAGES, PICKED, currentLanguage, deckWords, errorText, hasText, preferredLanguage, roleName, scenarioName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
+import { LANGUAGES, PICKED, currentLanguage, deckWords, errorText, fitPlayers, hasText, playersLine, preferredLanguage, roleName, scenarioName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
 import { loadRulesets, renderDeck, roleIcon, useRuleset } from "./roles.js";
 
 let rulesets = [];
@@ -47,12 +47,9 @@ function refresh() {
   const seats = $("#seats");
   seats.min = r.min_players; seats.max = r.max_players;
   const typed = Number(seats.value) || 5;
-  const n = Math.min(Math.max(typed, r.min_players), r.max_players);
+  const n = fitPlayers(r, typed);
   seats.value = n;
-  // The game's range, always; a number typed outside it is moved in, and said so.
-  const range = { title: r.title, low: r.min_players, high: r.max_players };
-  $("#seats-hint").textContent = typed === n ? t("front.seats_range", range)
-    : t("front.seats_moved", { ...range, n });
+  $("#seats-hint").textContent = playersLine(r, n, n !== typed, "front.seats_range");
   const scenario = $("#scenario").value;  // kept across a rebuild when it still fits
   const fitting = r.scenarios.filter((s) => !s.min_players || (n >= s.min_players && n <= s.max_players));
   mount($("#scenario"), [h("option", { value: "" }, t("front.scenario.none")),

@@ -4,7 +4,7 @@
 // /api/narrator/*; this page shows it big, speaks it, and keeps the time.
 import { cardName } from "./common.js";
 import { h, mount, $ } from "./dom.js";
-import { artifactName, currentLanguage, list, roleName, scenarioName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
+import { artifactName, currentLanguage, fitPlayers, list, playersLine, roleName, scenarioName, setLanguage, setRoleNames, t, translatePage } from "./text.js";
 import { icon, loadRulesets, renderDeck, renderHelp, roleIcon, teamOf, tokenIcon, useRuleset } from "./roles.js";
 import { chooseVoice, chosenVoice, onVoices, speak, voicesFor } from "./speech.js";
 import { chime, prefs, resumeOnTap, setAmbience, setChime, setVolume } from "./sound.js";
@@ -266,8 +266,7 @@ function renderSetup() {
         h("input", { id: "players", "data-testid": "players", type: "number", min: r.min_players, max: r.max_players, value: n,
           "aria-describedby": "players-hint", onchange: change((el) => { setPlayers(r, Number(el.value) || r.min_players); }) })),
       h("p", { id: "players-hint", class: "hint", role: "status", "data-testid": "players-hint" },
-        t(state.playersMoved ? "front.seats_moved" : "narrator.players_range",
-          { title: r.title, low: r.min_players, high: r.max_players, n })),
+        playersLine(r, n, state.playersMoved, "narrator.players_range")),
       r.scenarios.length ? h("label", {}, h("span", {}, t("front.scenario")), " ",
         h("select", { id: "scenario", "data-testid": "scenario", onchange: change((el) => { state.scenario = el.value; if (el.value) state.pick = false; }) },
           h("option", { value: "" }, t("front.scenario.none")),
@@ -289,7 +288,7 @@ function renderSetup() {
 
 // The players typed, moved into the game's range; the page says when it moved them.
 function setPlayers(r, typed) {
-  state.players = Math.min(r.max_players, Math.max(r.min_players, typed));
+  state.players = fitPlayers(r, typed);
   state.playersMoved = state.players !== typed;
 }
 
@@ -902,7 +901,7 @@ async function load() {
   rulesets = (await loadRulesets()).filter((r) => r.narrated);
   if (!rulesets.some((r) => r.id === state.ruleset)) state.ruleset = rulesets[0].id;
   const r = info();
-  state.players = Math.min(r.max_players, Math.max(r.min_players, state.players));
+  state.players = fitPlayers(r, state.players);
   $("#page-language").addEventListener("change", () => {
     const code = $("#page-language").value;
     try { localStorage.setItem(PICKED, code); } catch { /* not remembered */ }

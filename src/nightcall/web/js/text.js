@@ -130,6 +130,17 @@ export function deckWords(roles) {
   return [...counts].map(([r, k]) => (k > 1 ? `${k} × ${roleName(r)}` : roleName(r))).join(", ");
 }
 
+// A typed player count moved into the game's range (r: a ruleset as the server lists it).
+export function fitPlayers(r, typed) {
+  return Math.min(Math.max(typed, r.min_players), r.max_players);
+}
+
+// The line under a player count: the game's range (rangeKey, each page words it its
+// own way), or, when a typed number was moved into it, that it was.
+export function playersLine(r, n, moved, rangeKey) {
+  return t(moved ? "front.seats_moved" : rangeKey, { title: r.title, low: r.min_players, high: r.max_players, n });
+}
+
 // "A, B and C" in the room's language.
 export function list(items) {
   if (!items.length) return t("nobody");
