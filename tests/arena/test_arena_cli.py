@@ -124,11 +124,13 @@ def test_matplotlib_is_imported_only_for_the_plot(tmp_path: Path) -> None:
     (["t.toml"], "ruleset = [\n", "t.toml is not valid TOML"),
     (["t.toml"], "rulset = 'onuw'\n", "unknown key 'rulset'"),
     (["t.toml"], "[[entrant]]\nbot = 'random'\n[[entrant]]\nbot = 'genius'\n",
-     "entrant 'genius': unknown bot 'genius'"),
+     "entrant 'genius': there is no bot 'genius'; an entrant is a bot (random, reasoning, "
+     "reasoning:easy, reasoning:normal, reasoning:hard), stdio:COMMAND, llm:MODEL@URL or "
+     "python:MODULE:ATTRIBUTE"),
     (["t.toml"], "[[entrant]]\nbot = 'random'\ncommand = 'x'\n",
      "give exactly one of bot, command, llm or python"),
     (["t.toml"], "[[entrant]]\nllm = 'm'\n[[entrant]]\nbot = 'random'\n", "needs url"),
-    (["-e", "random", "-e", "reasoning:genius"], None, "difficulty must be one of"),
+    (["-e", "random", "-e", "reasoning:genius"], None, "there is no bot 'reasoning:genius'"),
     (["-e", "random"], None, "at least two entrants"),
     (["-e", "random", "-e", "random"], None, "two entrants are called 'random'"),
     (["-e", "random", "-e", "reasoning", "-r", "chess"], None, "chess"),

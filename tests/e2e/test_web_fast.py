@@ -57,6 +57,7 @@ class FastTable:
         task = page.locator("[data-testid=fast-task]")
         return (task.get_attribute("data-stage"),
                 page.locator("[data-testid=fast-cell]").count(),
+                page.locator("[data-testid=fast-cell][disabled]").count(),
                 page.locator("[data-testid=fast-none]").count(),
                 page.locator("[data-testid=fast-glimpse]").count(),
                 task.locator(".call").inner_text(), task.locator(".hint").first.inner_text())
@@ -191,4 +192,68 @@ def test_a_fast_night_in_the_browser(browser: Any, server: Any, shots: Any, rule
         page.wait_for_selector("[data-testid=known]")
         assert page.locator("[data-testid=known] li, [data-testid=known] p.hint").count()
     assert sum(p.locator("[data-testid=known] li").count() for p in table.pages)
+    assert not table.errors, table.errors
+
+
+def test_a_lupus_ghost_has_no_night_task(browser: Any, server: Any, shots: Any) -> None:
+    """A user's report (an Italian room, 8 seats): on night 2 the dead got "Il tuo compito
+    notturno" with the whole grid, the living could pick the dead, and the button below
+    said "Nessuna carta". Rules 19 and 22: one task for every *living* player, one ghost
+    screen for every ghost, which tells nothing; the dead are not pickable (the same on
+    every phone: being dead is public), and Lupus' "nobody" is "Nessuno" (the Harlot
+    "stays home by pointing at nobody"). A ghost never taps, and the round still ends at
+    the floor once the living are done. Rule 20: the host line names no "Fatto" button,
+    since a phone has none: the last stage's tap is the phone's "done"."""
+    from e2ehelpers import hurry
+
+    table = FastTable(browser, server.url, 8, ruleset="lupus", seats=8, language="it",
+                      discussion_seconds=1, vote_seconds=4, defense_seconds=1, bots="random")
+    pages, host = table.pages, table.host
+    host.click("[data-testid=deal]")
+    wait_for(lambda: stage(host) == "night", what="night")
+    fresh = "[data-testid=fast-task][data-stage='0']"
+    wait_for(lambda: all(p.locator(fresh).count() for p in pages), what="night 1's tasks")
+    assert "Fatto" not in host.inner_text("[data-testid=narration]")
+    for page in pages:
+        table.tap_stage(page)
+    for page in pages:
+        table.tap_stage(page)
+    wait_for(lambda: stage(host) != "night", timeout=FAST_SECONDS + 10, what="dawn")
+    deadline = time.monotonic() + 120
+    while stage(host) not in ("night", "over"):
+        assert time.monotonic() < deadline, "night 2 never came"
+        hurry(host, pages)
+    assert stage(host) == "night", "the game ended on day 1"
+    ghost_pages = [p for p in pages if p.locator("[data-testid=ghost]").count()]
+    living = [p for p in pages if p not in ghost_pages]
+    assert ghost_pages, "nobody died on night 1 or day 1"
+    wait_for(lambda: all(p.locator(fresh).count() for p in living), what="night 2's tasks")
+    started = round_started(table)
+    shots(ghost_pages[0], "fast-lupus-ghost-night-2")
+    shots(living[0], "fast-lupus-living-night-2")
+    # The ghosts: no task, the same ghost screen on each.
+    for page in ghost_pages:
+        assert not page.locator("[data-testid=fast-task], [data-testid=fast-grid]").count()
+    screens = {tuple(p.locator("[data-testid=sleep] p").all_inner_texts()) for p in ghost_pages}
+    assert screens == {("Occhi chiusi.", "Di notte i fantasmi non vengono più chiamati.",
+                        "Ogni telefono vibra a ogni chiamata: nessuno capisce chi si è "
+                        "svegliato.")}, screens
+    # The living: one grid where the dead are greyed out, and "Nessuno" below.
+    dead = sorted(p.inner_text("#me") for p in ghost_pages)
+    for page in living:
+        off = page.locator("[data-testid=fast-cell][disabled]")
+        assert sorted(t.split(" ·")[0] for t in off.all_inner_texts()) == dead
+        assert page.inner_text("[data-testid=fast-none]") == "Nessuno"
+    assert len({table.shape(p) for p in living}) == 1
+    for page in living:
+        table.tap_stage(page)
+    assert "«Nessuno»" in living[0].inner_text("[data-testid=fast-task] .hint")
+    shots(living[0], "fast-lupus-living-second-stage")
+    for page in living:
+        table.tap_stage(page)
+    # Only the living tapped: the round ends after the floor, long before the countdown.
+    wait_for(lambda: not living[0].locator("[data-testid=fast-done]").count(),
+             timeout=FAST_SECONDS + 10, what="night 2's end")
+    took = time.monotonic() - started
+    assert FLOOR - 0.5 <= took < FAST_SECONDS - 4, took
     assert not table.errors, table.errors

@@ -58,6 +58,9 @@ def test_every_stage_fits_a_tv(browser: Any, server: Any, shots: Any, room: str)
         heights[name] = page_height(host)
         shots(host, f"host-tv-{room}-{len(heights):02d}-{name}")
         assert seats_apart(host), (name, seats_apart(host, which=True))
+        if name == "over":
+            assert host.evaluate(END_WHOLE) == [], name
+
 
     look("lobby")
     host.click("[data-testid=deal]")
@@ -134,7 +137,25 @@ def seats_apart(host: Any, which: bool = False) -> Any:
     return found if which else not found
 
 
-COLUMNS = "[...document.querySelectorAll('.end-grid > *, .end-grid .outcome')]"
+COLUMNS = ("[...document.querySelectorAll("
+           "'.end-grid > *, .end-grid .outcome, .end-grid .timeline ol')]")
+
+# The end's faults: who won and why cut (below the window, or scrolled in its box); a
+# role's name with no room on its card; the whole game's list out of its box.
+END_WHOLE = """() => {
+  const out = [];
+  const o = document.querySelector('.end-grid .outcome');
+  const r = o.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > innerHeight || o.scrollHeight > o.clientHeight + 1) out.push('outcome');
+  for (const s of document.querySelectorAll('.faceup-grid .mini-card > span')) {
+    const c = s.parentNode.getBoundingClientRect(), q = s.getBoundingClientRect();
+    if (q.left < c.left + 2 || q.right > c.right - 2) out.push(s.textContent);
+  }
+  const tl = document.querySelector('.end-grid > .timeline');
+  const ol = tl.querySelector('ol').getBoundingClientRect();
+  if (ol.bottom > tl.getBoundingClientRect().bottom) out.push('timeline');
+  return out;
+}"""
 
 
 def end_columns_roll(host: Any) -> None:

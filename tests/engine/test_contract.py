@@ -47,7 +47,7 @@ def test_lupus_is_the_game_of_many_nights_and_no_judge() -> None:
 
 
 def test_the_default_options_refuse_an_unknown_option_by_name() -> None:
-    with pytest.raises(DeckError, match="unknown Lupus in Tabula options: colour"):
+    with pytest.raises(DeckError, match="Lupus in Tabula has no options, got: colour"):
         get_ruleset("lupus").options({"colour": True})
     assert get_ruleset("lupus").options(None) == {}
     assert get_ruleset("onuw").options(None) == dict(get_ruleset("onuw").default_options)

@@ -40,7 +40,7 @@ def test_dealt_options_are_the_checked_defaults_with_the_seed() -> None:
 def test_dealt_options_are_checked() -> None:
     with pytest.raises(DeckError, match="artifacts"):
         EPIC.deal(NAMES, DECK, 1, {"artifacts": ["crown"]})
-    with pytest.raises(DeckError, match="unknown Epic Battle options"):
+    with pytest.raises(DeckError, match="Epic Battle has no option lone_wolf"):
         EPIC.deal(NAMES, DECK, 1, {"lone_wolf": True})
     st = EPIC.deal(NAMES, DECK, 1, {"seed": 99, "artifacts": [CLAW]})
     assert st.options == {"seed": 99, "artifacts": [CLAW]}

@@ -176,7 +176,7 @@ def test_illegal_steps_are_refused_naming_the_step(
         ("epic-three-parties.json", lambda r: r.__setitem__("tokens", {"Zoe": "love"}),
          "not seated"),
         ("epic-three-parties.json", lambda r: r.__setitem__("options", {"speed": 3}),
-         "unknown Epic Battle options"),
+         "Epic Battle has no option speed"),
         ("epic-three-parties.json", lambda r: r["cards"].__setitem__("Anna", "K♠"),
          "not a epic role"),
         ("epic-three-parties.json", lambda r: r.__setitem__("center", ["seer"]), "3 center"),

@@ -140,11 +140,11 @@ def test_judge_text_explains_step_by_step(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("ruleset", "cards", "refused"), [
-    ("onuw", ["seer", "Seherin", "werewolf"], "A, B"),  # one Seer in the box
-    ("onuw", ["K♥", "seer", "werewolf"], "A, B"),       # K♥ is the Seer's playing card
+    ("onuw", ["seer", "Seherin", "werewolf"], "A and B"),  # one Seer in the box
+    ("onuw", ["K♥", "seer", "werewolf"], "A and B"),       # K♥ is the Seer's playing card
     ("onuw", ["villager", "villager", "werewolf"], None),
     ("epic", ["seer", "seer", "werewolf"], None),       # one may be the Mimic's copy
-    ("epic", ["seer", "seer", "seer"], "A, B, C"),
+    ("epic", ["seer", "seer", "seer"], "A, B and C"),
 ])
 def test_judge_refuses_a_table_file_with_cards_the_box_lacks(
         ruleset: str, cards: list[str], refused: str | None) -> None:
@@ -371,3 +371,21 @@ def test_json_that_is_not_an_object_is_an_illegal_record_for_replay(
     assert (code, out) == (2, "")
     assert " ".join(err.split()) == \
         "Ungültige Aufzeichnung: Eine Spielaufzeichnung ist ein JSON-Objekt."
+
+
+def test_replay_of_a_record_cut_short_says_where_it_stops(tmp_path: Path) -> None:
+    """The text account of an unfinished game ended on its last step with no word on
+    the outcome (``--json`` had it): it now ends as the outcome's explanation does."""
+    records = Path(__file__).resolve().parents[1] / "records"
+    code, out, _ = run_cli("replay", str(records / "lupus-example-round.json"), "--lang", "it")
+    lines = out.strip().splitlines()
+    assert code == 0 and lines[-2:] == [
+        "La registrazione si ferma prima delle accuse del giorno 2.",
+        "Vivi: 1 lupo mannaro e 5 umani; nessuno schieramento ha ancora vinto."]
+    record = json.loads((records / "onuw-example-round.json").read_text(encoding="utf-8"))
+    record["steps"] = record["steps"][:4]  # the night only
+    (tmp_path / "cut.json").write_text(json.dumps(record), encoding="utf-8")
+    code, out, _ = run_cli("replay", str(tmp_path / "cut.json"))
+    assert code == 0 and out.strip().splitlines()[-1] == "The vote has not happened yet."
+    code, out, _ = run_cli("replay", str(records / "onuw-example-round.json"))
+    assert code == 0 and "has not happened" not in out and "stops before" not in out

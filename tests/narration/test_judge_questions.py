@@ -16,7 +16,7 @@ from hypothesis import strategies as hs
 from nightcall.commands.judge import _Questions, judge_module
 from nightcall.rulesets.epic.roles import TOKEN_SUPPLY, TOKENS, tokens_beyond_the_box
 
-from .helpers import need_ruleset
+from .helpers import need_ruleset, run_cli
 
 
 def questions(lang: str = "en") -> _Questions:
@@ -50,7 +50,7 @@ def test_a_third_love_token_is_refused_the_box_has_two() -> None:
     q = questions("de")
     q.table["tokens"] = {"Ann": "love", "Ben": "love"}
     assert refusal(q.token("Cid"), "Liebe") == (
-        "Die Schachtel hat 2 × Liebes-Marker, und Ann, Ben haben sie schon: gib einen "
+        "Die Schachtel hat 2 × Liebes-Marker, und Ann und Ben haben sie schon: gib einen "
         "anderen Marker ein (leer: Gewissheit).")
     assert q.token("Cid")("") == "certainty"  # twelve in the box: never short
 
@@ -88,7 +88,7 @@ def test_a_refused_table_is_mended_one_player_at_a_time() -> None:
     table is asked again), retypes that player's answers, and the rest is kept."""
     q = questions()
     q.table = {"players": ["Ann", "Ben", "Cid"],
-               "cards": {"Ann": "werewolf", "Ben": "werewolf", "Cid": "robber"},
+               "cards": {"Ann": "werewolf", "Ben": "werewolf", "Cid": "curator"},
                "votes": {"Ann": "Ben", "Ben": "Ann", "Cid": "Ann"},
                "tokens": {"Ann": "bounty", "Ben": "certainty", "Cid": "love"},
                "artifacts": {"Cid": "mask_of_silence"}}
@@ -100,7 +100,7 @@ def test_a_refused_table_is_mended_one_player_at_a_time() -> None:
     assert "'Dora' is not at this table" in out
     assert "The Curator places one artifact a night, and Cid's card carries" in out
     assert q.table == {"players": ["Ann", "Ben", "Cid"],
-                       "cards": {"Ann": "werewolf", "Ben": "seer", "Cid": "robber"},
+                       "cards": {"Ann": "werewolf", "Ben": "seer", "Cid": "curator"},
                        "votes": {"Ann": "Ben", "Ben": "Cid", "Cid": "Ann"},
                        "tokens": {"Ann": "bounty", "Ben": "panic", "Cid": "love"},
                        "artifacts": {"Cid": "mask_of_silence"}}
@@ -121,3 +121,71 @@ def test_a_name_typed_nearly_right_is_refused_with_the_one_meant() -> None:
         q.seated("Zed")
     assert "Did you mean" not in str(far.value)
     assert q.vote("Ada")("bruno") == "Bruno"  # (a name in another case is that name)
+
+
+def test_a_second_count_is_refused_the_epic_box_has_one() -> None:
+    """"conte" and "il conte" were both taken (a Mimic might have copied the Count):
+    every card is now typed as the card that lies there, so the box counts it, as One
+    Night's third Werewolf (``copies_allowed``, the ruleset's box)."""
+    q = questions("it")
+    q.table["cards"] = {"Anna": "conte"}
+    assert refusal(q.card("Bruno"), "il conte") == (
+        "Il Conte: la scatola ne ha 1, e ce l'ha già Anna. Riscrivi la carta.")
+    assert q.card("Anna")("il conte") == "il conte"  # Anna's own answer, typed again
+    assert q.card("Bruno")("imitatore") == "imitatore"  # the Mimic is asked its copy later
+
+
+def test_a_third_werewolf_names_the_holders_with_and() -> None:
+    module = judge_module("onuw")
+    assert module is not None
+    for lang, said in (("it", "Lupo: la scatola ne ha 2, e ce l'hanno già Anna e Bruno."),
+                       ("de", "Die Schachtel hat 2 × Werwolf, und Anna und Bruno haben "
+                              "schon eine"),
+                       ("en", "The box has 2 × Werewolf, and Anna and Bruno hold one")):
+        q = _Questions("onuw", lang, module)
+        q.table["cards"] = {"Anna": "werewolf", "Bruno": "werewolf"}
+        assert refusal(q.card("Carla"), "werewolf").startswith(said)
+
+
+def _asked(q: _Questions, typed: str) -> str:
+    with CliRunner().isolation(input=typed) as streams:
+        q.ask_all()
+        return streams[0].getvalue().decode()
+
+
+@pytest.mark.parametrize(("cards", "asked"), [
+    (("seer", "werewolf", "robber"), False),
+    (("seer", "werewolf", "curator"), True),
+    (("witch", "werewolf", "robber"), True),  # she may have put the Curator's card in the middle
+    (("alpha wolf", "werewolf", "robber"), True),  # so may the Alpha Wolf
+    (("mimic", "werewolf", "robber"), True),  # the Mimic copied the Curator (below)
+])
+def test_the_curators_artifact_is_asked_only_when_one_can_lie_on_the_table(
+        cards: tuple[str, ...], asked: bool) -> None:
+    """The Curator wakes last (11) and only when dealt to a player; only the Alpha Wolf
+    and the Witch move a player's card into the middle before, so without one of the
+    three at the end no artifact lies anywhere (docs/rulings.md)."""
+    q = questions()
+    copy = "curator\n" if "mimic" in cards else ""
+    out = _asked(q, "Ann, Ben, Cid\n" + "\n".join(cards) + "\n" + copy + "\n\n\n"
+                 + ("\n" if asked else "") + "Ben\nAnn\nAnn\n")
+    assert ("The artifact the Curator placed" in out) is asked, out
+    assert q.table["votes"] == {"Ann": "Ben", "Ben": "Ann", "Cid": "Ann"}
+
+
+def test_the_epic_verdict_in_italian_agrees_with_any_name() -> None:
+    """Anna, a Vampire, is killed by Bruno, the Hunter: the lines said "È morto il
+    vampiro Anna", "muore anche Anna, il giocatore che indica" and "Morti: Anna"."""
+    need_ruleset("epic")
+    table = ('{"players": ["Anna", "Bruno", "Carla"], "cards": {"Anna": "vampire", '
+             '"Bruno": "hunter", "Carla": "villager"}, '
+             '"votes": {"Anna": "Bruno", "Bruno": "Anna", "Carla": "Bruno"}}')
+    code, out, err = run_cli("judge", "epic", "--lang", "it", "--file", "-", stdin=table)
+    assert code == 0, err
+    lines = [line.strip() for line in out.splitlines()]
+    assert lines[:2] == ["Chi muore: Bruno (voto del villaggio), Anna (colpo del Cacciatore)",
+                         "Chi vince: Bruno, Carla"]
+    assert "3. Bruno era il Cacciatore e indica Anna: muore anche Anna." in lines
+    assert "4. Muore Anna, che è un vampiro: vince il Villaggio." in lines
+    code, out, err = run_cli("judge", "epic", "--lang", "de", "--file", "-", stdin=table)
+    assert "4. Ein Vampir ist gestorben (Anna): Das Dorf gewinnt." in out

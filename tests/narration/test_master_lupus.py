@@ -216,7 +216,7 @@ def test_everything_the_master_sees_follows_the_language() -> None:
     def ask(question: str) -> str:
         questions.append(question)
         assert len(questions) < 300
-        if question.startswith("I 7 giocatori"):
+        if question.startswith("I nomi dei giocatori (7)"):
             return ", ".join(names)
         if question.strip() in names:
             return cards[names.index(question.strip())]
@@ -227,7 +227,8 @@ def test_everything_the_master_sees_follows_the_language() -> None:
                          load("it"), timing_for("lupus"), wait=False, ask=ask)
     text = out.getvalue()
     assert any(q == "Chi hanno indicato i lupi mannari?" for q in questions)
-    assert any(re.fullmatch(r"Chi accusa \w+\?", q) for q in questions)
+    assert any(re.fullmatch(r"Chi è accusato da \w+\?", q) for q in questions)
+    assert any(re.fullmatch(r"Il voto di \w+: chi va al rogo\?", q) for q in questions)
     assert not [q for q in questions if "Whom" in q or "press Enter" in q]
     assert "Notte 1" in text and "Giorno 1" in text
     assert "la vittima dei lupi mannari: " in text

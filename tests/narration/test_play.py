@@ -129,6 +129,14 @@ def test_the_renderer_speaks_italian_and_german() -> None:
     assert it_lupus.event({"kind": "accuse", "seat": 2, "target": 0}) == "Cy accusa te."
     assert it.event({"kind": "votes", "votes": [1, 0, None]}) == \
         "Il voto: tu indichi Bob, Bob indica te."
+    # Pointing at nobody is a sentence of its own: "non indica nessuno", "auf niemanden".
+    de_lupus = Renderer(["Ann", "Bob", "Cy"], 1, "lupus", "de")
+    votes = {"kind": "votes", "votes": [[0, None], [1, None], [2, 0]]}
+    said = it_lupus.event({**votes, "votes": [[1, None], [0, None], [2, 0]]})
+    assert said == "Il voto: Bob non indica nessuno, tu non indichi nessuno, Cy indica te."
+    said = de_lupus.event(votes)
+    assert said == "Die Abstimmung: Ann zeigt auf niemanden, du zeigst auf niemanden, " \
+        "Cy zeigt auf Ann."
 
 
 def test_the_human_votes_after_the_bots_talk_and_may_claim_first() -> None:

@@ -80,7 +80,7 @@ def test_judge_epic_asks_for_tokens_and_artifacts() -> None:
     reply(child, "Players", "Ann, Ben, Cid")
     # (Epic has no playing-card deck: the question does not offer one)
     child.expect(re.escape("The card in front of each player now (its role's name):"))
-    answer(child, r"  \w+: ", ("werewolf", "Seer", "robber"))
+    answer(child, r"  \w+: ", ("werewolf", "Seer", "curator"))
     child.expect("symbol token")
     answer(child, r"  \w+: ", ("", "bounty", ""))
     # One artifact a night: which one, then on whose card (a seat number will do).
@@ -107,7 +107,7 @@ def test_judge_refuses_each_bad_answer_at_once_and_asks_it_again() -> None:
     child.expect("'unicorn' is not a card of this game")
     reply(child, "  B: ", "A♣")  # the same player again, nobody else
     reply(child, "  C: ", "Lupo")  # a third Werewolf, in Italian
-    child.expect("The box has 2 × Werewolf, and A, B hold one already")
+    child.expect("The box has 2 × Werewolf, and A and B hold one already")
     reply(child, "  C: ", "seer")
     child.expect("Who does each player point at")
     reply(child, "A →", "Zed")
@@ -135,7 +135,7 @@ def test_judge_a_token_or_artifact_beyond_the_box_is_asked_again_at_once() -> No
     reply(child, "Players", "Ann, Ben, Cid")
     # (Epic has no playing-card deck: the question does not offer one)
     child.expect(re.escape("The card in front of each player now (its role's name):"))
-    answer(child, r"  \w+: ", ("werewolf", "Seer", "robber"))
+    answer(child, r"  \w+: ", ("werewolf", "Seer", "curator"))
     child.expect("symbol token")
     reply(child, "  Ann: ", "panik")
     child.expect("'panik' is not a symbol token")
@@ -160,10 +160,10 @@ def test_judge_speaks_italian() -> None:
     child = spawn("judge", "onuw", "--lang", "it")
     reply(child, "I giocatori, nell'ordine in cui siedono", "Anna, Bruno, Carla")
     answer(child, r"  \w+: ", ("Lupo", "Veggente", "Ladro"))
-    child.expect("Chi indica ogni giocatore")
+    child.expect("Il voto di ogni giocatore: chi ha indicato")
     answer(child, "→", ("Bruno", "Anna", "Anna"))
-    child.expect(r"Morti: Anna \(voto del villaggio\)")
-    child.expect("Vincitori: Bruno, Carla")
+    child.expect(r"Chi muore: Anna \(voto del villaggio\)")
+    child.expect("Chi vince: Bruno, Carla")
     child.expect("La verifica, passo per passo")
     ends(child)
 
@@ -226,7 +226,8 @@ def test_play_shows_the_talk_lets_the_human_claim_then_vote() -> None:
     reply(child, "'4' is not 1, 2, 3 or Enter", "1")
     child.expect("Which role")
     # the roles to claim, in the order the game named them at the start
-    assert re.findall(r"^ +\d+\. (.+?)\r?$", child.before, re.M) == [*in_play, "Back"]
+    menu = child.before.split("q to quit)")[-1]  # (after the talk's own three lines)
+    assert re.findall(r"^ +\d+\. (.+?)\r?$", menu, re.M) == [*in_play, "Back"]
     child.sendline("x")
     reply(child, "'x' is not on the menu", "1")
     child.expect("You say: “I am the")
@@ -239,6 +240,24 @@ def test_play_shows_the_talk_lets_the_human_claim_then_vote() -> None:
     child.expect("You (win|lose)")
     ends(child)
     assert seed.isdigit()
+
+
+def test_play_q_leaves_at_any_prompt_and_says_how_to_play_again() -> None:
+    """q at the talk prompt was "'q' is not 1, 2, 3 or Enter" though every other prompt
+    said "q to quit"; where q worked, the game ended without a word."""
+    child = spawn("play", "onuw", "-n", "5", "--seed", "3", "--lang", "it")
+    while child.expect([r"La tua scelta \(1-\d+, q", "Vuoi dire qualcosa prima di votare"]) == 0:
+        child.sendline("1")
+    # the three things to say, one per line (at 80 columns the old single line broke
+    # inside words), then the prompt
+    child.expect(r"1\. Sono \.\.\.\r?\n +2\. Ho visto \.\.\.\r?\n +3\. Ho scambiato \.\.\.")
+    reply(child, r"La tua scelta \(1-3, Invio: voti subito, q per uscire\)", "q")
+    child.expect("Hai lasciato la partita. Per rigiocarla uguale: --seed 3.")
+    ends(child)
+    child = spawn("play", "onuw", "-n", "5", "--seed", "3")
+    reply(child, r"Your choice \(1-\d+", "Q")  # (the first prompt, whichever it is)
+    child.expect("You left the game. The same game again: --seed 3.")
+    ends(child)
 
 
 def play_to_the_end(child: pexpect.spawn, choice: str, end: str, talk: str) -> str:
@@ -450,7 +469,7 @@ def test_judge_the_copy_and_the_artifact_are_asked_again() -> None:
     need_ruleset("epic")
     child = spawn("judge", "epic")
     reply(child, "Players", "Ann, Ben, Cid")
-    answer(child, r"  \w+: ", ("werewolf", "seer", "robber"))
+    answer(child, r"  \w+: ", ("werewolf", "seer", "curator"))
     child.expect("symbol token")
     answer(child, r"  \w+: ", ("bounty", "", ""))
     reply(child, "The artifact the Curator placed", "sword")
@@ -474,14 +493,15 @@ def test_narrate_lupus_every_question_is_asked_again_after_a_wrong_answer(
     reply(child, "The 7 players", "Ada, Ben, Cleo, Dan, Eva, Finn, Gus")
     answer(child, r"  \w+: ", ("A♠", "A♣", "K♥", "2♥", "3♥", "4♥", "5♥"))
     reply(child, r"Whom did the werewolves point at\?", "Ada")  # a werewolf: not on the menu
-    reply(child, "'Ada' is not one of the 5 choices", "dan")  # names are read in any case
+    reply(child, "Ada is at the table but not one of the 5 choices above", "")
+    reply(child, "Type the number or the name of one of the 5 choices above", "dan")  # any case
     reply(child, r"Whom did Cleo \(Seer\) point at\?", "²")  # a digit, no number: no crash
     reply(child, "'²' is not one of the 6 choices", "99")
     reply(child, "'99' is not one of the 6 choices", "Ben")
     child.expect("Seer points at Ben: a werewolf")
     child.expect("During the night Dan died")
     reply(child, r"Whom does Eva accuse\?", "Eva")
-    reply(child, "'Eva' is not one of the", "Ben")
+    reply(child, "Eva is at the table but not one of the", "Ben")
     child.expect("Eva accuses Ben")
     for _ in range(6):
         child.expect(r"Whom does \w+ accuse\?")  # (the answer depends on who is asked)
@@ -499,22 +519,29 @@ def test_narrate_lupus_every_question_is_asked_again_after_a_wrong_answer(
     ends(child, 130)
 
 
-def test_judge_epic_lets_a_mimic_be_typed_as_the_role_it_copied() -> None:
-    """A Mimic who copied the Seer is typed "Seer" beside the Seer's own holder: that
-    was refused as a second Seer until session 15. A copier explains one card beyond
-    the box, no more: a third Seer is still a typo."""
+def test_judge_epic_asks_what_a_mimic_copied_and_counts_every_card_against_the_box(
+) -> None:
+    """The Mimic and the Ghost Hunter are typed as the cards that lie there and asked
+    what they became, as One Night's Doppelgänger (docs/rulings.md 24a); a second Seer
+    or Count is a typo, refused at once (it was taken as a possible Mimic until
+    session 26)."""
     from .helpers import need_ruleset
 
     need_ruleset("epic")
     child = spawn("judge", "epic")
     reply(child, "Players", "Ann, Ben, Cid, Dan")
     reply(child, "  Ann: ", "mimic")
-    child.expect("A Mimic plays as the role it copied")
-    answer(child, r"  \w+: ", ("seer", "seer"))  # the Mimic's and the Seer's
-    reply(child, "  Cid: ", "seer")  # a Ghost Hunter becomes a monster or the Tanner only
-    child.expect("The box has 1 × Seer, and Ann, Ben hold one already")
+    reply(child, "  Ben: ", "seer")
+    reply(child, "  Cid: ", "seer")
+    child.expect("The box has 1 × Seer, and Ben holds it already")
     reply(child, "  Cid: ", "the count")
-    reply(child, "  Dan: ", "der graf")  # the Ghost Hunter found the Count
+    reply(child, "  Dan: ", "der graf")
+    child.expect("The box has 1 × The Count, and Cid holds it already")
+    reply(child, "  Dan: ", "ghost hunter")
+    reply(child, r"Ann holds this card: Mimic\. Which role did it copy", "sword")
+    child.expect(r"'sword' is not a role that card \(Mimic\) can have become")
+    reply(child, r"Ann holds this card: Mimic\. Which role did it copy", "seer")
+    reply(child, r"Dan holds this card: Ghost Hunter\. Which role did it turn into", "the count")
     child.expect("symbol token")
     child.sendcontrol("c")
     child.expect(pexpect.EOF)

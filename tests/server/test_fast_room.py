@@ -143,16 +143,35 @@ def pack_frames(room: Room, phones: dict[str, Phone]) -> int:
     return shown
 
 
-def check_fast_game(room: Room, phones: dict[str, Phone]) -> None:
+GHOST_TASK = {"stage": 0, "done": True, "seen": [], "ghost": True, "said": []}
+
+
+def check_fast_game(room: Room, phones: dict[str, Phone]) -> int:
+    """Checks a fast game's frames; returns how many ghost frames there were."""
     rs = room.ruleset
     seats = {k: p for k, p in phones.items() if p.viewer is not None}
     by_seat = {k: _fast_rounds(p) for k, p in seats.items()}
     keys = set().union(*(set(r) for r in by_seat.values()))
     assert keys, "no fast round was played"
+    ghost_frames = 0
     for key in keys:
         sizes = set()
         for name, rounds in by_seat.items():
             frames = rounds[key]
+            # Rule 22: a ghost (Lupus) has no task: one frame at the round's start, done
+            # and choosing nothing, the same on every ghost; never waited for.
+            if frames and frames[0][1]["view"].get("ghost"):
+                assert [m["view"]["fast"] for _, m in frames] == [GHOST_TASK], (name, key)
+                assert not frames[0][1]["view"]["legal"]
+                ghost_frames += 1
+                sizes |= {size for size, _ in frames}
+                continue
+            # The living: no dead seat among the choices (the decoy's suspects included).
+            players, dead = frames[0][1]["view"]["players"], frames[0][1]["view"].get("ghosts", [])
+            ghosts = {players.index(g) for g in dead}
+            assert not any({a.get("a"), a.get("b")} & ghosts
+                           for _, m in frames for a in m["view"]["legal"]), (name, key)
+            assert "ghost" not in frames[0][1]["view"]["fast"]
             # Every phone: its task at once, a second stage, then done; nothing else.
             stages = [(m["view"]["fast"]["stage"], m["view"]["fast"]["done"])
                       for _, m in frames]
@@ -187,6 +206,7 @@ def check_fast_game(room: Room, phones: dict[str, Phone]) -> None:
     # A fast game is a normal record: it replays to the same outcome.
     record = rs.to_record(room.state)
     assert rs.outcome_json(rs.replay(record)) == rs.outcome_json(room.state)
+    return ghost_frames
 
 
 @pytest.mark.parametrize("ruleset", ["onuw", "epic", "lupus"])
@@ -194,14 +214,15 @@ def test_a_fast_room_plays_every_phone_the_same_way(tmp_path: Path, ruleset: str
                                                     quick_floor: None) -> None:
     async def main() -> None:
         hub = Hub(SQLiteStore(tmp_path / "rooms.sqlite3"), dusk_scale=DUSK_SCALE)
-        shown = 0
+        shown = ghosts = 0
         for seed in range(4):
             room, phones = await play_fast(hub, ruleset, seed)
-            check_fast_game(room, phones)
+            ghosts += check_fast_game(room, phones)
             if ruleset == "lupus":
                 shown += pack_frames(room, phones)
         hub.stop()
         assert ruleset != "lupus" or shown > 0
+        assert (ghosts > 0) == (ruleset == "lupus")  # Lupus' later nights have ghosts
 
     asyncio.run(main())
 

@@ -168,7 +168,7 @@ def test_plot_says_what_it_measured_in_the_readers_language() -> None:
               "seed": 3, "workers": 1, "games": 40, "win_rates": rates}
     for lang, words in (("en", ["40 games", "seed 3", "Tanner", "Village", "Nobody wins",
                                 "Troublemaker", "random for the village", "95% interval"]),
-                        ("it", ["40 partite", "seme 3", "Conciatore", "Villaggio",
+                        ("it", ["40 partite", "seed 3", "Conciatore", "Villaggio",
                                 "Nessuno vince", "Lupo", "intervallo al 95%"]),
                         ("de", ["40 Partien", "Seed 3", "Gerber", "Dorf", "Niemand gewinnt",
                                 "Unruhestifter", "95-%-Intervall"])):
@@ -208,7 +208,7 @@ def test_cli_report_speaks_lang_and_shows_each_roles_denominator() -> None:
                                  "--bots", "random", "--lang", "it"])
     assert result.exit_code == 0, result.output
     for word in ("30 partite", "Vittorie per squadra", "Villaggio", "Nessuno vince",
-                 "Ruolo ricevuto", "volte", "Veggente", "seme 0"):
+                 "Ruolo ricevuto", "volte", "Veggente", "seed 0"):
         assert word in result.stdout, word
     assert "Team win rates" not in result.stdout and "Seer" not in result.stdout
 

@@ -391,8 +391,13 @@ def _check_entrant(e: Entrant, ruleset_id: str) -> Entrant:
 
         try:
             make_bot(e.bot, ruleset_id, 0)
-        except ValueError as exc:
-            raise ArenaError(f"entrant {e.name!r}: {exc}") from None
+        except ValueError:
+            from nightcall.bots.reasoning import DIFFICULTIES
+
+            bots = ", ".join(("random", "reasoning", *(f"reasoning:{d}" for d in DIFFICULTIES)))
+            raise ArenaError(f"entrant {e.name!r}: there is no bot {e.bot!r}; an entrant is "
+                             f"a bot ({bots}), stdio:COMMAND, llm:MODEL@URL or "
+                             "python:MODULE:ATTRIBUTE") from None
     elif e.kind == "stdio":
         import shutil
 

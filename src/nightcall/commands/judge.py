@@ -28,6 +28,13 @@ if TYPE_CHECKING:
     from nightcall.narration.locale import Locale
 
 
+def listed(loc: Locale, names: Sequence[str]) -> str:
+    """"A, B and C" in the reader's language (narration.telling's list)."""
+    from nightcall.narration.telling import listed as and_list
+
+    return and_list(loc, names)
+
+
 class Table(TypedDict):
     """The table as the questions build it (the format of rulesets/onuw/judge.py)."""
 
@@ -54,6 +61,10 @@ class _Questions:
         self.loc = load(lang)
         self.lookup = role_lookup(self.ruleset)
         self.table: Table = {"players": [], "cards": {}, "votes": {}}
+        # What a held copying card became ({player: role id}; "" for nothing): the
+        # Mimic's copy, a Ghost Hunter's transformation (the Doppelgänger keeps its own
+        # ``doppelganger`` answer). The cards are typed as they lie (docs/rulings.md 24a).
+        self.became: dict[str, str] = {}
 
     def t(self, key: str, **values: object) -> str:
         return self.loc.line(f"judge.{key}", **values)
@@ -101,20 +112,54 @@ class _Questions:
         return role
 
     def card(self, player: str) -> Callable[[str], str]:
+        """A card's check for ``player``: a card of the game that the box still has once
+        the other players' cards are counted (``copies_allowed``, the ruleset's box). A
+        copying card is typed as itself and asked later what it became, so every card
+        counts as what it is (docs/rulings.md 24a)."""
         def check(raw: str) -> str:
             role = self.role(raw)
-            if role in self.module.NOT_A_FINAL_CARD:
-                raise ValueError(self.t("mimic"))
             others = {p: self.role(c) for p, c in self.table["cards"].items() if p != player}
-            too_many = beyond_the_box(self.module, [*others.values(), role], role)
-            if too_many is not None:
-                holders = [p for p, r in others.items() if r == too_many]
+            holders = [p for p, r in others.items() if r == role]
+            limit = self.module.copies_allowed(role)
+            if limit is not None and len(holders) >= limit:
                 raise ValueError(self.t(
                     "too_many" if len(holders) == 1 else "too_many_held",
-                    role=self.loc.role(self.rid, too_many),
-                    k=self.module.copies_allowed(too_many), names=", ".join(holders)))
+                    role=self.loc.role(self.rid, role), k=limit,
+                    names=listed(self.loc, holders)))
             return raw
         return check
+
+    def became_check(self, card: str, options: Sequence[str]) -> Callable[[str], str]:
+        """What a held copying ``card`` became: one of ``options`` ("" allowed when it is
+        one of them: a Ghost Hunter who found nobody to turn into)."""
+        from nightcall.narration.deckspec import normal
+
+        def check(raw: str) -> str:
+            if not raw.strip() and "" in options:
+                return ""
+            role = self.lookup.get(normal(raw)) if raw.strip() else None
+            if role is None or role not in options:
+                raise ValueError(self.t(
+                    "became_not", card=self.loc.role(self.rid, card), became=raw,
+                    roles=", ".join(self.loc.role(self.rid, o) for o in options if o)))
+            return role
+        return check
+
+    def in_play(self) -> set[str]:
+        """The roles of the final cards and of what the copying cards became."""
+        roles = {self.role(c) for c in self.table["cards"].values()}
+        return roles | {r for r in self.became.values() if r}
+
+    def asks_artifact(self) -> bool:
+        """An artifact may lie on the table only with one of the cards of the ruleset's
+        ``ASKS_ARTIFACT_WITH`` at the end (the Curator: docs/rulings.md)."""
+        return bool(self.module.ASKS_TOKENS and self.in_play() & self.module.ASKS_ARTIFACT_WITH)
+
+    def judged(self) -> Table:
+        """The table as the ruleset's check reads it: each copying card as the role its
+        holder plays."""
+        cards = {p: self.became.get(p) or c for p, c in self.table["cards"].items()}
+        return cast("Table", {**self.table, "cards": cards})
 
     def copied(self, raw: str) -> str:
         role = self.role(raw)
@@ -138,7 +183,7 @@ class _Questions:
                 raise ValueError(self.t(
                     "token_taken" if len(holders) == 1 else "token_taken_held",
                     token=self._names_in(self.loc, "token", [token])[0],
-                    k=TOKEN_SUPPLY[token], names=", ".join(holders)))
+                    k=TOKEN_SUPPLY[token], names=listed(self.loc, holders)))
             return token
         return check
 
@@ -247,9 +292,11 @@ class _Questions:
             table["tokens"] = {}
             for p in players:
                 table["tokens"][p] = self.ask(f"  {p}", self.token(p), default="")
-            # The Curator places one artifact a night: asked once, then on whose card.
+            # The Curator places one artifact a night: asked once, then on whose card;
+            # not asked when no card at the end could have placed one.
             table["artifacts"] = {}
-            art = self.ask(self.t("artifact_which"), self.artifact_named, default="")
+            art = self.ask(self.t("artifact_which"), self.artifact_named, default="") \
+                if self.asks_artifact() else ""
             if art:
                 name = self._names_in(self.loc, "artifact", [art])[0]
                 table["artifacts"][self.ask(self.t("artifact_whose", artifact=name),
@@ -260,7 +307,18 @@ class _Questions:
         return table
 
     def ask_copy(self) -> None:
+        """What each copying card a player holds became (the ruleset's
+        ``copies_at_end``): the Doppelgänger's copy, the Mimic's, a Ghost Hunter's find."""
         table = self.table
+        held = {self.role(c): p for p, c in table["cards"].items()}
+        self.became = {}
+        for entry in self.ruleset.copies_at_end(self.ruleset.role_ids):
+            card, options = entry["card"], entry["options"]
+            if card in held and card != "doppelganger":
+                self.became[held[card]] = self.ask(
+                    self.t("became_empty" if "" in options else "became",
+                           card=self.loc.role(self.rid, card), name=held[card]),
+                    self.became_check(card, options), default="" if "" in options else None)
         if not self.module.ASKS_COPY:
             return
         if any(self.role(c) == "doppelganger" for c in table["cards"].values()):
@@ -298,7 +356,8 @@ class _Questions:
         if self.module.ASKS_TOKENS:
             self.table["tokens"][name] = self.ask(self.t("token_of", name=name),
                                                   self.token(name), default="")
-            art = self.ask(self.t("artifact_of", name=name), self.artifact(name), default="")
+            art = self.ask(self.t("artifact_of", name=name), self.artifact(name),
+                           default="") if self.asks_artifact() else ""
             self.table["artifacts"].pop(name, None)
             if art:
                 self.table["artifacts"][name] = art
@@ -344,7 +403,8 @@ def _check_box(loc: Locale, ruleset_id: str, module: ModuleType, table: object) 
     if too_many is not None:
         raise ValueError(loc.line("tablemode.too_many_box", k=module.copies_allowed(too_many),
                                   role=loc.role(ruleset_id, too_many),
-                                  names=", ".join(p for p, r in known.items() if r == too_many)))
+                                  names=listed(loc, [p for p, r in known.items()
+                                                     if r == too_many])))
 
 
 def _check_names(ruleset_id: str, table: object) -> None:
@@ -475,7 +535,7 @@ def judge(
             table = questions.ask_all()
             while True:
                 try:
-                    outcome = module.judge(normalize(ruleset_id, table))
+                    outcome = module.judge(normalize(ruleset_id, questions.judged()))
                     break
                 except NightcallError as exc:
                     if not questions.fix(said(loc, exc).rstrip(".")):

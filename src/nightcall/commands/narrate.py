@@ -193,7 +193,8 @@ def narrate(
                                   reason=str(exc)), style="bold red", highlight=False,
                       markup=False)
             raise typer.Exit(EXIT_REFUSED) from None
-        console.print(f"{len(steps)} WAV files written to {wav_dir}", highlight=False)
+        console.print(locale.line("narrate.wav_written", n=len(steps), path=str(wav_dir)),
+                      highlight=False)
         return
     speak = _speaker(console, locale.voice, locale) if speech else None
     keys = PauseKey()

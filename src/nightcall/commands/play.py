@@ -24,6 +24,11 @@ if TYPE_CHECKING:  # imported where used: ``nightcall --help`` stays quick
 S = TypeVar("S")
 
 EXIT_REFUSED = 2
+QUIT = ("q", "quit")
+
+
+class Quit(Exception):
+    """The human typed q: the game ends here, and the command says how to play it again."""
 
 
 def _picked(raw: str, labels: list[str], low: int, render: Renderer, refusal: str) -> int | None:
@@ -43,8 +48,8 @@ def _choose(legal: list[ActionJSON], render: Renderer) -> ActionJSON:
         typer.echo(f"  {i:>2}. {label}")
     while True:
         raw = typed(render.t("choice", n=len(legal))).strip()
-        if raw.lower() in ("q", "quit"):
-            raise typer.Exit(0)
+        if raw.lower() in QUIT:
+            raise Quit
         n = _picked(raw, labels, 1, render, "not_on_menu")
         if n is not None:
             return legal[n - 1]
@@ -57,6 +62,8 @@ def _menu(options: list[str], question: str, render: Renderer) -> int | None:
     typer.echo(f"   0. {render.t('back')}")
     while True:
         raw = typed(question)
+        if raw.strip().lower() in QUIT:
+            raise Quit
         # (0, back, is on this menu too: the refusal says so)
         n = _picked(raw.strip(), options, 0, render, "not_on_menu_back")
         if n is not None:
@@ -69,9 +76,14 @@ def ask_claim(legal: Sequence[Action], render: Renderer,
     they saw or a swap they made, built from the ruleset's legal claims (which name a
     role by its index in ``role_ids``); None to vote now."""
     while True:
-        raw = typed(render.t("talk"), default="").strip()
+        typer.echo(render.t("talk"))
+        for n, what in enumerate(("talk_am", "talk_saw", "talk_swapped"), 1):
+            typer.echo(f"  {n:>2}. {render.t(what)}")
+        raw = typed(render.t("talk_choice"), default="").strip()
         if not raw:
             return None
+        if raw.lower() in QUIT:
+            raise Quit
         if raw not in ("1", "2", "3"):
             typer.echo(render.t("talk_wrong", answer=raw))
             continue
@@ -143,6 +155,10 @@ def play(
         seed = int(time.time()) % 1_000_000
     try:
         locale = load(lang)
+        if name is not None and not name.strip():
+            raise ValueError(Said("the name given to --name is empty; write one, or leave "
+                                  "--name out", "play.blank_name"))
+        name = name.strip() if name else None
         named = bool(name)
         # (a name, not "you": the verdict's account names every player in the third
         # person, and "Die Abstimmung tötet Du" is no German; the game's own lines
@@ -182,6 +198,9 @@ def play(
     except (typer.Abort, EOFError, KeyboardInterrupt):
         typer.echo("\n" + locale.line("ui.stopped"), err=True)
         raise typer.Exit(130) from None
+    except Quit:
+        typer.echo(render.t("quit", seed=seed))
+        raise typer.Exit(0) from None
     typer.echo("")
     result = ruleset.outcome(state)
     for line in (explain(result.reasons, lang) if result is not None else ()):

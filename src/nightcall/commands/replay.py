@@ -55,7 +55,10 @@ def replay(
         return
     console = Console()
 
-    for line in tell(ruleset, state, lang=loc.lang):
+    lines = tell(ruleset, state, lang=loc.lang)
+    if not ruleset.is_over(state):  # a record cut short: where it stops, and who leads
+        lines += explained(ruleset.outcome_json(state), loc.lang).get("explanation", [])
+    for line in lines:
         console.print(line, highlight=False, markup=False)
 
 

@@ -43,6 +43,11 @@ class FastNight(ABC, Generic[S]):
         rounds. Rounds depend on the deck and the night only (public), never on who
         holds which card."""
 
+    def fast_ghosts(self, state: S) -> frozenset[int]:
+        """The seats with no task at all tonight (Lupus' ghosts, "eyes closed at night"):
+        public, so their phones may differ from the living's. Nobody by default."""
+        return frozenset()
+
 
 def split_rounds(calls: Sequence[str], starts: Iterable[str]) -> list[tuple[str, ...]]:
     """``calls`` cut before each call of ``starts`` (a call that must wait for the
@@ -65,6 +70,11 @@ def current_round(ruleset: Ruleset[S], state: S) -> tuple[str, ...]:
         if call in calls:
             return calls
     return ()
+
+
+def ghosts(ruleset: Ruleset[S], state: S) -> frozenset[int]:
+    """The seats that sit the fast night out (the dead): no task, not waited for."""
+    return ruleset.fast_ghosts(state) if isinstance(ruleset, FastNight) else frozenset()
 
 
 def _in_round(ruleset: Ruleset[S], state: S, calls: tuple[str, ...]) -> bool:

@@ -29,6 +29,12 @@ def read_json(path: str | Path) -> object:
     except FileNotFoundError:
         raise ValueError(Said(f"there is no file {where}", "file.missing",
                               path=where)) from None
+    except IsADirectoryError:
+        raise ValueError(Said(f"{where} is a folder, not a file", "file.folder",
+                              path=where)) from None
+    except PermissionError:
+        raise ValueError(Said(f"{where} may not be read (permission denied)", "file.denied",
+                              path=where)) from None
     except OSError as exc:
         raise ValueError(Said(f"{where} cannot be read ({exc.strerror})", "file.unreadable",
                               path=where, reason=str(exc.strerror))) from None

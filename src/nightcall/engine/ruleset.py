@@ -83,10 +83,20 @@ class Rules(ABC):
     def options(self, options: Mapping[str, object] | None) -> dict[str, object]:
         """The game's options: ``default_options`` with ``options`` over them (an unknown
         option is a DeckError). Rulesets with option values to check override this."""
-        unknown = set(options or {}) - set(self.default_options)
-        if unknown:
-            raise DeckError(f"unknown {self.title} options: {', '.join(sorted(unknown))}")
+        self.check_option_names(options or {})
         return {**self.default_options, **(options or {})}
+
+    def check_option_names(self, options: Mapping[str, object]) -> None:
+        """Refuse (DeckError) the options this game does not have."""
+        unknown = ", ".join(sorted(set(options) - set(self.default_options)))
+        if unknown and not self.default_options:
+            raise DeckError(Said(f"{self.title} has no options, got: {unknown}", "options.none",
+                                 title=self.title, names=unknown))
+        if unknown:
+            known = ", ".join(self.default_options)
+            raise DeckError(Said(f"{self.title} has no option {unknown} (its options: {known})",
+                                 "options.unknown", title=self.title, names=unknown,
+                                 known=known))
 
     def side_of(self, role: str) -> str:
         """The side a role's card plays for (its team or party id; "" if it has none)."""

@@ -140,13 +140,15 @@ def parse_deck(ruleset: Rules, values: Sequence[str]) -> tuple[list[str], list[s
         if role is None:
             raise DeckError(not_a_role(ruleset, item, lookup=lookup))
         if not 1 <= count <= 30:
-            raise DeckError(f"{item!r}: a role can be repeated 1 to 30 times, not {count}")
+            raise DeckError(Said(f"{item!r}: a role can be repeated 1 to 30 times, not {count}",
+                                 "roles.count", item=item, count=count))
         deck.extend([role] * count)
         given.extend([card] * count)
     if pending:
-        raise DeckError(f"--roles ends with a count ({pending}x) and no role after it")
+        raise DeckError(Said(f"--roles ends with a count ({pending}x) and no role after it",
+                             "roles.pending", count=pending))
     if not deck:
-        raise DeckError("--roles lists no roles")
+        raise DeckError(Said("--roles lists no roles", "roles.none"))
     return deck, given
 
 
@@ -170,7 +172,8 @@ def cards_to_pull(ruleset: Rules, deck: Sequence[str],
         if card is None:
             card = next((c for c in card_map.cards_of(role) if c not in taken), None)
             if card is None:
-                raise DeckError(f"a 52-card deck has no more cards for {role}")
+                raise DeckError(Said(f"a 52-card deck has no more cards for {role}",
+                                     "deck.no_more_cards", game=ruleset.id, role=role))
             taken.add(card)
         out.append(card)
     return out

@@ -290,7 +290,16 @@ class Master:
             if isinstance(found, int):
                 return actions[found - 1]
             self.tell(self.t("play.ambiguous", answer=raw, numbers=", ".join(map(str, found)))
-                      if found else self.t("master.not_a_choice", answer=raw, n=len(actions)))
+                      if found else self.t(self._wrong_choice(raw), answer=raw, n=len(actions)))
+
+    def _wrong_choice(self, raw: str) -> str:
+        """Which refusal fits an answer that names no choice: nothing typed, a player
+        who is at the table but not on this menu, or a word that is neither."""
+        if not raw:
+            return "master.empty_choice"
+        if raw.casefold() in (name.casefold() for name in self.names):
+            return "master.not_on_this_menu"
+        return "master.not_a_choice"
 
     # --- the loop -----------------------------------------------------------------
     def close_call(self) -> None:

@@ -64,7 +64,24 @@ def refused_in(lang: str, key: str, english: str, what: BaseException | str) -> 
 
     if lang not in LANGUAGES:
         return f"{english}: {what}"
-    return load(lang).line(f"refusal.{key}", reason=said_in(lang, what))
+    loc = load(lang)
+    reason = said(loc, what)
+    if lang in LOWER_AFTER_COLON and _starts_with_a_word(loc, what):
+        reason = reason[:1].lower() + reason[1:]
+    return loc.line(f"refusal.{key}", reason=reason)
+
+
+# After "cannot narrate:" English and Italian go on in lowercase; German keeps a whole
+# sentence's capital after a colon.
+LOWER_AFTER_COLON = frozenset({"en", "it"})
+
+
+def _starts_with_a_word(loc: Locale, what: BaseException | str) -> bool:
+    """Whether ``what`` is one of our sentences whose line starts with an ordinary word
+    ("Il file ...", "Give --players"), not a name, a role or a value put in front."""
+    text = what.args[0] if isinstance(what, BaseException) and what.args else what
+    line = loc.lines.get(f"refusal.{text.key}", "") if isinstance(text, Said) else ""
+    return len(line) > 1 and line[0].isupper() and (line[1].islower() or line[1] in "'’")
 
 
 def said_in(lang: str, what: BaseException | str) -> str:

@@ -410,10 +410,15 @@ class Renderer:
         # out); Lupus: [voter, target] pairs of those who voted, None for nobody.
         pairs = [(v[0], v[1], True) if isinstance(v, list | tuple) else (s, v, False)
                  for s, v in enumerate(votes)]
-        pointed = [self.word("vote_pair_you", target=self.who(v, "obj")) if s == self.viewer
-                   else self.word("vote_pair", name=self.players[s], target=self.who(v, "obj"))
-                   for s, v, voted in pairs if voted or v is not None]
+        pointed = [self._vote(s, v) for s, v, voted in pairs if voted or v is not None]
         return ", ".join(pointed) or self.word("nobody_points")
+
+    def _vote(self, seat: int, target: int | None) -> str:
+        # (pointing at nobody is a sentence of its own: "non indica nessuno", "niemanden")
+        you = "_you" if seat == self.viewer else ""
+        if target is None:
+            return self.word(f"vote_nobody{you}", name=self.players[seat])
+        return self.word(f"vote_pair{you}", name=self.players[seat], target=self.who(target, "obj"))
 
     def _why_dead(self, seat: int, cause: str) -> str:
         """The master's note on a death: the ruleset's words for the cause."""

@@ -82,6 +82,13 @@ def reason_keys(reason: Reason) -> set[str]:
     return keys
 
 
+def listed(loc: Locale, names: Sequence[str]) -> str:
+    """``A, B and C`` in ``loc``'s language ("A, B e C", "A, B und C"); one name alone."""
+    if len(names) <= 1:
+        return "".join(names)
+    return loc.line("account.and", rest=", ".join(names[:-1]), last=names[-1])
+
+
 def _count_key(ruleset: str, term: Term) -> str:
     return f"why.{ruleset}.count.{term.id}.{'one' if term.n == 1 else 'many'}"
 
@@ -116,7 +123,5 @@ def _word(loc: Locale, ruleset: str, value: Arg) -> str | int:
         raise LocaleError(f"no words for a term of kind {value.kind!r}")
     if isinstance(value, tuple):
         # "A, B and C"; the judges never list nobody, so an empty list stays empty.
-        if len(value) <= 1:
-            return "".join(value)
-        return loc.line("account.and", rest=", ".join(value[:-1]), last=value[-1])
+        return listed(loc, [str(v) for v in value])
     return value

@@ -67,7 +67,7 @@ def speed_factor(speed: str) -> float:
             "timing.speed", speed=str(speed))) from None
     if not 0 < factor <= 10:
         raise ValueError(Said(f"a speed factor must be above 0 and at most 10, got {speed}",
-                              "timing.speed", speed=str(speed)))
+                              "timing.speed_range", speed=str(speed)))
     return factor
 
 

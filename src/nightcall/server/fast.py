@@ -1,8 +1,9 @@
 """The fast night in a room (issue 18; docs/rulings.md, "The fast night", rules 19-22).
 
-While a round of the fast night is open (engine.fast), every seat has a task of two
-stages: its role's real choices where the engine asks it (``fast.choices``), else a
-decoy of the same kind ("tap the player you suspect", then "no second card"). The
+While a round of the fast night is open (engine.fast), every living seat has a task of
+two stages: its role's real choices where the engine asks it (``fast.choices``), else a
+decoy of the same kind ("tap the player you suspect", then "no second card"); a ghost
+(Lupus) has none, is done from the start and is never waited for (rule 22). The
 picks stay here, buffered and secret, until the round ends for everyone at once (every
 phone done, never before the floor; or the countdown), then ``engine.fast.resolve_round``
 applies them through the rules in wake order and the room keeps those moves in its
@@ -114,8 +115,16 @@ class FastRound:
         return {str(s): p[0].a for s, p in self.picks.items()
                 if p and p[0].kind == kind and self._in_pack(room, s)}
 
+    def ghosts(self, room: Room) -> frozenset[int]:
+        """The seats sitting the night out (Lupus' dead): no task, never waited for."""
+        return fast.ghosts(room.ruleset, room.state)
+
     def options(self, room: Room, seat: int) -> tuple[Action, ...]:
-        """The seat's choices at its stage now (real or decoy); empty once done."""
+        """The seat's choices at its stage now (real or decoy); empty once done, and
+        always for a ghost (rule 22: eyes closed at night)."""
+        ghosts = self.ghosts(room)
+        if seat in ghosts:
+            return ()
         stage = self.taps.get(seat, 0)
         if self._repick(room, seat):
             return self._probe(room, seat, ())[0]
@@ -123,7 +132,9 @@ class FastRound:
         if real:
             return real
         if stage == 0:
-            return tuple(Action(SUSPECT, s) for s in range(len(room.seats)) if s != seat)
+            # The living, as every real choice (the dead are greyed out on every phone).
+            return tuple(Action(SUSPECT, s) for s in range(len(room.seats))
+                         if s != seat and s not in ghosts)
         if stage < STAGES:
             return (NO_SECOND,)
         return ()
@@ -136,7 +147,10 @@ class FastRound:
 
     def task(self, room: Room, seat: int) -> dict[str, Any]:
         """What the seat's phone shows: its stage, and what its last real pick showed it
-        at once (the Doppelgänger's copied card; nothing on every other phone)."""
+        at once (the Doppelgänger's copied card; nothing on every other phone). A ghost's
+        is the same for every ghost: done from the start, nothing seen."""
+        if seat in self.ghosts(room):
+            return {"stage": 0, "done": True, "seen": [], "ghost": True}
         task = {"stage": min(self.taps.get(seat, 0), STAGES), "done": self.done(room, seat),
                 "seen": self._probe(room, seat)[1]}
         pack = self.pack_picks(room, seat)

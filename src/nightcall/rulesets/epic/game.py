@@ -15,7 +15,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from nightcall.engine.actions import Action
 from nightcall.engine.clock import DUSK, END_CALL, default_move
-from nightcall.engine.errors import DeckError, IllegalAction
+from nightcall.engine.errors import DeckError, IllegalAction, Said
 from nightcall.engine.events import MASTER, Event, Viewer, visible_json, visible_to
 from nightcall.engine.fast import FastNight, split_rounds
 from nightcall.engine.ruleset import TALK_KINDS, ModularRuleset, MoveFn, Talk, register
@@ -183,17 +183,17 @@ class EpicBattle(ModularRuleset[EpicState], Talk[EpicState], FastNight[EpicState
     def options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         merged = {"seed": 0, "artifacts": list(ARTIFACTS)}
         if options:
-            unknown = set(options) - set(DEFAULT_OPTIONS)
-            if unknown:
-                raise DeckError(f"unknown Epic Battle options: {', '.join(sorted(unknown))}")
+            self.check_option_names(options)
             seed = options.get("seed", 0)
             if isinstance(seed, bool) or not isinstance(seed, int):
-                raise DeckError("option 'seed' must be an integer")
+                raise DeckError(Said("option 'seed' must be an integer", "options.integer",
+                                     option="seed"))
             arts = options.get("artifacts", ARTIFACTS)
             if not isinstance(arts, list | tuple) or any(a not in ARTIFACTS for a in arts) \
                     or len(set(arts)) != len(arts):
-                raise DeckError(f"option 'artifacts' lists distinct artifacts among "
-                                f"{', '.join(ARTIFACTS)}")
+                raise DeckError(Said(f"option 'artifacts' lists distinct artifacts among "
+                                     f"{', '.join(ARTIFACTS)}", "options.artifacts",
+                                     game=self.id, artifacts=list(ARTIFACTS)))
             merged = {"seed": seed, "artifacts": list(arts)}
         return merged
 

@@ -456,6 +456,11 @@ NOT_A_FINAL_CARD = frozenset({"mimic"})
 # than the box has it.
 PLAYED_AS_ANOTHER: dict[str, frozenset[str] | None] = {
     MIMIC: None, "ghost_hunter": frozenset(GHOST_TRANSFORMS)}
+# The cards whose presence at the end (a Mimic's copy included) means an artifact may
+# lie on the table: the Curator, and the Alpha Wolf and the Witch, the only cards that
+# move a player's card (the Curator's too) into the middle before the Curator wakes
+# (11, last); docs/rulings.md, "Judging a real table".
+ASKS_ARTIFACT_WITH = frozenset({"curator", "alpha_wolf", "witch"})
 
 
 def copies_allowed(role: str) -> int | None:

@@ -69,8 +69,7 @@ class Lupus(
     def validate_deck(
         self, players: int, roles: Sequence[str], options: Mapping[str, Any] | None = None
     ) -> list[str]:
-        if options:
-            raise DeckError(f"Lupus in Tabula has no options, got: {', '.join(sorted(options))}")
+        self.check_option_names(options or {})
         # A table deals the same deck game after game: remember the verdict, as One Night
         # does (a refused deck raises and is not remembered).
         key = (players, *sorted(roles))
@@ -163,6 +162,11 @@ class Lupus(
     def fast_rounds(self, state: LupusState) -> list[tuple[str, ...]]:
         # Every call of a Lupus night goes at once (docs/rulings.md, fast night rule 17).
         return split_rounds(state.calls, ())
+
+    def fast_ghosts(self, state: LupusState) -> frozenset[int]:
+        # "Whoever dies becomes a Ghost: they ... keep their eyes closed at night"
+        # (Gameplay, Dawn): no night task (fast night rule 22).
+        return frozenset(s for s in range(state.n) if not state.alive[s])
 
     def open_call(self, state: LupusState) -> str | None:
         st = state

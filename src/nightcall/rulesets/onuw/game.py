@@ -110,12 +110,11 @@ class OneNight(ModularRuleset[OneNightState], Talk[OneNightState], FastNight[One
             return DEFAULT_OPTIONS  # shared: the engine never mutates options
         merged = dict(DEFAULT_OPTIONS)
         if options:
-            unknown = set(options) - set(DEFAULT_OPTIONS)
-            if unknown:
-                raise DeckError(f"unknown One Night options: {', '.join(sorted(unknown))}")
+            self.check_option_names(options)
             for key, value in options.items():
                 if not isinstance(value, bool):
-                    raise DeckError(f"option {key!r} must be true or false")
+                    raise DeckError(Said(f"option {key!r} must be true or false",
+                                         "options.bool", option=key))
             merged.update(options)
         return merged
 

@@ -133,6 +133,7 @@ ASKS_TOKENS = False
 NOT_A_FINAL_CARD: frozenset[str] = frozenset()
 # (the Doppelgänger is typed as its card, and asked what it copied)
 PLAYED_AS_ANOTHER: dict[str, frozenset[str] | None] = {}
+ASKS_ARTIFACT_WITH: frozenset[str] = frozenset()  # (no artifacts in One Night)
 
 
 def copies_allowed(role: str) -> int | None:

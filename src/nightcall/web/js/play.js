@@ -163,7 +163,7 @@ function announce(text) {
 // nobody learns anything from whose phone buzzes.
 function alerts(stage) {
   const key = obs ? `${stage}/${obs.clock.night}/${obs.clock.call}` : "";
-  const fast = stage === "night" && Boolean(obs.view.fast);
+  const fast = stage === "night" && Boolean(obs.view.fast) && !obs.view.fast.ghost;
   const mine = stage === "night" && !fast && (obs.view.legal || []).length > 0;
   if (stage === "night" && key !== callKey) {
     // The fast night: every phone buzzes and says the same at the round's start.
@@ -402,7 +402,8 @@ function render() {
 }
 
 function renderNight(view, players) {
-  if (view.fast) return renderFast(view, players);
+  // A ghost has no fast task: the ghosts' sleep screen below, the same on every ghost.
+  if (view.fast && !view.fast.ghost) return renderFast(view, players);
   const legal = view.legal || [];
   if (legal.length === 0) {
     return h("div", { class: "prompt sleep", "data-testid": "sleep" },
@@ -441,7 +442,7 @@ function renderFast(view, players) {
   const panel = task.stage > 0 ? h("div", { class: "fast-glimpse", "data-testid": "fast-glimpse" }, inside) : null;
   return h("div", { class: "prompt awake turn", "data-testid": "fast-task", "data-stage": String(task.stage) },
     h("p", { class: "call" }, t("fast.title")),
-    h("p", { class: "hint" }, t(`fast.stage.${task.stage}`)),
+    h("p", { class: "hint" }, task.stage === 1 && noCards() ? t("fast.stage.1.nobody") : t(`fast.stage.${task.stage}`)),
     panel,
     renderFastGrid(view, players));
 }
@@ -454,6 +455,10 @@ function cellsOf(a) {
   }
   return [a.a, a.b].filter((x) => x !== undefined && x >= 0).map((x) => `s${x}`);
 }
+
+// A game with no center cards (Lupus) taps players, never cards: its "none" is nobody
+// (the Harlot "stays home by pointing at nobody"); the one-night games' is "no card".
+const noCards = () => !(lobby.settings.center_cards || 0);
 
 let fastSel = [];  // the cells tapped so far for a choice of two cards
 let fastKey = "";
@@ -493,15 +498,21 @@ function renderFastGrid(view, players) {
     "aria-disabled": String(!fits([...fastSel, id]).length && !fastSel.includes(id)),
     onclick: () => tap(id),
   }, label);
+  // The dead (Lupus' ghosts, public) are greyed out on every living phone alike.
+  const ghosts = view.ghosts || [];
+  const seatCell = (name, s) => (ghosts.includes(name)
+    ? h("button", { class: "choice ghost", "data-testid": "fast-cell", "data-cell": `s${s}`, disabled: true },
+      name, " · ", h("em", {}, t("tag.ghost")))
+    : cell(`s${s}`, s === me.seat ? t("pack.you") : name));
   const none = legal.find((a) => cellsOf(a).length === 0);
   return [
     h("div", { class: "choices grid", "data-testid": "fast-grid" },
-      players.map((name, s) => cell(`s${s}`, s === me.seat ? t("pack.you") : name)),
+      players.map(seatCell),
       Array.from({ length: centers }, (_, i) => cell(`c${i}`, upFirst(centerName(i))))),
     h("div", { class: "choices" }, h("button", {
       class: "choice quiet", "data-testid": "fast-none", "aria-disabled": String(!none),
       onclick: () => { if (none) act(none); },
-    }, t("fast.none"))),
+    }, noCards() ? t("fast.nobody") : t("fast.none"))),
   ];
 }
 
