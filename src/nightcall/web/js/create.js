@@ -132,7 +132,7 @@ $("#join-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const code = $("#join-code").value.trim().toUpperCase();
   $("#join-error").textContent = "";
-  if (!code) { $("#join-error").textContent = t("front.code"); return; }
+  if (!code) { $("#join-error").textContent = t("front.code_empty"); $("#join-code").focus(); return; }
   try {
     const res = await fetch(`/api/rooms/${encodeURIComponent(code)}`);
     if (res.status === 404) { $("#join-error").textContent = t("join.no_room", { code }); $("#join-code").focus(); return; }

@@ -125,8 +125,14 @@ function start() {
       return;
     }
     document.body.dataset.connection = s;
-    $("#conn").textContent = t(s === "online" ? "conn.online" : "conn.offline");
+    showConnection();
   });
+}
+
+// The hidden connection status (screen readers), in the room's language once it is known.
+function showConnection() {
+  const s = document.body.dataset.connection;
+  $("#conn").textContent = s ? t(s === "online" ? "conn.online" : "conn.offline") : "";
 }
 
 $("#join-form").addEventListener("submit", (e) => {
@@ -205,9 +211,9 @@ function onMessage(msg) {
         if (mine) me.seat = mine.seat;
       }
       setRoleNames(msg.settings.role_names);
-      setLanguage(msg.settings.language, () => { translatePage(); render(); });
+      setLanguage(msg.settings.language, () => { translatePage(); showConnection(); render(); });
       translatePage();
-      $("#conn").textContent = t(document.body.dataset.connection === "offline" ? "conn.offline" : "conn.online");
+      showConnection();
       render();
       break;
     case "observation":
@@ -238,14 +244,22 @@ function onMessage(msg) {
         $("#join-error").textContent = errorText(msg);
         if (net) { net.close(); net = null; }
       } else {
+        sent = null;  // (a refused move may be mended at once)
         toast(errorText(msg), 3500);
       }
       break;
   }
 }
 
+// A second tap on the same button before the game answers the first would reach the
+// server as a move on a state already gone, and earn a false "the game moved on".
+let sent = null;
+
 function act(action) {
   if (!obs) return;
+  const key = `${obs.state_id} ${JSON.stringify(action)}`;
+  if (sent === key) return;
+  sent = key;
   net.send({ type: "action", action, state_id: obs.state_id });
 }
 
