@@ -120,7 +120,7 @@ def test_a_call_names_the_role_in_the_plural_when_the_deck_has_several() -> None
     assert one.event(call) == "Night: the Werewolf is called."
     assert two.event(call) == "Night: the Werewolves are called."
     de = Renderer("onuw", ["Ann", "Bob", "Cy"], 0, "de", ["werewolf", "werewolf"])
-    assert de.event(call) == "Nacht, Aufruf: Werwölfe."
+    assert de.event(call) == "Nacht: Die Werwölfe werden gerufen."
 
 
 def test_the_subject_is_you_only_for_the_viewer() -> None:
@@ -266,8 +266,10 @@ def test_the_masters_account_calls_the_werewolves_in_the_plural() -> None:
     lines = tell(onuw, st)
     assert "Night: the Werewolves are called." in lines
     assert "Night: the Seer is called." in lines
-    assert "Nacht, Aufruf: Werwölfe." in tell(onuw, st, "de")
-    assert "Notte, chiamati: Lupi." in tell(onuw, st, "it")
+    assert "Nacht: Die Werwölfe werden gerufen." in tell(onuw, st, "de")
+    assert "Nacht: Die Rolle Seherin wird gerufen." in tell(onuw, st, "de")
+    assert "Notte: vengono chiamati i Lupi." in tell(onuw, st, "it")
+    assert "Notte: viene chiamato il ruolo Veggente." in tell(onuw, st, "it")
 
 
 def test_every_template_is_the_one_chosen_for_the_fields_it_names() -> None:

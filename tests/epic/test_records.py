@@ -178,7 +178,7 @@ def test_illegal_steps_are_refused_naming_the_step(
         ("epic-three-parties.json", lambda r: r.__setitem__("options", {"speed": 3}),
          "Epic Battle has no option speed"),
         ("epic-three-parties.json", lambda r: r["cards"].__setitem__("Anna", "K♠"),
-         "not a epic role"),
+         "is not a role or playing card of One Night Ultimate Werewolf: Epic Battle"),
         ("epic-three-parties.json", lambda r: r.__setitem__("center", ["seer"]), "3 center"),
     ],
 )

@@ -134,7 +134,7 @@ def test_the_52_card_mapping(card: str, role: str) -> None:
 
 @pytest.mark.parametrize("card", ["A♦", "K♣", "K♦", "J♣", "1♠", "robber"])
 def test_cards_outside_the_mapping_are_refused(card: str) -> None:
-    with pytest.raises(RecordError, match="not a lupus role or playing card"):
+    with pytest.raises(RecordError, match="not a role or playing card of Lupus in Tabula"):
         LUPUS.card_to_role(card, "test")
 
 

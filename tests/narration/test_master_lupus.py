@@ -364,3 +364,18 @@ def test_a_question_at_the_terminal_ends_in_its_question_mark(tmp_path: Path) ->
                                       str(tmp_path / "save.json")], input=deal)
     assert re.search(r"Auf wen haben die Werwölfe gezeigt\? ?\n", result.output), result.output
     assert "?:" not in result.output and "  Anna: A♠" in result.output
+
+
+def test_the_verdict_is_said_once_then_the_reasons() -> None:
+    """The Master's screen said "Every werewolf is dead: the humans win." twice: aloud,
+    then again as the first of the reasons."""
+    need_ruleset("lupus")
+    from nightcall.narration.master import run_master
+
+    lupus = get_ruleset("lupus")
+    out = io.StringIO()
+    run_master(Console(file=out, width=200), lupus, lupus.default_deck(9), load("en"),
+               timing_for("lupus"), wait=False, ask=Table().ask)
+    text = out.getvalue()
+    assert text.count("Every werewolf is dead: the humans win.") == 1
+    assert text.index("the humans win.") < text.index("Everyone wins or loses with their side")

@@ -292,6 +292,13 @@ def test_after_a_colon_italian_goes_on_in_lowercase_and_german_keeps_the_capital
     # a name put in front keeps its capital: "Lupus in Tabula non ha opzioni"
     _, _, err = run_cli("narrate", "lupus", "-n", "8", "--option", "a=b", "--lang", "it")
     assert "Impossibile narrare: Lupus in Tabula non ha opzioni (indicate: a)." in flat(err)
+    _, _, err = run_cli("play", "lupus", "-n", "3")  # (a line that starts with a title)
+    assert "cannot start: Lupus in Tabula is for 7 to 23 players" in flat(err)
+
+
+def test_a_game_is_named_in_any_case() -> None:
+    code, out, _ = run_cli("deck", "ONUW", "-n", "5")
+    assert code == 0 and out.startswith("One Night Ultimate Werewolf for 5 players")
 
 
 def test_a_refusal_names_roles_in_the_language_asked() -> None:

@@ -343,7 +343,7 @@ def test_narrate_lupus_a_wrong_deal_is_asked_again_and_a_closed_terminal_resumes
     reply(child, r"\(Ada is there twice\)", "Ada, Ben, Cleo, Dan, Eva, Finn, Gus")
     for card, refusal in (("A♠", None), ("K♠", "There is no Bodyguard in this deck"),
                           ("2♥", None), ("A♥", None), ("A♣", "The deck has 2 × Werewolf, "
-                                                        "already dealt to Ada, Cleo"),
+                                                        "already dealt to Ada and Cleo"),
                           ("K♥", None), ("seer", "The deck has 1 × Seer"), ("3♥", None),
                           ("4♥", None), ("5♥", None)):
         reply(child, r"  \w+: ", card)

@@ -11,7 +11,9 @@ from typing import Annotated, Any, TypedDict
 import typer
 from typer.core import TyperCommand
 
-RulesetArg = Annotated[str, typer.Argument(metavar="RULESET", help="onuw, epic or lupus.")]
+# (typed in any case: "ONUW" is onuw)
+RulesetArg = Annotated[str, typer.Argument(metavar="RULESET", help="onuw, epic or lupus.",
+                                           callback=lambda name: name.strip().lower())]
 ScenarioOpt = Annotated[str | None, typer.Option(help="A scenario (Epic Battle).")]
 DeckOpt = Annotated[
     list[str] | None,

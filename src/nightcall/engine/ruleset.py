@@ -165,7 +165,7 @@ class Rules(ABC):
             role = self.card_map.role_of(card)
             if role is not None:
                 return role
-        raise RecordError(Said(f"{where}: {card!r} is not a {self.id} role or playing card",
+        raise RecordError(Said(f"{where}: {card!r} is not a role or playing card of {self.title}",
                                "record.not_a_card", where=where, card=str(card),
                                roles=list(self.role_ids), game=self.id))
 

@@ -56,7 +56,7 @@ from nightcall.narration.locale import Locale
 from nightcall.narration.render import Renderer
 from nightcall.narration.runner import PauseKey, Speaker, countdown
 from nightcall.narration.script import duration_text
-from nightcall.narration.telling import explain
+from nightcall.narration.telling import explain, listed
 from nightcall.narration.timing import Timing
 
 Ask = Callable[[str], str]
@@ -209,6 +209,7 @@ class Master:
         self.save_path = save_path
         self.open_call: str | None = None
         self.paused = False
+        self.closed = ""  # the verdict said aloud at the end
         self.script = L.script_of(ruleset.id)
 
     def own(self, key: str) -> str:
@@ -391,6 +392,7 @@ class Master:
             closing = L.end_key(self.ruleset.id, e.get("teams", []), self.locale.lines)
             if closing is not None:
                 self.say(closing)
+                self.closed = self.t(closing)
 
     def choose_last(self, dead: list[int], default: int) -> int:
         """Two deaths at dawn: the Master says which counts as the last to die
@@ -490,9 +492,10 @@ class Master:
             self.play(CLOCK_SEAT, END_CALL)
         result = r.outcome(self.state)
         outcome: dict[str, Any] = r.view(self.state, MASTER).get("outcome") or {}
-        if result is not None:
+        if result is not None:  # the reasons, but not again the verdict just said aloud
             for line in explain(result.reasons, self.locale.lang):
-                self.tell(line)
+                if line != self.closed:
+                    self.tell(line)
         return outcome
 
 
@@ -558,7 +561,7 @@ def ask_deal(
         holders = [names[i] for i, c in enumerate(cards) if c == role]
         if len(holders) >= want[role]:
             tell(loc.line("master.card_used_up", role=loc.role(ruleset.id, role),
-                          k=want[role], names=", ".join(holders)))
+                          k=want[role], names=listed(loc, holders)))
             continue
         cards.append(role)
     return names, cards

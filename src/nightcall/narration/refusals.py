@@ -78,10 +78,17 @@ LOWER_AFTER_COLON = frozenset({"en", "it"})
 
 def _starts_with_a_word(loc: Locale, what: BaseException | str) -> bool:
     """Whether ``what`` is one of our sentences whose line starts with an ordinary word
-    ("Il file ...", "Give --players"), not a name, a role or a value put in front."""
+    ("Il file ...", "Give --players"), not a value put in front nor a name ("Lupus in
+    Tabula", "Renfield")."""
+    from nightcall.engine.ruleset import get_ruleset, ruleset_ids
+
     text = what.args[0] if isinstance(what, BaseException) and what.args else what
     line = loc.lines.get(f"refusal.{text.key}", "") if isinstance(text, Said) else ""
-    return len(line) > 1 and line[0].isupper() and (line[1].islower() or line[1] in "'’")
+    if not (len(line) > 1 and line[0].isupper() and (line[1].islower() or line[1] in "'’")):
+        return False
+    names = [get_ruleset(r).title for r in ruleset_ids()]
+    names += [name for roles in loc.roles.values() for name in roles.values()]
+    return not any(line.startswith(name) for name in names)
 
 
 def said_in(lang: str, what: BaseException | str) -> str:
