@@ -146,7 +146,8 @@ END_WHOLE = """() => {
   const out = [];
   const o = document.querySelector('.end-grid .outcome');
   const r = o.getBoundingClientRect();
-  if (r.top < 0 || r.bottom > innerHeight || o.scrollHeight > o.clientHeight + 1) out.push('outcome');
+  const cut = o.scrollHeight > o.clientHeight + 1;
+  if (r.top < 0 || r.bottom > innerHeight || cut) out.push('outcome');
   for (const s of document.querySelectorAll('.faceup-grid .mini-card > span')) {
     const c = s.parentNode.getBoundingClientRect(), q = s.getBoundingClientRect();
     if (q.left < c.left + 2 || q.right > c.right - 2) out.push(s.textContent);

@@ -18,7 +18,9 @@ def test_a_double_tap_is_one_vote_and_no_false_error(browser: Any, server: Any) 
     table = Table(browser, server.url, ("Ada", "Bruno", "Carla"), ruleset="onuw", seats=3,
                   call_seconds=1.0, discussion_seconds=300, language="de")
     host, ada, bruno = table.host, table.phones[0], table.phones[1]
-    # The hidden status for screen readers, after a reload too (it kept the page's first
+    # The host's status in its header was English in a German room until the end.
+    wait_for(lambda: host.text_content("#conn") == "Verbunden", what="the host's status")
+    # The phone's hidden status for screen readers, after a reload too (it kept the page's first
     # language, English, when the room's arrived after it).
     for _ in range(2):
         wait_for(lambda: ada.text_content("#conn") == "Verbunden", what="the German status")

@@ -42,6 +42,7 @@ export function renderCircle(lobby, { ghosts = [], dead = [], mark = null, onArr
       "data-ghost": ghosts.includes(s.name) ? "yes" : null,
       "data-seat": s.seat,
       "data-drag": onArrange ? "yes" : null,
+      title: s.name,  // (a name too long for its seat ends in "…": fitCircles)
     }, seatName(s), s.connected ? null : h("span", { class: "sr-only" }, ` ${t("conn.offline")}`),
     // (a ghost's seat is dimmed and struck through, a Suspect's lit: a word would make
     // the seat wider or taller than its neighbours allow at seventeen seats)
@@ -57,7 +58,53 @@ export function renderCircle(lobby, { ghosts = [], dead = [], mark = null, onArr
     if (onArrange) dragWith(li, k, s.seat, move);
     return li;
   }));
+  // (a seat no wider than the way to its neighbour: 34 % of the circle up to seven
+  // seats, 14 % at seventeen; a longer name wraps, shrinks or ends in "…")
+  ul.style.setProperty("--seat-w", `${(76 * Math.sin(Math.PI / Math.max(n, 3))).toFixed(1)}%`);
   return h("div", { class: "table-circle" }, h("div", { class: "felt", "aria-hidden": "true" }), ul);
+}
+
+// A word wider than its box (``el``, a block or flex item no wider than its parent: a
+// seat's name, a role's name) gets smaller, down to ``floor`` of its size, rather than
+// break inside ("Maximi|lian", "Unruhestifter|in"); still too wide, with ``cut``, it
+// ends in "…" (app.css, .cut).
+export function fitWord(el, floor = 0.8, cut = false) {
+  el.style.fontSize = "";
+  el.classList.remove("cut");
+  if (el.scrollWidth <= el.clientWidth + 1) return;
+  const base = parseFloat(getComputedStyle(el).fontSize);
+  let size = Math.max(floor, el.clientWidth / el.scrollWidth);
+  for (let i = 0; i < 10; i++) {
+    el.style.fontSize = `${(base * size).toFixed(2)}px`;
+    if (el.scrollWidth <= el.clientWidth + 1 || size <= floor) break;
+    size = Math.max(floor, size - 0.04);
+  }
+  if (cut && el.scrollWidth > el.clientWidth + 1) el.classList.add("cut");
+}
+
+// The circles on the page once drawn: each name whole (it wraps at its spaces and
+// hyphens only, app.css; a longer word shrinks, then ends in "…", the full name in the
+// seat's title), and room above and below the circle for the seats that stand out of
+// it, so that none covers the buttons above it or the words below.
+export function fitCircles(root = document) {
+  for (const circle of root.querySelectorAll(".table-circle")) {
+    for (const name of circle.querySelectorAll(".seats.circle .name")) fitWord(name, 0.7, true);
+    circle.style.marginTop = "";
+    circle.style.marginBottom = "";
+    const box = circle.getBoundingClientRect();
+    const css = getComputedStyle(circle);
+    let above = 0;
+    let below = 0;
+    for (const li of circle.querySelectorAll(".seats.circle > li")) {
+      if (li.classList.contains("dragging")) continue;
+      const r = li.getBoundingClientRect();
+      above = Math.max(above, box.top - r.top);
+      below = Math.max(below, r.bottom - box.bottom);
+    }
+    const GAP = 6;
+    if (above > 0) circle.style.marginTop = `${Math.max(parseFloat(css.marginTop), Math.ceil(above) + GAP)}px`;
+    if (below > 0) circle.style.marginBottom = `${Math.max(parseFloat(css.marginBottom), Math.ceil(below) + GAP)}px`;
+  }
 }
 
 // Drag a seat onto another with a finger, a pen or a mouse (pointer events: one
@@ -143,7 +190,7 @@ export function faceupSeats(view, record, seats) {
     out.winners.includes(s.name) ? `★ ${t("end.winner_tag")}` : ""].filter(Boolean).join(" · ");
     return h("li", { class: [out.winners.includes(s.name) ? "winner" : "", out.dead.includes(s.name) ? "dead" : "",
       ghost ? "ghost" : ""].join(" "), "data-ghost": ghost ? "yes" : null },
-    h("span", { class: "name" }, s.name), c.role ? miniCard(c.role, caption) : null, marksOf(final, s.name));
+    h("span", { class: "name", title: s.name }, s.name), c.role ? miniCard(c.role, caption) : null, marksOf(final, s.name));
   });
 }
 

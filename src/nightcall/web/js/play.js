@@ -2,7 +2,7 @@
 // called, claim, vote, and at the end read your own story.
 import { h, mount, $, countdown, toast } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { actionLabel, artifactName, callName, centerName, errorText, hasText, list, positionName, preferredLanguage, roleName, setLanguage, setRoleNames, stageName, t, tokenName, told, translatePage, wordBefore } from "./text.js";
+import { actionLabel, artifactName, callName, centerName, errorText, hasText, list, positionName, preferredLanguage, roleName, setLanguage, setRoleNames, showConnection, stageName, t, tokenName, told, translatePage, wordBefore } from "./text.js";
 import { cardName, causeOf, centerItems, faceupSeats, fetchRecord, finalCards, renderEnd, renderSeats } from "./common.js";
 import { icon, loadRulesets, renderDeck, renderHelp, roleIcon, teamLabel, teamOf, tokenIcon, useRuleset } from "./roles.js";
 import { chime, prefs, setChime } from "./sound.js";
@@ -129,11 +129,6 @@ function start() {
   });
 }
 
-// The hidden connection status (screen readers), in the room's language once it is known.
-function showConnection() {
-  const s = document.body.dataset.connection;
-  $("#conn").textContent = s ? t(s === "online" ? "conn.online" : "conn.offline") : "";
-}
 
 $("#join-form").addEventListener("submit", (e) => {
   e.preventDefault();

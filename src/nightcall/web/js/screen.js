@@ -3,8 +3,8 @@
 // newest first; the table as a circle in the order that counts.
 import { h, mount, $, countdown, toast } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { callName, errorText, list, scenarioName, setLanguage, setRoleNames, stageName, t, told, translatePage } from "./text.js";
-import { centerItems, faceupSeats, fetchRecord, renderCircle, renderEnd } from "./common.js";
+import { callName, errorText, list, scenarioName, setLanguage, setRoleNames, showConnection, stageName, t, told, translatePage } from "./text.js";
+import { centerItems, faceupSeats, fetchRecord, fitCircles, fitWord, renderCircle, renderEnd } from "./common.js";
 import { chooseVoice, chosenVoice, isMuted, onVoices, setMuted, speak, voicesFor } from "./speech.js";
 import { loadRulesets, renderDeck, roleIcon, useRuleset } from "./roles.js";
 import { replayButton } from "./replay.js";
@@ -55,11 +55,13 @@ export function runScreen({ host }) {
       if (msg.type === "lobby") {
         lobby = msg;
         setRoleNames(msg.settings.role_names);
-        setLanguage(msg.settings.language, () => { translatePage(); showMute(); showVoices(); render(); });
+        setLanguage(msg.settings.language, () => {
+          translatePage(); showMute(); showVoices(); showConnection(); render();
+        });
         translatePage();
         showMute();
         showVoices();
-        $("#conn").textContent = t(document.body.dataset.connection === "offline" ? "conn.offline" : "conn.online");
+        showConnection();
       }
       else if (msg.type === "observation") obs = msg;
       else if (msg.type === "next_room") { moveTo(msg); return; }
@@ -68,8 +70,7 @@ export function runScreen({ host }) {
       render();
     }, (s) => {
       document.body.dataset.connection = s;
-      const el = $("#conn");
-      if (el) el.textContent = t(s === "online" ? "conn.online" : "conn.offline");
+      showConnection();
     });
 
   // The host started the next game: follow it (the host screen with its new token).
@@ -129,9 +130,49 @@ export function runScreen({ host }) {
   function fit() {
     const body = document.body;
     delete body.dataset.fit;
+    fitWords();
+    fitOutcome();
     if (!wide.matches) return;
     for (let level = 1; level <= 4 && document.documentElement.scrollHeight > innerHeight; level++) {
       body.dataset.fit = String(level);
+      fitWords();
+    }
+  }
+
+  // Every word whole: the seats' names (fitCircles), the deck's and the cards' role
+  // names ("Unruhestifterin" in a narrow column, "Dorfbewohner" on a small card) get
+  // smaller rather than run past their panel or break inside.
+  function fitWords() {
+    fitCircles();
+    for (const el of document.querySelectorAll(".deck-text b")) fitWord(el, 0.75);
+    for (const el of document.querySelectorAll(".faceup-grid .mini-card > span")) fitWord(el, 0.6);
+    for (const el of document.querySelectorAll(".faceup-grid li > .name")) fitWord(el, 0.7, true);
+  }
+
+  // The end on a wide screen: who won and why, whole in its column (a long Lupus or Epic
+  // explanation in smaller letters); only what is longer still rolls inside its box.
+  // (still too long at 80 %: its column takes a third more of the width from the cards',
+  // then two thirds more)
+  function fitOutcome() {
+    const box = document.querySelector(".end-grid .outcome");
+    if (!box) return;
+    const grid = box.closest(".end-grid");
+    grid.style.gridTemplateColumns = "";
+    const shrink = (least) => {
+      box.style.fontSize = "";
+      for (let size = 0.95; size >= least && box.scrollHeight > box.clientHeight + 1; size -= 0.05) {
+        box.style.fontSize = `${size.toFixed(2)}em`;
+      }
+    };
+    shrink(0.8);
+    if (box.scrollHeight <= box.clientHeight + 1 || !wide.matches) return;
+    const cols = getComputedStyle(grid).gridTemplateColumns.split(" ").map(parseFloat);
+    if (cols.length !== 3 || cols.some((c) => !(c > 0))) return;
+    const [words, cards, story] = cols;
+    for (const more of [0.35, 0.7]) {
+      grid.style.gridTemplateColumns = `minmax(0, ${words * (1 + more)}fr) minmax(0, ${cards - words * more}fr) minmax(0, ${story}fr)`;
+      shrink(0.7);
+      if (box.scrollHeight <= box.clientHeight + 1) return;
     }
   }
   addEventListener("resize", () => { fit(); startRoll(); });
@@ -166,7 +207,7 @@ export function runScreen({ host }) {
     const dt = rolledAt ? Math.min(now - rolledAt, 100) : 0;
     rolledAt = now;
     if (!still.matches) {
-      for (const el of document.querySelectorAll(".end-grid > *, .end-grid .outcome")) rollOne(el, now, dt);
+      for (const el of document.querySelectorAll(".end-grid > *, .end-grid .outcome, .end-grid .timeline ol")) rollOne(el, now, dt);
     }
     requestAnimationFrame(roll);
   }
@@ -279,11 +320,14 @@ export function runScreen({ host }) {
         // (the seats' order decides who accuses first where the day has accusations and a
         // defense, as in Lupus; elsewhere it only makes the circle match the table)
         host && taken > 1 ? h("p", { class: "hint", "data-testid": "order-hint" },
-          t(info && info.defense_seconds ? "lobby.order_hint" : "lobby.order_hint_circle")) : null,
-        kick),
-      deck.length ? h("section", { class: "panel deck-panel" }, h("h2", {}, t("lobby.deck")),
-        scen ? h("p", { class: "scenario-line", "data-testid": "lobby-scenario" }, t("lobby.scenario", { name: scenarioName(scen) })) : null,
-        renderDeck(deck)) : null);
+          t(info && info.defense_seconds ? "lobby.order_hint" : "lobby.order_hint_circle")) : null),
+      // (the seats to free beside the deck, not under the circle: seventeen long names
+      // there left the circle too small for its seats)
+      h("div", { class: "lobby-side" },
+        deck.length ? h("section", { class: "panel deck-panel" }, h("h2", {}, t("lobby.deck")),
+          scen ? h("p", { class: "scenario-line", "data-testid": "lobby-scenario" }, t("lobby.scenario", { name: scenarioName(scen) })) : null,
+          renderDeck(deck)) : null,
+        kick ? h("section", { class: "panel" }, kick) : null));
   }
 
   function renderNight(view) {
@@ -367,7 +411,13 @@ export function runScreen({ host }) {
       h("section", { class: "faceup", "data-testid": "faceup", tabindex: "0" }, h("h2", {}, t("end.cards")),
         faceupList(cols, faceupSeats(view, record, lobby.seats)), centerCards(view, record, cols)),
       // (on a TV the story scrolls inside its panel: keyboard users reach it too)
-      renderEnd(obs, view.players).slice(1).map((el) => { el.tabIndex = 0; return el; }));
+      // (the whole game's list scrolls inside its box: so does its focus)
+      renderEnd(obs, view.players).slice(1).map((el) => {
+        el.tabIndex = 0;
+        const ol = el.querySelector("ol");
+        if (ol) ol.tabIndex = 0;
+        return el;
+      }));
     if (tv) grid.style.setProperty("--tv-cols", String(tv));  // (CSSOM: the CSP refuses style="")
     parts.push(grid);
     return parts;

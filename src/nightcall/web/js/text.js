@@ -130,6 +130,14 @@ export function deckWords(roles) {
   return [...counts].map(([r, k]) => (k > 1 ? `${k} × ${roleName(r)}` : roleName(r))).join(", ");
 }
 
+// The connection status in the header ("Connected"), in the page's language now: said
+// again when the room's language arrives after the first status.
+export function showConnection() {
+  const s = document.body.dataset.connection;
+  const el = document.querySelector("#conn");
+  if (el) el.textContent = s ? t(s === "online" ? "conn.online" : "conn.offline") : "";
+}
+
 // A typed player count moved into the game's range (r: a ruleset as the server lists it).
 export function fitPlayers(r, typed) {
   return Math.min(Math.max(typed, r.min_players), r.max_players);
