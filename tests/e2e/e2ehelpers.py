@@ -137,6 +137,17 @@ class Table:
         wait_for(lambda: self.host.locator("[data-testid=seats] li.on").count() == len(names),
                  what=f"{len(names)} phones")
 
+    def deal_to_day(self) -> None:
+        """Deal, play the night (every called phone taps its first choice) and wait for
+        the day's discussion."""
+        self.host.click("[data-testid=deal]")
+        wait_for(lambda: stage(self.host) == "night", what="night")
+        while stage(self.host) == "night":
+            for page in self.phones:
+                act_if_called(page)
+            time.sleep(0.15)
+        wait_for(lambda: stage(self.host) == "discussion", what="day")
+
 HOST_TV = {"viewport": {"width": 1920, "height": 1080}}
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 

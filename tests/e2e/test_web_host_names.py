@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from e2ehelpers import HOST_TV, PHONE_360, Table, act_if_called, stage, wait_for
+from e2ehelpers import HOST_TV, PHONE_360, Table, wait_for
 from test_web_host_tv import seats_apart
 
 pytestmark = pytest.mark.timeout(240)
@@ -135,14 +135,8 @@ def test_the_compact_card_is_one_row_at_360_and_390(browser: Any, server: Any, s
                                                     language: str) -> None:
     table = Table(browser, server.url, ("Ada", "Bruno", "Elena"), ruleset="onuw", seats=3,
                   call_seconds=1.0, discussion_seconds=300, language=language)
-    host, ada = table.host, table.phones[0]
-    host.click("[data-testid=deal]")
-    wait_for(lambda: stage(host) == "night", what="night")
-    while stage(host) == "night":
-        for page in table.phones:
-            act_if_called(page)
-        time.sleep(0.15)
-    wait_for(lambda: stage(host) == "discussion", what="day")
+    ada = table.phones[0]
+    table.deal_to_day()
     ada.wait_for_selector(".card-area.compact .card")
     for width in (PHONE_360["viewport"]["width"], 390):
         ada.set_viewport_size({"width": width, "height": 800})

@@ -3,11 +3,10 @@ Italian does (narration/locale.py): "Carla, Dario ed Elena"."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
-from e2ehelpers import Table, act_if_called, stage, wait_for
+from e2ehelpers import Table, wait_for
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -39,13 +38,7 @@ def test_the_phones_swap_claim_says_ed_before_the_card_picked(browser: Any, serv
     table = Table(browser, server.url, ("Ada", "Bruno", "Elena"), ruleset="onuw", seats=3,
                   call_seconds=1.0, discussion_seconds=300, language="it")
     host, ada = table.host, table.phones[0]
-    host.click("[data-testid=deal]")
-    wait_for(lambda: stage(host) == "night", what="night")
-    while stage(host) == "night":
-        for page in table.phones:
-            act_if_called(page)
-        time.sleep(0.15)
-    wait_for(lambda: stage(host) == "discussion", what="day")
+    table.deal_to_day()
     ada.wait_for_selector("[data-testid=claim-swap]")
     said = ada.locator("[data-testid=claim-and]")
     assert ada.input_value("#swap-b") == "1" and said.inner_text() == "e"  # e Bruno

@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 import pytest
-from e2ehelpers import PHONE, Table, act_if_called, stage, wait_for
+from e2ehelpers import PHONE, Table, stage, wait_for
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -26,13 +26,7 @@ def test_a_double_tap_is_one_vote_and_no_false_error(browser: Any, server: Any) 
         wait_for(lambda: ada.text_content("#conn") == "Verbunden", what="the German status")
         ada.reload()
         ada.wait_for_selector("[data-testid=seats]")
-    host.click("[data-testid=deal]")
-    wait_for(lambda: stage(host) == "night", what="night")
-    while stage(host) == "night":
-        for page in table.phones:
-            act_if_called(page)
-        time.sleep(0.15)
-    wait_for(lambda: stage(host) == "discussion", what="day")
+    table.deal_to_day()
     # Two different claims in quick succession: both reach the table.
     bruno.wait_for_selector("[data-testid=claim]")
     bruno.click("[data-testid=claim]")
