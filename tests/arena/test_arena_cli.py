@@ -177,7 +177,12 @@ def test_a_program_that_crashes_is_named_under_the_table(
         assert warning.startswith("warning: mine: its program stopped")
         assert warning.endswith(f"seats, and passed for the rest of those games: see "
                                 f"{Path('arena-out') / 'agents.log'}")
+        if not extra:  # the table marks it too: its rating is not its own play
+            assert "mine (!)" in stdout and "random (!)" not in stdout
+            assert "(!): some of its moves were not its own" in " ".join(stdout.split())
     json.loads(stdout)  # --json: stdout is the leaderboard alone
+    board = (tmp_path / "arena-out" / "leaderboard.md").read_text()
+    assert "| mine (!) |" in board and "(!): some of its moves were not its own" in board
 
 
 def test_another_tournament_in_the_same_folder_is_refused(tmp_path: Path) -> None:

@@ -226,6 +226,17 @@ def _count(n: int, noun: str) -> str:
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
+def _flagged(row: dict[str, Any]) -> bool:
+    """Whether some of the entrant's moves were not its own (a crash, an unusable
+    answer): its rating does not measure it, and the tables mark it (!)."""
+    p = row.get("protocol", {})
+    return bool(p.get("crashes") or p.get("fallbacks"))
+
+
+def _name(row: dict[str, Any]) -> str:
+    return f"{row['name']} (!)" if _flagged(row) else str(row["name"])
+
+
 def warnings(r: Ratings) -> list[str]:
     """What went wrong with the programs and LLMs, which the ratings alone do not show:
     a program that crashed on every seat still gets a rating (it passed), so say so."""
@@ -256,7 +267,7 @@ def markdown(r: Ratings) -> str:
     lines = [f"**{title(r)}**", "", "| " + " | ".join(head) + " |",
              "|" + "|".join("---:" if h in ("#", "score") else "---" for h in head) + "|"]
     for row in rows:
-        cells = [str(row["rank"]), row["name"], row["entrant"], f"{row['score']:.2f}",
+        cells = [str(row["rank"]), _name(row), row["entrant"], f"{row['score']:.2f}",
                  _side_text(row["village"]), _side_text(row["werewolf"]),
                  _rate_text(row["village"]), _rate_text(row["werewolf"])]
         p = row.get("protocol")
@@ -270,7 +281,9 @@ def markdown(r: Ratings) -> str:
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     lines.append("")
     lines.append("Score: the mean of the two sides' conservative ratings (μ − 3σ); "
-                 "ratings by openskill (Plackett-Luce), starting at 25 ± 8.3.")
+                 "ratings by openskill (Plackett-Luce), starting at 25 ± 8.3."
+                 + (" (!): some of its moves were not its own (warning below)."
+                    if any(_flagged(row) for row in rows) else ""))
     lines += [f"\n**Warning**: {w} (see `agents.log`)." for w in warnings(r)]
     return "\n".join(lines) + "\n"
 
@@ -280,18 +293,23 @@ def rich_table(r: Ratings) -> Table:
     from rich.table import Table
 
     rows = r.leaderboard()
-    table = Table(caption="score: mean of the sides' μ − 3σ", caption_justify="left")
+    flagged = any(_flagged(row) for row in rows)
+    table = Table(caption="score: mean of the sides' μ − 3σ" + (
+        "; (!): some of its moves were not its own (see the warning)" if flagged else ""),
+        caption_justify="left")
+    # (a narrow terminal wraps a number onto two lines rather than cutting it: "19.1±…")
     for name in ("#", "entrant", "score", "village", "won", "werewolf", "won", "seats"):
-        table.add_column(name, justify="left" if name == "entrant" else "right")
+        table.add_column(name, justify="left" if name == "entrant" else "right",
+                         overflow="fold")
     protocol = any("protocol" in row for row in rows)
     llm = any("tokens_in" in row.get("protocol", {}) for row in rows)
     if protocol:
-        table.add_column("timeouts", justify="right")
+        table.add_column("timeouts", justify="right", overflow="fold")
     if llm:
-        table.add_column("tokens", justify="right")
+        table.add_column("tokens", justify="right", overflow="fold")
     for row in rows:
         v, w = row["village"], row["werewolf"]
-        cells = [str(row["rank"]), row["name"], f"{row['score']:.2f}",
+        cells = [str(row["rank"]), _name(row), f"{row['score']:.2f}",
                  f"{v['mu']:.1f}±{v['sigma']:.1f}", _pct(v),
                  f"{w['mu']:.1f}±{w['sigma']:.1f}", _pct(w), f"{row['seats']:,}"]
         p = row.get("protocol")
