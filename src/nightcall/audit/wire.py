@@ -430,14 +430,15 @@ def _check_task(rs: Ruleset[S], state: S, seat: int, view: dict[str, Any], end: 
     """A phone's fast task: the decoy, or its role's real choices at one of its stages
     (the engine's, given the picks the round was resolved with); and what its pick
     showed it is what its role saw that night."""
-    from nightcall.engine.fast import choices
+    from nightcall.engine.fast import choices, ghosts
     from nightcall.server.fast import NO_SECOND, SUSPECT
 
     legal = [Action.from_json(a) for a in view.get("legal") or []]
     mine = [a for s, a in made if s == seat]
     seats = range(len(view.get("players") or []))
+    dead = ghosts(rs, state)  # (public: the decoy names the living, as real choices do)
     decoys: tuple[list[Action], ...] = (
-        [Action(SUSPECT, s) for s in seats if s != seat], [NO_SECOND], [])
+        [Action(SUSPECT, s) for s in seats if s != seat and s not in dead], [NO_SECOND], [])
     stages = [list(choices(rs, state, seat, mine[:i])) for i in range(len(mine) + 1)]
     out = []
     if legal not in decoys and legal not in stages:
