@@ -137,10 +137,13 @@ class Table:
         wait_for(lambda: self.host.locator("[data-testid=seats] li.on").count() == len(names),
                  what=f"{len(names)} phones")
 
-    def deal_to_day(self) -> None:
+    def deal_to_day(self, at_dusk: Any = None) -> None:
         """Deal, play the night (every called phone taps its first choice) and wait for
-        the day's discussion."""
+        the day's discussion; ``at_dusk()`` runs while the cards are being looked at."""
         self.host.click("[data-testid=deal]")
+        if at_dusk is not None:
+            wait_for(lambda: stage(self.host) == "dusk", what="dusk")
+            at_dusk()
         wait_for(lambda: stage(self.host) == "night", what="night")
         while stage(self.host) == "night":
             for page in self.phones:

@@ -26,7 +26,13 @@ def test_a_double_tap_is_one_vote_and_no_false_error(browser: Any, server: Any) 
         wait_for(lambda: ada.text_content("#conn") == "Verbunden", what="the German status")
         ada.reload()
         ada.wait_for_selector("[data-testid=seats]")
-    table.deal_to_day()
+
+    def headings() -> None:  # the shared screen speaks to the table, a phone to one
+        wait_for(lambda: host.inner_text("#stage") == "Seht euch eure Karten an",
+                 what="the host's heading")
+        assert ada.inner_text("#stage") == "Schau deine Karte an"
+
+    table.deal_to_day(at_dusk=headings)
     # Two different claims in quick succession: both reach the table.
     bruno.wait_for_selector("[data-testid=claim]")
     bruno.click("[data-testid=claim]")

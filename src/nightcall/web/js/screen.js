@@ -3,7 +3,7 @@
 // newest first; the table as a circle in the order that counts.
 import { h, mount, $, countdown, toast } from "./dom.js";
 import { connect, roomCode } from "./net.js";
-import { callName, errorText, list, scenarioName, setLanguage, setRoleNames, showConnection, stageName, t, told, translatePage } from "./text.js";
+import { callName, errorText, hasText, list, scenarioName, setLanguage, setRoleNames, showConnection, stageName, t, told, translatePage } from "./text.js";
 import { centerItems, faceupSeats, fetchRecord, fitCircles, fitWord, renderCircle, renderEnd } from "./common.js";
 import { chooseVoice, chosenVoice, isMuted, onVoices, setMuted, speak, voicesFor } from "./speech.js";
 import { loadRulesets, renderDeck, roleIcon, useRuleset } from "./roles.js";
@@ -255,7 +255,8 @@ export function runScreen({ host }) {
   function draw() {
     const stage = obs ? obs.clock.stage : "lobby";
     document.body.dataset.stage = stage;
-    $("#stage").textContent = stageName(stage);
+    // (the shared screen speaks to the whole table: "Look at your cards")
+    $("#stage").textContent = hasText(`stage.${stage}.host`) ? t(`stage.${stage}.host`) : stageName(stage);
     countdown($("#timer"), obs ? obs.clock.ends_at : null);
     const narration = obs ? obs.clock.narration : "";
     $("#narration").textContent = narration || "";
