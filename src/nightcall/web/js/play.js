@@ -246,15 +246,18 @@ function onMessage(msg) {
   }
 }
 
-// A second tap on the same button before the game answers the first would reach the
-// server as a move on a state already gone, and earn a false "the game moved on".
+// A second tap on the same button within a second (a double tap) would reach the
+// server as a move on a state already gone, and earn a false "the game moved on". The
+// fast night's stage is part of the tap: a werewolf points at its victim again at its
+// second stage, with the same choices.
 let sent = null;
 
 function act(action) {
   if (!obs) return;
-  const key = `${obs.state_id} ${JSON.stringify(action)}`;
-  if (sent === key) return;
-  sent = key;
+  const fast = obs.view && obs.view.fast ? obs.view.fast.stage : "";
+  const key = `${obs.state_id} ${fast} ${JSON.stringify(action)}`;
+  if (sent && sent.key === key && Date.now() - sent.at < 1000) return;
+  sent = { key, at: Date.now() };
   net.send({ type: "action", action, state_id: obs.state_id });
 }
 
