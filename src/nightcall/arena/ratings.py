@@ -226,6 +226,9 @@ def _count(n: int, noun: str) -> str:
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
+FLAG = "(!): some of its moves were not its own (see the warning)"
+
+
 def _flagged(row: dict[str, Any]) -> bool:
     """Whether some of the entrant's moves were not its own (a crash, an unusable
     answer): its rating does not measure it, and the tables mark it (!)."""
@@ -282,8 +285,7 @@ def markdown(r: Ratings) -> str:
     lines.append("")
     lines.append("Score: the mean of the two sides' conservative ratings (μ − 3σ); "
                  "ratings by openskill (Plackett-Luce), starting at 25 ± 8.3."
-                 + (" (!): some of its moves were not its own (warning below)."
-                    if any(_flagged(row) for row in rows) else ""))
+                 + (f" {FLAG}." if any(_flagged(row) for row in rows) else ""))
     lines += [f"\n**Warning**: {w} (see `agents.log`)." for w in warnings(r)]
     return "\n".join(lines) + "\n"
 
@@ -294,9 +296,8 @@ def rich_table(r: Ratings) -> Table:
 
     rows = r.leaderboard()
     flagged = any(_flagged(row) for row in rows)
-    table = Table(caption="score: mean of the sides' μ − 3σ" + (
-        "; (!): some of its moves were not its own (see the warning)" if flagged else ""),
-        caption_justify="left")
+    table = Table(caption="score: mean of the sides' μ − 3σ" + (f"; {FLAG}" if flagged else ""),
+                  caption_justify="left")
     # (a narrow terminal wraps a number onto two lines rather than cutting it: "19.1±…")
     for name in ("#", "entrant", "score", "village", "won", "werewolf", "won", "seats"):
         table.add_column(name, justify="left" if name == "entrant" else "right",

@@ -20,11 +20,16 @@ __all__ = ["Said", "in_words", "said"]
 def said(loc: Locale, what: BaseException | str) -> str:
     """``what`` (an error or a warning) in ``loc``'s language, or as it is when it has
     no key (or the language lacks the line)."""
-    text = what.args[0] if isinstance(what, BaseException) and what.args else what
+    text = _sentence(what)
     if not isinstance(text, Said) or loc.lang == "en":
         # English is the rules' own sentence (the en lines are the translators' source)
         return str(what)
     return in_words(loc, text)
+
+
+def _sentence(what: BaseException | str) -> object:
+    """The sentence an error carries (its first argument), or the warning itself."""
+    return what.args[0] if isinstance(what, BaseException) and what.args else what
 
 
 def in_words(loc: Locale, text: Said) -> str:
@@ -82,7 +87,7 @@ def _starts_with_a_word(loc: Locale, what: BaseException | str) -> bool:
     Tabula", "Renfield")."""
     from nightcall.engine.ruleset import get_ruleset, ruleset_ids
 
-    text = what.args[0] if isinstance(what, BaseException) and what.args else what
+    text = _sentence(what)
     line = loc.lines.get(f"refusal.{text.key}", "") if isinstance(text, Said) else ""
     if not (len(line) > 1 and line[0].isupper() and (line[1].islower() or line[1] in "'’")):
         return False
